@@ -1,0 +1,30 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createCustomer } from '../../src/services/customers.js';
+import type { Customer } from '../../src/domain/customers.js';
+
+export default class CustomerCreate extends PayctlCommand {
+  static override description = 'Create a customer in a group';
+  static override examples = [
+    '<%= config.bin %> customer create --group GROUP_ID --first-name Ada --last-name Lovelace --email ada@example.com',
+    '<%= config.bin %> customer create --group GROUP_ID --file customer.json',
+  ];
+  static override flags = {
+    group: Flags.string({ description: 'group id', required: true }),
+    'first-name': Flags.string(),
+    'last-name': Flags.string(),
+    email: Flags.string(),
+    phone: Flags.string(),
+    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+  };
+
+  async run(): Promise<Customer> {
+    const { flags } = await this.parse(CustomerCreate);
+    const body = flags.file
+      ? await this.readBodyFile(flags.file)
+      : { first_name: flags['first-name'], last_name: flags['last-name'], email: flags.email, phone: flags.phone };
+    const customer = await createCustomer(await this.platform(flags.db), flags.group, body);
+    this.log(`Created customer ${customer.id}`);
+    return customer;
+  }
+}

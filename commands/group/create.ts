@@ -1,0 +1,20 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createGroup } from '../../src/services/groups.js';
+import type { GroupRow } from '../../src/store/repositories/groups.js';
+
+export default class GroupCreate extends PayctlCommand {
+  static override description = 'Create a merchant group';
+  static override examples = ['<%= config.bin %> group create --name "Corner Shop" --pricing flat'];
+  static override flags = {
+    name: Flags.string({ description: 'merchant name', required: true }),
+    pricing: Flags.string({ description: 'pricing model', options: ['flat', 'interchange_plus'], default: 'flat' }),
+  };
+
+  async run(): Promise<GroupRow> {
+    const { flags } = await this.parse(GroupCreate);
+    const group = await createGroup(await this.platform(flags.db), { name: flags.name, pricing: flags.pricing as 'flat' });
+    this.log(`Created group ${group.id} (${group.name}, ${group.pricing} pricing)`);
+    return group;
+  }
+}

@@ -1,0 +1,35 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../src/cli/base.js';
+import { seedDemo, type DemoOutput } from '../src/services/demo.js';
+import { LATEST_VERSION } from '../src/store/migrate.js';
+
+export default class Init extends PayctlCommand {
+  static override description = 'Create or migrate the database; with --demo, add demo data (safe to run again)';
+  static override examples = ['<%= config.bin %> init', '<%= config.bin %> init --demo --json'];
+  static override flags = {
+    demo: Flags.boolean({ description: 'add a demo merchant, one API key per permission and sample data' }),
+  };
+
+  async run(): Promise<({ db: string; schema_version: number } & Partial<DemoOutput>)> {
+    const { flags } = await this.parse(Init);
+    const p = await this.platform(flags.db);
+    const base = { db: p.db.path, schema_version: LATEST_VERSION };
+    if (!flags.demo) {
+      this.log(`Database ready: ${p.db.path} (schema version ${LATEST_VERSION})`);
+      return base;
+    }
+    const demo = await seedDemo(p);
+    if (!this.jsonEnabled()) {
+      this.log(`Database ready: ${p.db.path}`);
+      this.log(`Demo group:      ${demo.group_id}`);
+      this.log(`Linked account:  ${demo.linked_account_id}`);
+      this.log(`Processor:       ${demo.processor_id}`);
+      this.log(`Customer:        ${demo.customer_id}`);
+      this.log('API keys (one per permission):');
+      for (const [perm, key] of Object.entries(demo.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);
+      const linkIds = demo.payment_link_ids as string[] | undefined;
+      if (linkIds?.[0]) this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}`);
+    }
+    return { ...base, ...demo };
+  }
+}

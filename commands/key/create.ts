@@ -1,0 +1,25 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createKey, type ApiKeyInfo } from '../../src/services/keys.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+
+export default class KeyCreate extends PayctlCommand {
+  static override description = 'Issue an API key for a group (printed once; only its hash is kept)';
+  static override examples = [
+    '<%= config.bin %> key create --group GROUP_ID --permission manage_transactions',
+    '<%= config.bin %> key create --group GROUP_ID --permission view_invoices --permission manage_invoices --json',
+  ];
+  static override flags = {
+    group: Flags.string({ description: 'group id', required: true }),
+    permission: Flags.string({ description: 'permission kind (repeat for several)', options: [...PERMISSIONS], multiple: true, required: true }),
+    name: Flags.string({ description: 'a label to recognise the key by' }),
+  };
+
+  async run(): Promise<ApiKeyInfo & { key: string }> {
+    const { flags } = await this.parse(KeyCreate);
+    const created = await createKey(await this.platform(flags.db), { groupId: flags.group, permissions: flags.permission, name: flags.name });
+    this.log(`Created key ${created.id} (${created.permissions.join(', ')})`);
+    this.log(`Key (shown once): ${created.key}`);
+    return created;
+  }
+}

@@ -1,0 +1,16 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { revokeKey, type ApiKeyInfo } from '../../src/services/keys.js';
+
+export default class KeyRevoke extends PayctlCommand {
+  static override description = 'Revoke an API key (requests with it get 401)';
+  static override examples = ['<%= config.bin %> key revoke KEY_ID'];
+  static override args = { id: Args.string({ description: 'key id (from key list)', required: true }) };
+
+  async run(): Promise<ApiKeyInfo> {
+    const { args, flags } = await this.parse(KeyRevoke);
+    const key = await revokeKey(await this.platform(flags.db), args.id);
+    this.log(`Revoked key ${key.id}`);
+    return key;
+  }
+}

@@ -1,0 +1,21 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createLinkedAccount } from '../../src/services/groups.js';
+import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
+
+export default class LinkedAccountCreate extends PayctlCommand {
+  static override description = 'Add a linked processing account to a group (the {linked_account_id} of API paths)';
+  static override examples = ['<%= config.bin %> linked-account create --group GROUP_ID --processor PROCESSOR_ID'];
+  static override flags = {
+    group: Flags.string({ description: 'group id', required: true }),
+    processor: Flags.string({ description: 'processor id of the group', required: true }),
+    name: Flags.string({ description: 'display name' }),
+  };
+
+  async run(): Promise<LinkedAccountRow> {
+    const { flags } = await this.parse(LinkedAccountCreate);
+    const row = await createLinkedAccount(await this.platform(flags.db), { groupId: flags.group, processorId: flags.processor, name: flags.name });
+    this.log(`Created linked account ${row.id}`);
+    return row;
+  }
+}

@@ -1,0 +1,21 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createProcessor } from '../../src/services/groups.js';
+import type { ProcessorRow } from '../../src/store/repositories/groups.js';
+
+export default class ProcessorCreate extends PayctlCommand {
+  static override description = 'Add a (simulated) processor to a group';
+  static override examples = ['<%= config.bin %> processor create --group GROUP_ID --type transaction_level'];
+  static override flags = {
+    group: Flags.string({ description: 'group id', required: true }),
+    type: Flags.string({ description: 'processor type (commissions need transaction_level)', options: ['transaction_level', 'merchant_level'], required: true }),
+    name: Flags.string({ description: 'display name' }),
+  };
+
+  async run(): Promise<ProcessorRow> {
+    const { flags } = await this.parse(ProcessorCreate);
+    const row = await createProcessor(await this.platform(flags.db), { groupId: flags.group, type: flags.type as 'transaction_level', name: flags.name });
+    this.log(`Created processor ${row.id} (${row.type})`);
+    return row;
+  }
+}

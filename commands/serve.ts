@@ -1,0 +1,53 @@
+import { Flags } from '@oclif/core';
+import path from 'node:path';
+import { PayctlCommand } from '../src/cli/base.js';
+import { ENV } from '../src/config/env.js';
+
+export default class Serve extends PayctlCommand {
+  static override description = 'Serve the /api/v1 JSON API, the hosted pages and /docs over HTTP';
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --port 8080 --host 0.0.0.0',
+    '<%= config.bin %> serve --pay-rate-limit 1000/1m --access-log -',
+  ];
+  static override enableJsonFlag = false;
+  static override flags = {
+    port: Flags.integer({ description: 'port to listen on (0 picks a free one)', default: 4000, env: ENV.port, min: 0, max: 65535 }),
+    host: Flags.string({ description: 'address to listen on', default: '127.0.0.1', env: ENV.host }),
+    'access-log': Flags.string({
+      description: 'access log: a file path, - for stderr, off [default: access.log beside the database]',
+      env: ENV.accessLog,
+    }),
+    'trust-proxy': Flags.boolean({ description: 'take the client address from X-Forwarded-For (only behind your own proxy)' }),
+    'pay-rate-limit': Flags.string({ description: 'payment-link pay attempts allowed per client address, <count>/<duration>', default: '10/60s' }),
+    tick: Flags.integer({ description: 'how often due work (settlement, billing) runs, in ms; 0 disables', default: 1000, min: 0 }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Serve);
+    const p = await this.platform(flags.db);
+    const { startServer } = await import('../src/http/app.js');
+    const { parseRateLimit } = await import('../src/http/rate-limit-spec.js');
+    const server = await startServer({
+      platform: p,
+      port: flags.port,
+      host: flags.host,
+      accessLog: flags['access-log'] ?? path.join(path.dirname(path.resolve(p.db.path)), 'access.log'),
+      trustProxy: flags['trust-proxy'],
+      tickMs: flags.tick,
+      settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
+    });
+    this.log(`payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.path})`);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        process.stderr.write(`${signal}: finishing in-flight requests…\n`);
+        resolve();
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    await server.close();
+    await p.close();
+    process.stderr.write('stopped cleanly\n');
+  }
+}

@@ -1,0 +1,65 @@
+// The base of every payctl command: the --db flag, one platform per command (closed
+// afterwards), and one mapping of errors to output and exit codes: a user error is one
+// line (plus one per bad field) and exit 1; a bug is one line, with the stack only when
+// DEBUG is set.
+import { Command, Flags } from '@oclif/core';
+import { readFile } from 'node:fs/promises';
+import { AppError } from '../errors.js';
+import { openPlatform, type Platform } from '../services/platform.js';
+import { dbPathFrom, ENV } from '../config/env.js';
+import { SchemaTooNewError } from '../store/migrate.js';
+
+export abstract class PayctlCommand extends Command {
+  static override enableJsonFlag = true;
+  static override baseFlags = {
+    db: Flags.string({
+      description: 'SQLite database file [default: ./.payctl/payctl.db]',
+      env: ENV.db,
+      helpGroup: 'GLOBAL',
+    }),
+  };
+
+  private opened?: Platform;
+
+  protected async platform(dbFlag: string | undefined): Promise<Platform> {
+    this.opened ??= await openPlatform({ dbPath: dbPathFrom(dbFlag) });
+    return this.opened;
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    await this.opened?.close().catch(() => undefined);
+    return super.finally(err);
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    if (err instanceof AppError) {
+      if (this.jsonEnabled()) {
+        this.logJson({ ...err.toBody(), status: err.status });
+        this.exit(1);
+      }
+      const lines = [err.message, ...(err.fields ?? []).slice(err.fields?.length === 1 ? 1 : 0).map((f) => `  ${f.path}: ${f.message}`)];
+      this.error(lines.join('\n'), { exit: 1 });
+    }
+    if (err instanceof SchemaTooNewError) this.error(err.message, { exit: 1 });
+    if (err.oclif || process.env[ENV.debug]) return super.catch(err);
+    this.error(err.message || String(err), { exit: 1 });
+  }
+
+  /** A request body from --file (a path, or - for stdin). */
+  protected async readBodyFile(file: string): Promise<unknown> {
+    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch(() => {
+      throw new AppError(400, 'validation_error', `cannot read --file ${file}`);
+    });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new AppError(400, 'validation_error', `--file ${file} is not valid JSON`);
+    }
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

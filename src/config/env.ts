@@ -1,0 +1,25 @@
+// Every environment variable payctl reads, in one place. Readers take `env` as a
+// parameter so tests can pass their own.
+import path from 'node:path';
+
+export const ENV = {
+  db: 'PAYCTL_DB',
+  smtpUrl: 'PAYCTL_SMTP_URL',
+  mailFrom: 'PAYCTL_MAIL_FROM',
+  publicUrl: 'PAYCTL_PUBLIC_URL',
+  accessLog: 'PAYCTL_ACCESS_LOG',
+  port: 'PAYCTL_PORT',
+  host: 'PAYCTL_HOST',
+  debug: 'DEBUG',
+} as const;
+
+export type Env = Record<string, string | undefined>;
+
+/** The default database: `.payctl/payctl.db` under the current directory. */
+export function defaultDbPath(cwd = process.cwd()): string {
+  return path.join(cwd, '.payctl', 'payctl.db');
+}
+
+export function dbPathFrom(flag: string | undefined, env: Env = process.env): string {
+  return flag ?? env[ENV.db] ?? defaultDbPath();
+}

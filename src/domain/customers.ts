@@ -1,0 +1,71 @@
+// Customers (extension) and stored payment methods (spec "Customer card").
+import { z } from 'zod';
+import { text, email } from './strings.js';
+import { cardBillingAddress } from './address.js';
+
+export const createCustomerSchema = z.strictObject({
+  first_name: text(64).optional(),
+  last_name: text(64).optional(),
+  email: email.optional(),
+  phone: text(20).optional(),
+  billing_address: cardBillingAddress.optional(),
+});
+export type CreateCustomer = z.output<typeof createCustomerSchema>;
+
+const cardAddress = z.object({
+  line_1: z.string(),
+  line_2: z.string(),
+  city: z.string(),
+  subdivision: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+});
+
+export const customerCardSchema = z.object({
+  card_id: z.string(),
+  first_six: z.string(),
+  last_four: z.string(),
+  expiration: z.string().describe('MM/YY'),
+  brand: z.string(),
+  card_type: z.string(),
+  card_category: z.string(),
+  holder_name: z.string(),
+  billing_address: cardAddress,
+  issuer: z.string(),
+  issuer_country: z.string(),
+  regulated: z.boolean(),
+  commercial: z.boolean(),
+  card_on_file: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CustomerCard = z.output<typeof customerCardSchema>;
+
+export const customerBankAccountSchema = z.object({
+  bank_account_id: z.string(),
+  routing_number: z.string(),
+  last_four: z.string(),
+  account_type: z.string(),
+  holder_name: z.string(),
+  created_at: z.string(),
+});
+export type CustomerBankAccount = z.output<typeof customerBankAccountSchema>;
+
+export const customerSchema = z.object({
+  id: z.string(),
+  group_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  billing_address: z.record(z.string(), z.string()).nullable(),
+  cards: z.array(customerCardSchema),
+  bank_accounts: z.array(customerBankAccountSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Customer = z.output<typeof customerSchema>;
+
+/** "MM/YY" from a month and a four-digit year. */
+export const expirationMMYY = (month: number, year: number): string =>
+  `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`;

@@ -1,0 +1,7 @@
+// Recurring billing domain: plans, subscriptions, billing calendar, proration, retries.
+export * from './constants.js';
+export * from './calendar.js';
+export * from './proration.js';
+export * from './charges.js';
+export * from './requests.js';
+export * from './resources.js';

@@ -1,0 +1,54 @@
+// The tokenizer's request shape (POST /api/v1/tokens).
+import { z } from 'zod';
+import { text } from './strings.js';
+
+export const cardTokenRequest = z.strictObject({
+  number: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits' }),
+  expiration_month: z.union([z.int(), z.string().regex(/^\d{1,2}$/).transform(Number)], { error: 'must be a month 1-12' })
+    .pipe(z.int().min(1, { error: 'must be a month 1-12' }).max(12, { error: 'must be a month 1-12' })),
+  expiration_year: z.union([z.int(), z.string().regex(/^\d{2}(\d{2})?$/).transform(Number)], { error: 'must be a year (2030 or 30)' })
+    .pipe(z.int().min(0).max(9999))
+    .transform((y) => (y < 100 ? 2000 + y : y)),
+  cvv: z.string({ error: 'is required and must be a string of 3 or 4 digits' }).regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' }),
+  holder_name: text(100).optional(),
+});
+
+export const bankTokenRequest = z.strictObject({
+  routing_number: z.string({ error: 'is required' }).regex(/^\d{9}$/, { error: 'must be 9 digits' }),
+  account_number: z.string({ error: 'is required' }).regex(/^\d{4,17}$/, { error: 'must be 4 to 17 digits' }),
+  account_type: z.enum(['checking', 'savings'], { error: 'must be checking or savings' }),
+  holder_name: text(100).optional(),
+});
+
+export const cardTokenBody = z.strictObject({ card: cardTokenRequest });
+export const bankTokenBody = z.strictObject({ bank_account: bankTokenRequest });
+/** For the OpenAPI document; requests are parsed by the shape they name (card or bank_account). */
+export const tokenRequestSchema = z.union([cardTokenBody, bankTokenBody]);
+
+/** Pick the shape by its top-level member so errors name the real field, not "invalid union". */
+export function tokenBodySchemaFor(body: unknown): typeof cardTokenBody | typeof bankTokenBody {
+  return typeof body === 'object' && body !== null && 'bank_account' in body ? bankTokenBody : cardTokenBody;
+}
+
+export type TokenRequest = z.output<typeof tokenRequestSchema>;
+
+export const tokenResponseSchema = z.object({
+  token: z.string(),
+  type: z.enum(['card', 'bank_account']),
+  expires_at: z.string(),
+  card: z
+    .object({
+      brand: z.string(),
+      card_type: z.string(),
+      first_six: z.string(),
+      last_four: z.string(),
+      expiration_month: z.number(),
+      expiration_year: z.number(),
+      holder_name: z.string(),
+    })
+    .optional(),
+  bank_account: z
+    .object({ routing_number: z.string(), last_four: z.string(), account_type: z.string(), holder_name: z.string() })
+    .optional(),
+});
+export type TokenResponse = z.output<typeof tokenResponseSchema>;

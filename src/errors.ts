@@ -1,0 +1,90 @@
+// The two kinds of error payctl knows: a user error (AppError: what is wrong and how
+// to fix it, mapped to an HTTP status and a CLI exit code in one place) and a bug
+// (anything else: a 500 without internals, or a one-line CLI error).
+import type { z } from 'zod';
+
+export type ErrorType =
+  | 'validation_error'
+  | 'invalid_request'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found'
+  | 'idempotency_error'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal_error';
+
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+    readonly fields?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toBody(): { error: { type: ErrorType; message: string; fields?: FieldProblem[] } } {
+    return { error: { type: this.type, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+  }
+}
+
+export const validationError = (fields: FieldProblem[], message?: string) =>
+  new AppError(400, 'validation_error', message ?? describeFields(fields), fields);
+export const invalidRequest = (message: string, fields?: FieldProblem[]) =>
+  new AppError(400, 'invalid_request', message, fields);
+export const authenticationError = (message: string) => new AppError(401, 'authentication_error', message);
+export const permissionError = (message: string) => new AppError(403, 'permission_error', message);
+export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
+export const idempotencyInFlight = () =>
+  new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+export const idempotencyMismatch = () =>
+  new AppError(422, 'idempotency_error', 'this Idempotency-Key was used with a different request body');
+export const payloadTooLarge = () => new AppError(413, 'invalid_request', 'request body is larger than 1 MiB');
+export const unsupportedMediaType = () =>
+  new AppError(415, 'invalid_request', 'request body must be JSON (Content-Type: application/json)');
+export const rateLimited = (retryAfterSeconds: number, headers: Record<string, string>) =>
+  new AppError(429, 'rate_limited', `too many requests; retry in ${retryAfterSeconds}s`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+    ...headers,
+  });
+
+export const unavailable = () => new AppError(503, 'unavailable', 'the server is shutting down; retry shortly');
+
+/** Dotted path with array indexes as numbers: `products.0.quantity`. */
+export function dottedPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+export function fieldsFromZod(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldProblem[] {
+  return error.issues.flatMap((issue) =>
+    // An unknown field gets its own path (no mass assignment: `status` on a sale is refused by name).
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: dottedPath([...prefix, ...issue.path, key]),
+          message: 'is not a field of this request',
+        }))
+      : [{ path: dottedPath([...prefix, ...issue.path]) || '(body)', message: issue.message }],
+  );
+}
+
+function describeFields(fields: FieldProblem[]): string {
+  if (fields.length === 0) return 'invalid request';
+  const first = fields[0]!;
+  const more = fields.length > 1 ? ` (and ${fields.length - 1} more problem${fields.length > 2 ? 's' : ''})` : '';
+  return `${first.path}: ${first.message}${more}`;
+}
+
+/** Parse `input` with `schema` or throw a 400 naming every bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldsFromZod(result.error, prefix));
+  return result.data;
+}

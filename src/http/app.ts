@@ -1,0 +1,228 @@
+// The HTTP server: polka routing over the route table, one dispatcher that does the
+// shared work for every route (clock refresh, authentication, body parsing,
+// Idempotency-Key, error mapping, access log) so routes stay one-line handlers.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import polka from 'polka';
+import type { Platform } from '../services/platform.js';
+import { AppError, notFound, permissionError, unavailable } from '../errors.js';
+import { authenticateKey } from '../services/keys.js';
+import { readJsonBody } from './body.js';
+import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
+import { allRoutes } from './routes/index.js';
+import { openAccessLog } from './access-log.js';
+import { writeScope } from '../store/db.js';
+import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
+import { runDueWork } from '../services/scheduler.js';
+import { clientAddress } from './client-ip.js';
+
+export interface ServerOptions {
+  platform: Platform;
+  port?: number;
+  host?: string;
+  /** Access log target: a file path, `-` for stderr, `off`. */
+  accessLog?: string;
+  /** How often the server runs due work on the platform clock (ms); 0 disables. */
+  tickMs?: number;
+  /** Trust X-Forwarded-For (only behind a proxy you run). */
+  trustProxy?: boolean;
+  /** Extra per-server settings read by routes (e.g. the pay rate limit). */
+  settings?: Record<string, unknown>;
+}
+
+export interface RunningServer {
+  url: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+type Req = http.IncomingMessage & { params: Record<string, string>; query: Record<string, string | string[]>; path: string };
+
+interface PolkaApp {
+  add(method: string, pattern: string, handler: (req: Req, res: http.ServerResponse) => void): PolkaApp;
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+};
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const { platform } = opts;
+  const log = openAccessLog(opts.accessLog ?? 'off');
+  const inFlightKeys = new Set<string>();
+  let inFlight = 0;
+  let shuttingDown = false;
+  let drained: (() => void) | undefined;
+  let baseUrl = '';
+
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean) => {
+    if (err instanceof AppError) return send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
+    // A bug: say so without internals; the operator sees the stack on stderr.
+    process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    send(res, 500, { error: { type: 'internal_error', message: 'internal error; the server log has details' } });
+  };
+
+  const dispatch = (route: RouteDef) => async (req: Req, res: http.ServerResponse) => {
+    const started = performance.now();
+    inFlight++;
+    const cors = route.auth.kind !== 'key';
+    try {
+      if (shuttingDown) throw unavailable();
+      await platform.clock.refresh();
+      const ctx: RouteContext = {
+        platform,
+        params: decodeParams(req.params),
+        query: req.query,
+        body: undefined,
+        headers: req.headers,
+        clientIp: clientAddress(req, opts.trustProxy ?? false),
+        baseUrl,
+      };
+      const authorization = req.headers.authorization;
+      if (route.auth.kind === 'key') {
+        const key = await authenticateKey(platform, authorization);
+        const groupId = ctx.params.group_id;
+        if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
+        if (!route.auth.anyOf.some((perm) => key.permissions.includes(perm))) {
+          throw permissionError(`this API key lacks the ${route.auth.anyOf.join(' or ')} permission`);
+        }
+        ctx.key = key;
+      } else if (route.auth.kind === 'session') {
+        ctx.authorization = authorization;
+      }
+      let raw = '';
+      if (route.method === 'POST' || route.method === 'PUT') {
+        const parsed = await readJsonBody(req);
+        raw = parsed.raw;
+        ctx.body = parsed.value;
+      } else {
+        req.resume();
+      }
+
+      const idemHeader = req.headers['idempotency-key'];
+      let result: unknown;
+      if (route.method === 'POST' && typeof idemHeader === 'string') {
+        checkKey(idemHeader);
+        const scope = ctx.key?.group_id ?? 'public';
+        const hash = requestHash(route.method, req.path, raw);
+        const done = await findCompleted(platform, scope, idemHeader, hash);
+        if (done) return replay(res, done.status, done.body, cors);
+        const flightKey = `${scope}\u0000${idemHeader}`;
+        if (inFlightKeys.has(flightKey)) throw new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        inFlightKeys.add(flightKey);
+        try {
+          result = await writeScope.run(claimScope(platform, scope, idemHeader, hash, route.status ?? 200), () => route.handler(ctx));
+        } catch (err) {
+          if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
+          throw err;
+        } finally {
+          inFlightKeys.delete(flightKey);
+        }
+      } else {
+        result = await route.handler(ctx);
+      }
+
+      if (result instanceof RawResponse) {
+        res.writeHead(result.status, { ...(cors ? CORS : {}), ...result.headers });
+        res.end(result.body);
+      } else if (result instanceof JsonResponse) {
+        send(res, result.status, result.body, cors ? CORS : {});
+      } else {
+        send(res, route.status ?? 200, result, cors ? CORS : {});
+      }
+    } catch (err) {
+      sendError(res, err, cors);
+    } finally {
+      log.write({
+        time: new Date().toISOString(),
+        method: req.method ?? '',
+        path: req.path,
+        status: res.statusCode,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        ip: req.socket.remoteAddress ?? '',
+      });
+      inFlight--;
+      if (inFlight === 0 && drained) drained();
+    }
+  };
+
+  const replay = (res: http.ServerResponse, status: number, body: string, cors: boolean) => {
+    res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Idempotent-Replayed': 'true', ...(cors ? CORS : {}) });
+    res.end(body);
+  };
+
+  const app = (polka as unknown as (o: object) => PolkaApp)({
+    onNoMatch: (req: Req, res: http.ServerResponse) => {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, CORS);
+        return res.end();
+      }
+      sendError(res, notFound(`route ${req.method} ${req.path}`), false);
+      log.write({ time: new Date().toISOString(), method: req.method ?? '', path: req.path, status: 404, duration_ms: 0, ip: req.socket.remoteAddress ?? '' });
+    },
+  });
+  for (const route of allRoutes()) app.add(route.method, route.path, dispatch(route));
+
+  const server = http.createServer(app.handler);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  platform.publicUrl = baseUrl;
+
+  // Due work on the platform clock (settlement, billing …) runs on a timer too.
+  let ticking = false;
+  const timer =
+    (opts.tickMs ?? 1000) > 0
+      ? setInterval(() => {
+          if (ticking || shuttingDown) return;
+          ticking = true;
+          runDueWork(platform)
+            .catch((err: unknown) => process.stderr.write(`scheduled work failed: ${String(err)}\n`))
+            .finally(() => (ticking = false));
+        }, opts.tickMs ?? 1000)
+      : undefined;
+  timer?.unref();
+
+  return {
+    url: baseUrl,
+    server,
+    async close() {
+      shuttingDown = true;
+      if (timer) clearInterval(timer);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      server.closeAllConnections();
+      await closed;
+      while (ticking) await new Promise((r) => setTimeout(r, 10));
+      await log.close();
+    },
+  };
+}
+
+function decodeParams(params: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params ?? {})) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+// The route table's shape. Every route under /api/v1 is described once here: its path
+// (exactly the spec's), who may call it, its schemas (for the OpenAPI document) and a
+// thin handler that calls one service. Services validate bodies with the same schemas.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
+import type { Platform } from '../services/platform.js';
+import type { ApiKeyInfo } from '../services/keys.js';
+import type { Permission } from '../domain/permissions.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type RouteAuth =
+  | { kind: 'key'; anyOf: Permission[] } // API key of the path's group with one of these permissions
+  | { kind: 'session' } // payment-link session token in Authorization
+  | { kind: 'public' };
+
+export interface RouteContext {
+  platform: Platform;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  key?: ApiKeyInfo;
+  /** The raw Authorization value on session routes. */
+  authorization?: string;
+  clientIp: string;
+  /** Where this server is reachable (for links in responses and pages). */
+  baseUrl: string;
+}
+
+/** A response other than a JSON 200: a status, a content type, raw bytes. */
+export class RawResponse {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/** A JSON response with a status other than the route's default. */
+export class JsonResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export interface RouteDef {
+  method: Method;
+  path: string; // polka pattern: /api/v1/groups/:group_id/transaction
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Operations the spec lists as "not shown" but a working platform needs. */
+  extension?: boolean;
+  auth: RouteAuth;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: z.ZodType;
+  /** Success status (default 200). */
+  status?: number;
+  /** Non-JSON success content type, for the OpenAPI document. */
+  produces?: string;
+  /** Not part of the API document (hosted pages, /docs). */
+  hidden?: boolean;
+  handler(ctx: RouteContext): Promise<unknown>;
+}
+
+export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
+export const publicAuth: RouteAuth = { kind: 'public' };
+export const sessionAuth: RouteAuth = { kind: 'session' };

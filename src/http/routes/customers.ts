@@ -1,0 +1,28 @@
+import type { RouteDef } from '../route.js';
+import { keyAuth } from '../route.js';
+import { createCustomer, getCustomer } from '../../services/customers.js';
+import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
+
+export const customerRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/customers',
+    summary: 'Create a customer',
+    tag: 'Customers',
+    extension: true,
+    auth: keyAuth('manage_customers'),
+    body: createCustomerSchema,
+    response: customerSchema,
+    handler: (c) => createCustomer(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/customers/:customer_id',
+    summary: 'Get a customer with stored cards and bank accounts',
+    tag: 'Customers',
+    extension: true,
+    auth: keyAuth('manage_customers'),
+    response: customerSchema,
+    handler: (c) => getCustomer(c.platform, c.params.group_id!, c.params.customer_id!),
+  },
+];

@@ -1,0 +1,12 @@
+// The route table: every route of the server. A new resource adds its file and one
+// line here; the OpenAPI document and the isolation tests are generated from this list.
+import type { RouteDef } from '../route.js';
+import { tokenRoutes } from './tokens.js';
+import { customerRoutes } from './customers.js';
+import { metaRoutes } from './meta.js';
+
+export function allRoutes(): RouteDef[] {
+  const all: RouteDef[] = [...tokenRoutes, ...customerRoutes];
+  all.push(...metaRoutes(() => all));
+  return all;
+}

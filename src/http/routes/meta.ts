@@ -1,0 +1,34 @@
+// The API document and its human-readable page (served from local files, no CDN).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { RawResponse, publicAuth, type RouteDef } from '../route.js';
+import { packageRoot } from '../../lib/paths.js';
+
+export function metaRoutes(getRoutes: () => RouteDef[]): RouteDef[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'Meta',
+      extension: true,
+      auth: publicAuth,
+      handler: async (c) => {
+        const { buildOpenApi } = await import('../openapi.js');
+        return buildOpenApi(getRoutes(), c.baseUrl);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/docs',
+      summary: 'API reference page',
+      tag: 'Meta',
+      hidden: true,
+      auth: publicAuth,
+      handler: async () =>
+        new RawResponse(200, await readFile(path.join(packageRoot, 'src/http/pages/docs.html')), {
+          'Content-Type': 'text/html; charset=utf-8',
+        }),
+    },
+  ];
+}

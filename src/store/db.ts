@@ -1,0 +1,259 @@
+// The embedded SQLite database (node-sqlite3). Two connections: a reader for queries
+// (WAL lets it read while the writer writes) and a writer that owns every write
+// transaction. Writes go through one queue and the writes that arrive together share
+// one transaction (group commit): durability (synchronous=FULL) costs one fsync per
+// batch, not per request, and two async transactions can never interleave on one
+// connection. Each queued write runs in its own SAVEPOINT, so one failing write rolls
+// back only itself.
+import type sqlite3Types from 'sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
+
+export interface RunResult {
+  changes: number;
+}
+
+/** What repositories run SQL on: the reader, or the writer inside a write transaction. */
+export interface Executor {
+  run(sql: string, params?: Params): Promise<RunResult>;
+  get<T>(sql: string, params?: Params): Promise<T | undefined>;
+  all<T>(sql: string, params?: Params): Promise<T[]>;
+}
+
+/** The executor handed to a write: also takes callbacks to run after the commit. */
+export interface Tx extends Executor {
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
+/** Work that wraps every write started inside a scope (used by Idempotency-Key). */
+export interface WriteScope {
+  before?(tx: Tx): Promise<void>;
+  after?(tx: Tx, result: unknown): Promise<void>;
+}
+export const writeScope = new AsyncLocalStorage<WriteScope>();
+
+interface QueuedWrite {
+  fn: (tx: Tx) => Promise<unknown>;
+  scope: WriteScope | undefined;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+const MIN_SQLITE = [3, 51, 3];
+const MAX_BATCH = 256;
+
+class Connection implements Executor {
+  private statements = new Map<string, sqlite3Types.Statement>();
+  constructor(readonly raw: sqlite3Types.Database) {}
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
+  }
+
+  private statement(sql: string): Promise<sqlite3Types.Statement> {
+    const cached = this.statements.get(sql);
+    if (cached) return Promise.resolve(cached);
+    return new Promise((resolve, reject) => {
+      const stmt = this.raw.prepare(sql, (err) => {
+        if (err) return reject(err);
+        this.statements.set(sql, stmt);
+        resolve(stmt);
+      });
+    });
+  }
+
+  async run(sql: string, params: Params = []): Promise<RunResult> {
+    const stmt = await this.statement(sql);
+    return new Promise((resolve, reject) =>
+      stmt.run(params as unknown[], function (this: sqlite3Types.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ changes: this.changes });
+      }),
+    );
+  }
+
+  async all<T>(sql: string, params: Params = []): Promise<T[]> {
+    const stmt = await this.statement(sql);
+    // `all` steps the statement to the end and resets it, so no read snapshot stays open.
+    return new Promise((resolve, reject) =>
+      stmt.all(params as unknown[], (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+    );
+  }
+
+  async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
+  async close(): Promise<void> {
+    for (const stmt of this.statements.values()) await new Promise<void>((r) => stmt.finalize(() => r()));
+    this.statements.clear();
+    await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
+  }
+}
+
+function openRaw(sqlite3: typeof sqlite3Types, path: string): Promise<sqlite3Types.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE, (err) =>
+      err ? reject(err) : resolve(db),
+    );
+  });
+}
+
+function isBusy(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: string }).code === 'SQLITE_BUSY';
+}
+
+export class Database implements Executor {
+  private queue: QueuedWrite[] = [];
+  private draining: Promise<void> | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly writer: Connection,
+    private readonly reader: Connection,
+  ) {}
+
+  static async open(path: string): Promise<Database> {
+    const { default: sqlite3 } = await import('sqlite3');
+    const writerRaw = await openRaw(sqlite3, path);
+    const writer = new Connection(writerRaw);
+    const version = (await writer.get<{ v: string }>('SELECT sqlite_version() AS v'))!.v;
+    assertSqliteVersion(version);
+    await writer.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;',
+    );
+    const reader = new Connection(await openRaw(sqlite3, path));
+    await reader.exec('PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; PRAGMA query_only = ON;');
+    return new Database(path, writer, reader);
+  }
+
+  run(sql: string, params?: Params): Promise<RunResult> {
+    return this.reader.run(sql, params);
+  }
+  get<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.reader.get<T>(sql, params);
+  }
+  all<T>(sql: string, params?: Params): Promise<T[]> {
+    return this.reader.all<T>(sql, params);
+  }
+
+  /** Run schema statements outside the queue (migrations, at open time only). */
+  execSchema(sql: string): Promise<void> {
+    return this.writer.exec(sql);
+  }
+
+  /**
+   * Run `fn` inside a write transaction. Resolves only after the commit, so an
+   * acknowledged write is durable. `fn` must use only `tx` (never `db.write` again).
+   */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('database is closed'));
+    const scope = writeScope.getStore();
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, scope, resolve: resolve as (v: unknown) => void, reject });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.draining) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      // A write queued after the loop saw an empty queue but before this ran.
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  private async begin(): Promise<void> {
+    // busy_timeout already waits 10 s for another process; keep waiting past that
+    // rather than surfacing SQLITE_BUSY to a caller.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.writer.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        if (!isBusy(err) || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+      const afterCommit: Array<() => void | Promise<void>> = [];
+      try {
+        await this.begin();
+      } catch (error) {
+        for (const item of batch) item.reject(error);
+        continue;
+      }
+      for (const item of batch) {
+        const hooks: Array<() => void | Promise<void>> = [];
+        const tx: Tx = {
+          run: (s, p) => this.writer.run(s, p),
+          get: (s, p) => this.writer.get(s, p),
+          all: (s, p) => this.writer.all(s, p),
+          afterCommit: (fn) => hooks.push(fn),
+        };
+        await this.writer.exec('SAVEPOINT w');
+        try {
+          await item.scope?.before?.(tx);
+          const value = await item.fn(tx);
+          await item.scope?.after?.(tx, value);
+          await this.writer.exec('RELEASE w');
+          outcomes.push({ ok: true, value });
+          afterCommit.push(...hooks);
+        } catch (error) {
+          await this.writer.exec('ROLLBACK TO w; RELEASE w');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      try {
+        await this.writer.exec('COMMIT');
+      } catch (error) {
+        await this.writer.exec('ROLLBACK').catch(() => undefined);
+        for (const item of batch) item.reject(error);
+        continue;
+      }
+      batch.forEach((item, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) item.resolve(o.value);
+        else item.reject(o.error);
+      });
+      for (const hook of afterCommit) {
+        try {
+          await hook();
+        } catch {
+          // after-commit work (e.g. SMTP delivery) records its own failures
+        }
+      }
+    }
+  }
+
+  /** Wait for queued writes, then close both connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (this.draining) await this.draining;
+    await this.reader.close();
+    // A checkpoint on close merges the WAL into the main file.
+    await this.writer.exec('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
+    await this.writer.close();
+  }
+}
+
+export function assertSqliteVersion(version: string): void {
+  const parts = version.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const have = parts[i] ?? 0;
+    const need = MIN_SQLITE[i]!;
+    if (have > need) return;
+    if (have < need) {
+      throw new Error(
+        `SQLite ${version} is too old: payctl needs ${MIN_SQLITE.join('.')} or newer (WAL-reset corruption fix). Reinstall sqlite3 (npm rebuild sqlite3).`,
+      );
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { Executor } from '../db.js';
+
+export interface ApiKeyRow {
+  id: string;
+  group_id: string;
+  key_hash: string;
+  prefix: string;
+  permissions: string; // JSON array
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export const apiKeyRepo = {
+  async insert(ex: Executor, k: ApiKeyRow) {
+    await ex.run(
+      'INSERT INTO api_keys (id, group_id, key_hash, prefix, permissions, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [k.id, k.group_id, k.key_hash, k.prefix, k.permissions, k.name, k.created_at, k.revoked_at],
+    );
+  },
+  findByHash: (ex: Executor, hash: string) => ex.get<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]),
+  find: (ex: Executor, id: string) => ex.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]),
+  list: (ex: Executor, groupId?: string) =>
+    groupId
+      ? ex.all<ApiKeyRow>('SELECT * FROM api_keys WHERE group_id = ? ORDER BY created_at, id', [groupId])
+      : ex.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
+  revoke: (ex: Executor, id: string, at: string) =>
+    ex.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]),
+};

@@ -1,0 +1,96 @@
+import type { Executor } from '../db.js';
+
+export interface CustomerRow {
+  id: string;
+  group_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  billing_address: string | null; // JSON
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerCardRow {
+  id: string;
+  group_id: string;
+  customer_id: string;
+  linked_account_id: string | null;
+  brand: string;
+  card_type: string;
+  card_category: string;
+  first_six: string;
+  last_four: string;
+  exp_month: number;
+  exp_year: number;
+  holder_name: string;
+  issuer: string;
+  issuer_country: string;
+  regulated: number;
+  commercial: number;
+  test_outcome: string;
+  billing_address: string | null; // JSON
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomerBankAccountRow {
+  id: string;
+  group_id: string;
+  customer_id: string;
+  routing_number: string;
+  last_four: string;
+  account_type: string;
+  holder_name: string;
+  test_outcome: string;
+  created_at: string;
+}
+
+export const customerRepo = {
+  async insert(ex: Executor, c: CustomerRow) {
+    await ex.run(
+      `INSERT INTO customers (id, group_id, first_name, last_name, email, phone, billing_address, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [c.id, c.group_id, c.first_name, c.last_name, c.email, c.phone, c.billing_address, c.created_at, c.updated_at],
+    );
+  },
+  find: (ex: Executor, groupId: string, id: string) =>
+    ex.get<CustomerRow>('SELECT * FROM customers WHERE group_id = ? AND id = ?', [groupId, id]),
+  list: (ex: Executor, groupId: string, limit: number, offset: number) =>
+    ex.all<CustomerRow>('SELECT * FROM customers WHERE group_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [groupId, limit, offset]),
+  updateBillingAddress: (ex: Executor, id: string, address: string, at: string) =>
+    ex.run('UPDATE customers SET billing_address = ?, updated_at = ? WHERE id = ?', [address, at, id]),
+};
+
+export const customerCardRepo = {
+  async insert(ex: Executor, c: CustomerCardRow) {
+    await ex.run(
+      `INSERT INTO customer_cards (id, group_id, customer_id, linked_account_id, brand, card_type, card_category, first_six,
+         last_four, exp_month, exp_year, holder_name, issuer, issuer_country, regulated, commercial, test_outcome,
+         billing_address, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [c.id, c.group_id, c.customer_id, c.linked_account_id, c.brand, c.card_type, c.card_category, c.first_six,
+        c.last_four, c.exp_month, c.exp_year, c.holder_name, c.issuer, c.issuer_country, c.regulated, c.commercial,
+        c.test_outcome, c.billing_address, c.created_at, c.updated_at],
+    );
+  },
+  find: (ex: Executor, groupId: string, customerId: string, id: string) =>
+    ex.get<CustomerCardRow>('SELECT * FROM customer_cards WHERE group_id = ? AND customer_id = ? AND id = ?', [groupId, customerId, id]),
+  listByCustomer: (ex: Executor, customerId: string) =>
+    ex.all<CustomerCardRow>('SELECT * FROM customer_cards WHERE customer_id = ? ORDER BY created_at, id', [customerId]),
+};
+
+export const customerBankAccountRepo = {
+  async insert(ex: Executor, b: CustomerBankAccountRow) {
+    await ex.run(
+      `INSERT INTO customer_bank_accounts (id, group_id, customer_id, routing_number, last_four, account_type, holder_name, test_outcome, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [b.id, b.group_id, b.customer_id, b.routing_number, b.last_four, b.account_type, b.holder_name, b.test_outcome, b.created_at],
+    );
+  },
+  find: (ex: Executor, groupId: string, customerId: string, id: string) =>
+    ex.get<CustomerBankAccountRow>('SELECT * FROM customer_bank_accounts WHERE group_id = ? AND customer_id = ? AND id = ?', [groupId, customerId, id]),
+  listByCustomer: (ex: Executor, customerId: string) =>
+    ex.all<CustomerBankAccountRow>('SELECT * FROM customer_bank_accounts WHERE customer_id = ? ORDER BY created_at, id', [customerId]),
+};

@@ -1,0 +1,22 @@
+import type { Executor } from '../db.js';
+
+export interface IdempotencyRow {
+  group_id: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+}
+
+export const idempotencyRepo = {
+  find: (ex: Executor, scope: string, key: string) =>
+    ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]),
+  async insert(ex: Executor, r: IdempotencyRow) {
+    await ex.run(
+      'INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at],
+    );
+  },
+  deleteOlderThan: (ex: Executor, before: string) => ex.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]),
+};

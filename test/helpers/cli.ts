@@ -1,0 +1,32 @@
+// Run the real payctl binary.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { packageRoot } from '../../src/lib/paths.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { db?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export async function runCliJson<T = any>(args: string[], opts: { db?: string; env?: Record<string, string>; input?: string } = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await runCli([...args, '--json'], opts);
+  if (r.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+  return JSON.parse(r.stdout) as T;
+}

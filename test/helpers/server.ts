@@ -1,0 +1,53 @@
+// The real server on port 0 over a temporary database with demo data, and a small
+// fetch wrapper that sends JSON and returns status, headers and parsed body.
+import { demoPlatform } from './platform.js';
+import { startServer, type ServerOptions } from '../../src/http/app.js';
+import type { Platform } from '../../src/services/platform.js';
+import type { DemoOutput } from '../../src/services/demo.js';
+
+export interface TestServer {
+  url: string;
+  p: Platform;
+  demo: DemoOutput;
+  call(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const { p, demo } = await demoPlatform();
+  const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', ...opts });
+  return {
+    url: server.url,
+    p,
+    demo,
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.key) headers.authorization = o.key;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(server.url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = undefined;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, headers: res.headers, body: parsed, text };
+    },
+    async close() {
+      await server.close();
+      await p.close();
+    },
+  };
+}
