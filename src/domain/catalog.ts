@@ -213,7 +213,12 @@ export const invoiceLineSchema = z.object({
 });
 export type InvoiceLine = z.output<typeof invoiceLineSchema>;
 
-export const INVOICE_STATUSES = ['pending', 'past_due', 'archived'] as const;
+/**
+ * pending, past_due and archived are the spec's values; paid (an invoice paid on its public
+ * page) is this platform's, since the spec leaves "moves to a paid state" open. past_due is
+ * never stored: it is a pending invoice read after its due day (invoiceStatus).
+ */
+export const INVOICE_STATUSES = ['pending', 'past_due', 'paid', 'archived'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const invoiceSchema = z.object({
@@ -279,12 +284,25 @@ export function isPastDue(dueDateOrTimestamp: string, nowIso: string): boolean {
 }
 
 /**
+ * The same rule for a store query: a due day D is past at `nowIso` exactly when
+ * D < the UTC day of `nowIso` (both `YYYY-MM-DD`, so they compare as text).
+ */
+export function pastDueCutoffDay(nowIso: string): string {
+  return new Date(Date.parse(nowIso)).toISOString().slice(0, 10);
+}
+
+/** Whether a payment can be taken: the stored status is pending (past_due included). */
+export function isPayable(stored: InvoiceStatus): boolean {
+  return stored === 'pending' || stored === 'past_due';
+}
+
+/**
  * Status as seen at `nowIso`. archived stays archived. Otherwise the due date decides:
  * past_due once the due day has ended, else pending — so an update that moves the due
- * date into the future makes a past_due invoice pending again.
+ * date into the future makes a past_due invoice pending again. paid stays paid.
  */
 export function invoiceStatus(stored: InvoiceStatus, dueDateOrTimestamp: string, nowIso: string): InvoiceStatus {
-  if (stored === 'archived') return 'archived';
+  if (stored === 'archived' || stored === 'paid') return stored;
   return isPastDue(dueDateOrTimestamp, nowIso) ? 'past_due' : 'pending';
 }
 
@@ -485,3 +503,51 @@ export function invoiceSlug(randomBytes: Uint8Array): string {
   if (randomBytes.length < SLUG_BYTES) throw new Error(`a slug needs at least ${SLUG_BYTES} random bytes`);
   return Buffer.from(randomBytes.subarray(0, SLUG_BYTES)).toString('base64url');
 }
+
+// ---------------------------------------------------------------- list queries and results (extensions)
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 1000;
+
+/** GET /products query (extension): the same paging as partners; name filters case-insensitively. */
+export const productListQuerySchema = partnerListQuerySchema;
+export type ProductListQuery = z.output<typeof productListQuerySchema>;
+
+/** GET /invoices query (extension): paging, an effective status (past_due included) and a partner. */
+export const invoiceListQuerySchema = z.strictObject({
+  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
+  offset: queryInt(0, MAX_AMOUNT, 0),
+  status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
+  partner_id: uuid.optional(),
+});
+export type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
+
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.object({ items: z.array(item), total_count: z.number().int() }) });
+
+export const productListSchema = listOf(productSchema);
+export type ProductList = z.output<typeof productListSchema>;
+export const invoiceListSchema = listOf(invoiceSchema);
+export type InvoiceList = z.output<typeof invoiceListSchema>;
+
+// ---------------------------------------------------------------- paying an invoice (public page)
+
+/** POST /invoices/{slug}/pay (extension, no key): a card or bank-account token from POST /tokens. */
+export const payInvoiceSchema = z.strictObject({
+  token: requiredText(100),
+});
+export type PayInvoiceInput = z.output<typeof payInvoiceSchema>;
+
+/** The pay result: the invoice's status afterwards and the transaction's outcome. */
+export const invoicePaymentSchema = z.object({
+  invoice_id: z.string(),
+  invoice_number: z.string(),
+  status: z.enum(INVOICE_STATUSES).describe('paid after an approved payment; unchanged after a decline'),
+  amount: uint64,
+  payment_method: z.enum(['card', 'ach']),
+  transaction_id: z.string(),
+  transaction_status: z.string().describe('pending for an approved sale, declined otherwise'),
+  response_code: z.string(),
+  response_text: z.string(),
+});
+export type InvoicePayment = z.output<typeof invoicePaymentSchema>;

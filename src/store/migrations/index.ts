@@ -2,6 +2,7 @@
 // applied migration.
 import foundation from './001-foundation.js';
 import transactions from './002-transactions.js';
+import catalog from './004-catalog.js';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [foundation, transactions].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [foundation, transactions, catalog].sort((a, b) => a.version - b.version);

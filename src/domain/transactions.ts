@@ -1,0 +1,181 @@
+// Transaction request shapes (sale, capture A/B, add card, refund) and the Transaction
+// resource of the spec. One schema per shape; the HTTP routes, the CLI and the OpenAPI
+// document all use these.
+import { z } from 'zod';
+import { booleanLoose, uint64 } from './money.js';
+import { customFields, email, requiredText, text } from './strings.js';
+import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress } from './address.js';
+
+export const SOURCES = ['api', 'forms', 'recurring', 'virtual_terminal'] as const;
+/** Sources the platform itself sets (invoice page, wallet) besides the request enum. */
+export const ALL_SOURCES = ['recurring', 'virtual_terminal', 'forms', 'wallet', 'api', 'invoice'] as const;
+export type TransactionSource = (typeof ALL_SOURCES)[number];
+
+export const STATUSES = [
+  'settled', 'voided', 'declined', 'partially_refunded', 'refunded', 'pending', 'authorized', 'captured', 'expired', 'partially_captured',
+] as const;
+export type TransactionStatus = (typeof STATUSES)[number];
+
+const amountsBase = {
+  requested_amount: uint64,
+  included_tax_amount: uint64.optional(),
+  included_shipping_amount: uint64.optional(),
+};
+
+const commission = z.strictObject({
+  group_id: requiredText(100),
+  flat: uint64.optional(),
+  percentage: uint64.max(100_000, { error: 'must be at most 100000 (100.000%)' }).optional(),
+});
+
+const customerRef = z.strictObject({
+  customer_id: requiredText(100),
+  card_id: text(100).optional(),
+  bank_account_id: text(100).optional(),
+});
+
+const saleCountryRule = (a: { country?: string }, ctx: z.RefinementCtx) => {
+  if (a.country !== undefined && !isSaleCountry(a.country)) {
+    ctx.addIssue({ code: 'custom', path: ['country'], message: 'sales are available for US, CA and UK only' });
+  }
+};
+
+const common = {
+  source: z.enum(SOURCES, { error: `must be one of ${SOURCES.join(', ')}` }),
+  processor_id: requiredText(100),
+  currency: z.literal('USD', { error: 'must be USD (the only supported currency)' }),
+  email_address: email,
+  email_receipt: z.boolean({ error: 'is required and must be true or false' }),
+  shipping_address: shippingAddress.optional(),
+  description: text(255).optional(),
+  order_id: text(100).optional(),
+  po_number: text(100).optional(),
+  ip_address: text(45).optional(),
+  custom_fields: customFields.optional(),
+  save_customer: booleanLoose.optional(),
+  commissions: z.array(commission).max(10, { error: 'at most 10 commissions' }).optional(),
+};
+
+/** POST /groups/{group_id}/transaction: a sale (or, as an extension, an auth). */
+export const saleRequestSchema = z
+  .strictObject({
+    type: z.enum(['sale', 'auth'], { error: 'must be sale (or auth, an extension)' }),
+    ...common,
+    amounts: z.strictObject(amountsBase),
+    billing_address: saleBillingAddress.superRefine(saleCountryRule).optional(),
+    payment_details: z.strictObject({
+      token: text(100).optional(),
+      card_details: z.strictObject({ dynamic_descriptor: text(25).optional() }).optional(),
+      customer: customerRef.optional(),
+    }),
+  })
+  .superRefine((b, ctx) => {
+    const pd = b.payment_details;
+    if (pd.customer) {
+      if (pd.token) ctx.addIssue({ code: 'custom', path: ['payment_details', 'token'], message: 'send either a token or a stored customer payment method, not both' });
+      const refs = [pd.customer.card_id, pd.customer.bank_account_id].filter(Boolean).length;
+      if (refs !== 1) ctx.addIssue({ code: 'custom', path: ['payment_details', 'customer'], message: 'requires exactly one of card_id or bank_account_id' });
+    } else {
+      if (!pd.token) ctx.addIssue({ code: 'custom', path: ['payment_details', 'token'], message: 'is required (or payment_details.customer)' });
+      if (!b.billing_address) ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'is required when paying with a token' });
+    }
+    const a = b.amounts;
+    if ((a.included_tax_amount ?? 0) + (a.included_shipping_amount ?? 0) > a.requested_amount) {
+      ctx.addIssue({ code: 'custom', path: ['amounts'], message: 'included tax and shipping cannot exceed requested_amount' });
+    }
+  });
+export type SaleRequest = z.output<typeof saleRequestSchema>;
+
+/** Capture variant A: the full auth body with captured_amount. */
+export const captureASchema = z.strictObject({
+  type: z.literal('auth', { error: 'must be auth' }),
+  ...common,
+  amounts: z.strictObject({
+    ...amountsBase,
+    authorized_amount: uint64.optional(),
+    captured_amount: uint64.optional(),
+  }),
+  billing_address: looseBillingAddress,
+  payment_details: z.strictObject({ token: requiredText(100) }),
+});
+export type CaptureA = z.output<typeof captureASchema>;
+
+/** Capture variant B: only the amount, which must equal the authorized amount. */
+export const captureBSchema = z.strictObject({ amount: uint64 });
+export type CaptureB = z.output<typeof captureBSchema>;
+
+export const captureRequestSchema = z.union([captureASchema, captureBSchema]);
+
+/** Told apart by shape: a body with only `amount` is variant B. */
+export function captureSchemaFor(body: unknown): typeof captureASchema | typeof captureBSchema {
+  return typeof body === 'object' && body !== null && 'amount' in body && !('amounts' in body) ? captureBSchema : captureASchema;
+}
+
+export const addCardSchema = z.strictObject({
+  token: requiredText(100),
+  billing_address: cardBillingAddress,
+});
+export type AddCard = z.output<typeof addCardSchema>;
+
+export const refundSchema = z.strictObject({ amount: uint64.min(1, { error: 'must be at least 1 cent' }).optional() });
+export type RefundRequest = z.output<typeof refundSchema>;
+
+const addressOut = z.object({
+  first_name: z.string().optional(), last_name: z.string().optional(), company: z.string().optional(),
+  line_1: z.string().optional(), line_2: z.string().optional(), city: z.string().optional(),
+  subdivision: z.string().optional(), postal_code: z.string().optional(), country: z.string().optional(),
+  email: z.string().optional(), phone: z.string().optional(),
+});
+
+export const transactionSchema = z.object({
+  id: z.string(),
+  group_id: z.string(),
+  settlement_batch_ids: z.array(z.string()),
+  gateway: z.string(),
+  processor_id: z.string(),
+  processor_name: z.string(),
+  processor_type: z.string(),
+  transaction_type: z.enum(['sale', 'auth']),
+  payment_method: z.string(),
+  customer_id: z.string().optional(),
+  payment_details: z.object({
+    card: z
+      .object({
+        brand: z.string(), card_type: z.string(), first_six: z.string(), last_four: z.string(),
+        customer_name: z.string(), expiration_date: z.string().describe('YY/MM'), avs: z.string(), cvv: z.string(),
+        issued_country: z.string(), dynamic_descriptor: z.string().optional(),
+      })
+      .optional(),
+    bank_account: z.object({ routing_number: z.string(), last_four: z.string(), account_type: z.string(), holder_name: z.string() }).optional(),
+  }),
+  amounts: z.object({
+    requested_amount: z.number(), authorized_amount: z.number(), captured_amount: z.number(), refunded_amount: z.number(),
+    included_tax_amount: z.number().optional(), included_shipping_amount: z.number().optional(),
+  }),
+  currency: z.string(),
+  description: z.string(),
+  source: z.string(),
+  order_id: z.string(),
+  po_number: z.string(),
+  email_receipt: z.boolean(),
+  email_address: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  billing_address: addressOut,
+  shipping_address: addressOut.optional(),
+  form_external_id: z.string(),
+  form_entry_id: z.string(),
+  subscription_id: z.string(),
+  plan_id: z.string(),
+  invoice_id: z.string(),
+  invoice_number: z.string(),
+  payment_link_id: z.string(),
+  custom_fields: z.record(z.string(), z.unknown()),
+  commissions: z.array(z.object({ group_id: z.string(), flat: z.number().optional(), percentage: z.number().optional() })),
+  response_code: z.string(),
+  response_text: z.string(),
+  status: z.enum(STATUSES),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Transaction = z.output<typeof transactionSchema>;

@@ -1,0 +1,66 @@
+// The e-mail outbox: every e-mail the platform sends is a row here (readable with
+// `payctl outbox`). When PAYCTL_SMTP_URL is set it is also delivered over SMTP after
+// the write commits; the outcome is recorded on the row. Callers that must know the
+// outcome (onboarding: 201 vs 202) call `deliverNow` after their write.
+import type { Platform } from '../services/platform.js';
+import type { Tx } from '../store/db.js';
+import { outboxRepo, type OutboxRow } from '../store/repositories/outbox.js';
+import { newId } from '../lib/ids.js';
+import { ENV } from '../config/env.js';
+
+export interface EmailInput {
+  kind: 'receipt' | 'invoice' | 'onboarding' | string;
+  to: string;
+  subject: string;
+  body: string;
+  relatedId?: string;
+}
+
+/** Queue an e-mail inside the caller's write; delivery (if SMTP is configured) runs after the commit. */
+export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: { deliverAfterCommit?: boolean } = {}): Promise<OutboxRow> {
+  const smtp = p.env[ENV.smtpUrl];
+  const row: OutboxRow = {
+    id: newId(),
+    kind: input.kind,
+    to_address: input.to,
+    subject: input.subject,
+    body: input.body,
+    related_id: input.relatedId ?? null,
+    status: smtp ? 'queued' : 'stored',
+    error: null,
+    created_at: p.clock.nowIso(),
+    sent_at: null,
+  };
+  await outboxRepo.insert(tx, row);
+  if (smtp && opts.deliverAfterCommit !== false) tx.afterCommit(() => deliverNow(p, row.id).then(() => undefined));
+  return row;
+}
+
+/** Deliver one outbox e-mail over SMTP now; records and returns the outcome. */
+export async function deliverNow(p: Platform, id: string): Promise<{ delivered: boolean; error?: string }> {
+  const smtp = p.env[ENV.smtpUrl];
+  const row = await outboxRepo.find(p.db, id);
+  if (!row) return { delivered: false, error: 'no such e-mail' };
+  if (!smtp) return { delivered: false, error: 'no SMTP server configured (PAYCTL_SMTP_URL)' };
+  try {
+    const { default: nodemailer } = await import('nodemailer');
+    const transport = nodemailer.createTransport(smtp);
+    await transport.sendMail({
+      from: p.env[ENV.mailFrom] ?? 'payctl <no-reply@payctl.local>',
+      to: row.to_address,
+      subject: row.subject,
+      text: row.body,
+    });
+    transport.close();
+    await p.db.write((tx) => outboxRepo.markDelivered(tx, id, 'sent', null, p.clock.nowIso()));
+    return { delivered: true };
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await p.db.write((tx) => outboxRepo.markDelivered(tx, id, 'failed', error.slice(0, 500), p.clock.nowIso()));
+    return { delivered: false, error };
+  }
+}
+
+export const listOutbox = (p: Platform, opts: { limit?: number; offset?: number; kind?: string } = {}) =>
+  outboxRepo.list(p.db, Math.min(opts.limit ?? 50, 1000), opts.offset ?? 0, opts.kind);
+export const getOutbox = (p: Platform, id: string) => outboxRepo.find(p.db, id);

@@ -1,0 +1,12 @@
+// The simulated processor: a payment method's scripted outcome (data/test-cards.json)
+// decides approval; an approved sale is pending, an approved auth authorized.
+import { outcome, type Outcome } from './test-cards.js';
+
+export interface Decision extends Outcome {
+  status: 'pending' | 'authorized' | 'declined';
+}
+
+export function decide(testOutcome: string, type: 'sale' | 'auth'): Decision {
+  const o = outcome(testOutcome);
+  return { ...o, status: o.approved ? (type === 'auth' ? 'authorized' : 'pending') : 'declined' };
+}

@@ -1,0 +1,163 @@
+// One charge through the simulated processor, inside the caller's write transaction,
+// so whatever the caller changes with it (a subscription's counters, an invoice's
+// status, a payment link) commits or rolls back together with the transaction row.
+import type { Platform } from '../platform.js';
+import type { Tx } from '../../store/db.js';
+import type { TokenRow } from '../../store/repositories/tokens.js';
+import type { CustomerBankAccountRow, CustomerCardRow } from '../../store/repositories/customers.js';
+import { processorRepo } from '../../store/repositories/groups.js';
+import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
+import type { Address } from '../../domain/address.js';
+import type { Transaction, TransactionSource } from '../../domain/transactions.js';
+import { formatMoney } from '../../domain/money.js';
+import { decide } from '../../processor/simulator.js';
+import { newId } from '../../lib/ids.js';
+import { validationError } from '../../errors.js';
+import { toApiTransaction } from './mapper.js';
+import { queueEmail } from '../../mail/outbox.js';
+
+export type PaymentSource =
+  | { kind: 'token'; token: TokenRow }
+  | { kind: 'card'; card: CustomerCardRow }
+  | { kind: 'bank'; account: CustomerBankAccountRow };
+
+export interface ChargeInput {
+  groupId: string;
+  processorId: string;
+  type: 'sale' | 'auth';
+  source: TransactionSource;
+  payment: PaymentSource;
+  amounts: { requested: number; tax?: number; shipping?: number };
+  billingAddress?: Address;
+  shippingAddress?: Address;
+  email?: string;
+  emailReceipt?: boolean;
+  description?: string;
+  orderId?: string;
+  poNumber?: string;
+  ipAddress?: string;
+  customerId?: string;
+  customFields?: Record<string, unknown>;
+  commissions?: Array<{ group_id: string; flat?: number; percentage?: number }>;
+  dynamicDescriptor?: string;
+  links?: {
+    planId?: string;
+    subscriptionId?: string;
+    invoiceId?: string;
+    invoiceNumber?: string;
+    invoiceExternalId?: string;
+    paymentLinkId?: string;
+    linkedAccountId?: string;
+  };
+}
+
+const yymm = (month: number | null, year: number | null): string =>
+  month && year ? `${String(year % 100).padStart(2, '0')}/${String(month).padStart(2, '0')}` : '';
+
+/** What the transaction row keeps of the payment method (never a full number or CVV). */
+function methodColumns(payment: PaymentSource) {
+  switch (payment.kind) {
+    case 'token': {
+      const t = payment.token;
+      return t.type === 'card'
+        ? { payment_method: 'card', method_detail: 'card', brand: t.brand, card_type: t.card_type, first_six: t.first_six, last_four: t.last_four, expiration_date: yymm(t.exp_month, t.exp_year), holder: t.holder_name, outcome: t.test_outcome, card_id: null, bank_account_id: null }
+        : { payment_method: 'ach', method_detail: 'ach', brand: null, card_type: t.account_type, first_six: t.routing_number, last_four: t.last_four, expiration_date: null, holder: t.holder_name, outcome: t.test_outcome, card_id: null, bank_account_id: null };
+    }
+    case 'card': {
+      const c = payment.card;
+      return { payment_method: 'card', method_detail: 'customer_card', brand: c.brand, card_type: c.card_type, first_six: c.first_six, last_four: c.last_four, expiration_date: yymm(c.exp_month, c.exp_year), holder: c.holder_name, outcome: c.test_outcome, card_id: c.id, bank_account_id: null };
+    }
+    case 'bank': {
+      const b = payment.account;
+      return { payment_method: 'ach', method_detail: 'customer_ach', brand: null, card_type: b.account_type, first_six: b.routing_number, last_four: b.last_four, expiration_date: null, holder: b.holder_name, outcome: b.test_outcome, card_id: null, bank_account_id: b.id };
+    }
+  }
+}
+
+export async function chargeInTx(tx: Tx, p: Platform, input: ChargeInput): Promise<Transaction> {
+  const processor = await processorRepo.find(tx, input.groupId, input.processorId);
+  if (!processor) throw validationError([{ path: 'processor_id', message: 'is not a processor of this group' }]);
+  const m = methodColumns(input.payment);
+  const decision = decide(m.outcome, input.type);
+  const approved = decision.status !== 'declined';
+  const now = p.clock.nowIso();
+  const billing = input.billingAddress ?? {};
+  const name = [billing.first_name, billing.last_name].filter(Boolean).join(' ') || m.holder;
+  const row: TransactionRow = {
+    id: newId(),
+    group_id: input.groupId,
+    linked_account_id: input.links?.linkedAccountId ?? null,
+    processor_id: input.processorId,
+    transaction_type: input.type,
+    payment_method: m.payment_method,
+    method_detail: m.method_detail,
+    customer_id: input.customerId ?? null,
+    card_id: m.card_id,
+    bank_account_id: m.bank_account_id,
+    brand: m.brand,
+    card_type: m.card_type,
+    first_six: m.first_six,
+    last_four: m.last_four,
+    customer_name: name,
+    expiration_date: m.expiration_date,
+    avs: m.payment_method === 'card' ? decision.avs : null,
+    cvv: m.payment_method === 'card' ? decision.cvv : null,
+    issued_country: m.payment_method === 'card' ? 'US' : null,
+    dynamic_descriptor: input.dynamicDescriptor ?? null,
+    requested_amount: input.amounts.requested,
+    authorized_amount: approved ? input.amounts.requested : 0,
+    captured_amount: approved && input.type === 'sale' ? input.amounts.requested : 0,
+    refunded_amount: 0,
+    included_tax_amount: input.amounts.tax ?? null,
+    included_shipping_amount: input.amounts.shipping ?? null,
+    currency: 'USD',
+    description: input.description ?? '',
+    source: input.source,
+    order_id: input.orderId ?? '',
+    po_number: input.poNumber ?? '',
+    ip_address: input.ipAddress ?? '',
+    email_receipt: input.emailReceipt ? 1 : 0,
+    email_address: input.email ?? billing.email ?? '',
+    user_id: '',
+    username: '',
+    billing_address: JSON.stringify(billing),
+    shipping_address: input.shippingAddress ? JSON.stringify(input.shippingAddress) : null,
+    form_id: null,
+    form_external_id: '',
+    form_entry_id: '',
+    subscription_id: input.links?.subscriptionId ?? null,
+    plan_id: input.links?.planId ?? null,
+    invoice_id: input.links?.invoiceId ?? null,
+    invoice_number: input.links?.invoiceNumber ?? null,
+    invoice_external_id: input.links?.invoiceExternalId ?? null,
+    payment_link_id: input.links?.paymentLinkId ?? null,
+    destination_group_id: input.commissions?.[0]?.group_id ?? null,
+    custom_fields: input.customFields ? JSON.stringify(input.customFields) : null,
+    commissions: input.commissions ? JSON.stringify(input.commissions) : null,
+    response_code: decision.response_code,
+    response_text: decision.response_text,
+    status: decision.status,
+    settlement_batch_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await transactionRepo.insert(tx, row);
+  if (approved && input.emailReceipt && row.email_address) {
+    // The receipt names the brand and last four only.
+    const method = m.payment_method === 'card' ? `${m.brand} ending ${m.last_four}` : `bank account ending ${m.last_four}`;
+    await queueEmail(tx, p, {
+      kind: 'receipt',
+      to: row.email_address,
+      subject: `Receipt: ${formatMoney(row.requested_amount)} ${input.type === 'auth' ? 'authorized' : 'paid'}`,
+      body: [
+        `Amount: ${formatMoney(row.requested_amount)}`,
+        `Paid with: ${method}`,
+        `Transaction: ${row.id}`,
+        row.description ? `Description: ${row.description}` : '',
+        `Status: ${row.status}`,
+      ].filter(Boolean).join('\n'),
+      relatedId: row.id,
+    });
+  }
+  return toApiTransaction(row, processor);
+}

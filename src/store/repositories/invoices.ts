@@ -1,0 +1,143 @@
+import type { Executor } from '../db.js';
+
+export type StoredInvoiceStatus = 'pending' | 'paid' | 'archived';
+
+export interface InvoiceRow {
+  id: string;
+  group_id: string;
+  partner_id: string;
+  invoice_number: string;
+  invoice_number_numeric: number;
+  year: number;
+  slug: string;
+  note: string;
+  external_id: string;
+  due_date: string; // YYYY-MM-DD
+  send_email: number;
+  processor_id: string;
+  card_enabled: number;
+  ach_enabled: number;
+  amount: number;
+  status: StoredInvoiceStatus;
+  paid_transaction_id: string | null;
+  paid_at: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvoiceLineRow {
+  id: string;
+  invoice_id: string;
+  product_id: string;
+  position: number;
+  name: string;
+  description: string;
+  amount: number;
+  included_tax_amount: number;
+  unit_of_measure: string;
+  quantity: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InvoiceListFilter {
+  limit: number;
+  offset: number;
+  partnerId?: string | undefined;
+  /** Stored status to match. */
+  stored?: StoredInvoiceStatus | undefined;
+  /** With stored pending: only due days before (past_due) or from (pending) this day. */
+  dueBefore?: string | undefined;
+  dueFrom?: string | undefined;
+}
+
+export const invoiceRepo = {
+  /** Hand out the next number of the group's year (1, 2, …); call inside the creating write. */
+  async nextNumber(ex: Executor, groupId: string, year: number): Promise<number> {
+    await ex.run(
+      `INSERT INTO invoice_counters (group_id, year, last_number) VALUES (?, ?, 1)
+       ON CONFLICT (group_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1`,
+      [groupId, year],
+    );
+    const row = await ex.get<{ n: number }>('SELECT last_number AS n FROM invoice_counters WHERE group_id = ? AND year = ?', [groupId, year]);
+    return row!.n;
+  },
+  async insert(ex: Executor, r: InvoiceRow) {
+    await ex.run(
+      `INSERT INTO invoices (id, group_id, partner_id, invoice_number, invoice_number_numeric, year, slug, note, external_id,
+         due_date, send_email, processor_id, card_enabled, ach_enabled, amount, status, paid_transaction_id, paid_at,
+         archived_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.id, r.group_id, r.partner_id, r.invoice_number, r.invoice_number_numeric, r.year, r.slug, r.note, r.external_id,
+        r.due_date, r.send_email, r.processor_id, r.card_enabled, r.ach_enabled, r.amount, r.status, r.paid_transaction_id,
+        r.paid_at, r.archived_at, r.created_at, r.updated_at],
+    );
+  },
+  find: (ex: Executor, groupId: string, id: string) =>
+    ex.get<InvoiceRow>('SELECT * FROM invoices WHERE group_id = ? AND id = ?', [groupId, id]),
+  findBySlug: (ex: Executor, slug: string) => ex.get<InvoiceRow>('SELECT * FROM invoices WHERE slug = ?', [slug]),
+  /** Compare-and-set update of the editable fields: only while the invoice is pending. */
+  updatePending: (
+    ex: Executor,
+    r: Pick<InvoiceRow, 'id' | 'note' | 'external_id' | 'due_date' | 'processor_id' | 'card_enabled' | 'ach_enabled' | 'amount' | 'updated_at'>,
+  ) =>
+    ex.run(
+      `UPDATE invoices SET note = ?, external_id = ?, due_date = ?, processor_id = ?, card_enabled = ?, ach_enabled = ?,
+         amount = ?, updated_at = ?
+       WHERE id = ? AND status = 'pending'`,
+      [r.note, r.external_id, r.due_date, r.processor_id, r.card_enabled, r.ach_enabled, r.amount, r.updated_at, r.id],
+    ),
+  /** Archive (from any other status); 0 changes when it already was archived. */
+  archive: (ex: Executor, id: string, at: string) =>
+    ex.run("UPDATE invoices SET status = 'archived', archived_at = ?, updated_at = ? WHERE id = ? AND status <> 'archived'", [at, at, id]),
+  /** pending → paid (compare-and-set). */
+  markPaid: (ex: Executor, id: string, transactionId: string, at: string) =>
+    ex.run("UPDATE invoices SET status = 'paid', paid_transaction_id = ?, paid_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [
+      transactionId, at, at, id,
+    ]),
+  /** Newest first. */
+  async list(ex: Executor, groupId: string, f: InvoiceListFilter) {
+    const where = ['group_id = ?'];
+    const params: unknown[] = [groupId];
+    if (f.partnerId !== undefined) (where.push('partner_id = ?'), params.push(f.partnerId));
+    if (f.stored !== undefined) (where.push('status = ?'), params.push(f.stored));
+    if (f.dueBefore !== undefined) (where.push('due_date < ?'), params.push(f.dueBefore));
+    if (f.dueFrom !== undefined) (where.push('due_date >= ?'), params.push(f.dueFrom));
+    const clause = where.join(' AND ');
+    const [items, count] = await Promise.all([
+      ex.all<InvoiceRow>(`SELECT * FROM invoices WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, f.limit, f.offset]),
+      ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM invoices WHERE ${clause}`, params),
+    ]);
+    return { items, total_count: count?.n ?? 0 };
+  },
+};
+
+export const invoiceLineRepo = {
+  async insert(ex: Executor, r: InvoiceLineRow) {
+    await ex.run(
+      `INSERT INTO invoice_lines (id, invoice_id, product_id, position, name, description, amount, included_tax_amount,
+         unit_of_measure, quantity, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.id, r.invoice_id, r.product_id, r.position, r.name, r.description, r.amount, r.included_tax_amount,
+        r.unit_of_measure, r.quantity, r.created_at, r.updated_at],
+    );
+  },
+  listByInvoice: (ex: Executor, invoiceId: string) =>
+    ex.all<InvoiceLineRow>('SELECT * FROM invoice_lines WHERE invoice_id = ? ORDER BY position, id', [invoiceId]),
+  async listByInvoices(ex: Executor, invoiceIds: readonly string[]): Promise<InvoiceLineRow[]> {
+    if (invoiceIds.length === 0) return [];
+    return ex.all<InvoiceLineRow>(
+      `SELECT * FROM invoice_lines WHERE invoice_id IN (${invoiceIds.map(() => '?').join(', ')}) ORDER BY invoice_id, position, id`,
+      [...invoiceIds],
+    );
+  },
+  /** A kept line: its position, and its quantity (updated_at moves only when the quantity does). */
+  keep: (ex: Executor, id: string, position: number, quantity: number, at: string) =>
+    ex.run(
+      `UPDATE invoice_lines SET position = ?, updated_at = CASE WHEN quantity = ? THEN updated_at ELSE ? END, quantity = ?
+       WHERE id = ?`,
+      [position, quantity, at, quantity, id],
+    ),
+  remove: (ex: Executor, id: string) => ex.run('DELETE FROM invoice_lines WHERE id = ?', [id]),
+};

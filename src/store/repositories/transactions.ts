@@ -1,0 +1,109 @@
+import type { Executor } from '../db.js';
+
+export interface TransactionRow {
+  id: string;
+  group_id: string;
+  linked_account_id: string | null;
+  processor_id: string;
+  transaction_type: 'sale' | 'auth';
+  payment_method: string;
+  method_detail: string;
+  customer_id: string | null;
+  card_id: string | null;
+  bank_account_id: string | null;
+  brand: string | null;
+  card_type: string | null;
+  first_six: string | null;
+  last_four: string | null;
+  customer_name: string;
+  expiration_date: string | null;
+  avs: string | null;
+  cvv: string | null;
+  issued_country: string | null;
+  dynamic_descriptor: string | null;
+  requested_amount: number;
+  authorized_amount: number;
+  captured_amount: number;
+  refunded_amount: number;
+  included_tax_amount: number | null;
+  included_shipping_amount: number | null;
+  currency: string;
+  description: string;
+  source: string;
+  order_id: string;
+  po_number: string;
+  ip_address: string;
+  email_receipt: number;
+  email_address: string;
+  user_id: string;
+  username: string;
+  billing_address: string | null;
+  shipping_address: string | null;
+  form_id: string | null;
+  form_external_id: string;
+  form_entry_id: string;
+  subscription_id: string | null;
+  plan_id: string | null;
+  invoice_id: string | null;
+  invoice_number: string | null;
+  invoice_external_id: string | null;
+  payment_link_id: string | null;
+  destination_group_id: string | null;
+  custom_fields: string | null;
+  commissions: string | null;
+  response_code: string;
+  response_text: string;
+  status: string;
+  settlement_batch_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS: Array<keyof TransactionRow> = [
+  'id', 'group_id', 'linked_account_id', 'processor_id', 'transaction_type', 'payment_method', 'method_detail',
+  'customer_id', 'card_id', 'bank_account_id', 'brand', 'card_type', 'first_six', 'last_four', 'customer_name',
+  'expiration_date', 'avs', 'cvv', 'issued_country', 'dynamic_descriptor', 'requested_amount', 'authorized_amount',
+  'captured_amount', 'refunded_amount', 'included_tax_amount', 'included_shipping_amount', 'currency', 'description',
+  'source', 'order_id', 'po_number', 'ip_address', 'email_receipt', 'email_address', 'user_id', 'username',
+  'billing_address', 'shipping_address', 'form_id', 'form_external_id', 'form_entry_id', 'subscription_id', 'plan_id',
+  'invoice_id', 'invoice_number', 'invoice_external_id', 'payment_link_id', 'destination_group_id', 'custom_fields',
+  'commissions', 'response_code', 'response_text', 'status', 'settlement_batch_id', 'created_at', 'updated_at',
+];
+export const TRANSACTION_COLUMNS = COLUMNS;
+const INSERT_SQL = `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+
+export const transactionRepo = {
+  async insert(ex: Executor, row: TransactionRow) {
+    await ex.run(INSERT_SQL, COLUMNS.map((c) => row[c]));
+  },
+  /** Many rows in one statement (seeding). */
+  async insertMany(ex: Executor, rows: TransactionRow[]) {
+    if (rows.length === 0) return;
+    const one = `(${COLUMNS.map(() => '?').join(', ')})`;
+    await ex.run(
+      `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES ${rows.map(() => one).join(', ')}`,
+      rows.flatMap((r) => COLUMNS.map((c) => r[c])),
+    );
+  },
+  find: (ex: Executor, groupId: string, id: string) =>
+    ex.get<TransactionRow>('SELECT * FROM transactions WHERE group_id = ? AND id = ?', [groupId, id]),
+  /** Compare-and-set status change: only from one of `from`. */
+  setStatus: (ex: Executor, id: string, from: string[], to: string, at: string) =>
+    ex.run(
+      `UPDATE transactions SET status = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
+      [to, at, id, ...from],
+    ),
+  capture: (ex: Executor, id: string, captured: number, status: string, at: string) =>
+    ex.run(
+      "UPDATE transactions SET status = ?, captured_amount = ?, updated_at = ? WHERE id = ? AND status = 'authorized' AND ? <= authorized_amount",
+      [status, captured, at, id, captured],
+    ),
+  refund: (ex: Executor, id: string, amount: number, at: string) =>
+    ex.run(
+      `UPDATE transactions SET refunded_amount = refunded_amount + ?,
+         status = CASE WHEN refunded_amount + ? >= captured_amount THEN 'refunded' ELSE 'partially_refunded' END,
+         updated_at = ?
+       WHERE id = ? AND status IN ('settled', 'partially_refunded') AND refunded_amount + ? <= captured_amount`,
+      [amount, amount, at, id, amount],
+    ),
+};
