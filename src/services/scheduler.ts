@@ -5,6 +5,7 @@
 import type { Platform } from './platform.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { tokenRepo } from '../store/repositories/tokens.js';
+import { runSettlement } from './transactions/settlement.js';
 
 export interface Job {
   name: string;
@@ -16,6 +17,7 @@ export type Progress = (done: number, total: number, label: string) => void;
 
 // Each capability adds its job here, in the order they should run.
 const jobs: Job[] = [
+  { name: 'settlement', run: (p, until, from, progress) => runSettlement(p, until, from, progress) },
   { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until) },
   {
     name: 'token-purge',

@@ -4,9 +4,12 @@ import type { RouteDef } from '../route.js';
 import { tokenRoutes } from './tokens.js';
 import { customerRoutes } from './customers.js';
 import { metaRoutes } from './meta.js';
+import { catalogRoutes } from './catalog.js';
+import { transactionRoutes } from './transactions.js';
 
 export function allRoutes(): RouteDef[] {
-  const all: RouteDef[] = [...tokenRoutes, ...customerRoutes];
+  const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
+  all.push(...catalogRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

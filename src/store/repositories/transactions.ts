@@ -87,6 +87,8 @@ export const transactionRepo = {
   },
   find: (ex: Executor, groupId: string, id: string) =>
     ex.get<TransactionRow>('SELECT * FROM transactions WHERE group_id = ? AND id = ?', [groupId, id]),
+  setCustomer: (ex: Executor, id: string, customerId: string) =>
+    ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
   setStatus: (ex: Executor, id: string, from: string[], to: string, at: string) =>
     ex.run(

@@ -1,0 +1,72 @@
+import { keyAuth, type RouteDef } from '../route.js';
+import { addCardSchema, captureRequestSchema, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
+import { customerCardSchema } from '../../domain/customers.js';
+import { createSale } from '../../services/transactions/sale.js';
+import { captureTransaction, getTransaction, refundTransaction, voidTransaction } from '../../services/transactions/lifecycle.js';
+import { addCard } from '../../services/transactions/add-card.js';
+
+const manage = keyAuth('manage_transactions');
+
+export const transactionRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/transaction',
+    summary: 'Sale Transaction (type "auth" creates an authorization: an extension)',
+    tag: 'Transactions',
+    auth: manage,
+    body: saleRequestSchema,
+    response: transactionSchema,
+    handler: (c) => createSale(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/transaction/:transaction_id/capture',
+    summary: 'Capture Transaction (variant A: full body with captured_amount; variant B: {"amount"})',
+    tag: 'Transactions',
+    auth: manage,
+    body: captureRequestSchema,
+    response: transactionSchema,
+    handler: (c) => captureTransaction(c.platform, c.params.group_id!, c.params.transaction_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/transaction/:transaction_id',
+    summary: 'Get a transaction',
+    tag: 'Transactions',
+    extension: true,
+    auth: keyAuth('manage_transactions', 'view_transactions'),
+    response: transactionSchema,
+    handler: (c) => getTransaction(c.platform, c.params.group_id!, c.params.transaction_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/transaction/:transaction_id/void',
+    summary: 'Void a pending or authorized transaction',
+    tag: 'Transactions',
+    extension: true,
+    auth: manage,
+    response: transactionSchema,
+    handler: (c) => voidTransaction(c.platform, c.params.group_id!, c.params.transaction_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/transaction/:transaction_id/refund',
+    summary: 'Refund a settled transaction (all, or part with "amount")',
+    tag: 'Transactions',
+    extension: true,
+    auth: manage,
+    body: refundSchema,
+    response: transactionSchema,
+    handler: (c) => refundTransaction(c.platform, c.params.group_id!, c.params.transaction_id!, c.body),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/processing/:linked_account_id/customers/:customer_id/payment_methods/card',
+    summary: 'Add Card for an existing Customer',
+    tag: 'Customers',
+    auth: keyAuth('manage_customers'),
+    body: addCardSchema,
+    response: customerCardSchema,
+    handler: (c) => addCard(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.customer_id!, c.body),
+  },
+];

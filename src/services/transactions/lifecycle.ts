@@ -1,0 +1,87 @@
+// What happens to a transaction after it is created: get, capture (variants A and B),
+// void and refund. Every change is a compare-and-set on the status inside one write, so
+// two concurrent captures (or a capture and a void) can never both succeed.
+import type { Platform } from '../platform.js';
+import type { Executor, Tx } from '../../store/db.js';
+import { captureSchemaFor, refundSchema, type Transaction } from '../../domain/transactions.js';
+import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
+import { processorRepo } from '../../store/repositories/groups.js';
+import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
+import { toApiTransaction } from './mapper.js';
+
+async function load(ex: Executor, groupId: string, id: string): Promise<TransactionRow> {
+  const row = await transactionRepo.find(ex, groupId, id);
+  if (!row) throw notFound('transaction');
+  return row;
+}
+
+async function present(ex: Executor, row: TransactionRow): Promise<Transaction> {
+  const processor = await processorRepo.find(ex, row.group_id, row.processor_id);
+  return toApiTransaction(row, processor ?? { name: '', type: '' });
+}
+
+async function reloadAndPresent(tx: Tx, groupId: string, id: string): Promise<Transaction> {
+  return present(tx, await load(tx, groupId, id));
+}
+
+export async function getTransaction(p: Platform, groupId: string, id: string): Promise<Transaction> {
+  return present(p.db, await load(p.db, groupId, id));
+}
+
+export async function captureTransaction(p: Platform, groupId: string, id: string, body: unknown): Promise<Transaction> {
+  const req = parseOrThrow(captureSchemaFor(body), body);
+  return p.db.write(async (tx) => {
+    const row = await load(tx, groupId, id);
+    if (row.status !== 'authorized') {
+      throw invalidRequest(`only an authorized transaction can be captured; this one is ${row.status}`);
+    }
+    let amount: number;
+    if ('amount' in req) {
+      if (req.amount !== row.authorized_amount) {
+        throw validationError([{ path: 'amount', message: `must equal the authorized amount (${row.authorized_amount})` }]);
+      }
+      amount = req.amount;
+    } else {
+      if (req.processor_id !== row.processor_id) {
+        throw validationError([{ path: 'processor_id', message: 'must be the processor of the authorized transaction' }]);
+      }
+      amount = req.amounts.captured_amount ?? req.amounts.requested_amount;
+      const path = req.amounts.captured_amount !== undefined ? 'amounts.captured_amount' : 'amounts.requested_amount';
+      if (amount > row.authorized_amount) {
+        throw validationError([{ path, message: `must not exceed the authorized amount (${row.authorized_amount})` }]);
+      }
+      if (amount === 0) throw validationError([{ path, message: 'must be at least 1 cent' }]);
+    }
+    const status = amount === row.authorized_amount ? 'captured' : 'partially_captured';
+    const { changes } = await transactionRepo.capture(tx, id, amount, status, p.clock.nowIso());
+    if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
+    return reloadAndPresent(tx, groupId, id);
+  });
+}
+
+export async function voidTransaction(p: Platform, groupId: string, id: string): Promise<Transaction> {
+  return p.db.write(async (tx) => {
+    const row = await load(tx, groupId, id);
+    const { changes } = await transactionRepo.setStatus(tx, id, ['pending', 'authorized'], 'voided', p.clock.nowIso());
+    if (changes !== 1) throw invalidRequest(`only a pending or authorized transaction can be voided; this one is ${row.status}`);
+    return reloadAndPresent(tx, groupId, id);
+  });
+}
+
+export async function refundTransaction(p: Platform, groupId: string, id: string, body: unknown): Promise<Transaction> {
+  const req = parseOrThrow(refundSchema, body ?? {});
+  return p.db.write(async (tx) => {
+    const row = await load(tx, groupId, id);
+    if (row.status !== 'settled' && row.status !== 'partially_refunded') {
+      throw invalidRequest(`only a settled transaction can be refunded; this one is ${row.status} (void it instead if it is pending)`);
+    }
+    const remaining = row.captured_amount - row.refunded_amount;
+    const amount = req.amount ?? remaining;
+    if (amount > remaining) {
+      throw invalidRequest(`refund of ${amount} exceeds the ${remaining} left to refund`, [{ path: 'amount', message: `must be at most ${remaining}` }]);
+    }
+    const { changes } = await transactionRepo.refund(tx, id, amount, p.clock.nowIso());
+    if (changes !== 1) throw invalidRequest('this transaction was refunded or changed by another request');
+    return reloadAndPresent(tx, groupId, id);
+  });
+}

@@ -1,0 +1,110 @@
+// Sale (and auth, an extension) from a token or a stored customer card/bank account.
+import type { Platform } from '../platform.js';
+import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
+import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
+import { requireGroup, requireProcessor } from '../groups.js';
+import { consumeToken } from '../tokens.js';
+import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
+import { storeBankAccount, storeCard } from '../customers.js';
+import { transactionRepo } from '../../store/repositories/transactions.js';
+import { chargeInTx, type PaymentSource } from './charge.js';
+import type { Address } from '../../domain/address.js';
+import { newId } from '../../lib/ids.js';
+
+export async function createSale(p: Platform, groupId: string, body: unknown): Promise<Transaction> {
+  const req = parseOrThrow(saleRequestSchema, body);
+  const group = await requireGroup(p.db, groupId);
+  if (req.type === 'auth' && group.pricing !== 'flat') {
+    throw invalidRequest('auth transactions are available only to merchants on Flat pricing, not Interchange+', [
+      { path: 'type', message: 'auth is not available under Interchange+ pricing' },
+    ]);
+  }
+  const processor = await requireProcessor(p.db, groupId, req.processor_id);
+  if (req.commissions?.length && processor.type !== 'transaction_level') {
+    throw invalidRequest('commissions are allowed only when the merchant has a transaction-level processor', [
+      { path: 'commissions', message: 'requires a transaction-level processor' },
+    ]);
+  }
+  const pd = req.payment_details;
+  return p.db.write(async (tx) => {
+    const now = p.clock.now();
+    let payment: PaymentSource;
+    let billing: Address | undefined = req.billing_address;
+    let customerId: string | undefined;
+    if (pd.customer) {
+      const ref = pd.customer;
+      const customer = await customerRepo.find(tx, groupId, ref.customer_id);
+      if (!customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
+      customerId = customer.id;
+      if (ref.card_id) {
+        const card = await customerCardRepo.find(tx, groupId, customer.id, ref.card_id);
+        if (!card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
+        payment = { kind: 'card', card };
+        billing ??= {
+          first_name: customer.first_name,
+          last_name: customer.last_name,
+          email: customer.email,
+          ...(card.billing_address ? (JSON.parse(card.billing_address) as Address) : {}),
+        };
+      } else {
+        const account = await customerBankAccountRepo.find(tx, groupId, customer.id, ref.bank_account_id!);
+        if (!account) throw validationError([{ path: 'payment_details.customer.bank_account_id', message: 'is not a bank account of this customer' }]);
+        payment = { kind: 'bank', account };
+        billing ??= {
+          first_name: customer.first_name,
+          last_name: customer.last_name,
+          email: customer.email,
+          ...(customer.billing_address ? (JSON.parse(customer.billing_address) as Address) : {}),
+        };
+      }
+    } else {
+      payment = { kind: 'token', token: await consumeToken(tx, pd.token!, now) };
+    }
+    const txn = await chargeInTx(tx, p, {
+      groupId,
+      processorId: processor.id,
+      type: req.type,
+      source: req.source,
+      payment,
+      amounts: { requested: req.amounts.requested_amount, tax: req.amounts.included_tax_amount, shipping: req.amounts.included_shipping_amount },
+      billingAddress: billing,
+      shippingAddress: req.shipping_address,
+      email: req.email_address,
+      emailReceipt: req.email_receipt,
+      description: req.description,
+      orderId: req.order_id,
+      poNumber: req.po_number,
+      ipAddress: req.ip_address,
+      customerId,
+      customFields: req.custom_fields,
+      commissions: req.commissions,
+      dynamicDescriptor: pd.card_details?.dynamic_descriptor,
+    });
+    // save_customer: after a successful charge, the card (or bank account) and billing
+    // address go to the customer vault; a new customer is created for a token payment.
+    if (req.save_customer && txn.status !== 'declined' && payment.kind === 'token' && billing) {
+      const nowIso = now.toISOString();
+      const id = newId();
+      await customerRepo.insert(tx, {
+        id,
+        group_id: groupId,
+        first_name: billing.first_name ?? '',
+        last_name: billing.last_name ?? '',
+        email: billing.email ?? req.email_address,
+        phone: '',
+        billing_address: JSON.stringify(billing),
+        created_at: nowIso,
+        updated_at: nowIso,
+      });
+      if (payment.token.type === 'card') {
+        const { first_name: _f, last_name: _l, email: _e, ...cardAddress } = billing;
+        await storeCard(tx, { groupId, customerId: id, linkedAccountId: null, token: payment.token, billing: cardAddress, now: nowIso });
+      } else {
+        await storeBankAccount(tx, { groupId, customerId: id, token: payment.token, now: nowIso });
+      }
+      await transactionRepo.setCustomer(tx, txn.id, id);
+      return { ...txn, customer_id: id };
+    }
+    return txn;
+  });
+}

@@ -1,0 +1,50 @@
+// Settlement at the daily cutoff (00:00 UTC of the platform clock): every pending sale
+// and captured auth created before a cutoff that has passed settles into that day's
+// batch (one batch per group and cutoff). Auths never captured within 7 days expire.
+// State-based and compare-and-set, so running it twice (or in two processes) is harmless.
+import type { Platform } from '../platform.js';
+import type { Progress } from '../scheduler.js';
+import { settlementRepo } from '../../store/repositories/settlement.js';
+import { newId } from '../../lib/ids.js';
+
+const DAY = 86_400_000;
+export const AUTH_EXPIRY_MS = 7 * DAY;
+const CHUNK = 2000;
+
+/** The first cutoff after an instant: the next 00:00 UTC. */
+export function cutoffAfter(iso: string): string {
+  const t = new Date(iso).getTime();
+  return new Date(Math.floor(t / DAY) * DAY + DAY).toISOString();
+}
+
+export async function runSettlement(p: Platform, until: Date, _from?: Date, progress?: Progress): Promise<number> {
+  const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
+  const at = until.toISOString();
+  let settled = 0;
+  for (;;) {
+    const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK);
+    if (rows.length === 0) break;
+    settled += await p.db.write(async (tx) => {
+      const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[]; total: number }>();
+      for (const r of rows) {
+        const cutoff = cutoffAfter(r.created_at);
+        const key = `${r.group_id} ${cutoff}`;
+        let b = batches.get(key);
+        if (!b) batches.set(key, (b = { id: newId(), group_id: r.group_id, cutoff_at: cutoff, ids: [], total: 0 }));
+        b.ids.push(r.id);
+        b.total += r.amount;
+      }
+      let n = 0;
+      for (const b of batches.values()) {
+        // The batch row first: settled transactions reference it.
+        await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: b.ids.length, total_amount: b.total, created_at: at });
+        for (const id of b.ids) n += (await settlementRepo.settle(tx, id, b.id, at)).changes;
+      }
+      return n;
+    });
+    progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
+    if (rows.length < CHUNK) break;
+  }
+  const expired = await p.db.write((tx) => settlementRepo.expireAuths(tx, new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString(), at));
+  return settled + expired.changes;
+}
