@@ -1,0 +1,107 @@
+import '../helpers/env.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Database, assertSqliteVersion } from '../../src/store/db.js';
+import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/migrate.js';
+import { openPlatform } from '../../src/services/platform.js';
+import { tempDbPath } from '../helpers/platform.js';
+import { runCli } from '../helpers/cli.js';
+
+test('migrations are applied in order and recorded; running again changes nothing', async () => {
+  const db = await Database.open(tempDbPath());
+  const first = await migrate(db);
+  assert.equal(first.from, 0);
+  assert.equal(first.to, LATEST_VERSION);
+  const rows = await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+  assert.deepEqual(rows.map((r) => r.version), [...rows.map((r) => r.version)].sort((a, b) => a - b));
+  assert.equal(rows.at(-1)!.version, LATEST_VERSION);
+  const again = await migrate(db);
+  assert.equal(again.from, LATEST_VERSION);
+  assert.equal((await db.all('SELECT version FROM schema_migrations')).length, rows.length);
+  await db.close();
+});
+
+test('a database written by a newer payctl is refused with a clear message', async () => {
+  const path = tempDbPath();
+  const db = await Database.open(path);
+  await migrate(db);
+  await db.write((tx) => tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [999, 'future', 'now']));
+  await db.close();
+  await assert.rejects(openPlatform({ dbPath: path }), (err: Error) => {
+    assert.ok(err instanceof SchemaTooNewError);
+    assert.match(err.message, /schema version 999.*upgrade payctl/);
+    return true;
+  });
+  const cli = await runCli(['group', 'list'], { db: path });
+  assert.equal(cli.code, 1);
+  assert.match(cli.stderr, /newer than this payctl understands/);
+  assert.doesNotMatch(cli.stderr, /\s+at .*\.js:\d+/);
+});
+
+test('SQLite versions older than 3.51.3 are refused', () => {
+  assert.throws(() => assertSqliteVersion('3.45.1'), /too old/);
+  assert.throws(() => assertSqliteVersion('3.51.2'), /too old/);
+  assert.doesNotThrow(() => assertSqliteVersion('3.51.3'));
+  assert.doesNotThrow(() => assertSqliteVersion('3.52.0'));
+});
+
+test('WAL mode, foreign keys and the busy timeout are on', async () => {
+  const p = await openPlatform({ dbPath: tempDbPath() });
+  // The reader connection is query-only; these pragmas are per-database or were set on open.
+  const mode = await p.db.get<{ journal_mode: string }>('PRAGMA journal_mode');
+  assert.equal(mode?.journal_mode, 'wal');
+  const fk = await p.db.get<{ foreign_keys: number }>('PRAGMA foreign_keys');
+  assert.equal(fk?.foreign_keys, 1);
+  await p.close();
+});
+
+test('concurrent writes share transactions but a failing write rolls back only itself', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+  const writes = Array.from({ length: 200 }, (_, i) =>
+    db.write(async (tx) => {
+      await tx.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, `v${i}`]);
+      if (i % 50 === 7) throw new Error(`boom ${i}`);
+      return i;
+    }),
+  );
+  const results = await Promise.allSettled(writes);
+  const failed = results.filter((r) => r.status === 'rejected').length;
+  assert.equal(failed, 4);
+  const count = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM t');
+  assert.equal(count?.n, 196);
+  const missing = await db.all<{ id: number }>('SELECT id FROM t WHERE id IN (7, 57, 107, 157)');
+  assert.equal(missing.length, 0);
+  await db.close();
+});
+
+test('a write resolves only after commit: a second connection sees it at once', async () => {
+  const path = tempDbPath();
+  const a = await Database.open(path);
+  await a.execSchema('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+  const b = await Database.open(path);
+  for (let i = 0; i < 20; i++) {
+    await a.write((tx) => tx.run('INSERT INTO t (id) VALUES (?)', [i]));
+    const seen = await b.get<{ n: number }>('SELECT COUNT(*) AS n FROM t');
+    assert.equal(seen?.n, i + 1);
+  }
+  await b.close();
+  await a.close();
+});
+
+test('a CLI process and this process write the same file at once without SQLITE_BUSY', async () => {
+  const path = tempDbPath();
+  const p = await openPlatform({ dbPath: path });
+  const { seedDemo } = await import('../../src/services/demo.js');
+  const { createCustomer } = await import('../../src/services/customers.js');
+  const demo = await seedDemo(p);
+  const cliRuns = Promise.all(
+    Array.from({ length: 3 }, (_, i) => runCli(['customer', 'create', '--group', demo.group_id, '--first-name', `cli${i}`, '--json'], { db: path })),
+  );
+  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, demo.group_id, { first_name: `local${i}` })));
+  const [cli] = await Promise.all([cliRuns, local]);
+  for (const r of cli) assert.equal(r.code, 0, r.stderr);
+  const n = await p.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM customers WHERE first_name LIKE 'cli%' OR first_name LIKE 'local%'");
+  assert.equal(n?.n, 103);
+  await p.close();
+});
