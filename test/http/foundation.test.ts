@@ -160,3 +160,12 @@ test('OpenAPI 3.1 document covers every API route and tags extensions', async ()
   assert.match(html, /openapi\.json/);
   assert.doesNotMatch(html, /https?:\/\/(cdn|unpkg|jsdelivr)/);
 });
+
+test('the OpenAPI document validates against the OpenAPI 3.1 schema', async () => {
+  const { Validator } = await import('@seriousme/openapi-schema-validator');
+  const doc = (await s.call('GET', '/api/v1/openapi.json')).body;
+  const validator = new Validator();
+  const result = await validator.validate(doc);
+  assert.equal(validator.version, '3.1');
+  assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
+});
