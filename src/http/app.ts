@@ -16,6 +16,7 @@ import { writeScope } from '../store/db.js';
 import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
+import { RateLimits } from './rate-limit.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -59,6 +60,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let shuttingDown = false;
   let drained: (() => void) | undefined;
   let baseUrl = '';
+  const rateLimits = new RateLimits(opts.settings ?? {});
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
@@ -88,6 +90,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         clientIp: clientAddress(req, opts.trustProxy ?? false),
         baseUrl,
       };
+      if (route.rateLimit) {
+        // Every attempt counts (before auth), so failures cannot be retried for free.
+        const limitHeaders = await rateLimits.consume(route.rateLimit, ctx.clientIp);
+        for (const [name, value] of Object.entries(limitHeaders)) res.setHeader(name, value);
+      }
       const authorization = req.headers.authorization;
       if (route.auth.kind === 'key') {
         const key = await authenticateKey(platform, authorization);
@@ -149,7 +156,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         path: req.path,
         status: res.statusCode,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
-        ip: req.socket.remoteAddress ?? '',
+        ip: req.socket?.remoteAddress ?? '', // socket is null once a client's connection is destroyed (must not throw here)
       });
       inFlight--;
       if (inFlight === 0 && drained) drained();
@@ -168,7 +175,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return res.end();
       }
       sendError(res, notFound(`route ${req.method} ${req.path}`), false);
-      log.write({ time: new Date().toISOString(), method: req.method ?? '', path: req.path, status: 404, duration_ms: 0, ip: req.socket.remoteAddress ?? '' });
+      log.write({ time: new Date().toISOString(), method: req.method ?? '', path: req.path, status: 404, duration_ms: 0, ip: req.socket?.remoteAddress ?? '' });
     },
   });
   for (const route of allRoutes()) app.add(route.method, route.path, dispatch(route));

@@ -10,16 +10,28 @@ export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string;
     req.resume();
     throw payloadTooLarge();
   }
+  // Read with listeners, not `for await`: leaving a for-await loop early (the throw on
+  // overflow) destroys the request and its socket, so the 413 never reached the client
+  // and the dispatcher's access-log line then read a null req.socket, an unhandled
+  // rejection that stopped the whole server (found by the reliability suite). Here the
+  // rest of an oversized body is drained and discarded; the connection stays usable.
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
+  await new Promise<void>((resolve, reject) => {
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      chunks.length = 0;
       req.resume();
-      throw payloadTooLarge();
-    }
-    chunks.push(chunk);
-  }
+      reject(payloadTooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve());
+    req.once('error', reject);
+    // Aborted by the client before the end: never act on a partial body.
+    req.once('close', () => reject(validationError([{ path: '(body)', message: 'was cut off before its end' }], 'request body was cut off')));
+  });
   const raw = Buffer.concat(chunks).toString('utf8');
   if (raw.trim() === '') return { raw, value: undefined };
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

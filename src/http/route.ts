@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
 import type { ApiKeyInfo } from '../services/keys.js';
 import type { Permission } from '../domain/permissions.js';
+import type { RateLimitRule } from './rate-limit.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -63,6 +64,8 @@ export interface RouteDef {
   produces?: string;
   /** Not part of the API document (hosted pages, /docs). */
   hidden?: boolean;
+  /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
+  rateLimit?: RateLimitRule;
   handler(ctx: RouteContext): Promise<unknown>;
 }
 

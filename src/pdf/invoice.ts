@@ -72,7 +72,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     y += 15;
   }
 
-  // ARCHIVED / PAST DUE: a coloured banner nobody can miss.
+  // ARCHIVED / PAST DUE / PAID: a coloured banner nobody can miss.
   const banner = statusBanner(invoice.status);
   if (banner) {
     y += 6;
@@ -221,12 +221,13 @@ function drawRow(doc: Doc, line: InvoiceLine, columns: Column[], left: number, y
 }
 
 function statusLabel(status: Invoice['status']): string {
-  return status === 'past_due' ? 'PAST DUE' : status === 'archived' ? 'ARCHIVED' : 'Pending';
+  return statusBanner(status)?.text ?? 'Pending';
 }
 
 function statusBanner(status: Invoice['status']): { text: string; color: string } | undefined {
   if (status === 'past_due') return { text: 'PAST DUE', color: '#c0392b' };
   if (status === 'archived') return { text: 'ARCHIVED', color: '#6b7280' };
+  if (status === 'paid') return { text: 'PAID', color: '#1e7b34' };
   return undefined;
 }
 

@@ -9,6 +9,11 @@ import { apiKeyRepo } from '../store/repositories/api-keys.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { createGroup, createLinkedAccount, createProcessor } from './groups.js';
 import { createCustomer } from './customers.js';
+import { catalogDemoStep } from './demo-catalog.js';
+import { transactionsDemoStep } from './demo-transactions.js';
+import { recurringDemoStep } from './demo-recurring.js';
+import { paymentLinksDemoStep } from './demo-payment-links.js';
+import { onboardingDemoStep } from './onboarding.js';
 import { sha256 } from '../lib/hash.js';
 import { newId } from '../lib/ids.js';
 
@@ -43,6 +48,11 @@ const steps: DemoStep[] = [
       return { group_id: group.id, processor_id: processor.id, linked_account_id: account.id, customer_id: customer.id };
     },
   },
+  catalogDemoStep,
+  onboardingDemoStep,
+  transactionsDemoStep,
+  recurringDemoStep,
+  paymentLinksDemoStep,
 ];
 
 const STATE = 'demo.state';

@@ -6,6 +6,7 @@ import type { Platform } from './platform.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { tokenRepo } from '../store/repositories/tokens.js';
 import { runSettlement } from './transactions/settlement.js';
+import { billDueSubscriptions } from './billing.js';
 
 export interface Job {
   name: string;
@@ -17,6 +18,7 @@ export type Progress = (done: number, total: number, label: string) => void;
 
 // Each capability adds its job here, in the order they should run.
 const jobs: Job[] = [
+  { name: 'subscription-billing', run: (p, until, _from, progress) => billDueSubscriptions(p, until, progress) },
   { name: 'settlement', run: (p, until, from, progress) => runSettlement(p, until, from, progress) },
   { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until) },
   {

@@ -44,7 +44,8 @@ const MIN_SQLITE = [3, 51, 3];
 const MAX_BATCH = 256;
 
 class Connection implements Executor {
-  private statements = new Map<string, sqlite3Types.Statement>();
+  // The pending prepare is cached, so two first uses of one SQL text share one statement.
+  private statements = new Map<string, Promise<sqlite3Types.Statement>>();
   constructor(readonly raw: sqlite3Types.Database) {}
 
   exec(sql: string): Promise<void> {
@@ -52,15 +53,16 @@ class Connection implements Executor {
   }
 
   private statement(sql: string): Promise<sqlite3Types.Statement> {
-    const cached = this.statements.get(sql);
-    if (cached) return Promise.resolve(cached);
-    return new Promise((resolve, reject) => {
-      const stmt = this.raw.prepare(sql, (err) => {
-        if (err) return reject(err);
-        this.statements.set(sql, stmt);
-        resolve(stmt);
+    let pending = this.statements.get(sql);
+    if (!pending) {
+      pending = new Promise<sqlite3Types.Statement>((resolve, reject) => {
+        const stmt = this.raw.prepare(sql, (err) => (err ? reject(err) : resolve(stmt)));
       });
-    });
+      this.statements.set(sql, pending);
+      // A statement that fails to prepare is not kept (the next call reports the error again).
+      pending.catch(() => this.statements.delete(sql));
+    }
+    return pending;
   }
 
   async run(sql: string, params: Params = []): Promise<RunResult> {
@@ -86,7 +88,10 @@ class Connection implements Executor {
   }
 
   async close(): Promise<void> {
-    for (const stmt of this.statements.values()) await new Promise<void>((r) => stmt.finalize(() => r()));
+    for (const pending of this.statements.values()) {
+      const stmt = await pending.catch(() => undefined);
+      if (stmt) await new Promise<void>((r) => stmt.finalize(() => r()));
+    }
     this.statements.clear();
     await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
   }

@@ -355,7 +355,7 @@ function formatValue(q: Question, v: unknown): string {
   if (v === undefined || v === null) return '';
   if (q.kind === 'money' && typeof v === 'number') return (v / 100).toFixed(2);
   if (q.kind === 'bool' && typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (Array.isArray(v)) return v.join(',');
+  if (Array.isArray(v)) return q.kind === 'list' && v.length === 0 ? 'none' : v.join(',');
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
@@ -573,9 +573,10 @@ export function wizardReducer(s: WizardState, action: Action): WizardState {
     );
   }
   const { input, key } = action;
+  if (s.phase === 'done') return s;
   if (key.ctrl && input === 's') return withEffect({ ...s, status: { tone: 'info', text: 'Saving the draft…' } }, { kind: 'save', draft: s.draft });
   if (key.ctrl && input === 'c') return withEffect({ ...s, phase: 'done', status: { tone: 'info', text: 'Left the wizard.' } }, { kind: 'exit', result: { status: 'cancelled', draft: s.draft } });
-  if (s.phase === 'submitting' || s.phase === 'done') return s;
+  if (s.phase === 'submitting') return s;
   if (key.escape) return back(s);
   if (s.phase === 'review') return key.return ? submitOrJump(s) : s;
 

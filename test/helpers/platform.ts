@@ -5,17 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
 import { seedDemo, type DemoOutput } from '../../src/services/demo.js';
+import type { Env } from '../../src/config/env.js';
 
 export function tempDbPath(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'payctl-test-')), 'payctl.db');
 }
 
-export async function tempPlatform(): Promise<Platform> {
-  return openPlatform({ dbPath: tempDbPath() });
+/** `env` replaces process.env for the platform (e.g. PAYCTL_SMTP_URL of a test SMTP server). */
+export async function tempPlatform(env?: Env): Promise<Platform> {
+  return openPlatform({ dbPath: tempDbPath(), ...(env ? { env } : {}) });
 }
 
-export async function demoPlatform(): Promise<{ p: Platform; demo: DemoOutput }> {
-  const p = await tempPlatform();
+export async function demoPlatform(opts: { env?: Env } = {}): Promise<{ p: Platform; demo: DemoOutput }> {
+  const p = await tempPlatform(opts.env);
   const demo = await seedDemo(p);
   return { p, demo };
 }

@@ -4,6 +4,7 @@ import { demoPlatform } from './platform.js';
 import { startServer, type ServerOptions } from '../../src/http/app.js';
 import type { Platform } from '../../src/services/platform.js';
 import type { DemoOutput } from '../../src/services/demo.js';
+import type { Env } from '../../src/config/env.js';
 
 export interface TestServer {
   url: string;
@@ -20,9 +21,11 @@ export interface Reply {
   text: string;
 }
 
-export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const { p, demo } = await demoPlatform();
-  const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', ...opts });
+/** `env` replaces process.env for the platform (e.g. PAYCTL_SMTP_URL of a test SMTP server). */
+export async function startTestServer(opts: Partial<ServerOptions> & { env?: Env } = {}): Promise<TestServer> {
+  const { env, ...serverOpts } = opts;
+  const { p, demo } = await demoPlatform({ env });
+  const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', ...serverOpts });
   return {
     url: server.url,
     p,

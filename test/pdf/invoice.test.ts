@@ -66,7 +66,7 @@ describe('renderInvoicePdf', () => {
     ]) {
       assert.ok(text.includes(expected), `missing "${expected}" in:\n${text}`);
     }
-    assert.ok(!text.includes('PAST DUE') && !text.includes('ARCHIVED'));
+    assert.ok(!text.includes('PAST DUE') && !text.includes('ARCHIVED') && !text.split('\n').includes('PAID'));
   });
 
   it('sets the document title', async () => {
@@ -75,16 +75,19 @@ describe('renderInvoicePdf', () => {
     assert.equal(pdf.info['Author'], 'Blue Bottle Supplies');
   });
 
-  for (const [status, marker, other] of [
-    ['past_due', 'PAST DUE', 'ARCHIVED'],
-    ['archived', 'ARCHIVED', 'PAST DUE'],
+  for (const [status, marker] of [
+    ['past_due', 'PAST DUE'],
+    ['archived', 'ARCHIVED'],
+    ['paid', 'PAID'],
   ] as const) {
     it(`marks a ${status} invoice ${marker}`, async () => {
       const { pdf } = await render(invoice(status, threeLines));
       assert.ok(pdf.pages[0]!.includes(`Status ${marker}`), pdf.pages[0]);
       // The banner: the marker alone on its own line.
       assert.ok(pdf.pages[0]!.split('\n').includes(marker), pdf.pages[0]);
-      assert.ok(!pdf.text.includes(other));
+      for (const other of ['PAST DUE', 'ARCHIVED', 'PAID'].filter((m) => m !== marker)) {
+        assert.ok(!pdf.pages[0]!.split('\n').includes(other), `${other} must not be marked`);
+      }
     });
   }
 

@@ -105,3 +105,11 @@ test('a CLI process and this process write the same file at once without SQLITE_
   assert.equal(n?.n, 103);
   await p.close();
 });
+
+test('many concurrent first uses of one SQL text share one prepared statement; close succeeds', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+  const reads = await Promise.all(Array.from({ length: 50 }, () => db.all('SELECT COUNT(*) AS n FROM t WHERE id > ?', [0])));
+  assert.equal(reads.length, 50);
+  await db.close();
+});

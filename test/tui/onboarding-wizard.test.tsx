@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { createElement } from 'react';
 import { cleanup, render } from 'ink-testing-library';
 import { signupEntrySchema, type SignupEntry } from '../../src/domain/onboarding.js';
+import { PassThrough } from 'node:stream';
 import {
   loadOnboardingWizard,
+  renderOnboardingWizard,
   type Draft,
   type OnboardingWizardProps,
   type SubmitResult,
@@ -28,6 +30,11 @@ const KEY = { enter: '\r', esc: '\u001B', down: '\u001B[B', up: '\u001B[A', ctrl
 /** Let Ink read stdin, run the handlers and render (a lone Esc is flushed on setImmediate). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 4; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Tick until `check` holds (effects and promise callbacks run a few turns after a key). */
+async function eventually(check: () => boolean, turns = 50): Promise<void> {
+  for (let i = 0; i < turns && !check(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 type Wizard = Awaited<ReturnType<typeof loadOnboardingWizard>>;
@@ -107,10 +114,13 @@ async function fillFrom(d: Driver, target: Json): Promise<string[]> {
   return asked;
 }
 
-/** The card example as the wizard can produce it: it leaves empty optional fields out. */
+/** The card example as the wizard produces it: no empty optional fields, no amounts for under-10k. */
 function cardTarget(): Json {
   const target = load('signup-entry.json');
   delete target.business.representatives[0].address_line_2;
+  const instant = target.business.underwriting.send_funds.instant_bank.expected_transaction_activity;
+  delete instant.average_transaction_amount;
+  delete instant.maximum_transaction_amount;
   return target;
 }
 
@@ -140,12 +150,16 @@ describe('onboarding wizard', () => {
     assert.match(d.frame(), /•••••6789/, 'the review masks SSN and EIN');
     assert.equal(d.frame().includes('123-45-6789'), false);
     await d.press(KEY.enter);
+    await eventually(() => d.submitted.length > 0);
     assert.equal(d.submitted.length, 1);
     const entry = d.submitted[0]!;
     assert.equal(signupEntrySchema.safeParse(entry).success, true);
     assert.deepEqual(entry, signupEntrySchema.parse(target));
+    await eventually(() => /Created/.test(d.frame()));
     assert.match(d.frame(), /Created: account acc_123/);
+    await eventually(() => d.exits.length > 0);
     assert.equal(d.exits[0]?.status, 'submitted');
+    assert.deepEqual((d.exits[0] as Extract<WizardResult, { status: 'submitted' }>).entry, entry);
   });
 
   it('asks the fulfillment questions when in-person sales are below 80%', async () => {
@@ -155,6 +169,7 @@ describe('onboarding wizard', () => {
     for (const f of FULFILLMENT) assert.ok(asked.includes(f), `${f} was not asked`);
     assert.ok(asked.includes('business.underwriting.business_presence'), 'rule 1 applies (reach is not us-only)');
     await d.press(KEY.enter);
+    await eventually(() => d.submitted.length > 0);
     assert.deepEqual(d.submitted[0], signupEntrySchema.parse(target));
   });
 
@@ -180,6 +195,7 @@ describe('onboarding wizard', () => {
     assert.ok(asked.includes('business.bank_statements.third_month_file_id'));
 
     await d.press(KEY.enter);
+    await eventually(() => d.submitted.length > 0);
     assert.equal(d.submitted.length, 1);
     const entry = d.submitted[0]!;
     assert.equal(signupEntrySchema.safeParse(entry).success, true);
@@ -231,6 +247,20 @@ describe('onboarding wizard', () => {
     assert.match(d.frame(), /^> Acme▌/m);
   });
 
+  it('resumes a draft with no payment methods and keeps that answer when going back', async () => {
+    const draft: Json = load('signup-entry-sole-prop.json');
+    delete draft.business.underwriting.geographich_reach;
+    const d = start({ initialDraft: draft });
+    await settle();
+    assert.equal(d.field(), 'business.underwriting.geographich_reach');
+    await d.press(KEY.esc);
+    assert.equal(d.field(), 'business.underwriting.payment_methods');
+    assert.match(d.frame(), /^> none▌/m);
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'business.underwriting.geographich_reach');
+    assert.equal(d.frame().includes('✖'), false);
+  });
+
   it('chooses from a list with the arrow keys', async () => {
     const d = start({ initialDraft: { signup_form_id: 'f', business: { business_name: 'Acme', doing_business_as: 'Acme' } } });
     await settle();
@@ -244,6 +274,7 @@ describe('onboarding wizard', () => {
     const d = start();
     await settle();
     await d.press('form_9', KEY.enter, 'crm-1', KEY.enter, 'Acme', KEY.enter, KEY.ctrlS);
+    await eventually(() => /Draft saved/.test(d.frame()));
     assert.equal(d.saved.length, 1);
     assert.deepEqual(d.saved[0], { signup_form_id: 'form_9', external_id: 'crm-1', business: { business_name: 'Acme' } });
     assert.match(d.frame(), /Draft saved: \/tmp\/onboarding-draft\.json/);
@@ -260,6 +291,7 @@ describe('onboarding wizard', () => {
     const d = start();
     await settle();
     await d.press('form_1', KEY.enter, KEY.ctrlC);
+    await eventually(() => d.exits.length > 0);
     assert.deepEqual(d.exits, [{ status: 'cancelled', draft: { signup_form_id: 'form_1' } }]);
   });
 
@@ -271,7 +303,28 @@ describe('onboarding wizard', () => {
     await settle();
     assert.match(d.frame(), /Review the signup entry/);
     await d.press(KEY.enter);
+    await eventually(() => /signup_form_id is unknown/.test(d.frame()));
     assert.match(d.frame(), /signup_form_id is unknown/);
     assert.match(d.frame(), /Review the signup entry/);
+  });
+
+  it('renderOnboardingWizard runs in a terminal and resolves with the outcome', async () => {
+    // A stand-in TTY: Ink needs raw mode on stdin and a width on stdout.
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 100, rows: 40 });
+    let output = '';
+    stdout.on('data', (c: Buffer) => (output += c.toString()));
+    const outcome = renderOnboardingWizard({
+      initialDraft: load('signup-entry-sole-prop.json'),
+      onSubmit: async () => ({ ok: true, message: 'Created: account acc_9' }),
+      onSaveDraft: async () => 'unused',
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+    });
+    await eventually(() => output.includes('All rules are met'), 500);
+    stdin.write('\r');
+    const result = await outcome;
+    assert.equal(result.status, 'submitted');
+    assert.equal(signupEntrySchema.safeParse((result as Extract<WizardResult, { status: 'submitted' }>).entry).success, true);
   });
 });

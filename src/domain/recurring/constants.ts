@@ -10,8 +10,11 @@ export const SUBSCRIPTION_UPDATE_CYCLES = ['annual', 'monthly', 'daily'] as cons
 export const PRORATION_BEHAVIORS = ['none', 'create_prorations', 'immediate_action'] as const;
 export type ProrationBehavior = (typeof PRORATION_BEHAVIORS)[number];
 
-/** Spec: subscription states shown are active and failed; completed = a finite duration fully billed (extension). */
-export const SUBSCRIPTION_STATUSES = ['active', 'failed', 'completed'] as const;
+/**
+ * Spec: subscription states shown are active and failed. Extensions: completed = a finite
+ * duration fully billed; canceled = stopped by the cancel operation (nothing is billed any more).
+ */
+export const SUBSCRIPTION_STATUSES = ['active', 'failed', 'completed', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /**

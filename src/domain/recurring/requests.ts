@@ -16,6 +16,7 @@ import {
   MAX_RETRY_DELAY_DAYS,
   MAX_RETRY_TOTAL_DAYS,
   PRORATION_BEHAVIORS,
+  SUBSCRIPTION_STATUSES,
   SUBSCRIPTION_UPDATE_CYCLES,
 } from './constants.js';
 
@@ -264,15 +265,17 @@ export const updateSubscriptionSchema = z
   }, whenObject);
 
 /**
- * POST …/recurring/subscriptions (extension): subscribe a customer to a plan, paid by a
- * stored card (card_id) or a payment token — exactly one of them. Amounts left out (or
- * null) are the plan's; start_date defaults to now on the platform clock.
+ * POST …/recurring/subscription (extension): subscribe a customer to a plan, paid by a
+ * stored card (card_id), a stored bank account (bank_account_id) or a payment token —
+ * exactly one of them. Amounts left out (or null) are the plan's; start_date defaults to
+ * now on the platform clock.
  */
 export const createSubscriptionSchema = z
   .strictObject({
     plan_id: uuid,
     customer_id: uuid,
     card_id: uuid.optional().describe('A stored card of the customer'),
+    bank_account_id: uuid.optional().describe('A stored bank account of the customer (ACH: failed charges are not retried)'),
     payment_details: z.strictObject({ token: paymentToken.optional() }).optional(),
     processor_id: requiredText(255).optional(),
     currency: z.literal('USD', { error: 'must be USD (the only supported currency)' }).optional(),
@@ -292,11 +295,14 @@ export const createSubscriptionSchema = z
     const o = v as Obj;
     const pd = o.payment_details as Obj | undefined;
     const hasCard = o.card_id !== undefined;
+    const hasBank = o.bank_account_id !== undefined;
     const hasToken = typeof pd === 'object' && pd !== null && pd.token !== undefined;
-    if (!hasCard && !hasToken && clean(ctx.issues, 'payment_details')) {
-      add(ctx, ['card_id'], 'is required unless payment_details.token is given (pay by a stored card or a token)');
-    } else if (hasCard && hasToken) {
-      add(ctx, ['payment_details', 'token'], 'must not be given together with card_id (pay by a stored card or a token, not both)');
+    if (!hasCard && !hasBank && !hasToken && clean(ctx.issues, 'payment_details')) {
+      add(ctx, ['card_id'], 'is required unless bank_account_id or payment_details.token is given (pay by a stored card, a stored bank account or a token)');
+    } else if (hasToken && (hasCard || hasBank)) {
+      add(ctx, ['payment_details', 'token'], `must not be given together with ${hasCard ? 'card_id' : 'bank_account_id'} (one payment method only)`);
+    } else if (hasCard && hasBank) {
+      add(ctx, ['bank_account_id'], 'must not be given together with card_id (one payment method only)');
     }
     const amounts = o.amounts as Obj | undefined;
     if (typeof amounts === 'object' && amounts !== null && num(amounts.requested_amount)) {
@@ -304,6 +310,34 @@ export const createSubscriptionSchema = z
     }
   }, whenObject);
 
+// ---------------------------------------------------------------------------
+// List queries (extensions): limit 1..1000 (default 50), offset ≥ 0, newest first.
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 1000;
+
+const queryInt = (min: number, max: number, fallback: number) =>
+  uint64Loose
+    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
+    .default(fallback);
+
+/** GET …/recurring/plans. */
+export const planListQuerySchema = z.strictObject({
+  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+});
+
+/** GET …/recurring/subscription: paging plus filters by status, plan and customer. */
+export const subscriptionListQuerySchema = z.strictObject({
+  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+  status: oneOf(SUBSCRIPTION_STATUSES).optional(),
+  plan_id: uuid.optional(),
+  customer_id: uuid.optional(),
+});
+
+export type PlanListQuery = z.output<typeof planListQuerySchema>;
+export type SubscriptionListQuery = z.output<typeof subscriptionListQuerySchema>;
 export type CreatePlanInput = z.output<typeof createPlanSchema>;
 export type UpdatePlanInput = z.output<typeof updatePlanSchema>;
 export type UpdateSubscriptionInput = z.output<typeof updateSubscriptionSchema>;

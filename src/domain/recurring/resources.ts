@@ -93,8 +93,25 @@ export const subscriptionSchema = z
     proration_result: z.enum(PRORATION_RESULTS),
     created_at: timestamp.optional().describe('Extension'),
     updated_at: timestamp.optional().describe('Extension'),
+    linked_account_id: z.string().optional().describe('Extension: the linked account of the plan'),
+    start_date: timestamp.optional().describe('Extension: when the subscription started (the trial, if any, starts here)'),
+    pending_proration_amount: z
+      .int()
+      .optional()
+      .describe('Extension: prorated difference waiting for the next charge (create_prorations); negative = credit'),
+    canceled_at: timestamp.nullable().optional().describe('Extension: when the subscription was canceled'),
   })
   .describe('Subscription');
 
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.object({ items: z.array(item), total_count: z.int().min(0) }) });
+
+/** GET …/recurring/plans (extension). */
+export const planListSchema = listOf(planSchema);
+/** GET …/recurring/subscription (extension). */
+export const subscriptionListSchema = listOf(subscriptionSchema);
+
 export type Plan = z.output<typeof planSchema>;
 export type Subscription = z.output<typeof subscriptionSchema>;
+export type PlanList = z.output<typeof planListSchema>;
+export type SubscriptionList = z.output<typeof subscriptionListSchema>;

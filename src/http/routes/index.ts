@@ -4,12 +4,20 @@ import type { RouteDef } from '../route.js';
 import { tokenRoutes } from './tokens.js';
 import { customerRoutes } from './customers.js';
 import { metaRoutes } from './meta.js';
+import { paymentLinkRoutes } from './payment-links.js';
 import { catalogRoutes } from './catalog.js';
 import { transactionRoutes } from './transactions.js';
+import { recurringRoutes } from './recurring.js';
+import { onboardingRoutes } from './onboarding.js';
+import { reportingRoutes } from './reporting.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
   all.push(...catalogRoutes);
+  all.push(...paymentLinkRoutes);
+  all.push(...recurringRoutes);
+  all.push(...onboardingRoutes);
+  all.push(...reportingRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

@@ -2,7 +2,11 @@
 // applied migration.
 import foundation from './001-foundation.js';
 import transactions from './002-transactions.js';
+import recurring from './003-recurring.js';
 import catalog from './004-catalog.js';
+import paymentLinks from './005-payment-links.js';
+import reportingIndexes from './006-reporting-indexes.js';
+import onboarding from './007-onboarding.js';
 
 export interface Migration {
   version: number;
@@ -10,4 +14,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [foundation, transactions, catalog].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding].sort((a, b) => a.version - b.version);

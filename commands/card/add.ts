@@ -1,0 +1,30 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { addCard } from '../../src/services/transactions/add-card.js';
+import type { CustomerCard } from '../../src/domain/customers.js';
+import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/transaction-flags.js';
+
+export default class CardAdd extends PayctlCommand {
+  static override description = 'Add a card to an existing customer from a card token (Add Card of the API)';
+  static override examples = [
+    '<%= config.bin %> card add --group GROUP_ID --customer CUSTOMER_ID --token tok_mastercard --line1 "1 Main St" --city Springfield --state IL --zip 62701 --country US',
+    '<%= config.bin %> card add --group GROUP_ID --customer CUSTOMER_ID --file card.json --json',
+  ];
+  static override flags = {
+    group: groupFlag,
+    'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
+    customer: Flags.string({ description: 'customer id', required: true }),
+    token: Flags.string({ description: 'card token (tok_visa … or one from `payctl token create`)' }),
+    ...addressFlags,
+    file: fileFlag,
+  };
+
+  async run(): Promise<CustomerCard> {
+    const { flags } = await this.parse(CardAdd);
+    const p = await this.platform(flags.db);
+    const body = flags.file ? await this.readBodyFile(flags.file) : addCardBodyFromFlags(flags);
+    const card = await addCard(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), flags.customer, body);
+    this.log(cardSummary(card));
+    return card;
+  }
+}

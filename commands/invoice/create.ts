@@ -1,0 +1,52 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { defined, groupFlag, idQuantity } from '../../src/cli/catalog-flags.js';
+import { createInvoice, invoicePageUrl } from '../../src/services/invoices.js';
+import type { Invoice } from '../../src/domain/catalog.js';
+import { invoiceDetails } from '../../src/render/catalog.js';
+
+export default class InvoiceCreate extends PayctlCommand {
+  static override description = 'Create an invoice for a partner from products (numbered INV-<year>-<n>)';
+  static override examples = [
+    '<%= config.bin %> invoice create --group GROUP_ID --partner PARTNER_ID --processor PROCESSOR_ID --due-date 2027-01-31 --product PRODUCT_ID:2 --product OTHER_ID',
+    '<%= config.bin %> invoice create --group GROUP_ID --partner PARTNER_ID --processor PROCESSOR_ID --due-date 2027-01-31 --product PRODUCT_ID --no-ach --send-email',
+    '<%= config.bin %> invoice create --group GROUP_ID --file invoice.json',
+  ];
+  static override flags = {
+    group: groupFlag,
+    partner: Flags.string({ description: 'partner id (who is billed)' }),
+    processor: Flags.string({ description: 'processor id that takes the payment' }),
+    'due-date': Flags.string({ description: 'due day YYYY-MM-DD (past due from the next day, UTC)' }),
+    product: Flags.string({ description: 'a line: PRODUCT_ID or PRODUCT_ID:QUANTITY (repeatable)', multiple: true }),
+    note: Flags.string({ description: 'note shown to the partner' }),
+    'external-id': Flags.string({ description: 'your own reference' }),
+    card: Flags.boolean({ description: 'offer card payment on the invoice page', allowNo: true, default: true }),
+    ach: Flags.boolean({ description: 'offer ACH payment on the invoice page', allowNo: true, default: true }),
+    'send-email': Flags.boolean({ description: 'e-mail the invoice with its page link to the partner' }),
+    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+  };
+
+  async run(): Promise<Invoice> {
+    const { flags } = await this.parse(InvoiceCreate);
+    const body = flags.file
+      ? await this.readBodyFile(flags.file)
+      : defined({
+          partner_id: flags.partner,
+          processor_id: flags.processor,
+          due_date: flags['due-date'],
+          note: flags.note,
+          external_id: flags['external-id'],
+          card_enabled: flags.card,
+          ach_enabled: flags.ach,
+          send_email: flags['send-email'],
+          products: (flags.product ?? []).map((t) => {
+            const { id, quantity } = idQuantity('product', t);
+            return { product_id: id, quantity };
+          }),
+        });
+    const p = await this.platform(flags.db);
+    const invoice = await createInvoice(p, flags.group, body);
+    this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
+    return invoice;
+  }
+}

@@ -1,0 +1,21 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/catalog-flags.js';
+import { getInvoice, invoicePageUrl } from '../../src/services/invoices.js';
+import type { Invoice } from '../../src/domain/catalog.js';
+import { invoiceDetails } from '../../src/render/catalog.js';
+
+export default class InvoiceGet extends PayctlCommand {
+  static override description = 'Show an invoice with its lines and public page link (status as of the platform clock)';
+  static override examples = ['<%= config.bin %> invoice get INVOICE_ID --group GROUP_ID', '<%= config.bin %> invoice get INVOICE_ID --group GROUP_ID --json'];
+  static override args = { id: Args.string({ description: 'invoice id', required: true }) };
+  static override flags = { group: groupFlag };
+
+  async run(): Promise<Invoice> {
+    const { args, flags } = await this.parse(InvoiceGet);
+    const p = await this.platform(flags.db);
+    const invoice = await getInvoice(p, flags.group, args.id);
+    this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
+    return invoice;
+  }
+}

@@ -1,0 +1,42 @@
+import { Args, Flags } from '@oclif/core';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/catalog-flags.js';
+import { invoicePdf } from '../../src/services/invoices.js';
+
+export interface InvoicePdfResult {
+  file: string;
+  bytes: number;
+  invoice_id: string;
+  invoice_number: string;
+  status: string;
+}
+
+export default class InvoicePdf extends PayctlCommand {
+  static override description = 'Save an invoice as PDF (default file: <invoice_number>.pdf)';
+  static override examples = [
+    '<%= config.bin %> invoice pdf INVOICE_ID --group GROUP_ID',
+    '<%= config.bin %> invoice pdf INVOICE_ID --group GROUP_ID -o invoice.pdf',
+  ];
+  static override args = { id: Args.string({ description: 'invoice id', required: true }) };
+  static override flags = {
+    group: groupFlag,
+    output: Flags.string({ char: 'o', description: 'file to write (- for stdout)' }),
+  };
+
+  async run(): Promise<InvoicePdfResult> {
+    const { args, flags } = await this.parse(InvoicePdf);
+    const { filename, pdf, invoice } = await invoicePdf(await this.platform(flags.db), flags.group, args.id);
+    const result = { bytes: pdf.length, invoice_id: invoice.id, invoice_number: invoice.invoice_number, status: invoice.status };
+    if (flags.output === '-') {
+      if (this.jsonEnabled()) this.error('-o - writes the PDF to stdout; it cannot be combined with --json', { exit: 2 });
+      process.stdout.write(pdf);
+      return { file: '-', ...result };
+    }
+    const file = path.resolve(flags.output ?? filename);
+    await writeFile(file, pdf);
+    this.log(`Wrote ${file} (${pdf.length} bytes, ${invoice.invoice_number}, ${invoice.status})`);
+    return { file, ...result };
+  }
+}

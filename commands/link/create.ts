@@ -1,0 +1,57 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createPaymentLink } from '../../src/services/payment-links.js';
+import type { PaymentLink } from '../../src/domain/payment-links.js';
+import { parseMoney } from '../../src/domain/money.js';
+import { validationError } from '../../src/errors.js';
+import { linkDetails } from '../../src/render/payment-links.js';
+
+export default class LinkCreate extends PayctlCommand {
+  static override description = 'Create a payment link (a page where an end-user pays once)';
+  static override examples = [
+    '<%= config.bin %> link create --group GROUP_ID --amount 25.00 --description "Concert ticket" --redirect-url https://example.com/thanks',
+    '<%= config.bin %> link create --group GROUP_ID --open-amount --description Donation --json',
+    '<%= config.bin %> link create --group GROUP_ID --file link.json',
+  ];
+  static override flags = {
+    group: Flags.string({ description: 'group id', required: true }),
+    amount: Flags.string({ description: 'amount as money, e.g. 25.00', exclusive: ['amount-cents', 'open-amount', 'file'] }),
+    'amount-cents': Flags.integer({ description: 'amount in cents, e.g. 2500', exclusive: ['amount', 'open-amount', 'file'] }),
+    'open-amount': Flags.boolean({ description: 'the payer names the amount', exclusive: ['amount', 'amount-cents', 'file'] }),
+    description: Flags.string({ description: 'what is being paid for (at most 255 characters)' }),
+    'redirect-url': Flags.string({ description: 'where the payer goes after paying (default: the pay page, showing "paid")' }),
+    processor: Flags.string({ description: 'processor id (default: the group\'s first processor)' }),
+    ach: Flags.boolean({ description: 'also accept bank accounts (ACH)' }),
+    card: Flags.boolean({ description: 'accept cards', default: true, allowNo: true }),
+    'expires-at': Flags.string({ description: 'RFC 3339 platform time after which the link cannot be paid' }),
+    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+  };
+
+  async run(): Promise<PaymentLink> {
+    const { flags } = await this.parse(LinkCreate);
+    const body = flags.file
+      ? await this.readBodyFile(flags.file)
+      : {
+          amount: flags.amount !== undefined ? money(flags.amount) : flags['amount-cents'],
+          open_amount: flags['open-amount'] || undefined,
+          description: flags.description,
+          redirect_url: flags['redirect-url'],
+          processor_id: flags.processor,
+          card_enabled: flags.card,
+          ach_enabled: flags.ach,
+          expires_at: flags['expires-at'],
+        };
+    const link = await createPaymentLink(await this.platform(flags.db), flags.group, body);
+    this.log(`Created payment link ${link.id}`);
+    this.log(linkDetails(link));
+    return link;
+  }
+}
+
+function money(text: string): number {
+  try {
+    return parseMoney(text);
+  } catch (err) {
+    throw validationError([{ path: 'amount', message: `${(err as Error).message}` }]);
+  }
+}

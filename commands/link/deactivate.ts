@@ -1,0 +1,18 @@
+import { Args, Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { deactivatePaymentLink } from '../../src/services/payment-links.js';
+import type { PaymentLink } from '../../src/domain/payment-links.js';
+
+export default class LinkDeactivate extends PayctlCommand {
+  static override description = 'Deactivate a payment link so it can no longer be paid (a paid link cannot be deactivated)';
+  static override examples = ['<%= config.bin %> link deactivate LINK_ID --group GROUP_ID'];
+  static override args = { id: Args.string({ description: 'payment link id', required: true }) };
+  static override flags = { group: Flags.string({ description: 'group id', required: true }) };
+
+  async run(): Promise<PaymentLink> {
+    const { args, flags } = await this.parse(LinkDeactivate);
+    const link = await deactivatePaymentLink(await this.platform(flags.db), flags.group, args.id);
+    this.log(`Payment link ${link.id} is ${link.status}`);
+    return link;
+  }
+}

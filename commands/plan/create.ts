@@ -1,0 +1,32 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createPlan } from '../../src/services/plans.js';
+import type { Plan } from '../../src/domain/recurring.js';
+import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/recurring-flags.js';
+
+export default class PlanCreate extends PayctlCommand {
+  static override description = 'Create a recurring billing plan (Create Plan of the API)';
+  static override examples = [
+    '<%= config.bin %> plan create --group GROUP_ID --name Gold --amount 19.99 --billing-cycle monthly --duration 12',
+    '<%= config.bin %> plan create --group GROUP_ID --name Daily --amount-cents 500 --billing-cycle daily --billing-factor 7 --duration 0 --max-retry-count 3 --retry-delays 1,3,5',
+    '<%= config.bin %> plan create --group GROUP_ID --linked-account ACCOUNT_ID --file plan.json',
+  ];
+  static override flags = {
+    ...scopeFlags,
+    ...planFlags,
+    'retry-delays': Flags.string({ description: 'retry_policy: days before each retry, comma separated (one per retry), e.g. 1,3,5' }),
+    ...fileFlag,
+  };
+
+  async run(): Promise<Plan> {
+    const { flags } = await this.parse(PlanCreate);
+    const p = await this.platform(flags.db);
+    const body = flags.file
+      ? await this.readBodyFile(flags.file)
+      : { ...planBodyFromFlags(flags), ...(flags['retry-delays'] !== undefined ? { retry_policy: retryPolicyFrom(flags['retry-delays']) } : {}) };
+    const plan = await createPlan(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    this.log(`Created plan ${plan.id}`);
+    this.log(describePlan(plan));
+    return plan;
+  }
+}

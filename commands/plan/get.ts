@@ -1,0 +1,20 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { getPlan } from '../../src/services/plans.js';
+import type { Plan } from '../../src/domain/recurring.js';
+import { describePlan, linkedAccountOrDefault, scopeFlags } from '../../src/cli/recurring-flags.js';
+
+export default class PlanGet extends PayctlCommand {
+  static override description = 'Show a plan';
+  static override examples = ['<%= config.bin %> plan get PLAN_ID --group GROUP_ID'];
+  static override args = { id: Args.string({ description: 'plan id', required: true }) };
+  static override flags = { ...scopeFlags };
+
+  async run(): Promise<Plan> {
+    const { args, flags } = await this.parse(PlanGet);
+    const p = await this.platform(flags.db);
+    const plan = await getPlan(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), args.id);
+    this.log(describePlan(plan));
+    return plan;
+  }
+}

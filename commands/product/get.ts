@@ -1,0 +1,20 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/catalog-flags.js';
+import { getProduct } from '../../src/services/products.js';
+import type { Product } from '../../src/domain/catalog.js';
+import { productDetails } from '../../src/render/catalog.js';
+
+export default class ProductGet extends PayctlCommand {
+  static override description = 'Show a product';
+  static override examples = ['<%= config.bin %> product get PRODUCT_ID --group GROUP_ID', '<%= config.bin %> product get PRODUCT_ID --group GROUP_ID --json'];
+  static override args = { id: Args.string({ description: 'product id', required: true }) };
+  static override flags = { group: groupFlag };
+
+  async run(): Promise<Product> {
+    const { args, flags } = await this.parse(ProductGet);
+    const product = await getProduct(await this.platform(flags.db), flags.group, args.id);
+    this.log(productDetails(product));
+    return product;
+  }
+}

@@ -1,0 +1,25 @@
+import { PayctlCommand } from '../src/cli/base.js';
+import { createSale } from '../src/services/transactions/sale.js';
+import type { Transaction } from '../src/domain/transactions.js';
+import { processorOrDefault, receipt, saleBodyFromFlags, saleFlags, withType } from '../src/cli/transaction-flags.js';
+
+export default class Sale extends PayctlCommand {
+  static override description = 'Charge a card or bank account (the Sale Transaction of the API): pending when approved, declined otherwise';
+  static override examples = [
+    '<%= config.bin %> sale --group GROUP_ID --amount 12.34 --token tok_visa --first-name Ada --last-name Lovelace --line1 "1 Main St" --city Springfield --state IL --zip 62701 --country US --email ada@example.com',
+    '<%= config.bin %> sale --group GROUP_ID --amount-cents 500 --customer CUSTOMER_ID --card CARD_ID --email ada@example.com --json',
+    '<%= config.bin %> sale --group GROUP_ID --file sale.json',
+  ];
+  static override flags = saleFlags;
+
+  async run(): Promise<Transaction> {
+    const { flags } = await this.parse(Sale);
+    const p = await this.platform(flags.db);
+    const body = flags.file
+      ? withType(await this.readBodyFile(flags.file), 'sale')
+      : saleBodyFromFlags('sale', flags, await processorOrDefault(p, flags.group, flags.processor));
+    const t = await createSale(p, flags.group, body);
+    this.log(receipt(t));
+    return t;
+  }
+}

@@ -1,0 +1,62 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { createSubscription } from '../../src/services/subscriptions.js';
+import type { Subscription } from '../../src/domain/recurring.js';
+import {
+  defined,
+  describeSubscription,
+  fileFlag,
+  linkedAccountOrDefault,
+  scopeFlags,
+  subscriptionAmountFlags,
+  subscriptionAmountsFromFlags,
+} from '../../src/cli/recurring-flags.js';
+
+export default class SubscriptionCreate extends PayctlCommand {
+  static override description =
+    'Subscribe a customer to a plan, paid by a stored card, a stored bank account or a token; what is due now (first cycle or trial charge) is charged at once';
+  static override examples = [
+    '<%= config.bin %> subscription create --group GROUP_ID --plan PLAN_ID --customer CUSTOMER_ID --card CARD_ID',
+    '<%= config.bin %> subscription create --group GROUP_ID --plan PLAN_ID --customer CUSTOMER_ID --token tok_visa --start-date 2027-01-01',
+    '<%= config.bin %> subscription create --group GROUP_ID --file subscription.json',
+  ];
+  static override flags = {
+    ...scopeFlags,
+    plan: Flags.string({ description: 'plan id' }),
+    customer: Flags.string({ description: 'customer id' }),
+    card: Flags.string({ description: 'stored card id of the customer' }),
+    'bank-account': Flags.string({ description: 'stored bank account id of the customer (ACH: not retried)' }),
+    token: Flags.string({ description: 'payment token (tok_visa, or one minted with `payctl token create`)' }),
+    'start-date': Flags.string({ description: 'RFC 3339 time or YYYY-MM-DD [default: now]' }),
+    processor: Flags.string({ description: 'processor id [default: the linked account\'s]' }),
+    description: Flags.string({ description: 'shown to end-users [default: the plan\'s]' }),
+    ...subscriptionAmountFlags,
+    ...fileFlag,
+  };
+
+  async run(): Promise<Subscription> {
+    const { flags } = await this.parse(SubscriptionCreate);
+    const p = await this.platform(flags.db);
+    let body: unknown;
+    if (flags.file) {
+      body = await this.readBodyFile(flags.file);
+    } else {
+      const amounts = subscriptionAmountsFromFlags(flags);
+      body = defined({
+        plan_id: flags.plan,
+        customer_id: flags.customer,
+        card_id: flags.card,
+        bank_account_id: flags['bank-account'],
+        payment_details: flags.token !== undefined ? { token: flags.token } : undefined,
+        start_date: flags['start-date'],
+        processor_id: flags.processor,
+        description: flags.description,
+        amounts: Object.keys(amounts).length ? amounts : undefined,
+      });
+    }
+    const s = await createSubscription(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    this.log(`Created subscription ${s.id}`);
+    this.log(describeSubscription(s));
+    return s;
+  }
+}

@@ -1,0 +1,20 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { getSubscription } from '../../src/services/subscriptions.js';
+import type { Subscription } from '../../src/domain/recurring.js';
+import { describeSubscription, linkedAccountOrDefault, scopeFlags } from '../../src/cli/recurring-flags.js';
+
+export default class SubscriptionGet extends PayctlCommand {
+  static override description = 'Show a subscription: status, next bill date, charges, retries';
+  static override examples = ['<%= config.bin %> subscription get SUB_ID --group GROUP_ID'];
+  static override args = { id: Args.string({ description: 'subscription id', required: true }) };
+  static override flags = { ...scopeFlags };
+
+  async run(): Promise<Subscription> {
+    const { args, flags } = await this.parse(SubscriptionGet);
+    const p = await this.platform(flags.db);
+    const s = await getSubscription(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), args.id);
+    this.log(describeSubscription(s));
+    return s;
+  }
+}

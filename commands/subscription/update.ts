@@ -1,0 +1,71 @@
+import { Args, Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/subscriptions.js';
+import type { Subscription } from '../../src/domain/recurring.js';
+import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
+import {
+  defined,
+  describeSubscription,
+  fileFlag,
+  linkedAccountOrDefault,
+  prorationFlag,
+  scopeFlags,
+  subscriptionAmountFlags,
+  subscriptionAmountsFromFlags,
+} from '../../src/cli/recurring-flags.js';
+
+export default class SubscriptionUpdate extends PayctlCommand {
+  static override description =
+    'Update a subscription (Update subscription of the API). Without --file the flags change the current values; an amount change is prorated (--proration-behavior overrides the plan\'s for this update)';
+  static override examples = [
+    '<%= config.bin %> subscription update SUB_ID --group GROUP_ID --amount 29.99 --proration-behavior immediate_action',
+    '<%= config.bin %> subscription update SUB_ID --group GROUP_ID --token tok_mastercard',
+    '<%= config.bin %> subscription update SUB_ID --group GROUP_ID --file subscription-update.json',
+  ];
+  static override args = { id: Args.string({ description: 'subscription id', required: true }) };
+  static override flags = {
+    ...scopeFlags,
+    plan: Flags.string({ description: 'move to this plan' }),
+    processor: Flags.string({ description: 'processor id' }),
+    ...subscriptionAmountFlags,
+    'billing-cycle': Flags.string({ description: 'billing cycle', options: [...SUBSCRIPTION_UPDATE_CYCLES] }),
+    'billing-factor': Flags.integer({ description: 'daily only: the interval in days' }),
+    duration: Flags.integer({ description: 'number of cycles; 0 = endless' }),
+    'max-retry-count': Flags.integer({ description: 'retries of a failed card charge (0 to 5)' }),
+    description: Flags.string({ description: 'shown to end-users' }),
+    'proration-behavior': prorationFlag,
+    token: Flags.string({ description: 'new payment token' }),
+    ...fileFlag,
+  };
+
+  async run(): Promise<Subscription> {
+    const { args, flags } = await this.parse(SubscriptionUpdate);
+    const p = await this.platform(flags.db);
+    const account = await linkedAccountOrDefault(p, flags.group, flags['linked-account']);
+    let body: unknown;
+    if (flags.file) {
+      body = await this.readBodyFile(flags.file);
+    } else {
+      const current = subscriptionToUpdateBody(await getSubscription(p, flags.group, account, args.id));
+      body = {
+        ...current,
+        ...defined({
+          plan_id: flags.plan,
+          processor_id: flags.processor,
+          billing_cycle: flags['billing-cycle'],
+          billing_factor: flags['billing-factor'],
+          duration: flags.duration,
+          max_retry_count: flags['max-retry-count'],
+          description: flags.description,
+          proration_behavior: flags['proration-behavior'],
+          payment_details: flags.token !== undefined ? { token: flags.token } : undefined,
+        }),
+        amounts: { ...(current.amounts as object), ...subscriptionAmountsFromFlags(flags) },
+      };
+    }
+    const s = await updateSubscription(p, flags.group, account, args.id, body);
+    this.log(`Updated subscription ${s.id}`);
+    this.log(describeSubscription(s));
+    return s;
+  }
+}

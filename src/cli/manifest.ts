@@ -1,0 +1,66 @@
+// The oclif manifest (oclif.manifest.json): every command's id, flags and help text, so
+// that `payctl` starts by importing only the command it runs. Without it oclif imports
+// all command modules (and with them zod, the services and sqlite3) on every start just
+// to list them. `npm run build` writes it (scripts/build-manifest.js), from @oclif/core's
+// own Plugin loader, as `oclif manifest` does, without the large `oclif` package.
+// During development a plain `tsc` recompiles commands without rewriting it: bin/run.js
+// calls freshenManifest(), which rebuilds a manifest older than the compiled commands,
+// so a stale command list is never used.
+import { Plugin } from '@oclif/core';
+import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const MANIFEST_FILE = 'oclif.manifest.json';
+
+/** Load every command from dist/commands and write the manifest; returns the command count. */
+export async function writeManifest(root: string): Promise<number> {
+  const plugin = new Plugin({ root, type: 'core', isRoot: true, ignoreManifest: true, errorOnManifestCreate: true });
+  await plugin.load();
+  // Write then rename: concurrent starts never read a half-written file.
+  const tmp = path.join(root, `${MANIFEST_FILE}.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(plugin.manifest));
+  renameSync(tmp, path.join(root, MANIFEST_FILE));
+  return Object.keys(plugin.manifest.commands).length;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else if (e.name.endsWith('.js')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when a manifest exists but a compiled command (or the shared base flags) is newer. */
+export function manifestIsStale(root: string): boolean {
+  let built: number;
+  try {
+    built = statSync(path.join(root, MANIFEST_FILE)).mtimeMs;
+  } catch {
+    return false; // no manifest: oclif finds the commands itself
+  }
+  const dist = path.join(root, 'dist');
+  return newestMtime(path.join(dist, 'commands')) > built || newestMtime(path.join(dist, 'src', 'cli')) > built;
+}
+
+/** Rebuild a stale manifest (or, if that fails, remove it so oclif scans the commands). */
+export async function freshenManifest(root: string): Promise<void> {
+  if (!manifestIsStale(root)) return;
+  try {
+    await writeManifest(root);
+  } catch {
+    try {
+      unlinkSync(path.join(root, MANIFEST_FILE));
+    } catch {
+      // read-only install: its manifest was built with it
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { RouteDef } from '../route.js';
+import { keyAuth } from '../route.js';
+import { createPartner, getPartner, listPartners } from '../../services/partners.js';
+import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
+
+export const partnerRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/partners',
+    summary: 'Get All Partners',
+    description:
+      'Oldest first. `name` matches the company, first or last name (case-insensitive substring); total_count counts every match, not just the page. limit 1..1000 (default 50).',
+    tag: 'Partners',
+    auth: keyAuth('manage_partners'),
+    query: partnerListQuerySchema,
+    response: partnerListSchema,
+    handler: (c) => listPartners(c.platform, c.params.group_id!, c.query),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/partners',
+    summary: 'Create a partner',
+    tag: 'Partners',
+    extension: true,
+    auth: keyAuth('manage_partners'),
+    body: createPartnerSchema,
+    response: partnerSchema,
+    handler: (c) => createPartner(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/partners/:partner_id',
+    summary: 'Get a partner',
+    tag: 'Partners',
+    extension: true,
+    auth: keyAuth('manage_partners'),
+    response: partnerSchema,
+    handler: (c) => getPartner(c.platform, c.params.group_id!, c.params.partner_id!),
+  },
+];

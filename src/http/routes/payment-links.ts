@@ -1,0 +1,164 @@
+// Payment links: the spec's pay operation (both paths, session token, per-address rate
+// limit), the public retrieval that yields the session token, the merchant's extension
+// endpoints and the hosted pay page with its two static assets.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { RawResponse, keyAuth, publicAuth, sessionAuth, type RouteDef } from '../route.js';
+import { PAY_RATE_LIMIT } from '../rate-limit.js';
+import { packageRoot } from '../../lib/paths.js';
+import {
+  createPaymentLink,
+  deactivatePaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+  payPaymentLink,
+  paymentLinkExists,
+  retrievePublicPaymentLink,
+} from '../../services/payment-links.js';
+import {
+  createPaymentLinkSchema,
+  paymentLinkListQuerySchema,
+  paymentLinkListSchema,
+  paymentLinkPayResultSchema,
+  paymentLinkSchema,
+  payPaymentLinkRequestSchema,
+  publicPaymentLinkSchema,
+} from '../../domain/payment-links.js';
+
+const TAG = 'Payment Links';
+const PAY_DESCRIPTION =
+  'Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, ' +
+  '30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error ' +
+  'or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the ' +
+  'processor\'s response_code/response_text when the payment is declined (nothing charged, link stays available), ' +
+  '429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.';
+
+const pages = path.join(packageRoot, 'src/http/pages');
+const ASSETS: Record<string, string> = {
+  'pay.css': 'text/css; charset=utf-8',
+  'pay.js': 'text/javascript; charset=utf-8',
+};
+// Own origin only (no CDN, no inline script), never framed (clickjacking), no referrer leaks of the link id.
+const HTML = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export const paymentLinkRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/payment-links/:payment_link_id',
+    summary: 'Retrieve a payment link (public) with a session token for paying it',
+    description: 'No API key. Each retrieval issues a new session_token scoped to this link, valid 30 minutes of platform time.',
+    tag: TAG,
+    extension: true,
+    auth: publicAuth,
+    response: publicPaymentLinkSchema,
+    handler: (c) => retrievePublicPaymentLink(c.platform, c.params.payment_link_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/payment-links/:payment_link_id/pay',
+    summary: 'Pay Payment Link',
+    description: PAY_DESCRIPTION,
+    tag: TAG,
+    auth: sessionAuth,
+    rateLimit: PAY_RATE_LIMIT,
+    body: payPaymentLinkRequestSchema,
+    response: paymentLinkPayResultSchema,
+    handler: (c) =>
+      payPaymentLink(c.platform, { linkId: c.params.payment_link_id!, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/payment-links/:payment_link_id/pay',
+    summary: 'Pay Payment Link (group path of the usage example)',
+    description: `${PAY_DESCRIPTION} The link must belong to {group_id} (404 otherwise).`,
+    tag: TAG,
+    auth: sessionAuth,
+    rateLimit: PAY_RATE_LIMIT,
+    body: payPaymentLinkRequestSchema,
+    response: paymentLinkPayResultSchema,
+    handler: (c) =>
+      payPaymentLink(c.platform, {
+        linkId: c.params.payment_link_id!,
+        groupId: c.params.group_id!,
+        authorization: c.authorization,
+        body: c.body,
+        clientIp: c.clientIp,
+      }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/payment-links',
+    summary: 'Create a payment link',
+    description: 'A fixed `amount` in cents, or `open_amount: true` for the payer to name it.',
+    tag: TAG,
+    extension: true,
+    auth: keyAuth('manage_transactions'),
+    body: createPaymentLinkSchema,
+    response: paymentLinkSchema,
+    handler: (c) => createPaymentLink(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/payment-links',
+    summary: 'List payment links, newest first',
+    tag: TAG,
+    extension: true,
+    auth: keyAuth('manage_transactions'),
+    query: paymentLinkListQuerySchema,
+    response: paymentLinkListSchema,
+    handler: (c) => listPaymentLinks(c.platform, c.params.group_id!, c.query),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/payment-links/:payment_link_id',
+    summary: 'Get a payment link',
+    tag: TAG,
+    extension: true,
+    auth: keyAuth('manage_transactions'),
+    response: paymentLinkSchema,
+    handler: (c) => getPaymentLink(c.platform, c.params.group_id!, c.params.payment_link_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/payment-links/:payment_link_id/deactivate',
+    summary: 'Deactivate a payment link (it can no longer be paid)',
+    tag: TAG,
+    extension: true,
+    auth: keyAuth('manage_transactions'),
+    response: paymentLinkSchema,
+    handler: (c) => deactivatePaymentLink(c.platform, c.params.group_id!, c.params.payment_link_id!),
+  },
+  {
+    method: 'GET',
+    path: '/pay/:payment_link_id',
+    summary: 'Hosted pay page',
+    tag: TAG,
+    hidden: true,
+    auth: publicAuth,
+    handler: async (c) => {
+      if (!(await paymentLinkExists(c.platform, c.params.payment_link_id!))) {
+        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), HTML);
+      }
+      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), HTML);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/pay/assets/:file',
+    summary: 'Hosted pay page assets',
+    tag: TAG,
+    hidden: true,
+    auth: publicAuth,
+    handler: async (c) => {
+      const type = Object.hasOwn(ASSETS, c.params.file!) ? ASSETS[c.params.file!] : undefined;
+      if (!type) return new RawResponse(404, 'not found', { 'Content-Type': 'text/plain; charset=utf-8' });
+      return new RawResponse(200, await readFile(path.join(pages, c.params.file!)), { 'Content-Type': type, 'Cache-Control': 'no-cache' });
+    },
+  },
+];

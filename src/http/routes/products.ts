@@ -1,0 +1,50 @@
+import type { RouteDef } from '../route.js';
+import { keyAuth } from '../route.js';
+import { createProduct, getProduct, listProducts, updateProduct } from '../../services/products.js';
+import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
+
+export const productRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/products/:product_id',
+    summary: 'Get Product',
+    tag: 'Products',
+    auth: keyAuth('manage_products'),
+    response: productSchema,
+    handler: (c) => getProduct(c.platform, c.params.group_id!, c.params.product_id!),
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/groups/:group_id/products/:product_id',
+    summary: 'Update Product',
+    description: 'Replaces every field; a missing included_tax_amount means 0. Lines already on invoices keep the values they copied.',
+    tag: 'Products',
+    auth: keyAuth('manage_products'),
+    body: updateProductSchema,
+    response: productSchema,
+    handler: (c) => updateProduct(c.platform, c.params.group_id!, c.params.product_id!, c.body),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/groups/:group_id/products',
+    summary: 'Create a product',
+    tag: 'Products',
+    extension: true,
+    auth: keyAuth('manage_products'),
+    body: createProductSchema,
+    response: productSchema,
+    handler: (c) => createProduct(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/products',
+    summary: 'List products',
+    description: 'Oldest first. `name` filters by a case-insensitive substring; total_count counts every match.',
+    tag: 'Products',
+    extension: true,
+    auth: keyAuth('manage_products'),
+    query: productListQuerySchema,
+    response: productListSchema,
+    handler: (c) => listProducts(c.platform, c.params.group_id!, c.query),
+  },
+];

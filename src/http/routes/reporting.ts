@@ -1,0 +1,25 @@
+import type { RouteDef } from '../route.js';
+import { keyAuth } from '../route.js';
+import { report } from '../../services/reporting.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
+
+export const reportingRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/processing/:linked_account_id/transactions/reporting',
+    summary: 'Transaction reporting: a table of transactions, a count or an amount sum',
+    description: [
+      'type=table → {items, total_count}; type=count → {total_count}; type=amount_sum → {total_amount}.',
+      'Array filters accept repeated keys (statuses=a&statuses=b), bracket keys (statuses[]=a) and comma lists (statuses=a,b).',
+      `limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX} (a larger limit is a 400); offset defaults to 0. Rows are newest first (created_at, then id).`,
+      'start/end are inclusive and default to 6 months before now and now (platform clock).',
+      'total_amount is the net amount in cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded and refunded transactions (authorized, declined, voided and expired add 0).',
+      'Only the path group\'s transactions are ever reported; the linked account must belong to the group (404).',
+    ].join('\n\n'),
+    tag: 'Reporting',
+    auth: keyAuth('view_transactions'),
+    query: reportQuerySchema,
+    response: reportResultSchema,
+    handler: (c) => report(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
+  },
+];

@@ -1,0 +1,261 @@
+// Reporting SQL: one builder for the three result shapes. Every value is a bound
+// parameter (never concatenated); only the path group's rows are ever read
+// (`group_id = ?` is always the first condition); table pages are ordered
+// created_at DESC, id DESC so limit/offset paging is stable.
+//
+// count and amount_sum over whole UTC days read the transaction_daily rollup (kept
+// by triggers) when every filter is one of its dimensions, and only the partial first
+// and last day from transactions; otherwise they read transactions. The statements
+// are portable SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger
+// function for the same bodies).
+import type { Executor, Tx } from '../db.js';
+import type { TransactionRow } from './transactions.js';
+import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
+
+export interface ReportScope {
+  groupId: string;
+  /** Inclusive window, ISO UTC with ms (the format of created_at, so text order is time order). */
+  start: string;
+  end: string;
+  filters: ReportFilters;
+}
+
+export type ReportRow = TransactionRow & { processor_name: string | null; processor_type: string | null };
+
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
+type ListParam = Exclude<keyof ReportFilters, 'order_id' | 'source_group_id' | 'destination_group_id' | 'source_or_destination_group_id'>;
+
+/** Array filters → the transactions column they match (IN list). */
+const ARRAY_COLUMNS: Record<ListParam, string> = {
+  brands: 'brand',
+  payment_types: 'transaction_type',
+  payment_methods: 'method_detail',
+  settlement_batches: 'settlement_batch_id',
+  payment_processors: 'processor_id',
+  transaction_sources: 'source',
+  currencies: 'currency',
+  transaction_id: 'id',
+  form_ids: 'form_id',
+  form_custom_ids: 'form_external_id',
+  statuses: 'status',
+  plan_ids: 'plan_id',
+  subscription_ids: 'subscription_id',
+  customer_ids: 'customer_id',
+  invoice_numbers: 'invoice_number',
+  invoice_ids: 'invoice_id',
+  invoice_external_ids: 'invoice_external_id',
+};
+
+/** Filters that are dimensions of transaction_daily (same column names there). */
+const ROLLUP_FILTERS = new Set<keyof ReportFilters>([
+  'brands', 'payment_types', 'payment_methods', 'payment_processors', 'transaction_sources', 'currencies', 'statuses', 'source_group_id',
+]);
+
+interface Bound {
+  value: string;
+  op: '>=' | '>' | '<' | '<=';
+}
+
+/** The conditions of one report over one table. */
+function where(
+  scope: ReportScope,
+  opts: { time: string; from: Bound; to: Bound; onlyStatuses?: readonly string[] },
+  out: Sql,
+): string {
+  const terms: string[] = ['group_id = ?', `${opts.time} ${opts.from.op} ?`, `${opts.time} ${opts.to.op} ?`];
+  out.params.push(scope.groupId, opts.from.value, opts.to.value);
+  const f = scope.filters;
+  let statuses = f.statuses as string[] | undefined;
+  if (opts.onlyStatuses) statuses = statuses ? statuses.filter((s) => opts.onlyStatuses!.includes(s)) : [...opts.onlyStatuses];
+  for (const [param, column] of Object.entries(ARRAY_COLUMNS) as Array<[ListParam, string]>) {
+    const values = param === 'statuses' ? statuses : (f[param] as string[] | undefined);
+    if (values === undefined) continue;
+    const distinct = [...new Set(values)];
+    if (distinct.length === 0) {
+      terms.push('1 = 0'); // an empty intersection (amount_sum over only statuses that add 0)
+    } else {
+      out.params.push(...distinct);
+      terms.push(distinct.length === 1 ? `${column} = ?` : `${column} IN (${distinct.map(() => '?').join(', ')})`);
+    }
+  }
+  if (f.order_id !== undefined) {
+    terms.push('order_id = ?');
+    out.params.push(f.order_id);
+  }
+  // The source group of a transaction is the group it belongs to.
+  if (f.source_group_id !== undefined) {
+    terms.push('group_id = ?');
+    out.params.push(f.source_group_id);
+  }
+  if (f.destination_group_id !== undefined) {
+    terms.push('destination_group_id = ?');
+    out.params.push(f.destination_group_id);
+  }
+  if (f.source_or_destination_group_id !== undefined) {
+    terms.push('(group_id = ? OR destination_group_id = ?)');
+    out.params.push(f.source_or_destination_group_id, f.source_or_destination_group_id);
+  }
+  return terms.join(' AND ');
+}
+
+const DAY_MS = 86_400_000;
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const instantText = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The whole UTC days inside [start, end] (as [firstDay, endDay) day texts and the
+ * instants where they begin and end), or undefined when there is none or a filter is
+ * not a rollup dimension.
+ */
+export function rollupSplit(scope: ReportScope): { firstDay: string; endDay: string; fullFrom: string; fullTo: string } | undefined {
+  const keys = Object.keys(scope.filters) as Array<keyof ReportFilters>;
+  if (!keys.every((k) => ROLLUP_FILTERS.has(k))) return undefined;
+  const startMs = Date.parse(scope.start);
+  const endMs = Date.parse(scope.end);
+  const first = Math.ceil(startMs / DAY_MS) * DAY_MS; // first midnight at or after start
+  const last = Math.floor((endMs + 1) / DAY_MS) * DAY_MS; // midnight ending the last whole day
+  if (first >= last) return undefined;
+  return { firstDay: dayText(first), endDay: dayText(last), fullFrom: instantText(first), fullTo: instantText(last) };
+}
+
+/** SUM(expr) over transaction_daily for the whole days + `rowExpr` over transactions for the partial ends. */
+function aggregate(scope: ReportScope, rollupExpr: string, rowExpr: string, onlyStatuses?: readonly string[]): Sql {
+  const out: Sql = { sql: '', params: [] };
+  const split = rollupSplit(scope);
+  if (!split) {
+    const w = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses }, out);
+    out.sql = `SELECT ${rowExpr} AS v FROM transactions WHERE ${w}`;
+    return out;
+  }
+  const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' }, onlyStatuses }, out);
+  const head = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: split.fullFrom, op: '<' }, onlyStatuses }, out);
+  const tail = where(scope, { time: 'created_at', from: { value: split.fullTo, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses }, out);
+  out.sql = `SELECT (SELECT ${rollupExpr} FROM transaction_daily WHERE ${days})
+  + (SELECT ${rowExpr} FROM transactions WHERE ${head})
+  + (SELECT ${rowExpr} FROM transactions WHERE ${tail}) AS v`;
+  return out;
+}
+
+export const reportingSql = {
+  count: (scope: ReportScope): Sql => aggregate(scope, 'COALESCE(SUM(tx_count), 0)', 'COUNT(*)'),
+  /** Net amount (see NET_AMOUNT_STATUSES): rows of other statuses add 0, so they are left out. */
+  amountSum: (scope: ReportScope): Sql =>
+    aggregate(scope, 'COALESCE(SUM(net_amount), 0)', 'COALESCE(SUM(captured_amount - refunded_amount), 0)', NET_AMOUNT_STATUSES),
+  /** The same count without the rollup (for tests: both must agree). */
+  countFromRows(scope: ReportScope): Sql {
+    const out: Sql = { sql: '', params: [] };
+    const w = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' } }, out);
+    out.sql = `SELECT COUNT(*) AS v FROM transactions WHERE ${w}`;
+    return out;
+  },
+  /**
+   * One page, newest first. The inner query picks the page's ids from an index
+   * (skipping `offset` entries without reading rows); only the page's rows are read,
+   * with their processor joined in the same statement.
+   */
+  page(scope: ReportScope, limit: number, offset: number): Sql {
+    const out: Sql = { sql: '', params: [] };
+    const w = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' } }, out);
+    out.sql = `SELECT t.*, p.name AS processor_name, p.type AS processor_type
+FROM (SELECT id FROM transactions WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) page
+JOIN transactions t ON t.id = page.id
+LEFT JOIN processors p ON p.id = t.processor_id
+ORDER BY t.created_at DESC, t.id DESC`;
+    out.params.push(limit, offset);
+    return out;
+  },
+};
+
+export const reportingRepo = {
+  async count(ex: Executor, scope: ReportScope): Promise<number> {
+    const q = reportingSql.count(scope);
+    return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
+  },
+  async amountSum(ex: Executor, scope: ReportScope): Promise<number> {
+    const q = reportingSql.amountSum(scope);
+    return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
+  },
+  page(ex: Executor, scope: ReportScope, limit: number, offset: number): Promise<ReportRow[]> {
+    const q = reportingSql.page(scope, limit, offset);
+    return ex.all<ReportRow>(q.sql, q.params);
+  },
+};
+
+// ---------------------------------------------------------------------------
+// The rollup's triggers
+
+const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
+const rowKey = (r: 'NEW' | 'OLD') =>
+  `${r}.group_id, substr(${r}.created_at, 1, 10), ${r}.status, ${r}.transaction_type, ${r}.method_detail, COALESCE(${r}.brand, ''), ${r}.source, ${r}.currency, ${r}.processor_id`;
+const matchOld = `group_id = OLD.group_id AND day = substr(OLD.created_at, 1, 10) AND status = OLD.status
+    AND transaction_type = OLD.transaction_type AND method_detail = OLD.method_detail AND brand = COALESCE(OLD.brand, '')
+    AND source = OLD.source AND currency = OLD.currency AND processor_id = OLD.processor_id`;
+const addNew = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+    VALUES (${rowKey('NEW')}, 1, NEW.captured_amount - NEW.refunded_amount)
+    ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + 1, net_amount = net_amount + excluded.net_amount;`;
+const removeOld = `UPDATE transaction_daily SET tx_count = tx_count - 1, net_amount = net_amount - (OLD.captured_amount - OLD.refunded_amount)
+    WHERE ${matchOld};`;
+
+export const ROLLUP_TRIGGERS: Record<string, string> = {
+  transactions_daily_insert: `CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions
+  BEGIN
+    ${addNew}
+  END`,
+  transactions_daily_update: `CREATE TRIGGER transactions_daily_update
+  AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
+  ON transactions
+  BEGIN
+    ${removeOld}
+    ${addNew}
+  END`,
+  transactions_daily_delete: `CREATE TRIGGER transactions_daily_delete AFTER DELETE ON transactions
+  BEGIN
+    ${removeOld}
+  END`,
+};
+
+async function rollupReady(ex: Executor): Promise<boolean> {
+  const names = Object.keys(ROLLUP_TRIGGERS);
+  const row = await ex.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(', ')})`,
+    names,
+  );
+  return row?.n === names.length;
+}
+
+/** Stop maintaining the rollup (bulk loads: rebuilding afterwards is cheaper than a trigger per row). */
+export async function dropReportingRollup(tx: Tx): Promise<void> {
+  for (const name of Object.keys(ROLLUP_TRIGGERS)) await tx.run(`DROP TRIGGER IF EXISTS ${name}`);
+}
+
+/** Recount the rollup from every transaction and (re)create its triggers, inside one write transaction. */
+export async function rebuildReportingRollup(tx: Tx): Promise<void> {
+  await dropReportingRollup(tx);
+  await tx.run('DELETE FROM transaction_daily');
+  await tx.run(
+    `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+     SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
+            COUNT(*), SUM(captured_amount - refunded_amount)
+     FROM transactions
+     GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id`,
+  );
+  for (const sql of Object.values(ROLLUP_TRIGGERS)) await tx.run(sql);
+}
+
+/**
+ * Make sure the rollup is maintained: when its triggers are missing (a new database,
+ * or a bulk load that stopped half-way), rebuild it in one write transaction, so no
+ * transaction is counted twice or missed. Returns whether it had to.
+ */
+export async function ensureReportingRollup(ex: Executor, write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<boolean> {
+  if (await rollupReady(ex)) return false;
+  return write(async (tx) => {
+    if (await rollupReady(tx)) return false;
+    await rebuildReportingRollup(tx);
+    return true;
+  });
+}

@@ -1,0 +1,44 @@
+// Bulk loading for `payctl dev seed`. Binding tens of thousands of parameters per
+// statement costs more than SQLite's own work (node-sqlite3 converts each on the main
+// thread, and SQLite caps a statement at 32,766), so a chunk of rows travels as one
+// JSON parameter that SQLite unpacks with json_each (into JSONB once per row, then
+// one `->>` per column). Only the columns that vary are sent; values shared by every
+// row are bound once, and columns left out take their table default. SQLite-only (a
+// PostgreSQL store would use COPY); used for seeding, never by the API.
+import type { Executor } from '../db.js';
+import type { TransactionRow } from './transactions.js';
+
+type Column = keyof TransactionRow;
+
+export interface BulkShape {
+  /** Columns read from each row, in this order. */
+  columns: Column[];
+  /** Columns with one value for every row (bound once per statement). */
+  constants: Partial<TransactionRow>;
+}
+
+const sqlCache = new Map<string, string>();
+function insertSql(shape: BulkShape): string {
+  const fixed = Object.keys(shape.constants) as Column[];
+  const key = `${shape.columns.join(',')}|${fixed.join(',')}`;
+  let sql = sqlCache.get(key);
+  if (!sql) {
+    sql = `WITH r AS MATERIALIZED (SELECT jsonb(value) AS v FROM json_each(?))
+INSERT INTO transactions (${[...fixed, ...shape.columns].join(', ')})
+SELECT ${[...fixed.map(() => '?'), ...shape.columns.map((_, i) => `v ->> ${i}`)].join(', ')} FROM r`;
+    sqlCache.set(key, sql);
+  }
+  return sql;
+}
+
+export const seedRepo = {
+  /** Many transaction rows in one statement. */
+  async insertTransactions(ex: Executor, rows: TransactionRow[], shape: BulkShape): Promise<void> {
+    if (rows.length === 0) return;
+    const json = JSON.stringify(rows.map((r) => shape.columns.map((c) => r[c])));
+    await ex.run(insertSql(shape), [json, ...Object.values(shape.constants)]);
+  },
+  setBatchTotals: (ex: Executor, id: string, count: number, total: number) =>
+    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [count, total, id]),
+  deleteBatch: (ex: Executor, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
+};

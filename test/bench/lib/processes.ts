@@ -1,0 +1,145 @@
+// The processes a scenario measures: the real `payctl` binary (init, serve, one-shot
+// commands) and the floor server, each a child process, so that payctl and its floor
+// are measured the same way (a separate process behind a socket).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** dist/test/bench/lib → the repository root. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+export const payctlBin = path.join(repoRoot, 'bin', 'run.js');
+const floorScript = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'floor-server.js');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Run `node args…` to the end; `ms` is the wall time from spawn to exit. */
+export function runNode(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+    );
+  });
+}
+
+export async function payctl(args: string[], db: string): Promise<CliRun> {
+  return runNode([payctlBin, ...args, '--db', db]);
+}
+
+export async function payctlJson<T>(args: string[], db: string): Promise<T> {
+  const r = await payctl([...args, '--json'], db);
+  if (r.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), `payctl-bench-${prefix}-`));
+}
+
+export interface Served {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** Peak resident memory so far (VmHWM), bytes. */
+  peakRss(): number;
+  /** Current resident memory (VmRSS), bytes. */
+  rss(): number;
+  /** SIGTERM and wait (clean shutdown: in-flight requests finish). */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait: what a crash leaves behind. */
+  kill(): Promise<void>;
+}
+
+function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Start a server process and wait for the line that carries its URL. */
+function serve(args: string[], urlPattern: RegExp, env: Record<string, string> = {}): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let listening = false;
+    const timer = setTimeout(() => fail(new Error(`server did not start in 60 s: ${err}${out}`)), 60_000);
+    const fail = (e: Error) => {
+      if (listening) return;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    };
+    child.once('error', fail);
+    void exited.then((code) => fail(new Error(`server exited ${code} before it listened: ${err}${out}`)));
+    child.stderr.on('data', (d: Buffer) => {
+      // Keep only the tail: a long run must not grow this without bound.
+      err = (err + d.toString()).slice(-4000);
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = urlPattern.exec(out);
+      if (!m) return;
+      listening = true;
+      clearTimeout(timer);
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      const pid = child.pid!;
+      resolve({
+        url: m[1]!,
+        pid,
+        child,
+        peakRss: () => procStatus(pid, 'VmHWM'),
+        rss: () => procStatus(pid, 'VmRSS'),
+        async stop() {
+          if (child.exitCode !== null) return child.exitCode;
+          child.kill('SIGTERM');
+          const code = await exited;
+          if (code !== 0 && err.trim()) process.stderr.write(`server stderr: ${err.slice(-1000)}\n`);
+          return code;
+        },
+        async kill() {
+          if (child.exitCode !== null) return;
+          child.kill('SIGKILL');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+/** The real `payctl serve` on a free port (defaults: access log beside the database, clock timer on). */
+export function startPayctl(db: string, extra: string[] = []): Promise<Served> {
+  return serve([payctlBin, 'serve', '--db', db, '--port', '0', ...extra], /payctl serving (http:\/\/[^\s/]+)/);
+}
+
+/** The floor: a bare polka server that parses the JSON body and answers `responseBytes` of JSON. */
+export function startFloor(responseBytes: number): Promise<Served> {
+  return serve([floorScript], /floor listening (http:\/\/\S+)/, { FLOOR_RESPONSE_BYTES: String(responseBytes) });
+}

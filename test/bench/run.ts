@@ -1,0 +1,72 @@
+// `npm run bench`: every scenario of issue 9 against the real `payctl`, each side by
+// side with its floor in the same run; prints a table and writes
+// test/bench/results/latest.json (and latest.md, the table for BENCHMARKS.md).
+// Not part of `npm test` (its script runs only *.test.js files; no bench file is named so).
+//
+// Environment: BENCH_QUICK=1 (short smoke run), BENCH_ONLY=sale-token,report,…,
+// BENCH_RUNS, BENCH_DURATION (s per load run), BENCH_TRANSACTIONS (report seed),
+// BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_KEEP=1 (keep temp dirs).
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { configFromEnv, type Outcome } from './lib/outcome.js';
+import { machine } from './lib/machine.js';
+import { repoRoot } from './lib/processes.js';
+import { markdownTable, textTable } from './lib/table.js';
+import { httpScenarios } from './scenarios/http.js';
+import { reportScenarios } from './scenarios/reports.js';
+import { cliScenarios } from './scenarios/cli.js';
+import { billingScenario } from './scenarios/billing.js';
+import { pdfScenario } from './scenarios/invoice-pdf.js';
+
+if (process.env.NODE_TEST_CONTEXT) {
+  // Started by `node --test dist/test/` (a directory run picks up every file under test/):
+  // the bench is not a test and must not run for minutes inside one.
+  process.stdout.write('payctl bench: skipped under node --test (run it with npm run bench)\n');
+  process.exit(0);
+}
+
+const cfg = configFromEnv();
+const started = Date.now();
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const want = (...ids: string[]) => !cfg.only || ids.some((id) => cfg.only!.some((o) => id === o || id.startsWith(`${o}-`) || o === id.split('-')[0]));
+
+log(`payctl bench${cfg.quick ? ' (BENCH_QUICK: short runs, small data — not comparable with a full run)' : ''}`);
+const m = machine();
+log(`machine: ${m.cores} cores, ${m.cpu_model}, ${m.memory_gib} GiB, Node ${m.node}, load average ${m.load_average_at_start.join(' ')}`);
+
+const outcomes: Outcome[] = [];
+const section = async (title: string, ids: string[], run: () => Promise<Outcome[]>) => {
+  if (!want(...ids)) return;
+  log(`\n${title}`);
+  try {
+    outcomes.push(...(await run()));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    log(`  failed: ${message}`);
+    outcomes.push({ id: ids[0]!, title, status: 'failed', note: message.split('\n')[0]!.slice(0, 200), rows: [] });
+  }
+};
+
+await section('HTTP load (autocannon, side by side with the floor)', ['sale-token', 'sale-card', 'auth-capture', 'memory', 'durability'], () =>
+  httpScenarios(cfg, log, (id) => want(id) || want('sale', 'http')),
+);
+await section('Reports over seeded transactions', ['report-count', 'report-amount_sum', 'report-table'], () => reportScenarios(cfg, log));
+await section('Clock advance: recurring billing', ['billing'], () => billingScenario(cfg, log));
+await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
+await section('CLI start', ['cli-version', 'cli-report'], () => cliScenarios(cfg, log));
+
+const elapsed = Math.round((Date.now() - started) / 1000);
+log(`\n${textTable(outcomes)}\n`);
+const missed = outcomes.flatMap((o) => o.rows.filter((r) => r.met === false).map((r) => `${r.scenario}: ${r.measure}`));
+const notRun = outcomes.filter((o) => o.status !== 'ok').map((o) => `${o.title} (${o.status}: ${o.note ?? ''})`);
+log(`elapsed ${elapsed} s; targets missed: ${missed.length ? missed.join('; ') : 'none'}${notRun.length ? `; not measured: ${notRun.join('; ')}` : ''}`);
+
+const dir = path.join(repoRoot, 'test', 'bench', 'results');
+await mkdir(dir, { recursive: true });
+const file = cfg.quick || cfg.only ? 'latest-partial' : 'latest';
+await writeFile(
+  path.join(dir, `${file}.json`),
+  `${JSON.stringify({ finished_at: new Date().toISOString(), elapsed_s: elapsed, machine: m, config: cfg, outcomes }, null, 2)}\n`,
+);
+await writeFile(path.join(dir, `${file}.md`), `${markdownTable(outcomes)}\n`);
+log(`wrote ${path.relative(repoRoot, path.join(dir, `${file}.json`))}`);

@@ -1,0 +1,168 @@
+// Reports over a large seeded database (`payctl dev seed --transactions N`, 1,000,000 by
+// default): count, amount_sum and a 50-row table page at offsets 0 and 10,000, over a
+// 6-month window with filters, timed over HTTP against the same SQL run directly on the
+// database (the floor: the statements payctl's reporting repository builds, prepared
+// once, on a connection of the bench process). Requests alternate with floor queries.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { payctl, payctlJson, repoRoot, startPayctl, tempDir } from '../lib/processes.js';
+import { openDirect, type Direct } from '../lib/sqlite.js';
+import { pairedRatios, summarize } from '../lib/stats.js';
+import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
+import { reportingSql, type ReportScope } from '../../../src/store/repositories/reporting.js';
+
+interface Demo {
+  group_id: string;
+  linked_account_id: string;
+  keys: Record<string, string>;
+}
+
+interface Case {
+  id: string;
+  title: string;
+  query: Record<string, string>;
+  /** The floor: the SQL behind this report, run directly; returns what the response must equal. */
+  floor(db: Direct): Promise<number>;
+  /** The figure of the HTTP answer to compare with the floor's (a correctness check). */
+  answer(body: Record<string, unknown>): number;
+}
+
+const IDS = ['report-count', 'report-amount_sum', 'report-table-0', 'report-table-10000'];
+
+function sixMonthsBefore(now: Date): Date {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - 6);
+  return d;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
+}
+
+export async function reportScenarios(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
+  const skipAll = (note: string) => IDS.map((id) => skipped(id, `report ${id.slice(7)}`, note));
+  if (!existsSync(path.join(repoRoot, 'dist', 'commands', 'dev', 'seed.js'))) return skipAll('not available yet (no payctl dev seed)');
+
+  const dir = await tempDir('report');
+  const db = path.join(dir, 'payctl.db');
+  const demo = await payctlJson<Demo>(['init', '--demo'], db);
+  log(`  seeding ${cfg.seedTransactions.toLocaleString('en-US')} transactions…`);
+  const seed = await payctl(['dev', 'seed', '--transactions', String(cfg.seedTransactions), '--json'], db);
+  if (seed.code !== 0) throw new Error(`payctl dev seed failed (${seed.code}): ${seed.stderr || seed.stdout}`);
+  const seedRate = cfg.seedTransactions / (seed.ms / 1000);
+  log(`  seeded in ${(seed.ms / 1000).toFixed(1)} s (${seedRate.toFixed(0)} rows/s)`);
+
+  const server = await startPayctl(db);
+  const direct = await openDirect(db);
+  try {
+    const base = `${server.url}/api/v1/groups/${demo.group_id}/processing/${demo.linked_account_id}/transactions/reporting`;
+    const key = demo.keys.view_transactions!;
+    const get = async (query: Record<string, string>) => {
+      const res = await fetch(`${base}?${new URLSearchParams(query)}`, { headers: { authorization: key } });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`GET reporting ${res.status}: ${text.slice(0, 300)}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    };
+    const probe = await fetch(`${base}?type=count`, { headers: { authorization: key } });
+    if (probe.status === 404) return skipAll('not available yet (no reporting route)');
+
+    // The platform clock of a fresh database is real time: one explicit window for both sides.
+    const end = new Date();
+    const start = sixMonthsBefore(end);
+    const statuses = ['settled', 'pending'];
+    const brands = ['Visa', 'Mastercard'];
+    const window = { start: start.toISOString(), end: end.toISOString() };
+    const scope = (filters: Record<string, string[]>): ReportScope => ({ groupId: demo.group_id, ...window, filters: filters as ReportScope['filters'] });
+    const countScope = scope({ statuses });
+    const tableScope = scope({ statuses, brands });
+    const one = async (q: { sql: string; params: unknown[] }) => (await db1(q)) ?? 0;
+    const db1 = async (q: { sql: string; params: unknown[] }) => {
+      const row = await direct.get<Record<string, number>>(q.sql, q.params);
+      return row ? Number(Object.values(row)[0]) : undefined;
+    };
+    const tableCase = (offset: number): Case => ({
+      id: `report-table-${offset}`,
+      title: `report table, 50 rows, 2 filters, offset ${offset.toLocaleString('en-US')}`,
+      query: { type: 'table', limit: '50', offset: String(offset), ...window, statuses: statuses.join(','), brands: brands.join(',') },
+      // A table answer carries its page and total_count: both statements.
+      async floor(d) {
+        const page = reportingSql.page(tableScope, 50, offset);
+        const rows = await d.all<{ id: string }>(page.sql, page.params);
+        await one(reportingSql.count(tableScope));
+        return rows.length;
+      },
+      answer: (b) => (b.items as unknown[]).length,
+    });
+    const cases: Case[] = [
+      {
+        id: 'report-count',
+        title: 'report count, 6-month window + status filter',
+        query: { type: 'count', ...window, statuses: statuses.join(',') },
+        floor: () => one(reportingSql.count(countScope)),
+        answer: (b) => Number(b.total_count),
+      },
+      {
+        id: 'report-amount_sum',
+        title: 'report amount_sum, 6-month window + status filter',
+        query: { type: 'amount_sum', ...window, statuses: statuses.join(',') },
+        floor: () => one(reportingSql.amountSum(countScope)),
+        answer: (b) => Number(b.total_amount),
+      },
+      tableCase(0),
+      tableCase(10_000),
+    ];
+
+    const outcomes: Outcome[] = [];
+    for (const c of cases) {
+      // Same answer both ways, or the comparison means nothing.
+      const [http, floor] = [c.answer(await get(c.query)), await c.floor(direct)];
+      if (http !== floor) throw new Error(`${c.title}: HTTP answered ${http}, the SQL ${floor}`);
+      for (let i = 0; i < 2; i++) {
+        await get(c.query);
+        await c.floor(direct);
+      }
+      const httpMs: number[] = [];
+      const floorMs: number[] = [];
+      for (let i = 0; i < cfg.reportRequests; i++) {
+        httpMs.push((await timed(() => get(c.query))).ms);
+        floorMs.push((await timed(() => c.floor(direct))).ms);
+      }
+      const h = summarize(httpMs);
+      const f = summarize(floorMs);
+      const ratio = summarize(pairedRatios(httpMs, floorMs));
+      log(`  ${c.title}: HTTP median ${h.median.toFixed(1)} ms, SQL ${f.median.toFixed(1)} ms (${(h.median / f.median).toFixed(2)}×), answer ${http}`);
+      outcomes.push({
+        id: c.id,
+        title: c.title,
+        status: 'ok',
+        rows: [
+          {
+            scenario: c.title,
+            measure: 'latency (sequential requests)',
+            unit: 'ms',
+            payctl: h,
+            floor: f,
+            ratio: summarize([h.median / f.median]),
+            ratioKind: 'time',
+            target: '≤ 2× SQL and < 100 ms',
+            met: h.median / f.median <= 2 && h.median < 100,
+          },
+        ],
+        raw: { http_ms: httpMs, sql_ms: floorMs, paired_ratios: ratio, answer: http },
+      });
+    }
+    outcomes.push({
+      id: 'report-seed',
+      title: `payctl dev seed --transactions ${cfg.seedTransactions}`,
+      status: 'ok',
+      rows: [{ scenario: `dev seed ${cfg.seedTransactions.toLocaleString('en-US')} transactions`, measure: 'rows/s', unit: '/s', payctl: summarize([seedRate]), target: 'report' }],
+      raw: { seconds: seed.ms / 1000 },
+    });
+    return outcomes;
+  } finally {
+    await direct.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,103 @@
+import '../helpers/env.js';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { demoPlatform } from '../helpers/platform.js';
+import { loadDraft, saveDraft, withoutSensitive, wizardSession } from '../../src/cli/onboard-session.js';
+import { renderOnboardingWizard } from '../../src/tui/onboarding-wizard.js';
+import { signupEntrySchema } from '../../src/domain/onboarding.js';
+import { getSignupEntry } from '../../src/services/onboarding.js';
+import { groupRepo } from '../../src/store/repositories/groups.js';
+import type { Platform } from '../../src/services/platform.js';
+import type { DemoOutput } from '../../src/services/demo.js';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+const load = (name: string): Json => JSON.parse(readFileSync(join(repoRoot(), 'data', 'examples', name), 'utf8'));
+const dir = mkdtempSync(join(tmpdir(), 'payctl-draft-'));
+
+async function eventually(check: () => boolean, turns = 2000): Promise<void> {
+  for (let i = 0; i < turns && !check(); i++) await new Promise<void>((resolve) => setTimeout(resolve, 1));
+}
+
+describe('wizard drafts on disk', () => {
+  it('never hold ssn, itin or ein, and are readable by their owner only', async () => {
+    const entry = load('signup-entry.json');
+    const file = join(dir, 'draft.json');
+    const shown = await saveDraft(file, entry);
+    assert.match(shown, /ssn, itin and ein are not saved/);
+    const text = readFileSync(file, 'utf8');
+    for (const s of ['12-3456789', '123-45-6789', '912-70-1234', '"ssn"', '"itin"', '"ein"']) assert.ok(!text.includes(s), `draft holds ${s}`);
+    if (process.platform !== 'win32') assert.equal(statSync(file).mode & 0o777, 0o600);
+    const back = await loadDraft(file);
+    assert.deepEqual(back, withoutSensitive(entry));
+    assert.equal((back as Json).business.representatives[1].first_name, 'Tomás');
+  });
+
+  it('loadDraft refuses a missing file, bad JSON and a non-object', async () => {
+    await assert.rejects(loadDraft(join(dir, 'nope.json')), /cannot read the draft/);
+    writeFileSync(join(dir, 'bad.json'), '{');
+    await assert.rejects(loadDraft(join(dir, 'bad.json')), /not valid JSON/);
+    writeFileSync(join(dir, 'list.json'), '[]');
+    await assert.rejects(loadDraft(join(dir, 'list.json')), /JSON object/);
+  });
+});
+
+describe('the wizard session submits through the onboarding service', () => {
+  let p: Platform;
+  let demo: DemoOutput;
+  before(async () => {
+    ({ p, demo } = await demoPlatform({ env: {} }));
+  });
+  after(() => p.close());
+
+  it('a resumed complete draft: Enter on review creates the entry and its pending_review account', async () => {
+    const draft = load('signup-entry-sole-prop.json');
+    draft.signup_form_id = demo.signup_form_id;
+    const session = wizardSession(p, join(dir, 'w.json'));
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40 });
+    let output = '';
+    stdout.on('data', (c: Buffer) => (output += c.toString()));
+    const outcome = renderOnboardingWizard({
+      initialDraft: draft,
+      onSubmit: session.onSubmit,
+      onSaveDraft: session.onSaveDraft,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+    });
+    await eventually(() => output.includes('All rules are met'));
+    stdin.write('\u0013'); // Ctrl+S
+    await eventually(() => output.includes('Draft saved'));
+    assert.ok(existsSync(join(dir, 'w.json')));
+    assert.ok(!readFileSync(join(dir, 'w.json'), 'utf8').includes('987-65-4321'));
+    stdin.write('\r');
+    const result = await outcome;
+    assert.equal(result.status, 'submitted');
+    const created = session.created();
+    assert.ok(created);
+    assert.equal(created.status, 201);
+    assert.match(output, /Created signup entry/);
+    const stored = await getSignupEntry(p, created.body.id);
+    assert.equal(stored?.entry.business.ssn, '•••••4321');
+    assert.equal((await groupRepo.find(p.db, created.body.group_id))?.status, 'pending_review');
+  });
+
+  it('an unknown signup form is reported to the wizard, not thrown', async () => {
+    const entry = signupEntrySchema.parse(load('signup-entry-sole-prop.json'));
+    const session = wizardSession(p, join(dir, 'x.json'));
+    const r = await session.onSubmit(entry);
+    assert.equal(r.ok, false);
+    assert.match(r.message, /signup_form_id: is not a signup form/);
+    assert.equal(session.created(), undefined);
+  });
+});

@@ -1,0 +1,22 @@
+// Numbers for RELIABILITY.md: each suite prints one `RESULT <name> {json}` line (and
+// appends it to $PAYCTL_RESULTS when set), and a seeded PRNG so "random" kill points
+// are reproducible from the printed seed.
+import { appendFileSync } from 'node:fs';
+
+export function report(name: string, numbers: Record<string, unknown>): void {
+  const line = `RESULT ${name} ${JSON.stringify(numbers)}`;
+  console.log(line);
+  if (process.env.PAYCTL_RESULTS) appendFileSync(process.env.PAYCTL_RESULTS, `${line}\n`);
+}
+
+/** mulberry32: a small deterministic PRNG in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
