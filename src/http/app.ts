@@ -80,7 +80,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const cors = route.auth.kind !== 'key';
     try {
       if (shuttingDown) throw unavailable();
-      await platform.clock.refresh();
+      // Re-read the platform clock (another process may have moved it) alongside
+      // authentication and the body read; it is awaited before the route runs. One
+      // sequential database round trip fewer per request (issue 9).
+      const clockRefreshed = platform.clock.refresh();
+      clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
       const ctx: RouteContext = {
         platform,
         params: decodeParams(req.params),
@@ -115,6 +119,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       } else {
         req.resume();
       }
+      await clockRefreshed;
 
       const idemHeader = req.headers['idempotency-key'];
       let result: unknown;

@@ -26,11 +26,18 @@ export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string;
       req.resume();
       reject(payloadTooLarge());
     };
+    let ended = false;
     req.on('data', onData);
-    req.once('end', () => resolve());
+    req.once('end', () => {
+      ended = true;
+      resolve();
+    });
     req.once('error', reject);
-    // Aborted by the client before the end: never act on a partial body.
-    req.once('close', () => reject(validationError([{ path: '(body)', message: 'was cut off before its end' }], 'request body was cut off')));
+    // Aborted by the client before the end: never act on a partial body. The error is
+    // built only then ('close' follows every request; an Error per request costs a stack capture).
+    req.once('close', () => {
+      if (!ended) reject(validationError([{ path: '(body)', message: 'was cut off before its end' }], 'request body was cut off'));
+    });
   });
   const raw = Buffer.concat(chunks).toString('utf8');
   if (raw.trim() === '') return { raw, value: undefined };

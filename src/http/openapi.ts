@@ -66,6 +66,12 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       if (route.auth.kind === 'public' && (code === '401' || code === '403')) continue;
       responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
+    if (route.rateLimit) {
+      responses['429'] = {
+        description: 'Rate limit exceeded for this client address (Retry-After and RateLimit-* headers set)',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
     const opTags = [route.tag, ...(route.extension ? ['extension'] : [])];
     opTags.forEach((t) => tags.add(t));
     (paths[oaPath] ??= {})[route.method.toLowerCase()] = {

@@ -4,7 +4,7 @@
 import type { Platform } from './platform.js';
 import { requireLinkedAccount } from './groups.js';
 import { toApiTransaction } from './transactions/mapper.js';
-import { ensureReportingRollup, reportingRepo, type ReportScope } from '../store/repositories/reporting.js';
+import { ensureReportingRollup, reportingRepo, type PageCursor, type ReportScope } from '../store/repositories/reporting.js';
 import { parseReportQuery, type RawQuery, type ReportFilters, type ReportQuery, type ReportResult } from '../domain/reporting.js';
 import type { Transaction } from '../domain/transactions.js';
 
@@ -43,14 +43,18 @@ export async function runReport(p: Platform, groupId: string, q: ReportQuery): P
   }
 }
 
-async function pageOf(p: Platform, scope: ReportScope, limit: number, offset: number): Promise<Transaction[]> {
-  const rows = await reportingRepo.page(p.db, scope, limit, offset);
+async function pageOf(p: Platform, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<Transaction[]> {
+  const rows = await reportingRepo.page(p.db, scope, limit, offset, after);
   return rows.map((r) => toApiTransaction(r, { name: r.processor_name ?? '', type: r.processor_type ?? '' }));
 }
 
-/** One page only (the report browser asks for the summary separately). */
-export async function reportPage(p: Platform, groupId: string, w: ReportWindow, offset: number, limit: number): Promise<Transaction[]> {
-  return pageOf(p, await scopeOf(p, groupId, w), limit, offset);
+/**
+ * One page only (the report browser asks for the summary separately); with `after`
+ * (the last transaction of the previous page) the page continues after it, for
+ * exports that walk every row.
+ */
+export async function reportPage(p: Platform, groupId: string, w: ReportWindow, offset: number, limit: number, after?: PageCursor): Promise<Transaction[]> {
+  return pageOf(p, await scopeOf(p, groupId, w), limit, offset, after);
 }
 
 /** Count and net amount for the same filters. */

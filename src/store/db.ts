@@ -202,16 +202,19 @@ export class Database implements Executor {
           all: (s, p) => this.writer.all(s, p),
           afterCommit: (fn) => hooks.push(fn),
         };
+        // Savepoints stay open until COMMIT (no RELEASE per write): ROLLBACK TO w undoes
+        // only the newest savepoint named w, this write's, and skipping the RELEASE saves
+        // one of the few SQLite round trips a write costs on the one writer connection
+        // (issue 9: the writer is the bottleneck of concurrent sales).
         await this.writer.exec('SAVEPOINT w');
         try {
           await item.scope?.before?.(tx);
           const value = await item.fn(tx);
           await item.scope?.after?.(tx, value);
-          await this.writer.exec('RELEASE w');
           outcomes.push({ ok: true, value });
           afterCommit.push(...hooks);
         } catch (error) {
-          await this.writer.exec('ROLLBACK TO w; RELEASE w');
+          await this.writer.exec('ROLLBACK TO w');
           outcomes.push({ ok: false, error });
         }
       }

@@ -744,6 +744,10 @@ test('add card: field rules, 404 for an unknown customer or linked account, bank
   assert.equal(unknownCustomer.status, 404);
   assert.equal(unknownCustomer.body.error.type, 'not_found');
   assert.equal((await addCard(body, cardPath('01900000-0000-7000-8000-000000000000'))).status, 404);
+  // A refused request uses nothing up: the minted bank token still pays a sale.
+  const bankToken = (await s.call('POST', '/api/v1/tokens', { body: { bank_account: { routing_number: '110000000', account_number: '000123456789', account_type: 'checking' } } })).body.token;
+  assertField(await addCard({ token: bankToken, billing_address: cardBilling }), 'token');
+  assert.equal((await ok(sale(saleBody({ payment_details: { token: bankToken } })))).payment_method, 'ach');
   // A minted token used for a card is used up.
   const token = await mint();
   await ok(addCard({ token, billing_address: cardBilling }));

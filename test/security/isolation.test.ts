@@ -15,10 +15,11 @@ import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { createKey } from '../../src/services/keys.js';
 import {
+  baselineQuery,
   buildBody,
   buildWorld,
   bodyBuilder,
-  fillPath,
+  fillPath as fillRoutePath,
   idFor,
   paramsOf,
   permissionsWithout,
@@ -79,6 +80,9 @@ for (const route of keyRoutes) {
       idFor(a, p, route);
       idFor(b, p, route);
     }
+    // Required query parameters (e.g. reporting's type) ride along on every request.
+    const q = baselineQuery(route);
+    const fillPath = (r: RouteDef, ids: Record<string, string>) => fillRoutePath(r, ids) + (q ? `?${q}` : '');
     const builder = bodyBuilder(route);
     if (route.body && objectParams.length > 0) {
       assert.ok(builder, `route ${route.method} ${route.path} needs a valid body in test/security/support/fixtures.ts (validBodies)`);
@@ -141,6 +145,11 @@ for (const route of keyRoutes) {
       control.status < 300 || (control.status === 400 && control.body?.error?.type === 'invalid_request'),
       `control ${route.method} ${ownPath}: ${control.status} ${control.text.slice(0, 300)}`,
     );
+    // Nothing of group B ever shows in group A's answers (lists and reports included).
+    for (const [param, id] of Object.entries(b.ids)) {
+      if (param === 'file') continue;
+      assert.ok(!control.text.includes(id), `control ${route.method} ${ownPath} reveals group B's ${param} ${id}`);
+    }
     tally.controls++;
     controlOutcomes.push(`${control.status} ${route.method} ${route.path}`);
   });
@@ -167,13 +176,13 @@ for (const route of sessionRoutes) {
     const [linkA, linkB] = [await newLink(a), await newLink(b)];
     const [sessionA, sessionB] = [await session(linkA), await session(linkB)];
     const body = (await buildBody(w, bodyBuilder(route)!, a.ids)).body;
-    const pathA = fillPath(route, { ...a.ids, payment_link_id: linkA });
+    const pathA = fillRoutePath(route, { ...a.ids, payment_link_id: linkA });
     await expectRefused('no session token', route, pathA, { body }, { status: 401, type: 'authentication_error' });
     await expectRefused('unknown session token', route, pathA, { key: 'x'.repeat(40), body }, { status: 401, type: 'authentication_error' });
     await expectRefused('API key as session token', route, pathA, { key: a.allKey, body }, { status: 401, type: 'authentication_error' });
     await expectRefused('session of another link', route, pathA, { key: sessionB, body }, { status: 403, type: 'permission_error' });
     if (params.includes('group_id')) {
-      await expectRefused('link of A on B group path', route, fillPath(route, { ...a.ids, payment_link_id: linkA, group_id: b.groupId }), { key: sessionA, body }, { status: 404, type: 'not_found' });
+      await expectRefused('link of A on B group path', route, fillRoutePath(route, { ...a.ids, payment_link_id: linkA, group_id: b.groupId }), { key: sessionA, body }, { status: 404, type: 'not_found' });
     }
     tally.routes++;
   });

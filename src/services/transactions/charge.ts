@@ -5,7 +5,7 @@ import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/db.js';
 import type { TokenRow } from '../../store/repositories/tokens.js';
 import type { CustomerBankAccountRow, CustomerCardRow } from '../../store/repositories/customers.js';
-import { processorRepo } from '../../store/repositories/groups.js';
+import { processorRepo, type ProcessorRow } from '../../store/repositories/groups.js';
 import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
 import type { Address } from '../../domain/address.js';
 import type { Transaction, TransactionSource } from '../../domain/transactions.js';
@@ -24,6 +24,9 @@ export type PaymentSource =
 export interface ChargeInput {
   groupId: string;
   processorId: string;
+  /** The processor row when the caller has already read it (processors never change once
+   *  created): saves a read on the writer connection inside the write (issue 9). */
+  processor?: ProcessorRow;
   type: 'sale' | 'auth';
   source: TransactionSource;
   payment: PaymentSource;
@@ -75,7 +78,10 @@ function methodColumns(payment: PaymentSource) {
 }
 
 export async function chargeInTx(tx: Tx, p: Platform, input: ChargeInput): Promise<Transaction> {
-  const processor = await processorRepo.find(tx, input.groupId, input.processorId);
+  const processor =
+    input.processor?.id === input.processorId && input.processor.group_id === input.groupId
+      ? input.processor
+      : await processorRepo.find(tx, input.groupId, input.processorId);
   if (!processor) throw validationError([{ path: 'processor_id', message: 'is not a processor of this group' }]);
   const m = methodColumns(input.payment);
   const decision = decide(m.outcome, input.type);

@@ -63,6 +63,7 @@ export async function createSale(p: Platform, groupId: string, body: unknown): P
     const txn = await chargeInTx(tx, p, {
       groupId,
       processorId: processor.id,
+      processor,
       type: req.type,
       source: req.source,
       payment,

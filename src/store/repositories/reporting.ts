@@ -155,11 +155,18 @@ export const reportingSql = {
   /**
    * One page, newest first. The inner query picks the page's ids from an index
    * (skipping `offset` entries without reading rows); only the page's rows are read,
-   * with their processor joined in the same statement.
+   * with their processor joined in the same statement. `after` continues after a row
+   * already seen (keyset paging: long exports do not rescan what they skipped).
    */
-  page(scope: ReportScope, limit: number, offset: number): Sql {
+  page(scope: ReportScope, limit: number, offset: number, after?: PageCursor): Sql {
     const out: Sql = { sql: '', params: [] };
-    const w = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' } }, out);
+    // After a cursor the window ends at its time (one index range), ties broken by id.
+    const to = after && after.created_at < scope.end ? after.created_at : scope.end;
+    let w = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: to, op: '<=' } }, out);
+    if (after) {
+      w += ' AND (created_at < ? OR id < ?)';
+      out.params.push(after.created_at, after.id);
+    }
     out.sql = `SELECT t.*, p.name AS processor_name, p.type AS processor_type
 FROM (SELECT id FROM transactions WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?) page
 JOIN transactions t ON t.id = page.id
@@ -170,6 +177,12 @@ ORDER BY t.created_at DESC, t.id DESC`;
   },
 };
 
+/** The last row of a page, to continue after. */
+export interface PageCursor {
+  created_at: string;
+  id: string;
+}
+
 export const reportingRepo = {
   async count(ex: Executor, scope: ReportScope): Promise<number> {
     const q = reportingSql.count(scope);
@@ -179,8 +192,8 @@ export const reportingRepo = {
     const q = reportingSql.amountSum(scope);
     return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
   },
-  page(ex: Executor, scope: ReportScope, limit: number, offset: number): Promise<ReportRow[]> {
-    const q = reportingSql.page(scope, limit, offset);
+  page(ex: Executor, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<ReportRow[]> {
+    const q = reportingSql.page(scope, limit, offset, after);
     return ex.all<ReportRow>(q.sql, q.params);
   },
 };

@@ -18,10 +18,12 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   ms: number;
+  /** Peak resident memory (VmHWM, bytes) seen while it ran, when sampled. */
+  peakRss?: number;
 }
 
 /** Run `node args…` to the end; `ms` is the wall time from spawn to exit. */
-export function runNode(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+export function runNode(args: string[], env: Record<string, string> = {}, opts: { sampleRssMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, args, {
@@ -31,12 +33,21 @@ export function runNode(args: string[], env: Record<string, string> = {}): Promi
     });
     let stdout = '';
     let stderr = '';
+    let peak = 0;
+    // VmHWM is the process's own high-water mark: sampling it often enough before exit catches the peak.
+    const sampler = opts.sampleRssMs
+      ? setInterval(() => {
+          const v = procStatus(child.pid!, 'VmHWM');
+          if (Number.isFinite(v)) peak = Math.max(peak, v);
+        }, opts.sampleRssMs)
+      : undefined;
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
-    );
+    child.on('close', (code) => {
+      if (sampler) clearInterval(sampler);
+      resolve({ code: code ?? -1, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(sampler ? { peakRss: peak } : {}) });
+    });
   });
 }
 

@@ -234,6 +234,19 @@ export function bodyBuilder(route: RouteDef): BodyBuilder | undefined {
 }
 
 /**
+ * Valid query strings of routes that require query parameters (the isolation controls
+ * and the paging tests start from these). A route with a required query parameter and
+ * no entry here fails the isolation control loudly.
+ */
+const validQueries: Record<string, string> = {
+  [routeKey('GET', `${G}/processing/:linked_account_id/transactions/reporting`)]: 'type=table',
+};
+
+export function baselineQuery(route: RouteDef): string {
+  return validQueries[routeKey(route.method, route.path)] ?? '';
+}
+
+/**
  * Build a body with `ids`, recording which ids the builder read (its references to
  * other objects), so a test can swap each for another group's.
  */

@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { ttyProgress } from '../../src/cli/progress.js';
+import { MAX_SEED, seedTransactions, type SeedResult } from '../../src/services/seed.js';
+import { keyValues } from '../../src/render/table.js';
+
+export default class DevSeed extends PayctlCommand {
+  static override description =
+    'Load many realistic transactions into a group (spread over the last months, varied statuses, brands, sources and customers) for reports and benchmarks';
+  static override examples = [
+    '<%= config.bin %> dev seed --transactions 1000000',
+    '<%= config.bin %> dev seed --transactions 5000 --group GROUP_ID --json',
+  ];
+  static override flags = {
+    transactions: Flags.integer({ description: `how many (1 to ${MAX_SEED.toLocaleString('en-US')})`, required: true, min: 1, max: MAX_SEED }),
+    group: Flags.string({ description: 'group id [default: the first group]' }),
+    months: Flags.integer({ description: 'months back from now the rows spread over', default: 8, min: 1, max: 120 }),
+    seed: Flags.integer({ description: 'seed of the random data (the same seed gives the same data)', default: 1 }),
+  };
+
+  async run(): Promise<SeedResult> {
+    const { flags } = await this.parse(DevSeed);
+    const p = await this.platform(flags.db);
+    const r = await seedTransactions(p, {
+      transactions: flags.transactions,
+      groupId: flags.group,
+      months: flags.months,
+      seed: flags.seed,
+      progress: this.jsonEnabled() ? undefined : ttyProgress(),
+    });
+    this.log(
+      keyValues([
+        ['group', r.group_id],
+        ['transactions', r.transactions.toLocaleString('en-US')],
+        ['settlement batches', r.settlement_batches],
+        ['customers', r.customers],
+        ['from', r.from],
+        ['to', r.to],
+        ['took', `${(r.elapsed_ms / 1000).toFixed(1)} s (${r.rows_per_second.toLocaleString('en-US')} rows/s)`],
+      ]),
+    );
+    return r;
+  }
+}

@@ -1,0 +1,174 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../src/cli/base.js';
+import { AppError } from '../src/errors.js';
+import type { Platform } from '../src/services/platform.js';
+import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups.js';
+import { report, reportPage, reportSummary } from '../src/services/reporting.js';
+import { LIMIT_MAX, parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
+import { formatMoney } from '../src/domain/money.js';
+
+const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
+const one = (description: string) => Flags.string({ description });
+
+/** Filter flags → the query parameter each sets (the API's names). */
+const FILTERS = {
+  status: ['statuses', list('status: settled, pending, declined, refunded, …')],
+  brand: ['brands', list('card brand: Visa, Mastercard, Discover, "American Express"')],
+  'payment-type': ['payment_types', list('payment type: sale, auth, …')],
+  'payment-method': ['payment_methods', list('payment method: card, customer_card, ach, customer_ach, …')],
+  'settlement-batch': ['settlement_batches', list('settlement batch id')],
+  processor: ['payment_processors', list('processor id')],
+  source: ['transaction_sources', list('source: api, virtual_terminal, forms, recurring, invoice, wallet')],
+  currency: ['currencies', list('currency: USD')],
+  transaction: ['transaction_id', list('transaction id')],
+  form: ['form_ids', list('form id')],
+  'form-custom-id': ['form_custom_ids', list('form custom (external) id')],
+  'order-id': ['order_id', one('order id')],
+  plan: ['plan_ids', list('plan id')],
+  subscription: ['subscription_ids', list('subscription id')],
+  customer: ['customer_ids', list('customer id')],
+  'source-group': ['source_group_id', one('source group id')],
+  'destination-group': ['destination_group_id', one('destination group id')],
+  'source-or-destination-group': ['source_or_destination_group_id', one('source or destination group id')],
+  'invoice-number': ['invoice_numbers', list('invoice number')],
+  invoice: ['invoice_ids', list('invoice id')],
+  'invoice-external-id': ['invoice_external_ids', list('invoice external id')],
+} as const;
+
+type FilterFlag = keyof typeof FILTERS;
+const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [, flag]]) => [name, flag])) as {
+  [K in FilterFlag]: (typeof FILTERS)[K][1];
+};
+
+const CSV_PAGE = LIMIT_MAX;
+
+export default class Report extends PayctlCommand {
+  static override description =
+    'Report on transactions: a table, a count or a net amount sum, with every filter of the reporting API. On a terminal without --output or --json it opens the interactive report browser.';
+  static override examples = [
+    '<%= config.bin %> report',
+    '<%= config.bin %> report --type count --status settled --status pending',
+    '<%= config.bin %> report --type amount_sum --brand Visa --start 2026-01-01 --json',
+    '<%= config.bin %> report --status settled --source api --output csv > settled.csv',
+  ];
+  static override flags = {
+    type: Flags.string({ description: 'result shape [default: table]', options: [...REPORT_TYPES] }),
+    group: Flags.string({ description: 'group id [default: the first group]' }),
+    'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
+    start: Flags.string({ description: 'from (RFC 3339 or YYYY-MM-DD, inclusive) [default: 6 months before now]' }),
+    end: Flags.string({ description: 'to (RFC 3339 or YYYY-MM-DD, inclusive) [default: now]' }),
+    limit: Flags.string({ description: `rows (at most ${LIMIT_MAX}) [default: 50; csv: every row]` }),
+    offset: Flags.string({ description: 'rows to skip [default: 0]' }),
+    output: Flags.string({ char: 'o', description: 'table, json or csv (csv streams every page) [default: table]', options: ['table', 'json', 'csv'] }),
+    ...filterFlags,
+  };
+
+  async run(): Promise<ReportResult | { total_count: number; exported: number }> {
+    const { flags } = await this.parse(Report);
+    const p = await this.platform(flags.db);
+    const groupId = await this.groupOf(p, flags.group);
+    const accountId = flags['linked-account'] ?? (await this.firstAccount(p, groupId));
+    const raw: RawQuery = { type: flags.type ?? 'table' };
+    for (const [name, [param]] of Object.entries(FILTERS) as Array<[FilterFlag, (typeof FILTERS)[FilterFlag]]>) {
+      const v = flags[name] as string | string[] | undefined;
+      if (v !== undefined) raw[param] = v;
+    }
+    for (const k of ['start', 'end', 'limit', 'offset'] as const) if (flags[k] !== undefined) raw[k] = flags[k];
+
+    const interactive = !flags.output && !this.jsonEnabled() && process.stdout.isTTY && process.stdin.isTTY;
+    if (interactive && (raw.type === 'table' || !flags.type)) return this.browse(p, groupId, accountId, raw);
+    if (flags.output === 'csv' && !this.jsonEnabled()) return this.csv(p, groupId, accountId, raw);
+
+    const result = await report(p, groupId, accountId, raw);
+    if (flags.output === 'json') {
+      this.log(JSON.stringify(result, null, 2));
+    } else if (!this.jsonEnabled()) {
+      this.log(await human(result, raw));
+    }
+    return result;
+  }
+
+  private async groupOf(p: Platform, flag: string | undefined): Promise<string> {
+    if (flag) return (await requireGroup(p.db, flag)).id;
+    const first = (await listGroups(p))[0];
+    if (!first) throw new AppError(400, 'validation_error', 'there is no group yet: run `payctl init --demo`, or pass --group');
+    return first.id;
+  }
+
+  private async firstAccount(p: Platform, groupId: string): Promise<string> {
+    const first = (await listLinkedAccounts(p, groupId))[0];
+    if (!first) throw new AppError(400, 'validation_error', `group ${groupId} has no linked account: create one with \`payctl linked-account create\`, or pass --linked-account`);
+    return first.id;
+  }
+
+  /**
+   * Every matching row (or --limit of them, which may exceed the API's page limit),
+   * one page at a time, each written as it arrives. The window's end is fixed when the
+   * export starts, and pages continue after the last row written, so rows that arrive
+   * meanwhile neither shift nor repeat rows.
+   */
+  private async csv(p: Platform, groupId: string, accountId: string, raw: RawQuery) {
+    const cap = raw.limit === undefined ? Infinity : Number(raw.limit);
+    if (!/^\d{1,16}$/.test(String(raw.limit ?? '0'))) throw new AppError(400, 'validation_error', 'limit: must be a whole number');
+    const q = { ...raw, type: 'table', limit: '0' };
+    const first = await report(p, groupId, accountId, q);
+    const query = parseReportQuery(q, p.clock.now());
+    // Rendering modules load only for the output that needs them (a --json run stays light).
+    const [{ ttyProgress }, { csvLine }, { CSV_HEAD, csvRow }] = await Promise.all([
+      import('../src/cli/progress.js'),
+      import('../src/render/csv.js'),
+      import('../src/render/report.js'),
+    ]);
+    const want = Math.min(cap, Math.max(0, ('total_count' in first ? first.total_count : 0) - query.offset));
+    const progress = ttyProgress();
+    process.stdout.write(csvLine(CSV_HEAD));
+    let done = 0;
+    let after: { created_at: string; id: string } | undefined;
+    while (done < want) {
+      const items = await reportPage(p, groupId, query, after ? 0 : query.offset, Math.min(CSV_PAGE, want - done), after);
+      if (items.length === 0) break;
+      const chunk = items.map((t) => csvLine(csvRow(t))).join('');
+      if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+      done += items.length;
+      const last = items[items.length - 1]!;
+      after = { created_at: last.created_at, id: last.id };
+      progress?.(done, want, 'Exporting');
+    }
+    return { total_count: 'total_count' in first ? first.total_count : 0, exported: done };
+  }
+
+  private async browse(p: Platform, groupId: string, accountId: string, raw: RawQuery) {
+    const base = { ...raw, type: 'table' };
+    // Checks the flags (and the linked account) before the screen opens.
+    const start = await report(p, groupId, accountId, { ...base, limit: '0' });
+    const { renderReportBrowser } = await import('../src/tui/report-browser.js');
+    const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
+      parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
+    await renderReportBrowser({
+      initialFilters: {
+        statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
+        brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
+        start: raw.start as string | undefined,
+        end: raw.end as string | undefined,
+      },
+      loadPage: (f, offset, limit) => reportPage(p, groupId, toQuery(f), offset, limit),
+      loadSummary: (f) => reportSummary(p, groupId, toQuery(f)),
+    });
+    return start;
+  }
+}
+
+async function human(result: ReportResult, raw: RawQuery): Promise<string> {
+  const [{ keyValues, table }, { TABLE_HEAD, tableRow }] = await Promise.all([import('../src/render/table.js'), import('../src/render/report.js')]);
+  if ('items' in result) {
+    const offset = Number(raw.offset ?? 0);
+    const shown = result.items.length;
+    const footer =
+      shown === 0
+        ? `No transactions on this page (${result.total_count} match).`
+        : `Showing ${offset + 1}–${offset + shown} of ${result.total_count}${offset + shown < result.total_count ? ' (more with --offset, every row with --output csv)' : ''}.`;
+    return `${table(TABLE_HEAD, result.items.map(tableRow))}\n${footer}`;
+  }
+  if ('total_count' in result) return keyValues([['total_count', result.total_count]]);
+  return keyValues([['total_amount', `${formatMoney(result.total_amount)} (${result.total_amount} cents)`]]);
+}

@@ -1,0 +1,48 @@
+// How a reported transaction is shown: the columns of `payctl report` (table and CSV)
+// and of the report browser.
+import type { Transaction } from '../domain/transactions.js';
+import { formatMoney } from '../domain/money.js';
+import { when } from './table.js';
+import type { CsvValue } from './csv.js';
+
+/** "Visa •4242", "ACH •6789". */
+export function methodText(t: Transaction): string {
+  const card = t.payment_details.card;
+  if (card) return `${card.brand} •${card.last_four}`;
+  const bank = t.payment_details.bank_account;
+  return bank ? `ACH •${bank.last_four}` : t.payment_method;
+}
+
+export function customerText(t: Transaction): string {
+  const name = t.payment_details.card?.customer_name ?? t.payment_details.bank_account?.holder_name ?? '';
+  return name || t.customer_id || '';
+}
+
+export const TABLE_HEAD = ['date', 'status', 'amount', 'method', 'source', 'customer', 'id'];
+
+export const tableRow = (t: Transaction): string[] => [
+  when(t.created_at),
+  t.status,
+  formatMoney(t.amounts.requested_amount, t.currency),
+  methodText(t),
+  t.source,
+  customerText(t),
+  t.id,
+];
+
+/** CSV: one column per field a spreadsheet needs; amounts in cents. */
+export const CSV_HEAD = [
+  'id', 'created_at', 'status', 'transaction_type', 'payment_method', 'brand', 'last_four', 'requested_amount',
+  'authorized_amount', 'captured_amount', 'refunded_amount', 'currency', 'source', 'customer_id', 'customer_name',
+  'order_id', 'processor_id', 'settlement_batch_id',
+];
+
+export function csvRow(t: Transaction): CsvValue[] {
+  const card = t.payment_details.card;
+  return [
+    t.id, t.created_at, t.status, t.transaction_type, t.payment_method, card?.brand ?? '',
+    card?.last_four ?? t.payment_details.bank_account?.last_four ?? '', t.amounts.requested_amount, t.amounts.authorized_amount,
+    t.amounts.captured_amount, t.amounts.refunded_amount, t.currency, t.source, t.customer_id ?? '', customerText(t),
+    t.order_id, t.processor_id, t.settlement_batch_ids[0] ?? '',
+  ];
+}
