@@ -27,6 +27,16 @@ export default class Init extends PayctlCommand {
       this.log(`Customer:        ${demo.customer_id}`);
       this.log('API keys (one per permission):');
       for (const [perm, key] of Object.entries(demo.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);
+      const lists: Array<[string, string]> = [
+        ['Transactions', 'transaction_ids'], ['Plans', 'plan_ids'], ['Subscriptions', 'subscription_ids'],
+        ['Products', 'product_ids'], ['Partners', 'partner_ids'], ['Invoices', 'invoice_ids'], ['Payment links', 'payment_link_ids'],
+      ];
+      for (const [label, field] of lists) {
+        const ids = demo[field] as string[] | undefined;
+        if (ids?.length) this.log(`${`${label}:`.padEnd(17)}${ids.join(', ')}`);
+      }
+      if (demo.card_id) this.log(`Stored card:     ${String(demo.card_id)}`);
+      if (demo.signup_form_id) this.log(`Signup form:     ${String(demo.signup_form_id)}`);
       const linkIds = demo.payment_link_ids as string[] | undefined;
       if (linkIds?.[0]) this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}`);
     }

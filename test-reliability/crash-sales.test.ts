@@ -17,7 +17,7 @@ import { report, seededRandom } from '../test/helpers/report.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);
 const CONCURRENCY = Number(process.env.CRASH_CONCURRENCY ?? 32);
-const MAX_ACKS_BEFORE_KILL = 800;
+const MAX_ACKS_BEFORE_KILL = 600;
 
 interface Sent {
   key: string;

@@ -69,21 +69,29 @@ export const saleRequestSchema = z
       customer: customerRef.optional(),
     }),
   })
-  .superRefine((b, ctx) => {
-    const pd = b.payment_details;
-    if (pd.customer) {
+  // Cross-field rules run even when other fields failed (`when`), so one 400 lists every
+  // problem; they read the input defensively because it may not have parsed.
+  .superRefine((input, ctx) => {
+    const b = input as Partial<typeof input>;
+    const pd = (isRecord(b.payment_details) ? b.payment_details : {}) as Partial<NonNullable<typeof input.payment_details>>;
+    if (isRecord(pd.customer)) {
       if (pd.token) ctx.addIssue({ code: 'custom', path: ['payment_details', 'token'], message: 'send either a token or a stored customer payment method, not both' });
       const refs = [pd.customer.card_id, pd.customer.bank_account_id].filter(Boolean).length;
       if (refs !== 1) ctx.addIssue({ code: 'custom', path: ['payment_details', 'customer'], message: 'requires exactly one of card_id or bank_account_id' });
     } else {
       if (!pd.token) ctx.addIssue({ code: 'custom', path: ['payment_details', 'token'], message: 'is required (or payment_details.customer)' });
-      if (!b.billing_address) ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'is required when paying with a token' });
+      if (b.billing_address === undefined) ctx.addIssue({ code: 'custom', path: ['billing_address'], message: 'is required when paying with a token' });
     }
-    const a = b.amounts;
-    if ((a.included_tax_amount ?? 0) + (a.included_shipping_amount ?? 0) > a.requested_amount) {
+    const a = (isRecord(b.amounts) ? b.amounts : {}) as Record<string, unknown>;
+    const n = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : 0);
+    if (typeof a.requested_amount === 'number' && n(a.included_tax_amount) + n(a.included_shipping_amount) > a.requested_amount) {
       ctx.addIssue({ code: 'custom', path: ['amounts'], message: 'included tax and shipping cannot exceed requested_amount' });
     }
-  });
+  }, { when: (payload) => isRecord(payload.value) });
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 export type SaleRequest = z.output<typeof saleRequestSchema>;
 
 /** Capture variant A: the full auth body with captured_amount. */

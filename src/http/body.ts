@@ -1,5 +1,6 @@
 // Request bodies: JSON only, at most 1 MiB, read without buffering more than that.
 import type { IncomingMessage } from 'node:http';
+import { quoteNonIntegerNumbers } from './json-numbers.js';
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -44,7 +45,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string;
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) throw unsupportedMediaType();
   try {
-    return { raw, value: JSON.parse(raw) as unknown };
+    return { raw, value: JSON.parse(quoteNonIntegerNumbers(raw)) as unknown };
   } catch {
     throw validationError([{ path: '(body)', message: 'is not valid JSON' }], 'request body is not valid JSON');
   }

@@ -13,12 +13,14 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
   );
   const current = await currentVersion(db);
   const latest = Math.max(0, ...list.map((m) => m.version));
+  const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
   if (current > latest) {
     throw new SchemaTooNewError(
       `the database ${db.path} is at schema version ${current}, newer than this payctl understands (${latest}); upgrade payctl`,
     );
   }
-  for (const m of list.filter((x) => x.version > current)) {
+  // Every migration not yet recorded, in order (not only those above the newest applied).
+  for (const m of list.filter((x) => !applied.has(x.version))) {
     await db.write(async (tx) => {
       // A concurrent process may have applied it while we waited for the write lock.
       const done = await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version]);

@@ -93,7 +93,7 @@ async function dbOpenedBy(pid: number, dbPath: string): Promise<void> {
         // fd closed meanwhile
       }
     }
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 5)); // polling a condition (leave the CPU to the CLIs)
   }
 }
 

@@ -53,9 +53,11 @@ export async function captureTransaction(p: Platform, groupId: string, id: strin
       if (amount === 0) throw validationError([{ path, message: 'must be at least 1 cent' }]);
     }
     const status = amount === row.authorized_amount ? 'captured' : 'partially_captured';
-    const { changes } = await transactionRepo.capture(tx, id, amount, status, p.clock.nowIso());
+    const at = p.clock.nowIso();
+    const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
     if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
-    return reloadAndPresent(tx, groupId, id);
+    // The compare-and-set changed exactly these columns: no read-back on the writer (issue 9).
+    return present(tx, { ...row, status, captured_amount: amount, updated_at: at });
   });
 }
 
