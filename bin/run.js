@@ -1,9 +1,26 @@
 #!/usr/bin/env node
 // The payctl binary: oclif loads the compiled commands from dist/commands, listed in
 // oclif.manifest.json (written by `npm run build`; rebuilt here if a later compile made
-// it stale, see src/cli/manifest.ts).
-import { execute } from '@oclif/core';
-import { freshenManifest } from '../dist/src/cli/manifest.js';
+// it stale, see src/cli/manifest.ts). Start-up is kept short (issue 9):
+// - `--version` is answered without loading the CLI framework (the line oclif prints);
+// - oclif's check of its own Node engine range is skipped (it loads semver, ~50
+//   modules, on every start): package.json's engines already require Node 20, above
+//   what @oclif/core needs.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 
-await freshenManifest(new URL('..', import.meta.url).pathname);
-await execute({ dir: import.meta.url });
+const root = new URL('..', import.meta.url);
+
+if (process.argv[2] === '--version') {
+  const { name, version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  const wsl = process.platform === 'linux' && os.release().toLowerCase().includes('microsoft');
+  const arch = process.arch === 'ia32' ? 'x86' : process.arch;
+  process.stdout.write(`${name}/${version} ${wsl ? 'wsl' : process.platform}-${arch} node-${process.version}\n`);
+} else {
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
+  const { freshenManifest } = await import('../dist/src/cli/manifest.js');
+  await freshenManifest(fileURLToPath(root));
+  const { execute } = await import('@oclif/core');
+  await execute({ dir: import.meta.url });
+}

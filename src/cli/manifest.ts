@@ -6,7 +6,6 @@
 // During development a plain `tsc` recompiles commands without rewriting it: bin/run.js
 // calls freshenManifest(), which rebuilds a manifest older than the compiled commands,
 // so a stale command list is never used.
-import { Plugin } from '@oclif/core';
 import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,6 +13,8 @@ export const MANIFEST_FILE = 'oclif.manifest.json';
 
 /** Load every command from dist/commands and write the manifest; returns the command count. */
 export async function writeManifest(root: string): Promise<number> {
+  // Imported here: the staleness check on every start needs only the file system.
+  const { Plugin } = await import('@oclif/core');
   const plugin = new Plugin({ root, type: 'core', isRoot: true, ignoreManifest: true, errorOnManifestCreate: true });
   await plugin.load();
   // Write then rename: concurrent starts never read a half-written file.

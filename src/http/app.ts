@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
-import { AppError, notFound, permissionError, unavailable } from '../errors.js';
+import { AppError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/keys.js';
 import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
@@ -116,6 +116,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const parsed = await readJsonBody(req);
         raw = parsed.raw;
         ctx.body = parsed.value;
+        // A route without a body shape takes none: fields sent anyway are refused by name
+        // (no mass assignment), an empty body or {} is fine.
+        if (!route.body) refuseBody(parsed.value);
       } else {
         req.resume();
       }
@@ -237,4 +240,14 @@ function decodeParams(params: Record<string, string> | undefined): Record<string
     }
   }
   return out;
+}
+
+function refuseBody(value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 0) return;
+    throw validationError(keys.map((key) => ({ path: key, message: 'is not a field of this request (this operation takes no body)' })));
+  }
+  throw validationError([{ path: '(body)', message: 'this operation takes no body' }]);
 }

@@ -42,6 +42,7 @@ interface QueuedWrite {
 
 const MIN_SQLITE = [3, 51, 3];
 const MAX_BATCH = 256;
+const MAX_CACHED = 500;
 
 class Connection implements Executor {
   // The pending prepare is cached, so two first uses of one SQL text share one statement.
@@ -65,22 +66,29 @@ class Connection implements Executor {
     return pending;
   }
 
+  /** Cache up to MAX_CACHED statements; SQL texts past that (e.g. filter lists of varying length) run uncached. */
+  private cacheable(sql: string): boolean {
+    return this.statements.has(sql) || this.statements.size < MAX_CACHED;
+  }
+
   async run(sql: string, params: Params = []): Promise<RunResult> {
-    const stmt = await this.statement(sql);
-    return new Promise((resolve, reject) =>
-      stmt.run(params as unknown[], function (this: sqlite3Types.RunResult, err: Error | null) {
+    const done = (resolve: (r: RunResult) => void, reject: (e: Error) => void) =>
+      function (this: sqlite3Types.RunResult, err: Error | null) {
         if (err) reject(err);
         else resolve({ changes: this.changes });
-      }),
-    );
+      };
+    if (!this.cacheable(sql)) return new Promise((resolve, reject) => this.raw.run(sql, params, done(resolve, reject)));
+    const stmt = await this.statement(sql);
+    return new Promise((resolve, reject) => stmt.run(params as unknown[], done(resolve, reject)));
   }
 
   async all<T>(sql: string, params: Params = []): Promise<T[]> {
+    const done = (resolve: (rows: T[]) => void, reject: (e: Error) => void) => (err: Error | null, rows: T[]) =>
+      err ? reject(err) : resolve(rows);
+    if (!this.cacheable(sql)) return new Promise((resolve, reject) => this.raw.all(sql, params, done(resolve, reject)));
     const stmt = await this.statement(sql);
     // `all` steps the statement to the end and resets it, so no read snapshot stays open.
-    return new Promise((resolve, reject) =>
-      stmt.all(params as unknown[], (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
-    );
+    return new Promise((resolve, reject) => stmt.all(params as unknown[], done(resolve, reject)));
   }
 
   async get<T>(sql: string, params: Params = []): Promise<T | undefined> {

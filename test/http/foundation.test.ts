@@ -169,3 +169,16 @@ test('the OpenAPI document validates against the OpenAPI 3.1 schema', async () =
   assert.equal(validator.version, '3.1');
   assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
 });
+
+test('an operation without a body shape refuses fields by name and accepts {}', async () => {
+  const txId = (s.demo.transaction_ids as string[])[0]!;
+  const path = `/api/v1/groups/${s.demo.group_id}/transaction/${txId}/void`;
+  const refused = await s.call('POST', path, { key: s.demo.keys.manage_transactions, body: { status: 'settled' } });
+  assert.equal(refused.status, 400);
+  assert.deepEqual(refused.body.error.fields.map((f: { path: string }) => f.path), ['status']);
+  const before = await s.p.db.get<{ status: string }>('SELECT status FROM transactions WHERE id = ?', [txId]);
+  assert.equal(before?.status, 'pending');
+  const ok = await s.call('POST', path, { key: s.demo.keys.manage_transactions, body: {} });
+  assert.equal(ok.status, 200);
+  assert.equal(ok.body.status, 'voided');
+});

@@ -113,3 +113,14 @@ test('many concurrent first uses of one SQL text share one prepared statement; c
   assert.equal(reads.length, 50);
   await db.close();
 });
+
+test('more distinct SQL texts than the statement cache holds still run (uncached past the cap)', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+  for (let i = 0; i < 600; i++) {
+    await db.write((tx) => tx.run(`INSERT INTO t (id) VALUES (${i})`));
+    const row = await db.get<{ n: number }>(`SELECT COUNT(*) + ${i} - ${i} AS n FROM t`);
+    assert.equal(row?.n, i + 1);
+  }
+  await db.close();
+});

@@ -50,7 +50,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BenchConfig
   return {
     quick,
     runs: num('BENCH_RUNS', 3, 2),
-    durationS: num('BENCH_DURATION', 10, 3),
+    durationS: num('BENCH_DURATION', 8, 3),
     warmupS: num('BENCH_WARMUP', 2, 1),
     connections: num('BENCH_CONNECTIONS', 50, 50),
     seedTransactions: num('BENCH_TRANSACTIONS', 1_000_000, 50_000),
