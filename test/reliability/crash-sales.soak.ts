@@ -9,11 +9,11 @@ import '../test/helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { demoPlatform } from '../test/helpers/platform.js';
-import { httpJson, killHard, runLoad, spawnServe } from '../test/helpers/serve-process.js';
-import { saleBody } from '../test/helpers/bodies.js';
-import { Database } from '../src/store/db.js';
-import { report, seededRandom } from '../test/helpers/report.js';
+import { demoPlatform } from '../helpers/platform.js';
+import { httpJson, killHard, runLoad, spawnServe } from '../helpers/serve-process.js';
+import { saleBody } from '../helpers/bodies.js';
+import { Database } from '../../src/store/db.js';
+import { report, seededRandom } from '../helpers/report.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);
 const CONCURRENCY = Number(process.env.CRASH_CONCURRENCY ?? 32);
