@@ -13,7 +13,7 @@
 // a command importing this module stays light: JSX here compiles to calls of the local
 // `h`, and the `react` import below is used for types only (TypeScript drops it).
 import * as ReactTypes from 'react';
-import type * as InkModule from 'ink';
+import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
 import {
   amountsRequired,
   BUSINESS_PRESENCE,
@@ -45,26 +45,6 @@ import { fieldsFromZod, type FieldProblem } from '../errors.js';
 // ---------------------------------------------------------------------------
 // Lazy React/Ink
 
-let React: typeof ReactTypes;
-let ink: typeof InkModule;
-let Fragment: typeof ReactTypes.Fragment;
-
-function h(type: any, props: any, ...children: ReactTypes.ReactNode[]): ReactTypes.ReactElement { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return React.createElement(type, props, ...children);
-}
-// eslint-disable-next-line @typescript-eslint/no-namespace
-declare namespace h {
-  export import JSX = ReactTypes.JSX;
-}
-
-async function loadRuntime(): Promise<void> {
-  if (ink) return;
-  const [reactModule, inkModule] = await Promise.all([import('react'), import('ink')]);
-  // react is CommonJS: its namespace is on `default` when imported from ESM.
-  React = ((reactModule as unknown as { default?: typeof ReactTypes }).default ?? reactModule) as typeof ReactTypes;
-  Fragment = React.Fragment;
-  ink = inkModule;
-}
 
 // ---------------------------------------------------------------------------
 // Draft and questions (pure)

@@ -14,31 +14,12 @@
 // lazily (loadReportBrowser, renderReportBrowser): JSX here compiles to calls of the
 // local `h`, and the `react` import is used for types only.
 import * as ReactTypes from 'react';
-import type * as InkModule from 'ink';
+import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
 import type { Transaction } from '../domain/transactions.js';
 import { formatMoney } from '../domain/money.js';
 import { customerText, methodText } from '../render/report.js';
 import { when } from '../render/table.js';
 
-let React: typeof ReactTypes;
-let ink: typeof InkModule;
-let Fragment: typeof ReactTypes.Fragment;
-
-function h(type: any, props: any, ...children: ReactTypes.ReactNode[]): ReactTypes.ReactElement { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return React.createElement(type, props, ...children);
-}
-// eslint-disable-next-line @typescript-eslint/no-namespace
-declare namespace h {
-  export import JSX = ReactTypes.JSX;
-}
-
-async function loadRuntime(): Promise<void> {
-  if (ink) return;
-  const [reactModule, inkModule] = await Promise.all([import('react'), import('ink')]);
-  React = ((reactModule as unknown as { default?: typeof ReactTypes }).default ?? reactModule) as typeof ReactTypes;
-  Fragment = React.Fragment;
-  ink = inkModule;
-}
 
 // ---------------------------------------------------------------------------
 // Props and pure helpers

@@ -1,0 +1,27 @@
+// Ink and React, loaded on first use so that a command importing a screen stays light.
+// Screens compile their JSX to calls of `h` (`/** @jsx h */`, classic runtime) and read
+// `React`, `ink` and `Fragment` from here; these are live bindings, set by loadRuntime().
+// Used for types only (the import is erased); the runtime module comes from loadRuntime().
+import * as ReactTypes from 'react';
+import type * as InkModule from 'ink';
+
+export let React: typeof ReactTypes;
+export let ink: typeof InkModule;
+export let Fragment: typeof ReactTypes.Fragment;
+
+export function h(type: any, props: any, ...children: ReactTypes.ReactNode[]): ReactTypes.ReactElement { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return React.createElement(type, props, ...children);
+}
+// eslint-disable-next-line @typescript-eslint/no-namespace
+export declare namespace h {
+  export import JSX = ReactTypes.JSX;
+}
+
+export async function loadRuntime(): Promise<void> {
+  if (ink) return;
+  const [reactModule, inkModule] = await Promise.all([import('react'), import('ink')]);
+  // react is CommonJS: its namespace is on `default` when imported from ESM.
+  React = ((reactModule as unknown as { default?: typeof ReactTypes }).default ?? reactModule) as typeof ReactTypes;
+  Fragment = React.Fragment;
+  ink = inkModule;
+}
