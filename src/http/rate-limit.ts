@@ -1,9 +1,11 @@
-// Per-route, per-client-address rate limits (rate-limiter-flexible, in memory, one set
-// per server). A window of `durationMs` opens at an address's first counted request and
-// allows `points` requests; every request counts, answered or refused, so guessing
-// session tokens or card tokens costs attempts too. Limits use real time, not the
-// platform clock: they protect the server, and moving the test clock must not unlock them.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// Per-route, per-client-address rate limits: a sliding window log in memory, one set per
+// server. An address may make `points` requests in any trailing `durationMs`; the
+// timestamps of its counted requests are kept (at most `points` of them), so there is no
+// burst at a window boundary as with a fixed window. Every request that passes the limit
+// counts, whatever its answer, so guessing session or card tokens costs attempts too.
+// Limits use real time, not the platform clock: they protect the server, and moving the
+// test clock must not unlock them. (Written here rather than with rate-limiter-flexible,
+// whose in-memory limiter is a fixed window.)
 import { rateLimited } from '../errors.js';
 import type { RateLimitSpec } from './rate-limit-spec.js';
 
@@ -25,33 +27,59 @@ export const PAY_RATE_LIMIT: RateLimitRule = {
 const EXPOSED = 'Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 export class RateLimits {
-  private readonly buckets = new Map<string, { limiter: RateLimiterMemory; spec: RateLimitSpec }>();
+  private readonly buckets = new Map<string, SlidingWindow>();
 
-  constructor(private readonly settings: Record<string, unknown>) {}
+  constructor(
+    private readonly settings: Record<string, unknown>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Count one request from `address`. Returns the RateLimit headers to send; throws a
    * 429 (with Retry-After and the same headers) when the address is over its limit.
    */
   async consume(rule: RateLimitRule, address: string): Promise<Record<string, string>> {
-    const { limiter, spec } = this.bucket(rule);
-    try {
-      return headers(spec, await limiter.consume(address));
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) throw err;
-      const h = headers(spec, err);
-      throw rateLimited(Number(h['RateLimit-Reset']), h);
-    }
+    const window = this.bucket(rule);
+    const result = window.hit(address, this.now());
+    const h = headers(window.spec, result.remaining, result.resetMs);
+    if (!result.allowed) throw rateLimited(Number(h['RateLimit-Reset']), h);
+    return h;
   }
 
-  private bucket(rule: RateLimitRule) {
+  private bucket(rule: RateLimitRule): SlidingWindow {
     let b = this.buckets.get(rule.bucket);
     if (!b) {
-      const spec = asSpec(this.settings[rule.settingsKey]) ?? rule.fallback;
-      b = { spec, limiter: new RateLimiterMemory({ keyPrefix: rule.bucket, points: spec.points, duration: spec.durationMs / 1000 }) };
+      b = new SlidingWindow(asSpec(this.settings[rule.settingsKey]) ?? rule.fallback);
       this.buckets.set(rule.bucket, b);
     }
     return b;
+  }
+}
+
+/** At most `points` hits per address in any trailing `durationMs`. */
+export class SlidingWindow {
+  private readonly hits = new Map<string, number[]>();
+  private calls = 0;
+
+  constructor(readonly spec: RateLimitSpec) {}
+
+  hit(address: string, now: number): { allowed: boolean; remaining: number; resetMs: number } {
+    if (++this.calls % 1024 === 0) this.sweep(now);
+    const since = now - this.spec.durationMs;
+    let times = this.hits.get(address);
+    if (!times) this.hits.set(address, (times = []));
+    while (times.length > 0 && times[0]! <= since) times.shift();
+    const allowed = times.length < this.spec.points;
+    if (allowed) times.push(now);
+    // The oldest counted hit leaves the window first; that frees the next place.
+    const resetMs = times.length > 0 ? times[0]! + this.spec.durationMs - now : 0;
+    return { allowed, remaining: this.spec.points - times.length, resetMs };
+  }
+
+  /** Forget addresses with no hit inside the window (memory stays bounded by active clients). */
+  private sweep(now: number): void {
+    const since = now - this.spec.durationMs;
+    for (const [address, times] of this.hits) if (times.length === 0 || times.at(-1)! <= since) this.hits.delete(address);
   }
 }
 
@@ -62,15 +90,14 @@ function asSpec(v: unknown): RateLimitSpec | undefined {
 }
 
 /** IETF RateLimit headers: the combined draft form and the separate RateLimit-* fields. */
-function headers(spec: RateLimitSpec, res: RateLimiterRes): Record<string, string> {
-  const remaining = Math.max(0, res.remainingPoints);
-  const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+function headers(spec: RateLimitSpec, remaining: number, resetMs: number): Record<string, string> {
+  const reset = Math.max(1, Math.ceil(resetMs / 1000));
   const windowSec = Math.ceil(spec.durationMs / 1000);
   return {
-    RateLimit: `limit=${spec.points}, remaining=${remaining}, reset=${reset}`,
+    RateLimit: `limit=${spec.points}, remaining=${Math.max(0, remaining)}, reset=${reset}`,
     'RateLimit-Policy': `${spec.points};w=${windowSec}`,
     'RateLimit-Limit': String(spec.points),
-    'RateLimit-Remaining': String(remaining),
+    'RateLimit-Remaining': String(Math.max(0, remaining)),
     'RateLimit-Reset': String(reset),
     'Access-Control-Expose-Headers': EXPOSED,
   };
