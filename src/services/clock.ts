@@ -2,6 +2,7 @@
 // a running server share one clock and tests move it instead of sleeping. Business
 // code reads `clock.now()`; only this file reads the real time.
 import type { Database, Executor } from '../store/db.js';
+import { clockRepo } from '../store/repositories/clock.js';
 
 export interface Clock {
   now(): Date;
@@ -29,11 +30,10 @@ export class DbClock implements Clock {
     return this.offset;
   }
   async refresh(reader: Executor = this.db): Promise<void> {
-    const row = await reader.get<{ offset_ms: number }>('SELECT offset_ms FROM clock WHERE id = 1');
-    this.offset = row?.offset_ms ?? 0;
+    this.offset = await clockRepo.offset(reader);
   }
   async setOffset(offsetMs: number): Promise<void> {
-    await this.db.write((tx) => tx.run('UPDATE clock SET offset_ms = ? WHERE id = 1', [offsetMs]));
+    await this.db.write((tx) => clockRepo.setOffset(tx, offsetMs));
     this.offset = offsetMs;
   }
 }

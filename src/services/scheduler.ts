@@ -5,6 +5,7 @@
 import type { Platform } from './platform.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { tokenRepo } from '../store/repositories/tokens.js';
+import { jobRunsRepo } from '../store/repositories/clock.js';
 import { runSettlement } from './transactions/settlement.js';
 import { billDueSubscriptions } from './billing.js';
 
@@ -36,16 +37,10 @@ export async function runDueWork(p: Platform, progress?: Progress): Promise<Reco
   const until = p.clock.now();
   const done: Record<string, number> = {};
   for (const job of jobs) {
-    const row = await p.db.get<{ ran_until: string }>('SELECT ran_until FROM job_runs WHERE job = ?', [job.name]);
-    const from = row ? new Date(row.ran_until) : undefined;
+    const ranUntil = await jobRunsRepo.ranUntil(p.db, job.name);
+    const from = ranUntil ? new Date(ranUntil) : undefined;
     done[job.name] = await job.run(p, until, from, progress);
-    await p.db.write((tx) =>
-      tx.run(
-        `INSERT INTO job_runs (job, ran_until) VALUES (?, ?)
-         ON CONFLICT (job) DO UPDATE SET ran_until = excluded.ran_until WHERE excluded.ran_until > job_runs.ran_until`,
-        [job.name, until.toISOString()],
-      ),
-    );
+    await p.db.write((tx) => jobRunsRepo.record(tx, job.name, until.toISOString()));
   }
   return done;
 }
