@@ -1,7 +1,7 @@
 // The oclif manifest (oclif.manifest.json): every command's id, flags and help text, so
 // that `payctl` starts by importing only the command it runs. Without it oclif imports
 // all command modules (and with them zod, the services and sqlite3) on every start just
-// to list them. `npm run build` writes it (scripts/build-manifest.js), from @oclif/core's
+// to list them. `npm run build` writes it (bin/build-manifest.js), from @oclif/core's
 // own Plugin loader, as `oclif manifest` does, without the large `oclif` package.
 // During development a plain `tsc` recompiles commands without rewriting it: bin/run.js
 // calls freshenManifest(), which rebuilds a manifest older than the compiled commands,

@@ -111,10 +111,17 @@ export function toTokenResponse(row: TokenRow): TokenResponse {
 export function fixedToken(token: string, now: Date): TokenRow | undefined {
   const far = new Date(now.getTime() + 5 * 365 * 86_400_000);
   const card = testCards().cards.find((c) => c.token === token);
-  const common = { token, created_at: now.toISOString(), expires_at: far.toISOString(), used_at: null, holder_name: 'Test Holder' };
+  // Plain literals, no `...common`: on this V8 (Node 20) a spread followed by more
+  // properties takes a slow path, ~25 µs here on every token sale (issue 9).
+  const created_at = now.toISOString();
+  const expires_at = far.toISOString();
   if (card) {
     return {
-      ...common,
+      token,
+      created_at,
+      expires_at,
+      used_at: null,
+      holder_name: 'Test Holder',
       type: 'card',
       brand: card.brand,
       card_type: 'credit',
@@ -131,7 +138,11 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
   const bank = testCards().bank_accounts.find((b) => b.token === token);
   if (bank) {
     return {
-      ...common,
+      token,
+      created_at,
+      expires_at,
+      used_at: null,
+      holder_name: 'Test Holder',
       type: 'bank_account',
       brand: null,
       card_type: null,

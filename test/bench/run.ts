@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configFromEnv, type Outcome } from './lib/outcome.js';
 import { machine } from './lib/machine.js';
-import { repoRoot } from './lib/processes.js';
+import { keptTempDirs, removeTempDirs, repoRoot } from './lib/processes.js';
 import { markdownTable, textTable } from './lib/table.js';
 import { httpScenarios } from './scenarios/http.js';
 import { reportScenarios } from './scenarios/reports.js';
@@ -54,6 +54,9 @@ await section('Reports over seeded transactions', ['report-count', 'report-amoun
 await section('Clock advance: recurring billing', ['billing'], () => billingScenario(cfg, log));
 await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report'], () => cliScenarios(cfg, log));
+
+if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);
+else await removeTempDirs();
 
 const elapsed = Math.round((Date.now() - started) / 1000);
 log(`\n${textTable(outcomes)}\n`);

@@ -2,9 +2,9 @@
 // help works from it, a stale one is rebuilt (or removed) before use, and `--version`
 // answers without the framework in oclif's own format.
 import '../helpers/env.js';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -56,9 +56,15 @@ test('--version prints oclif’s line (name/version platform-arch node-version) 
   assert.equal(r.stdout, `${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`);
 });
 
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
 /** A package root with one compiled command and a manifest, with chosen modification times. */
 function fakeRoot(opts: { manifestAt?: number; commandAt: number; command?: string }): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'payctl-manifest-'));
+  roots.push(root);
   const commands = path.join(root, 'dist', 'commands');
   mkdirSync(commands, { recursive: true });
   writeFileSync(

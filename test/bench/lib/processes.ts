@@ -3,7 +3,7 @@
 // are measured the same way (a separate process behind a socket).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,9 +61,23 @@ export async function payctlJson<T>(args: string[], db: string): Promise<T> {
   return JSON.parse(r.stdout) as T;
 }
 
+const tempDirs: string[] = [];
+
+/** A fresh directory for a scenario's database (removed by removeTempDirs at the end). */
 export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), `payctl-bench-${prefix}-`));
+  const dir = await mkdtemp(path.join(os.tmpdir(), `payctl-bench-${prefix}-`));
+  tempDirs.push(dir);
+  return dir;
 }
+
+/** Remove every scenario directory (the seeded report database alone is about 1 GB). */
+export async function removeTempDirs(): Promise<string[]> {
+  const dirs = tempDirs.splice(0);
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  return dirs;
+}
+
+export const keptTempDirs = (): string[] => [...tempDirs];
 
 export interface Served {
   url: string;
@@ -73,10 +87,22 @@ export interface Served {
   peakRss(): number;
   /** Current resident memory (VmRSS), bytes. */
   rss(): number;
+  /** CPU time used so far, all threads (user + system), milliseconds. */
+  cpuMs(): number;
   /** SIGTERM and wait (clean shutdown: in-flight requests finish). */
   stop(): Promise<number | null>;
   /** SIGKILL and wait: what a crash leaves behind. */
   kill(): Promise<void>;
+}
+
+function procCpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat (after the command name): utime, stime in clock ticks (100/s).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
@@ -128,6 +154,7 @@ function serve(args: string[], urlPattern: RegExp, env: Record<string, string> =
         child,
         peakRss: () => procStatus(pid, 'VmHWM'),
         rss: () => procStatus(pid, 'VmRSS'),
+        cpuMs: () => procCpuMs(pid),
         async stop() {
           if (child.exitCode !== null) return child.exitCode;
           child.kill('SIGTERM');

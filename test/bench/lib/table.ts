@@ -5,6 +5,7 @@ import type { Summary } from './stats.js';
 
 function num(x: number): string {
   if (!Number.isFinite(x)) return '—';
+  if (Number.isInteger(x)) return String(x);
   const a = Math.abs(x);
   if (a >= 100) return x.toFixed(0);
   if (a >= 10) return x.toFixed(1);

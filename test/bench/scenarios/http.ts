@@ -152,7 +152,10 @@ export async function httpScenarios(cfg: BenchConfig, log: (line: string) => voi
       const target = { payctl: server, floor: floor };
       const runOne = async (which: 'payctl' | 'floor', seconds: number) => {
         pairCounters.auths = pairCounters.captures = 0;
+        const cpu0 = target[which].cpuMs();
         const run = await load({ url: target[which].url, connections: cfg.connections, duration: seconds, requests: w.requests(target[which].url) });
+        // Server CPU (every thread) per acknowledged request: what the ratio comes from on a CPU-bound machine.
+        const cpuUsPerRequest = ((target[which].cpuMs() - cpu0) * 1000) / Math.max(1, run.ok);
         const captures = pairCounters.captures;
         if (which === 'payctl') {
           if (w.id === 'auth-capture') {
@@ -160,11 +163,12 @@ export async function httpScenarios(cfg: BenchConfig, log: (line: string) => voi
             acked.captures += pairCounters.captures;
           } else acked.sales += run.ok;
         }
-        return { run, rate: w.rate(run, captures) };
+        return { run, rate: w.rate(run, captures), cpuUsPerRequest };
       };
       await runOne('floor', cfg.warmupS);
       await runOne('payctl', cfg.warmupS);
-      const results = { payctl: [] as Array<{ run: LoadRun; rate: number }>, floor: [] as Array<{ run: LoadRun; rate: number }> };
+      type RunResult = { run: LoadRun; rate: number; cpuUsPerRequest: number };
+      const results = { payctl: [] as RunResult[], floor: [] as RunResult[] };
       for (let i = 0; i < cfg.runs; i++) {
         // Alternate which goes first, so a slow spell of the shared machine does not always hit the same side.
         const order: Array<'payctl' | 'floor'> = i % 2 === 0 ? ['floor', 'payctl'] : ['payctl', 'floor'];
@@ -172,7 +176,7 @@ export async function httpScenarios(cfg: BenchConfig, log: (line: string) => voi
           const r = await runOne(which, cfg.durationS);
           results[which].push(r);
           log(
-            `  run ${i + 1} ${which.padEnd(6)} ${r.rate.toFixed(0).padStart(6)} ${w.measure}  p50 ${r.run.latency_p50_ms} ms  p99 ${r.run.latency_p99_ms} ms  errors ${r.run.errors}`,
+            `  run ${i + 1} ${which.padEnd(6)} ${r.rate.toFixed(0).padStart(6)} ${w.measure}  p50 ${r.run.latency_p50_ms} ms  p99 ${r.run.latency_p99_ms} ms  errors ${r.run.errors}  server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request`,
           );
         }
       }
@@ -209,6 +213,13 @@ export async function httpScenarios(cfg: BenchConfig, log: (line: string) => voi
           floor: summarize(results.floor.map((r) => r.run.latency_p99_ms)),
           ...(w.target.p99Ms ? { target: `< ${w.target.p99Ms} ms`, met: p99.median < w.target.p99Ms } : {}),
         },
+        {
+          scenario: w.title,
+          measure: 'server CPU per request',
+          unit: 'µs',
+          payctl: summarize(results.payctl.map((r) => r.cpuUsPerRequest)),
+          floor: summarize(results.floor.map((r) => r.cpuUsPerRequest)),
+        },
         { scenario: w.title, measure: 'errors', unit: '', payctl: summarize(results.payctl.map((r) => r.run.errors)), target: '= 0', met: errors === 0 },
       ];
       outcomes.push({
@@ -216,7 +227,10 @@ export async function httpScenarios(cfg: BenchConfig, log: (line: string) => voi
         title: w.title,
         status: 'ok',
         rows,
-        raw: { payctl: results.payctl.map((r) => ({ ...r.run, rate: r.rate })), floor: results.floor.map((r) => ({ ...r.run, rate: r.rate })) },
+        raw: {
+          payctl: results.payctl.map((r) => ({ ...r.run, rate: r.rate, cpu_us_per_request: r.cpuUsPerRequest })),
+          floor: results.floor.map((r) => ({ ...r.run, rate: r.rate, cpu_us_per_request: r.cpuUsPerRequest })),
+        },
       });
     }
 
