@@ -5,7 +5,7 @@
 // a subscription whose charge count disagrees with its ledger). After another advance,
 // every subscription period due is charged exactly once — no period twice, none skipped —
 // and declining cards were retried exactly per policy.
-import '../test/helpers/env.js';
+import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

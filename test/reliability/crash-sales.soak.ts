@@ -5,7 +5,7 @@
 // half-written request exists (a transaction without its idempotency record or the
 // reverse). Requests that were cut off are retried with the same key after the restart,
 // as a client would: each executes at most once.
-import '../test/helpers/env.js';
+import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
