@@ -28,6 +28,7 @@ import {
   updateSubscriptionSchema,
   type BillingCycle,
 } from '../../src/domain/recurring.js';
+import { US_BILLING } from '../helpers/bodies.js';
 
 // ---------------------------------------------------------------------------
 // Helpers for table-driven validation
@@ -307,16 +308,7 @@ describe('updatePlanSchema', () => {
 // ---------------------------------------------------------------------------
 // Update subscription (spec 6)
 
-const address = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+const address = US_BILLING;
 const subBase: Body = {
   plan_id: UUID,
   processor_id: 'proc_1',

@@ -5,17 +5,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createGroup, createProcessor } from '../../src/services/groups.js';
 import { sha256 } from '../../src/lib/hash.js';
 import { SESSION_TTL_MS } from '../../src/services/payment-links.js';
+import { US_BILLING } from '../helpers/bodies.js';
 
-const billing = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+const billing = US_BILLING;
 
 const MINUTE = 60_000;
 /** High enough that the status-code tests never meet the rate limit (it has its own servers below). */

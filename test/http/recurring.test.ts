@@ -8,6 +8,7 @@ import { createGroup, createLinkedAccount, createProcessor } from '../../src/ser
 import { createKey } from '../../src/services/keys.js';
 import { advanceClock } from '../../src/services/clock-control.js';
 import { planSchema, subscriptionSchema } from '../../src/domain/recurring.js';
+import { US_BILLING } from '../helpers/bodies.js';
 
 let s: TestServer;
 let key: string;
@@ -32,16 +33,7 @@ before(async () => {
 });
 after(() => s.close());
 
-const ADDRESS = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+const ADDRESS = US_BILLING;
 const PLAN = { name: 'Gold', amount: 3000, billing_cycle: 'monthly', duration: '12', tax: 200 };
 
 /** The distinct field paths of a 400 (one field may have more than one problem). */

@@ -11,6 +11,7 @@ import { fixedToken } from '../../src/services/tokens.js';
 import { storeBankAccount } from '../../src/services/customers.js';
 import { transactionSchema } from '../../src/domain/transactions.js';
 import { testCards } from '../../src/processor/test-cards.js';
+import { US_BILLING } from '../helpers/bodies.js';
 
 let s: TestServer;
 let g: string;
@@ -25,16 +26,7 @@ before(async () => {
 });
 after(() => s.close());
 
-const billing = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+const billing = US_BILLING;
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

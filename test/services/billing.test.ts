@@ -22,6 +22,7 @@ import {
 import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/billing.js';
 import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
+import { US_BILLING } from '../helpers/bodies.js';
 
 const DAY = 86_400_000;
 
@@ -48,16 +49,7 @@ interface Fixture {
   ledger(subscriptionId: string): Promise<Array<{ kind: string; period: number; attempt: number; due_at: string; outcome: string; amount: number }>>;
 }
 
-const ADDRESS = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+const ADDRESS = US_BILLING;
 
 async function fixture(at: string): Promise<Fixture> {
   const p = await frozenPlatform(at);
