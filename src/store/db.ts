@@ -238,12 +238,12 @@ export class Database implements Executor {
         if (o.ok) item.resolve(o.value);
         else item.reject(o.error);
       });
+      // After-commit work (e.g. SMTP delivery) runs outside this loop: it may take seconds
+      // and may write its outcome, a write that would queue behind the loop awaiting it.
       for (const hook of afterCommit) {
-        try {
-          await hook();
-        } catch {
-          // after-commit work (e.g. SMTP delivery) records its own failures
-        }
+        void Promise.resolve()
+          .then(hook)
+          .catch(() => undefined); // it records its own failures
       }
     }
   }
