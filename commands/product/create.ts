@@ -1,6 +1,5 @@
-import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, groupFlag } from '../../src/cli/catalog-flags.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
 import { createProduct } from '../../src/services/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { formatMoney } from '../../src/domain/money.js';
@@ -11,17 +10,7 @@ export default class ProductCreate extends PayctlCommand {
     '<%= config.bin %> product create --group GROUP_ID --name "Espresso beans" --description "1 kg bag" --amount 24.00 --tax 2.00',
     '<%= config.bin %> product create --group GROUP_ID --file product.json',
   ];
-  static override flags = {
-    group: groupFlag,
-    name: Flags.string({ description: 'product name (at most 100 characters)' }),
-    description: Flags.string({ description: 'description (at most 255 characters)' }),
-    amount: Flags.string({ description: 'unit price as money, tax included (12.34)' }),
-    'amount-cents': Flags.integer({ description: 'unit price in cents' }),
-    tax: Flags.string({ description: 'tax included in the price, as money' }),
-    'tax-cents': Flags.integer({ description: 'tax included in the price, in cents' }),
-    unit: Flags.string({ description: 'unit of measure (only pc is supported)', default: 'pc' }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
-  };
+  static override flags = productFlags('pc');
 
   async run(): Promise<Product> {
     const { flags } = await this.parse(ProductCreate);

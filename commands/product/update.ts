@@ -1,6 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, groupFlag } from '../../src/cli/catalog-flags.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
 import { getProduct, updateProduct } from '../../src/services/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
@@ -12,17 +12,7 @@ export default class ProductUpdate extends PayctlCommand {
     '<%= config.bin %> product update PRODUCT_ID --group GROUP_ID --file product.json',
   ];
   static override args = { id: Args.string({ description: 'product id', required: true }) };
-  static override flags = {
-    group: groupFlag,
-    name: Flags.string({ description: 'product name (at most 100 characters)' }),
-    description: Flags.string({ description: 'description (at most 255 characters)' }),
-    amount: Flags.string({ description: 'unit price as money, tax included (12.34)' }),
-    'amount-cents': Flags.integer({ description: 'unit price in cents' }),
-    tax: Flags.string({ description: 'tax included in the price, as money' }),
-    'tax-cents': Flags.integer({ description: 'tax included in the price, in cents' }),
-    unit: Flags.string({ description: 'unit of measure (only pc is supported)' }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
-  };
+  static override flags = productFlags();
 
   async run(): Promise<Product> {
     const { args, flags } = await this.parse(ProductUpdate);

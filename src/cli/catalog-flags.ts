@@ -5,6 +5,21 @@ import { parseMoney } from '../domain/money.js';
 
 export const groupFlag = Flags.string({ description: 'group id', required: true });
 
+/** The flags of `product create` and `product update` (the same body shape). */
+export function productFlags(unitDefault?: string) {
+  return {
+    group: groupFlag,
+    name: Flags.string({ description: 'product name (at most 100 characters)' }),
+    description: Flags.string({ description: 'description (at most 255 characters)' }),
+    amount: Flags.string({ description: 'unit price as money, tax included (12.34)' }),
+    'amount-cents': Flags.integer({ description: 'unit price in cents' }),
+    tax: Flags.string({ description: 'tax included in the price, as money' }),
+    'tax-cents': Flags.integer({ description: 'tax included in the price, in cents' }),
+    unit: Flags.string({ description: 'unit of measure (only pc is supported)', ...(unitDefault ? { default: unitDefault } : {}) }),
+    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+  };
+}
+
 export const pagingFlags = {
   limit: Flags.integer({ description: 'page size (1 to 1000)', default: 50 }),
   offset: Flags.integer({ description: 'items to skip', default: 0 }),

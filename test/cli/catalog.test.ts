@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, runCliJson, type CliResult } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { invoiceListSchema, invoiceSchema, partnerListSchema, partnerSchema, productListSchema, productSchema } from '../../src/domain/catalog.js';
 import { pdfText } from '../helpers/pdf-text.js';
@@ -24,11 +24,6 @@ before(async () => {
 const cli = (args: string[], input?: string) => runCli(args, { db, input });
 const json = <T = any>(args: string[]) => runCliJson<T>(args, { db }); // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function assertUserError(r: CliResult, pattern: RegExp) {
-  assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
-  assert.match(r.stderr, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
-}
 
 test('init --demo adds product_ids, partner_ids and invoice_ids arrays', () => {
   for (const k of ['product_ids', 'partner_ids', 'invoice_ids'] as const) {

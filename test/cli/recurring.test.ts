@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, runCliJson, type CliResult } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { planListSchema, planSchema, subscriptionListSchema, subscriptionSchema } from '../../src/domain/recurring.js';
 
@@ -24,11 +24,6 @@ before(async () => {
 const cli = (args: string[], input?: string) => runCli(args, { db, input });
 const json = <T = any>(args: string[]) => runCliJson<T>(args, { db }); // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function assertUserError(r: CliResult, pattern: RegExp) {
-  assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
-  assert.match(r.stderr, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
-}
 
 test('init --demo adds plan_ids and subscription_ids; the subscriptions are active on the demo card', async () => {
   assert.equal(demo.plan_ids.length, 3);

@@ -4,7 +4,7 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliJson, type CliResult } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { reportTableSchema } from '../../src/domain/reporting.js';
 import { CSV_HEAD } from '../../src/render/report.js';
@@ -113,11 +113,6 @@ test('--output csv streams every matching row (past the 1,000-row page), newest 
   assert.deepEqual(cappedRows.map((row) => row[0]), all.slice(10, 1210).map((row) => row[0]));
 });
 
-function assertUserError(r: CliResult, pattern: RegExp) {
-  assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
-  assert.match(r.stderr, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
-}
 
 test('bad filter values are one-line user errors naming the value', async () => {
   assertUserError(await cli(['report', '--type', 'count', '--status', 'setled']), /statuses\.0: "setled" is not a transaction status/);

@@ -5,7 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, runCliJson, type CliResult } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUserError as assertSharedUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { transactionSchema } from '../../src/domain/transactions.js';
 
@@ -35,9 +35,7 @@ const json = <T = any>(args: string[]) => runCliJson<T>(args, { db }); // eslint
 
 /** A user error: exit 1, a short message on stderr, no stack trace. */
 function assertUserError(r: CliResult, pattern: RegExp) {
-  assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
-  assert.match(r.stderr, pattern);
-  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+  assertSharedUserError(r, pattern);
   assert.ok(r.stderr.trim().split('\n').length <= 3, r.stderr);
 }
 

@@ -1,4 +1,5 @@
 // Run the real payctl binary.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
@@ -29,4 +30,11 @@ export async function runCliJson<T = any>(args: string[], opts: { db?: string; e
   const r = await runCli([...args, '--json'], opts);
   if (r.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
   return JSON.parse(r.stdout) as T;
+}
+
+/** A user error: exit code 1, the message on stderr, and no stack trace. */
+export function assertUserError(r: CliResult, pattern: RegExp): void {
+  assert.equal(r.code, 1, `${r.stdout}${r.stderr}`);
+  assert.match(r.stderr, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
 }

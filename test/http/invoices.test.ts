@@ -9,6 +9,7 @@ import { createGroup, createProcessor } from '../../src/services/groups.js';
 import { createKey } from '../../src/services/keys.js';
 import { advanceClock, setClock } from '../../src/services/clock-control.js';
 import { pdfText } from '../helpers/pdf-text.js';
+import type { InvoiceLine } from '../../src/domain/catalog.js';
 
 let s: TestServer;
 let other: { groupId: string; processorId: string; invoices: string; productId: string };
@@ -49,18 +50,7 @@ before(async () => {
 });
 after(() => s.close());
 
-interface Line {
-  id: string;
-  product_id: string;
-  name: string;
-  description: string;
-  amount: number;
-  included_tax_amount: number;
-  unit_of_measure: string;
-  quantity: number;
-  created_at: string;
-  updated_at: string;
-}
+type Line = InvoiceLine;
 
 function createBody(patch: Record<string, unknown> = {}) {
   return {
