@@ -13,6 +13,7 @@ import {
   subscriptionAmountFlags,
   subscriptionAmountsFromFlags,
 } from '../../src/cli/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionUpdate extends PayctlCommand {
   static override description =
@@ -46,7 +47,7 @@ export default class SubscriptionUpdate extends PayctlCommand {
     if (flags.file) {
       body = await this.readBodyFile(flags.file);
     } else {
-      const current = subscriptionToUpdateBody(await getSubscription(p, flags.group, account, args.id));
+      const current = subscriptionToUpdateBody(await getSubscription(p, contextFor(p, flags.group), account, args.id));
       body = {
         ...current,
         ...defined({
@@ -63,7 +64,7 @@ export default class SubscriptionUpdate extends PayctlCommand {
         amounts: { ...(current.amounts as object), ...subscriptionAmountsFromFlags(flags) },
       };
     }
-    const s = await updateSubscription(p, flags.group, account, args.id, body);
+    const s = await updateSubscription(p, contextFor(p, flags.group), account, args.id, body);
     this.log(`Updated subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

@@ -12,8 +12,9 @@ import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
-import { writeScope } from '../store/db.js';
-import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
+import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHash } from '../services/idempotency.js';
+import { contextFor, type GroupContext } from '../services/context.js';
+import { newId } from '../lib/ids.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
@@ -78,15 +79,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const started = performance.now();
     inFlight++;
     const cors = route.auth.kind !== 'key';
+    let released: (() => void) | undefined;
     try {
       if (shuttingDown) throw unavailable();
       // Re-read the platform clock (another process may have moved it) alongside
       // authentication and the body read; it is awaited before the route runs. One
-      // sequential database round trip fewer per request (issue 9).
+      // sequential database round trip fewer per request.
       const clockRefreshed = platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
-      const ctx: RouteContext = {
+      const requestId = newId();
+      const c: RouteContext = {
         platform,
+        ctx: contextFor(platform, undefined, { requestId }),
+        get groupCtx(): GroupContext {
+          throw new Error(`route ${route.method} ${route.path} has no API key, so no group context`);
+        },
         params: decodeParams(req.params),
         query: req.query,
         body: undefined,
@@ -96,26 +103,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       };
       if (route.rateLimit) {
         // Every attempt counts (before auth), so failures cannot be retried for free.
-        const limitHeaders = await rateLimits.consume(route.rateLimit, ctx.clientIp);
+        const limitHeaders = await rateLimits.consume(route.rateLimit, c.clientIp);
         for (const [name, value] of Object.entries(limitHeaders)) res.setHeader(name, value);
       }
       const authorization = req.headers.authorization;
       if (route.auth.kind === 'key') {
         const key = await authenticateKey(platform, authorization);
-        const groupId = ctx.params.group_id;
+        const groupId = c.params.group_id;
         if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
         if (!route.auth.anyOf.some((perm) => key.permissions.includes(perm))) {
           throw permissionError(`this API key lacks the ${route.auth.anyOf.join(' or ')} permission`);
         }
-        ctx.key = key;
+        c.key = key;
       } else if (route.auth.kind === 'session') {
-        ctx.authorization = authorization;
+        c.authorization = authorization;
       }
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {
         const parsed = await readJsonBody(req);
         raw = parsed.raw;
-        ctx.body = parsed.value;
+        c.body = parsed.value;
         // A route without a body shape takes none: fields sent anyway are refused by name
         // (no mass assignment), an empty body or {} is fine.
         if (!route.body) refuseBody(parsed.value);
@@ -124,29 +131,38 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       await clockRefreshed;
 
+      const group = c.key?.group_id;
       const idemHeader = req.headers['idempotency-key'];
-      let result: unknown;
+      let claim: IdempotencyClaim | undefined;
       if (route.method === 'POST' && typeof idemHeader === 'string') {
         checkKey(idemHeader);
-        const scope = ctx.key?.group_id ?? 'public';
-        const hash = requestHash(route.method, req.path, raw);
-        const done = await findCompleted(platform, scope, idemHeader, hash);
-        if (done) return replay(res, done.status, done.body, cors);
+        const scope = group ?? 'public';
         const flightKey = `${scope}\u0000${idemHeader}`;
         if (inFlightKeys.has(flightKey)) throw new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        const hash = requestHash(route.method, req.path, raw);
+        const done = await findCompleted(platform.db, scope, idemHeader, hash);
+        if (done) return replay(res, done.status, done.body, cors);
+        claim = new IdempotencyClaim(scope, idemHeader, hash, route.status ?? 200, contextFor(platform, group).clock);
         inFlightKeys.add(flightKey);
-        try {
-          result = await writeScope.run(claimScope(platform, scope, idemHeader, hash, route.status ?? 200), () => route.handler(ctx));
-        } catch (err) {
-          if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
-          throw err;
-        } finally {
-          inFlightKeys.delete(flightKey);
-        }
-      } else {
-        result = await route.handler(ctx);
+        released = () => inFlightKeys.delete(flightKey);
+      }
+      c.ctx = contextFor(platform, group, { requestId, ...(claim ? { idempotency: claim } : {}) });
+      if (group !== undefined) Object.defineProperty(c, 'groupCtx', { value: c.ctx as GroupContext });
+
+      let result: unknown;
+      try {
+        result = await route.handler(c);
+      } catch (err) {
+        if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
+        // The work committed, then the request failed: a retry gets this same failure.
+        if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: JSON.stringify(err.toBody()) });
+        throw err;
       }
 
+      if (claim && !(result instanceof RawResponse)) {
+        const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
+        await claim.settle(platform.db, { status: answer.status, body: JSON.stringify(answer.body) });
+      }
       if (result instanceof RawResponse) {
         res.writeHead(result.status, { ...(cors ? CORS : {}), ...result.headers });
         res.end(result.body);
@@ -158,6 +174,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch (err) {
       sendError(res, err, cors);
     } finally {
+      released?.();
       log.write({
         time: new Date().toISOString(),
         method: req.method ?? '',

@@ -158,7 +158,7 @@ export async function billSubscription(tx: Tx, p: Platform, row: SubscriptionRow
 
     let approved = true;
     if (charge.total > 0) {
-      const t = await chargeInTx(tx, p, {
+      const t = await chargeInTx(tx, p, p.clock, {
         groupId: row.group_id,
         processorId: row.processor_id,
         type: 'sale',
@@ -266,7 +266,7 @@ export async function applyAmountChange(
     created_at: now,
   };
   if (!(await subscriptionChargeRepo.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
-  const t = await chargeInTx(tx, p, {
+  const t = await chargeInTx(tx, p, p.clock, {
     groupId: row.group_id,
     processorId: row.processor_id,
     type: 'sale',

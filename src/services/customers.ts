@@ -1,5 +1,7 @@
 // Customers and their vault of stored cards and bank accounts.
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor, Tx } from '../store/db.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo, type CustomerBankAccountRow, type CustomerCardRow, type CustomerRow } from '../store/repositories/customers.js';
 import { createCustomerSchema, expirationMMYY, type Customer, type CustomerBankAccount, type CustomerCard } from '../domain/customers.js';
@@ -8,9 +10,10 @@ import type { TokenRow } from '../store/repositories/tokens.js';
 import { notFound, parseOrThrow } from '../errors.js';
 import { newId } from '../lib/ids.js';
 
-export async function createCustomer(p: Platform, groupId: string, body: unknown): Promise<Customer> {
+export async function createCustomer(p: Platform, ctx: GroupContext, body: unknown): Promise<Customer> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createCustomerSchema, body);
-  const now = p.clock.nowIso();
+  const now = ctx.clock.nowIso();
   const row: CustomerRow = {
     id: newId(),
     group_id: groupId,
@@ -22,17 +25,18 @@ export async function createCustomer(p: Platform, groupId: string, body: unknown
     created_at: now,
     updated_at: now,
   };
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await customerRepo.insert(tx, row);
     return toCustomer(row, [], []);
   });
 }
 
-export async function getCustomer(p: Platform, groupId: string, id: string): Promise<Customer> {
-  const row = await requireCustomer(p.db, groupId, id);
+export async function getCustomer(p: Platform, ctx: GroupContext, id: string): Promise<Customer> {
+  const groupId = ctx.group;
+  const row = await requireCustomer(ctx.store, groupId, id);
   const [cards, banks] = await Promise.all([
-    customerCardRepo.listByCustomer(p.db, id),
-    customerBankAccountRepo.listByCustomer(p.db, id),
+    customerCardRepo.listByCustomer(ctx.store, id),
+    customerBankAccountRepo.listByCustomer(ctx.store, id),
   ]);
   return toCustomer(row, cards, banks);
 }

@@ -2,16 +2,17 @@
 // available links: a fixed amount and an open amount); init prints the first's pay page.
 import type { DemoStep } from './demo.js';
 import { createPaymentLink } from './payment-links.js';
+import { contextFor } from './context.js';
 
 export const paymentLinksDemoStep: DemoStep = {
   name: 'payment-links',
   async run(p, state) {
-    const fixed = await createPaymentLink(p, state.group_id, {
+    const fixed = await createPaymentLink(p, contextFor(p, state.group_id), {
       processor_id: state.processor_id,
       amount: 2500,
       description: 'Espresso tasting for two',
     });
-    const open = await createPaymentLink(p, state.group_id, {
+    const open = await createPaymentLink(p, contextFor(p, state.group_id), {
       processor_id: state.processor_id,
       open_amount: true,
       description: 'Tip the baristas',

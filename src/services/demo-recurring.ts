@@ -9,6 +9,7 @@ import { storeCard } from './customers.js';
 import { createPlan } from './plans.js';
 import { createSubscription } from './subscriptions.js';
 import { addCycles } from '../domain/recurring.js';
+import { contextFor } from './context.js';
 
 export const recurringDemoStep: DemoStep = {
   name: 'recurring',
@@ -31,7 +32,7 @@ export const recurringDemoStep: DemoStep = {
       cardId = card.id;
     }
 
-    const starter = await createPlan(p, groupId, accountId, {
+    const starter = await createPlan(p, contextFor(p, groupId), accountId, {
       name: 'Starter',
       description: 'Starter plan, billed monthly after a 30-day free trial',
       amount: 1999,
@@ -41,7 +42,7 @@ export const recurringDemoStep: DemoStep = {
       trial_period_days: 30,
       proration_behavior: 'create_prorations',
     });
-    const pro = await createPlan(p, groupId, accountId, {
+    const pro = await createPlan(p, contextFor(p, groupId), accountId, {
       name: 'Pro (annual)',
       description: 'Pro plan, billed yearly',
       amount: 19900,
@@ -51,7 +52,7 @@ export const recurringDemoStep: DemoStep = {
       retry_policy: { steps: [{ delay_days: 1 }, { delay_days: 3 }, { delay_days: 7 }] },
       proration_behavior: 'immediate_action',
     });
-    const box = await createPlan(p, groupId, accountId, {
+    const box = await createPlan(p, contextFor(p, groupId), accountId, {
       name: 'Weekly box',
       description: 'Twelve weekly deliveries, shipping included',
       amount: 1250,
@@ -62,12 +63,12 @@ export const recurringDemoStep: DemoStep = {
     });
 
     const nextMonth = addCycles(now, 'monthly', 1, 1);
-    const onStarter = await createSubscription(p, groupId, accountId, {
+    const onStarter = await createSubscription(p, contextFor(p, groupId), accountId, {
       plan_id: starter.id,
       customer_id: state.customer_id,
       card_id: cardId,
     });
-    const onPro = await createSubscription(p, groupId, accountId, {
+    const onPro = await createSubscription(p, contextFor(p, groupId), accountId, {
       plan_id: pro.id,
       customer_id: state.customer_id,
       card_id: cardId,

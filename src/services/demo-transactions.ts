@@ -6,6 +6,7 @@ import { fixedToken } from './tokens.js';
 import { storeCard } from './customers.js';
 import { createSale } from './transactions/sale.js';
 import { captureTransaction } from './transactions/lifecycle.js';
+import { contextFor } from './context.js';
 
 const billing = {
   first_name: 'Ada',
@@ -35,17 +36,17 @@ export const transactionsDemoStep: DemoStep = {
     );
     const common = { source: 'api', processor_id: state.processor_id, currency: 'USD', email_address: billing.email, email_receipt: false };
     const withToken = (token: string) => ({ billing_address: billing, payment_details: { token } });
-    const sale = await createSale(p, groupId, { ...common, type: 'sale', amounts: { requested_amount: 2599 }, description: 'Demo sale', ...withToken('tok_visa') });
-    const declined = await createSale(p, groupId, { ...common, type: 'sale', amounts: { requested_amount: 1500 }, description: 'Demo declined sale', ...withToken('tok_visa_declined') });
-    const authorized = await createSale(p, groupId, {
+    const sale = await createSale(p, contextFor(p, groupId), { ...common, type: 'sale', amounts: { requested_amount: 2599 }, description: 'Demo sale', ...withToken('tok_visa') });
+    const declined = await createSale(p, contextFor(p, groupId), { ...common, type: 'sale', amounts: { requested_amount: 1500 }, description: 'Demo declined sale', ...withToken('tok_visa_declined') });
+    const authorized = await createSale(p, contextFor(p, groupId), {
       ...common,
       type: 'auth',
       amounts: { requested_amount: 5000 },
       description: 'Demo auth on the stored card',
       payment_details: { customer: { customer_id: state.customer_id, card_id: card.id } },
     });
-    const toCapture = await createSale(p, groupId, { ...common, type: 'auth', amounts: { requested_amount: 4200 }, description: 'Demo captured auth', ...withToken('tok_mastercard') });
-    const captured = await captureTransaction(p, groupId, toCapture.id, { amount: toCapture.amounts.authorized_amount });
+    const toCapture = await createSale(p, contextFor(p, groupId), { ...common, type: 'auth', amounts: { requested_amount: 4200 }, description: 'Demo captured auth', ...withToken('tok_mastercard') });
+    const captured = await captureTransaction(p, contextFor(p, groupId), toCapture.id, { amount: toCapture.amounts.authorized_amount });
     return { card_id: card.id, transaction_ids: [sale.id, declined.id, authorized.id, captured.id] };
   },
 };

@@ -16,6 +16,7 @@ import { paymentLinksDemoStep } from './demo-payment-links.js';
 import { onboardingDemoStep } from './onboarding.js';
 import { sha256 } from '../lib/hash.js';
 import { newId } from '../lib/ids.js';
+import { contextFor } from './context.js';
 
 export interface DemoState {
   group_id: string;
@@ -38,7 +39,7 @@ const steps: DemoStep[] = [
       const group = await createGroup(p, { name: 'Demo Merchant', pricing: 'flat' });
       const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level', name: 'Simulated Processor' });
       const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id, name: 'Demo linked account' });
-      const customer = await createCustomer(p, group.id, {
+      const customer = await createCustomer(p, contextFor(p, group.id), {
         first_name: 'Ada',
         last_name: 'Lovelace',
         email: 'ada@example.com',

@@ -4,6 +4,8 @@
 // A decline is not an error: the declined transaction is kept, the invoice stays
 // payable, and the result says why (response_code, response_text).
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { RequestContext } from './context.js';
 import { invoiceLineRepo, invoiceRepo } from '../store/repositories/invoices.js';
 import { partnerRepo } from '../store/repositories/partners.js';
 import { invoiceIncludedTax, invoiceStatus, payInvoiceSchema, type InvoicePayment } from '../domain/catalog.js';
@@ -16,16 +18,16 @@ export interface PayContext {
   ipAddress?: string;
 }
 
-export async function payInvoice(p: Platform, slug: string, body: unknown, ctx: PayContext = {}): Promise<InvoicePayment> {
+export async function payInvoice(p: Platform, ctx: RequestContext, slug: string, body: unknown, client: PayContext = {}): Promise<InvoicePayment> {
   const input = parseOrThrow(payInvoiceSchema, body);
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await invoiceRepo.findBySlug(tx, slug);
     if (!row) throw notFound('invoice');
     if (row.status === 'paid') throw invalidRequest('this invoice is already paid');
     if (row.status === 'archived') throw invalidRequest('this invoice is archived and can no longer be paid');
     if (row.amount === 0) throw invalidRequest(`the invoice total is ${formatMoney(0)}; there is nothing to pay`);
 
-    const now = p.clock.now();
+    const now = ctx.clock.now();
     const token = await consumeToken(tx, input.token, now, 'token');
     const method = token.type === 'card' ? 'card' : 'ach';
     if (method === 'card' && row.card_enabled !== 1) {
@@ -36,7 +38,7 @@ export async function payInvoice(p: Platform, slug: string, body: unknown, ctx: 
     }
 
     const [partner, lines] = await Promise.all([partnerRepo.find(tx, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(tx, row.id)]);
-    const transaction = await chargeInTx(tx, p, {
+    const transaction = await chargeInTx(tx, p, ctx.clock, {
       groupId: row.group_id,
       processorId: row.processor_id,
       type: 'sale',
@@ -54,7 +56,7 @@ export async function payInvoice(p: Platform, slug: string, body: unknown, ctx: 
       emailReceipt: true,
       description: `Invoice ${row.invoice_number}`,
       orderId: row.invoice_number,
-      ipAddress: ctx.ipAddress,
+      ipAddress: client.ipAddress,
       links: { invoiceId: row.id, invoiceNumber: row.invoice_number, invoiceExternalId: row.external_id || undefined },
     });
 

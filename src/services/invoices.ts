@@ -3,6 +3,8 @@
 // clock every time an invoice is read, so it is right the moment the clock moves.
 import { randomBytes } from 'node:crypto';
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor, Tx } from '../store/db.js';
 import {
   invoiceLineRepo,
@@ -39,6 +41,7 @@ import { newId } from '../lib/ids.js';
 import { requireGroup, requireProcessor } from './groups.js';
 import { toPartner } from './partners.js';
 import { queueEmail } from '../mail/outbox.js';
+import { contextFor } from './context.js';
 
 // ---------------------------------------------------------------- reading
 
@@ -94,24 +97,26 @@ export async function requireInvoice(ex: Executor, groupId: string, id: string):
   return row;
 }
 
-export async function getInvoice(p: Platform, groupId: string, id: string): Promise<Invoice> {
-  return loadInvoice(p.db, await requireInvoice(p.db, groupId, id), p.clock.nowIso());
+export async function getInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
+  const groupId = ctx.group;
+  return loadInvoice(ctx.store, await requireInvoice(ctx.store, groupId, id), ctx.clock.nowIso());
 }
 
 /** Newest first; `status` is the effective one (past_due and pending are told apart by the due day). */
-export async function listInvoices(p: Platform, groupId: string, query: unknown): Promise<InvoiceList> {
+export async function listInvoices(p: Platform, ctx: GroupContext, query: unknown): Promise<InvoiceList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(invoiceListQuerySchema, query);
-  const now = p.clock.nowIso();
+  const now = ctx.clock.nowIso();
   const today = pastDueCutoffDay(now);
   const filter: InvoiceListFilter = { limit: q.limit, offset: q.offset, partnerId: q.partner_id };
   if (q.status === 'past_due') Object.assign(filter, { stored: 'pending', dueBefore: today });
   else if (q.status === 'pending') Object.assign(filter, { stored: 'pending', dueFrom: today });
   else if (q.status !== undefined) filter.stored = q.status;
-  const { items, total_count } = await invoiceRepo.list(p.db, groupId, filter);
+  const { items, total_count } = await invoiceRepo.list(ctx.store, groupId, filter);
   const ids = items.map((i) => i.id);
   const [partners, lines] = await Promise.all([
-    partnerRepo.findMany(p.db, [...new Set(items.map((i) => i.partner_id))]),
-    invoiceLineRepo.listByInvoices(p.db, ids),
+    partnerRepo.findMany(ctx.store, [...new Set(items.map((i) => i.partner_id))]),
+    invoiceLineRepo.listByInvoices(ctx.store, ids),
   ]);
   const partnerById = new Map(partners.map((x) => [x.id, x]));
   const linesByInvoice = new Map<string, InvoiceLineRow[]>(ids.map((id) => [id, []]));
@@ -172,10 +177,11 @@ export const invoicePageUrl = (p: Platform, slug: string) => `${p.publicUrl}/inv
  * two concurrent creates never share a number. Lines copy their product's values now.
  * send_email queues the invoice e-mail with the public page link in the same write.
  */
-export async function createInvoice(p: Platform, groupId: string, body: unknown): Promise<Invoice> {
+export async function createInvoice(p: Platform, ctx: GroupContext, body: unknown): Promise<Invoice> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createInvoiceSchema, body);
-  await requireGroup(p.db, groupId);
-  return p.db.write(async (tx) => {
+  await requireGroup(ctx.store, groupId);
+  return unitOfWork(ctx, async ({ tx }) => {
     const problems: FieldProblem[] = [];
     const partner = await partnerRepo.find(tx, groupId, input.partner_id);
     if (!partner) problems.push({ path: 'partner_id', message: 'must be an existing partner of this group' });
@@ -184,7 +190,7 @@ export async function createInvoice(p: Platform, groupId: string, body: unknown)
     const built = await collect(problems, () => buildInvoiceLines(input.products, products));
     if (problems.length || !built || !partner) throw validationError(problems);
 
-    const now = p.clock.now();
+    const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const year = now.getUTCFullYear();
     const n = await invoiceRepo.nextNumber(tx, groupId, year);
@@ -250,9 +256,10 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
  * detach the rest; differing copies of product values are refused). The amount is
  * recomputed from the resulting lines. Archived and paid invoices cannot be updated.
  */
-export async function updateInvoice(p: Platform, groupId: string, id: string, body: unknown): Promise<Invoice> {
+export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Invoice> {
+  const groupId = ctx.group;
   const input = parseOrThrow(updateInvoiceSchema, body);
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireInvoice(tx, groupId, id);
     if (row.status === 'archived') throw invalidRequest('an archived invoice cannot be updated');
     if (row.status === 'paid') throw invalidRequest('a paid invoice cannot be updated');
@@ -264,7 +271,7 @@ export async function updateInvoice(p: Platform, groupId: string, id: string, bo
     const r = await collect(problems, () => reconcileInvoiceLines(existing, input.products, products));
     if (problems.length || !r) throw validationError(problems);
 
-    const now = p.clock.nowIso();
+    const now = ctx.clock.nowIso();
     for (const line of r.detach) await invoiceLineRepo.remove(tx, line.id);
     const added: Array<{ line: NewInvoiceLine; position: number }> = [];
     for (const [position, line] of r.lines.entries()) {
@@ -290,10 +297,11 @@ export async function updateInvoice(p: Platform, groupId: string, id: string, bo
 }
 
 /** Archive Invoice (spec 10): any status → archived; archiving again returns it unchanged. */
-export async function archiveInvoice(p: Platform, groupId: string, id: string): Promise<Invoice> {
-  return p.db.write(async (tx) => {
+export async function archiveInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireInvoice(tx, groupId, id);
-    const now = p.clock.nowIso();
+    const now = ctx.clock.nowIso();
     const { changes } = await invoiceRepo.archive(tx, row.id, now);
     const current = changes === 1 ? { ...row, status: 'archived' as const, archived_at: now, updated_at: now } : row;
     return loadInvoice(tx, current, now);
@@ -309,9 +317,10 @@ export interface InvoicePdf {
 }
 
 /** Download PDF (spec 11): the invoice as seen now (PAST DUE / ARCHIVED / PAID marked). */
-export async function invoicePdf(p: Platform, groupId: string, id: string): Promise<InvoicePdf> {
-  const invoice = await getInvoice(p, groupId, id);
-  const group = await requireGroup(p.db, groupId);
+export async function invoicePdf(p: Platform, ctx: GroupContext, id: string): Promise<InvoicePdf> {
+  const groupId = ctx.group;
+  const invoice = await getInvoice(p, contextFor(p, groupId), id);
+  const group = await requireGroup(ctx.store, groupId);
   const { renderInvoicePdf } = await import('../pdf/invoice.js');
   const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug) });
   return { filename: `${invoice.invoice_number}.pdf`, pdf, invoice };

@@ -4,6 +4,8 @@
 // entry and turns 201 into 202. ssn, itin and ein are stored masked (last four) and
 // never returned, e-mailed or logged.
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { RequestContext } from './context.js';
 import type { DemoStep } from './demo.js';
 import { signupEntrySchema, maskSensitive, type SignupEntry } from '../domain/onboarding.js';
 import {
@@ -70,13 +72,13 @@ export interface SubmitOutcome {
 }
 
 /** POST /api/v1/processing/signup_entry. 400 lists every problem (validateSignupEntry). */
-export async function submitSignupEntry(p: Platform, body: unknown): Promise<SubmitOutcome> {
+export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: unknown): Promise<SubmitOutcome> {
   const { entry, problems } = await validateSignupEntry(p, body);
   if (!entry) throw validationError(problems);
 
-  const created = await p.db.write(async (tx) => {
+  const created = await unitOfWork(ctx, async ({ tx }) => {
     if (!(await signupFormRepo.find(tx, entry.signup_form_id))) throw validationError([UNKNOWN_FORM]);
-    const now = p.clock.nowIso();
+    const now = ctx.clock.nowIso();
     const groupId = newId();
     await groupRepo.insert(tx, {
       id: groupId,

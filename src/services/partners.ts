@@ -1,5 +1,7 @@
 // Partners: the businesses a group invoices (spec 12 list; create and get are extensions).
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor } from '../store/db.js';
 import { partnerRepo, type PartnerRow } from '../store/repositories/partners.js';
 import { createPartnerSchema, partnerListQuerySchema, type Partner, type PartnerList } from '../domain/catalog.js';
@@ -32,10 +34,11 @@ export async function requirePartner(ex: Executor, groupId: string, id: string):
   return row;
 }
 
-export async function createPartner(p: Platform, groupId: string, body: unknown): Promise<Partner> {
+export async function createPartner(p: Platform, ctx: GroupContext, body: unknown): Promise<Partner> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createPartnerSchema, body);
-  await requireGroup(p.db, groupId);
-  const now = p.clock.nowIso();
+  await requireGroup(ctx.store, groupId);
+  const now = ctx.clock.nowIso();
   const row: PartnerRow = {
     id: newId(),
     group_id: groupId,
@@ -52,19 +55,21 @@ export async function createPartner(p: Platform, groupId: string, body: unknown)
     created_at: now,
     updated_at: now,
   };
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await partnerRepo.insert(tx, row);
     return toPartner(row);
   });
 }
 
-export async function getPartner(p: Platform, groupId: string, id: string): Promise<Partner> {
-  return toPartner(await requirePartner(p.db, groupId, id));
+export async function getPartner(p: Platform, ctx: GroupContext, id: string): Promise<Partner> {
+  const groupId = ctx.group;
+  return toPartner(await requirePartner(ctx.store, groupId, id));
 }
 
 /** Get All Partners (spec 12): `name` matches company or person name, case-insensitive substring. */
-export async function listPartners(p: Platform, groupId: string, query: unknown): Promise<PartnerList> {
+export async function listPartners(p: Platform, ctx: GroupContext, query: unknown): Promise<PartnerList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(partnerListQuerySchema, query);
-  const { items, total_count } = await partnerRepo.list(p.db, groupId, q);
+  const { items, total_count } = await partnerRepo.list(ctx.store, groupId, q);
   return { data: { items: items.map(toPartner), total_count } };
 }

@@ -3,6 +3,8 @@
 // link paid with a compare-and-set in the same write as the charge, so of two
 // simultaneous pays exactly one charges; the other (and a declined card) rolls back.
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext, RequestContext } from './context.js';
 import type { Executor } from '../store/db.js';
 import {
   createPaymentLinkSchema,
@@ -31,14 +33,15 @@ const SESSION_PURGE_AFTER_MS = 24 * 3_600_000;
 
 // ---------------------------------------------------------------- merchant side
 
-export async function createPaymentLink(p: Platform, groupId: string, body: unknown): Promise<PaymentLink> {
+export async function createPaymentLink(p: Platform, ctx: GroupContext, body: unknown): Promise<PaymentLink> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createPaymentLinkSchema, body);
-  await requireGroup(p.db, groupId);
+  await requireGroup(ctx.store, groupId);
   const processorId = input.processor_id
-    ? (await requireProcessor(p.db, groupId, input.processor_id)).id
-    : (await processorRepo.listByGroup(p.db, groupId))[0]?.id;
+    ? (await requireProcessor(ctx.store, groupId, input.processor_id)).id
+    : (await processorRepo.listByGroup(ctx.store, groupId))[0]?.id;
   if (!processorId) throw validationError([{ path: 'processor_id', message: 'the group has no processor; create one first (payctl processor create)' }]);
-  const now = p.clock.nowIso();
+  const now = ctx.clock.nowIso();
   if (input.expires_at !== undefined && input.expires_at <= now) {
     throw validationError([{ path: 'expires_at', message: 'must be in the future (platform time)' }]);
   }
@@ -57,29 +60,32 @@ export async function createPaymentLink(p: Platform, groupId: string, body: unkn
     created_at: now,
     updated_at: now,
   };
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await paymentLinkRepo.insert(tx, row);
     return toPaymentLink(p, row, now);
   });
 }
 
-export async function listPaymentLinks(p: Platform, groupId: string, query: unknown): Promise<PaymentLinkList> {
+export async function listPaymentLinks(p: Platform, ctx: GroupContext, query: unknown): Promise<PaymentLinkList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(paymentLinkListQuerySchema, query ?? {});
-  await requireGroup(p.db, groupId);
-  const now = p.clock.nowIso();
+  await requireGroup(ctx.store, groupId);
+  const now = ctx.clock.nowIso();
   const filter = { groupId, status: q.status, now, limit: q.limit, offset: q.offset };
-  const [rows, total] = await Promise.all([paymentLinkRepo.list(p.db, filter), paymentLinkRepo.count(p.db, filter)]);
+  const [rows, total] = await Promise.all([paymentLinkRepo.list(ctx.store, filter), paymentLinkRepo.count(ctx.store, filter)]);
   return { data: { items: rows.map((r) => toPaymentLink(p, r, now)), total_count: total } };
 }
 
-export async function getPaymentLink(p: Platform, groupId: string, id: string): Promise<PaymentLink> {
-  return toPaymentLink(p, await requireLink(p.db, groupId, id), p.clock.nowIso());
+export async function getPaymentLink(p: Platform, ctx: GroupContext, id: string): Promise<PaymentLink> {
+  const groupId = ctx.group;
+  return toPaymentLink(p, await requireLink(ctx.store, groupId, id), ctx.clock.nowIso());
 }
 
 /** available (or expired) → deactivated; deactivating again returns the link unchanged; a paid link is a 400. */
-export async function deactivatePaymentLink(p: Platform, groupId: string, id: string): Promise<PaymentLink> {
-  return p.db.write(async (tx) => {
-    const now = p.clock.nowIso();
+export async function deactivatePaymentLink(p: Platform, ctx: GroupContext, id: string): Promise<PaymentLink> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.nowIso();
     const row = await requireLink(tx, groupId, id);
     if (row.status === 'paid') throw invalidRequest('this payment link is already paid and cannot be deactivated');
     if (row.status === 'available') {
@@ -103,9 +109,9 @@ async function requireLink(ex: Executor, groupId: string, id: string): Promise<P
  * it. Only the token's hash is stored. A token is issued whatever the link's status, so
  * paying a paid, deactivated or expired link gets its own answer (400), not a 401.
  */
-export async function retrievePublicPaymentLink(p: Platform, id: string): Promise<PublicPaymentLink> {
-  return p.db.write(async (tx) => {
-    const now = p.clock.now();
+export async function retrievePublicPaymentLink(p: Platform, ctx: RequestContext, id: string): Promise<PublicPaymentLink> {
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const row = await paymentLinkRepo.find(tx, id);
     if (!row) throw notFound('payment link');
@@ -151,16 +157,16 @@ export interface PayRequest {
  * declined payment throws inside that write, so nothing of it is kept: the link stays
  * available and the token unused.
  */
-export async function payPaymentLink(p: Platform, req: PayRequest): Promise<PaymentLinkPayResult> {
-  await requireSession(p, req.authorization, req.linkId);
-  const link = await paymentLinkRepo.find(p.db, req.linkId);
+export async function payPaymentLink(p: Platform, ctx: RequestContext, req: PayRequest): Promise<PaymentLinkPayResult> {
+  await requireSession(ctx, req.authorization, req.linkId);
+  const link = await paymentLinkRepo.find(ctx.store, req.linkId);
   if (!link || (req.groupId !== undefined && link.group_id !== req.groupId)) throw notFound('payment link');
-  assertAvailable(effectiveStatus(link, p.clock.nowIso()));
+  assertAvailable(effectiveStatus(link, ctx.clock.nowIso()));
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
 
-  return p.db.write(async (tx) => {
-    const now = p.clock.now();
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const { changes } = await paymentLinkRepo.markPaid(tx, link.id, nowIso);
     if (changes !== 1) {
@@ -176,7 +182,7 @@ export async function payPaymentLink(p: Platform, req: PayRequest): Promise<Paym
     if (token.type === 'bank_account' && link.ach_enabled !== 1) {
       throw invalidRequest('this payment link does not accept bank accounts (ACH)', [{ path: 'token', message: 'ACH payments are not enabled on this link' }]);
     }
-    const txn = await chargeInTx(tx, p, {
+    const txn = await chargeInTx(tx, p, ctx.clock, {
       groupId: link.group_id,
       processorId: link.processor_id,
       type: 'sale',
@@ -202,14 +208,14 @@ export async function payPaymentLink(p: Platform, req: PayRequest): Promise<Paym
 }
 
 /** The session token in Authorization must exist, be unexpired and belong to this link. */
-async function requireSession(p: Platform, authorization: string | undefined, linkId: string): Promise<void> {
+async function requireSession(ctx: RequestContext, authorization: string | undefined, linkId: string): Promise<void> {
   const token = authorization?.replace(/^Bearer\s+/i, '').trim();
   if (!token) {
     throw authenticationError('missing session token: send the session_token from GET /api/v1/payment-links/{id} as the Authorization header');
   }
-  const session = await paymentLinkSessionRepo.find(p.db, sha256(token));
+  const session = await paymentLinkSessionRepo.find(ctx.store, sha256(token));
   if (!session) throw authenticationError('unknown session token; retrieve the payment link again for a new one');
-  if (session.expires_at <= p.clock.nowIso()) {
+  if (session.expires_at <= ctx.clock.nowIso()) {
     throw authenticationError('the session token has expired (they live 30 minutes); retrieve the payment link again for a new one');
   }
   if (session.payment_link_id !== linkId) throw permissionError('this session token belongs to another payment link');

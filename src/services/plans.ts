@@ -1,5 +1,7 @@
 // Plans (spec 4 Create Plan, 5 Update plan; get and list are extensions).
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor } from '../store/db.js';
 import { planRepo, type PlanRow } from '../store/repositories/plans.js';
 import { subscriptionRepo } from '../store/repositories/subscriptions.js';
@@ -76,10 +78,11 @@ function planValues(input: Omit<CreatePlanInput, 'retry_policy'>) {
 const policyJson = (policy: RetryPolicy | undefined): string | null =>
   policy ? JSON.stringify({ steps: (policy.steps ?? []).map((s) => ({ delay_days: s.delay_days })) }) : null;
 
-export async function createPlan(p: Platform, groupId: string, linkedAccountId: string, body: unknown): Promise<Plan> {
+export async function createPlan(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Plan> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createPlanSchema, body);
-  const now = p.clock.nowIso();
-  return p.db.write(async (tx) => {
+  const now = ctx.clock.nowIso();
+  return unitOfWork(ctx, async ({ tx }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row: PlanRow = {
       id: newId(),
@@ -95,17 +98,19 @@ export async function createPlan(p: Platform, groupId: string, linkedAccountId: 
   });
 }
 
-export async function getPlan(p: Platform, groupId: string, linkedAccountId: string, id: string): Promise<Plan> {
-  await requireLinkedAccount(p.db, groupId, linkedAccountId);
-  return toPlan(await requirePlan(p.db, groupId, linkedAccountId, id));
+export async function getPlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Plan> {
+  const groupId = ctx.group;
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+  return toPlan(await requirePlan(ctx.store, groupId, linkedAccountId, id));
 }
 
-export async function listPlans(p: Platform, groupId: string, linkedAccountId: string, query: unknown = {}): Promise<PlanList> {
+export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId: string, query: unknown = {}): Promise<PlanList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(planListQuerySchema, query);
-  await requireLinkedAccount(p.db, groupId, linkedAccountId);
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const [rows, total] = await Promise.all([
-    planRepo.list(p.db, groupId, linkedAccountId, q.limit, q.offset),
-    planRepo.count(p.db, groupId, linkedAccountId),
+    planRepo.list(ctx.store, groupId, linkedAccountId, q.limit, q.offset),
+    planRepo.count(ctx.store, groupId, linkedAccountId),
   ]);
   return { data: { items: rows.map(toPlan), total_count: total } };
 }
@@ -121,9 +126,10 @@ export async function listPlans(p: Platform, groupId: string, linkedAccountId: s
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
  * amount applies from the next charge). Everything happens in one write.
  */
-export async function updatePlan(p: Platform, groupId: string, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
+export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
+  const groupId = ctx.group;
   const input = parseOrThrow(updatePlanSchema, body);
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
     const values = planValues(input);
@@ -132,7 +138,7 @@ export async function updatePlan(p: Platform, groupId: string, linkedAccountId: 
       ...current,
       ...values,
       retry_policy: keptPolicy ? current.retry_policy : null,
-      updated_at: p.clock.nowIso(),
+      updated_at: ctx.clock.nowIso(),
     };
     await planRepo.update(tx, plan);
 

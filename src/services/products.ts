@@ -1,5 +1,7 @@
 // Products of a group (spec 7, 8; create and list are extensions).
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor } from '../store/db.js';
 import { productRepo, type ProductRow } from '../store/repositories/products.js';
 import {
@@ -33,10 +35,11 @@ export async function requireProduct(ex: Executor, groupId: string, id: string):
   return row;
 }
 
-export async function createProduct(p: Platform, groupId: string, body: unknown): Promise<Product> {
+export async function createProduct(p: Platform, ctx: GroupContext, body: unknown): Promise<Product> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createProductSchema, body);
-  await requireGroup(p.db, groupId);
-  const now = p.clock.nowIso();
+  await requireGroup(ctx.store, groupId);
+  const now = ctx.clock.nowIso();
   const row: ProductRow = {
     id: newId(),
     group_id: groupId,
@@ -48,23 +51,25 @@ export async function createProduct(p: Platform, groupId: string, body: unknown)
     created_at: now,
     updated_at: now,
   };
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await productRepo.insert(tx, row);
     return toProduct(row);
   });
 }
 
-export async function getProduct(p: Platform, groupId: string, id: string): Promise<Product> {
-  return toProduct(await requireProduct(p.db, groupId, id));
+export async function getProduct(p: Platform, ctx: GroupContext, id: string): Promise<Product> {
+  const groupId = ctx.group;
+  return toProduct(await requireProduct(ctx.store, groupId, id));
 }
 
 /**
  * Update Product (spec 8): every field is replaced; a missing included_tax_amount means 0.
  * Lines already attached to invoices keep the values they copied.
  */
-export async function updateProduct(p: Platform, groupId: string, id: string, body: unknown): Promise<Product> {
+export async function updateProduct(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Product> {
+  const groupId = ctx.group;
   const input = parseOrThrow(updateProductSchema, body);
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireProduct(tx, groupId, id);
     const next: ProductRow = {
       ...row,
@@ -73,15 +78,16 @@ export async function updateProduct(p: Platform, groupId: string, id: string, bo
       unit_of_measure: input.unit_of_measure,
       amount: input.amount,
       included_tax_amount: input.included_tax_amount ?? 0,
-      updated_at: p.clock.nowIso(),
+      updated_at: ctx.clock.nowIso(),
     };
     await productRepo.update(tx, next);
     return toProduct(next);
   });
 }
 
-export async function listProducts(p: Platform, groupId: string, query: unknown): Promise<ProductList> {
+export async function listProducts(p: Platform, ctx: GroupContext, query: unknown): Promise<ProductList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(productListQuerySchema, query);
-  const { items, total_count } = await productRepo.list(p.db, groupId, q);
+  const { items, total_count } = await productRepo.list(ctx.store, groupId, q);
   return { data: { items: items.map(toProduct), total_count } };
 }

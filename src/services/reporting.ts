@@ -2,16 +2,18 @@
 // over the path group's transactions, with the query's filters. The HTTP route, the
 // `payctl report` command and the report browser all come through here.
 import type { Platform } from './platform.js';
+import type { GroupContext } from './context.js';
 import { requireLinkedAccount } from './groups.js';
 import { toApiTransaction } from './transactions/mapper.js';
-import { ensureReportingRollup, reportingRepo, type PageCursor, type ReportScope } from '../store/repositories/reporting.js';
+import { reportingRepo, type PageCursor, type ReportScope } from '../store/repositories/reporting.js';
 import { parseReportQuery, type RawQuery, type ReportFilters, type ReportQuery, type ReportResult } from '../domain/reporting.js';
 import type { Transaction } from '../domain/transactions.js';
 
 /** GET …/processing/{linked_account_id}/transactions/reporting. */
-export async function report(p: Platform, groupId: string, linkedAccountId: string, query: RawQuery): Promise<ReportResult> {
-  await requireLinkedAccount(p.db, groupId, linkedAccountId);
-  return runReport(p, groupId, parseReportQuery(query, p.clock.now()));
+export async function report(p: Platform, ctx: GroupContext, linkedAccountId: string, query: RawQuery): Promise<ReportResult> {
+  const groupId = ctx.group;
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+  return runReport(p, groupId, parseReportQuery(query, ctx.clock.now()));
 }
 
 export interface ReportWindow {
@@ -20,15 +22,13 @@ export interface ReportWindow {
   filters: ReportFilters;
 }
 
-async function scopeOf(p: Platform, groupId: string, w: ReportWindow): Promise<ReportScope> {
-  // A database whose rollup is not maintained yet (new, or a bulk load that stopped) gets it now.
-  await ensureReportingRollup(p.db, (fn) => p.db.write(fn));
+function scopeOf(_p: Platform, groupId: string, w: ReportWindow): ReportScope {
   return { groupId, start: w.start, end: w.end, filters: w.filters };
 }
 
 /** A validated query, in its result shape. */
 export async function runReport(p: Platform, groupId: string, q: ReportQuery): Promise<ReportResult> {
-  const scope = await scopeOf(p, groupId, q);
+  const scope = scopeOf(p, groupId, q);
   switch (q.type) {
     case 'count':
       return { total_count: await reportingRepo.count(p.db, scope) };
@@ -54,12 +54,12 @@ async function pageOf(p: Platform, scope: ReportScope, limit: number, offset: nu
  * exports that walk every row.
  */
 export async function reportPage(p: Platform, groupId: string, w: ReportWindow, offset: number, limit: number, after?: PageCursor): Promise<Transaction[]> {
-  return pageOf(p, await scopeOf(p, groupId, w), limit, offset, after);
+  return pageOf(p, scopeOf(p, groupId, w), limit, offset, after);
 }
 
 /** Count and net amount for the same filters. */
 export async function reportSummary(p: Platform, groupId: string, w: ReportWindow): Promise<{ total_count: number; total_amount: number }> {
-  const scope = await scopeOf(p, groupId, w);
+  const scope = scopeOf(p, groupId, w);
   const [total_count, total_amount] = await Promise.all([reportingRepo.count(p.db, scope), reportingRepo.amountSum(p.db, scope)]);
   return { total_count, total_amount };
 }

@@ -1,5 +1,7 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { GroupContext } from './context.js';
 import type { Executor, Tx } from '../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../store/repositories/subscriptions.js';
 import { planRepo, type PlanRow } from '../store/repositories/plans.js';
@@ -134,10 +136,11 @@ function tokenColumns(token: TokenRow): Pick<SubscriptionRow, 'payment_method' |
  * at its end. Whatever is already due (start_date ≤ now) is billed in the same write, so a
  * subscription starting now has its first charge (or trial charge) made at once.
  */
-export async function createSubscription(p: Platform, groupId: string, linkedAccountId: string, body: unknown): Promise<Subscription> {
+export async function createSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Subscription> {
+  const groupId = ctx.group;
   const input = parseOrThrow(createSubscriptionSchema, body);
-  return p.db.write(async (tx) => {
-    const now = p.clock.now();
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const account = await requireLinkedAccount(tx, groupId, linkedAccountId);
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
@@ -239,10 +242,11 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
  * billing cycle starts at the end of the current period. payment_details.token replaces
  * the payment method. Only an active subscription can be updated.
  */
-export async function updateSubscription(p: Platform, groupId: string, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+  const groupId = ctx.group;
   const input = parseOrThrow(updateSubscriptionSchema, body);
-  return p.db.write(async (tx) => {
-    const now = p.clock.now();
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row = await requireSubscription(tx, groupId, linkedAccountId, id);
     if (row.status !== 'active') {
@@ -287,14 +291,15 @@ async function save(tx: Tx, row: SubscriptionRow, now: string, methods?: Payment
 // Cancel, get, list (extensions)
 
 /** Cancel: nothing is billed any more (status canceled). A completed or canceled subscription cannot be canceled. */
-export async function cancelSubscription(p: Platform, groupId: string, linkedAccountId: string, id: string): Promise<Subscription> {
-  return p.db.write(async (tx) => {
+export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row = await requireSubscription(tx, groupId, linkedAccountId, id);
     if (row.status === 'canceled' || row.status === 'completed') {
       throw invalidRequest(`the subscription is already ${row.status}`);
     }
-    const now = p.clock.nowIso();
+    const now = ctx.clock.nowIso();
     row.status = 'canceled';
     row.next_bill_date = null;
     row.canceled_at = now;
@@ -302,17 +307,19 @@ export async function cancelSubscription(p: Platform, groupId: string, linkedAcc
   });
 }
 
-export async function getSubscription(p: Platform, groupId: string, linkedAccountId: string, id: string): Promise<Subscription> {
-  await requireLinkedAccount(p.db, groupId, linkedAccountId);
-  return present(p.db, await requireSubscription(p.db, groupId, linkedAccountId, id));
+export async function getSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
+  const groupId = ctx.group;
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+  return present(ctx.store, await requireSubscription(ctx.store, groupId, linkedAccountId, id));
 }
 
-export async function listSubscriptions(p: Platform, groupId: string, linkedAccountId: string, query: unknown = {}): Promise<SubscriptionList> {
+export async function listSubscriptions(p: Platform, ctx: GroupContext, linkedAccountId: string, query: unknown = {}): Promise<SubscriptionList> {
+  const groupId = ctx.group;
   const q = parseOrThrow(subscriptionListQuerySchema, query);
-  await requireLinkedAccount(p.db, groupId, linkedAccountId);
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const filter = { groupId, linkedAccountId, status: q.status, planId: q.plan_id, customerId: q.customer_id };
-  const [rows, total] = await Promise.all([subscriptionRepo.list(p.db, filter, q.limit, q.offset), subscriptionRepo.count(p.db, filter)]);
-  const methods = await subscriptionRepo.paymentMethods(p.db, rows);
+  const [rows, total] = await Promise.all([subscriptionRepo.list(ctx.store, filter, q.limit, q.offset), subscriptionRepo.count(ctx.store, filter)]);
+  const methods = await subscriptionRepo.paymentMethods(ctx.store, rows);
   return { data: { items: rows.map((r) => toSubscription(r, methods)), total_count: total } };
 }
 

@@ -2,6 +2,8 @@
 // brand, first six, last four, expiry and holder name. Fixed test tokens (tok_visa …)
 // are reusable and never stored.
 import type { Platform } from './platform.js';
+import { unitOfWork } from './unit-of-work.js';
+import type { RequestContext } from './context.js';
 import type { Executor, Tx } from '../store/db.js';
 import { invalidRequest, parseOrThrow, validationError } from '../errors.js';
 import { tokenBodySchemaFor, type TokenResponse } from '../domain/tokens.js';
@@ -15,9 +17,9 @@ export const TOKEN_TTL_MS = 15 * 60 * 1000;
 /** What a charge needs to know of a payment method (never the full number or CVV). */
 export type PaymentMethodData = TokenRow;
 
-export async function mintToken(p: Platform, body: unknown): Promise<TokenResponse> {
+export async function mintToken(p: Platform, ctx: RequestContext, body: unknown): Promise<TokenResponse> {
   const parsed = parseOrThrow(tokenBodySchemaFor(body), body);
-  const now = p.clock.now();
+  const now = ctx.clock.now();
   const base = {
     token: `tok_${randomBase62(24)}`,
     created_at: now.toISOString(),
@@ -73,7 +75,7 @@ export async function mintToken(p: Platform, body: unknown): Promise<TokenRespon
       test_outcome: bankOutcome(b.account_number),
     };
   }
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     await tokenRepo.insert(tx, row);
     return toTokenResponse(row);
   });

@@ -6,7 +6,6 @@
 // connection. Each queued write runs in its own SAVEPOINT, so one failing write rolls
 // back only itself.
 import type sqlite3Types from 'sqlite3';
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
 
@@ -14,28 +13,25 @@ export interface RunResult {
   changes: number;
 }
 
-/** What repositories run SQL on: the reader, or the writer inside a write transaction. */
+/** What repositories read through: the read connection, or a write transaction. */
 export interface Executor {
-  run(sql: string, params?: Params): Promise<RunResult>;
   get<T>(sql: string, params?: Params): Promise<T | undefined>;
   all<T>(sql: string, params?: Params): Promise<T[]>;
 }
 
-/** The executor handed to a write: also takes callbacks to run after the commit. */
+/** A write transaction: the only way to change the database. Also takes callbacks to run after the commit. */
 export interface Tx extends Executor {
+  run(sql: string, params?: Params): Promise<RunResult>;
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-/** Work that wraps every write started inside a scope (used by Idempotency-Key). */
-export interface WriteScope {
-  before?(tx: Tx): Promise<void>;
-  after?(tx: Tx, result: unknown): Promise<void>;
+/** What a request reads and writes: reads on the read connection, writes through one queue. */
+export interface Store extends Executor {
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
-export const writeScope = new AsyncLocalStorage<WriteScope>();
 
 interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
-  scope: WriteScope | undefined;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -44,7 +40,7 @@ const MIN_SQLITE = [3, 51, 3];
 const MAX_BATCH = 256;
 const MAX_CACHED = 500;
 
-class Connection implements Executor {
+class Connection {
   // The pending prepare is cached, so two first uses of one SQL text share one statement.
   private statements = new Map<string, Promise<sqlite3Types.Statement>>();
   constructor(readonly raw: sqlite3Types.Database) {}
@@ -117,7 +113,7 @@ function isBusy(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && (err as { code: string }).code === 'SQLITE_BUSY';
 }
 
-export class Database implements Executor {
+export class Database implements Store {
   private queue: QueuedWrite[] = [];
   private draining: Promise<void> | null = null;
   private closed = false;
@@ -142,9 +138,6 @@ export class Database implements Executor {
     return new Database(path, writer, reader);
   }
 
-  run(sql: string, params?: Params): Promise<RunResult> {
-    return this.reader.run(sql, params);
-  }
   get<T>(sql: string, params?: Params): Promise<T | undefined> {
     return this.reader.get<T>(sql, params);
   }
@@ -163,9 +156,8 @@ export class Database implements Executor {
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const scope = writeScope.getStore();
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, scope, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
       this.kick();
     });
   }
@@ -213,12 +205,10 @@ export class Database implements Executor {
         // Savepoints stay open until COMMIT (no RELEASE per write): ROLLBACK TO w undoes
         // only the newest savepoint named w, this write's, and skipping the RELEASE saves
         // one of the few SQLite round trips a write costs on the one writer connection
-        // (issue 9: the writer is the bottleneck of concurrent sales).
+        // (the writer is the bottleneck of concurrent sales).
         await this.writer.exec('SAVEPOINT w');
         try {
-          await item.scope?.before?.(tx);
           const value = await item.fn(tx);
-          await item.scope?.after?.(tx, value);
           outcomes.push({ ok: true, value });
           afterCommit.push(...hooks);
         } catch (error) {

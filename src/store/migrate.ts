@@ -25,7 +25,8 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
       // A concurrent process may have applied it while we waited for the write lock.
       const done = await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version]);
       if (done) return;
-      for (const statement of splitStatements(m.sql)) await tx.run(statement);
+      if (m.up) await m.up(tx);
+      else for (const statement of m.statements) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         m.version,
         m.name,
@@ -39,15 +40,4 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
 async function currentVersion(db: Database): Promise<number> {
   const row = await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
   return row?.v ?? 0;
-}
-
-/** Split a migration into statements (no semicolons inside string literals in migrations). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean);
 }

@@ -6,6 +6,7 @@ import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/migr
 import { openPlatform } from '../../src/services/platform.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
+import { contextFor } from '../../src/services/context.js';
 
 test('migrations are applied in order and recorded; running again changes nothing', async () => {
   const db = await Database.open(tempDbPath());
@@ -98,7 +99,7 @@ test('a CLI process and this process write the same file at once without SQLITE_
   const cliRuns = Promise.all(
     Array.from({ length: 3 }, (_, i) => runCli(['customer', 'create', '--group', demo.group_id, '--first-name', `cli${i}`, '--json'], { db: path })),
   );
-  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, demo.group_id, { first_name: `local${i}` })));
+  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, contextFor(p, demo.group_id), { first_name: `local${i}` })));
   const [cli] = await Promise.all([cliRuns, local]);
   for (const r of cli) assert.equal(r.code, 0, r.stderr);
   const n = await p.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM customers WHERE first_name LIKE 'cli%' OR first_name LIKE 'local%'");

@@ -19,7 +19,7 @@ export const onboardingRoutes: RouteDef[] = [
     response: signupEntryResultSchema,
     status: 201,
     handler: async (c) => {
-      const outcome = await submitSignupEntry(c.platform, c.body);
+      const outcome = await submitSignupEntry(c.platform, c.ctx, c.body);
       return outcome.status === 201 ? outcome.body : new JsonResponse(outcome.status, outcome.body);
     },
   },

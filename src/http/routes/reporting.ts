@@ -20,6 +20,6 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
+    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
   },
 ];

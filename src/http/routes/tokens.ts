@@ -14,6 +14,6 @@ export const tokenRoutes: RouteDef[] = [
     auth: publicAuth,
     body: tokenRequestSchema,
     response: tokenResponseSchema,
-    handler: (c) => mintToken(c.platform, c.body),
+    handler: (c) => mintToken(c.platform, c.ctx, c.body),
   },
 ];

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface IdempotencyRow {
   group_id: string;
@@ -12,11 +12,13 @@ export interface IdempotencyRow {
 export const idempotencyRepo = {
   find: (ex: Executor, scope: string, key: string) =>
     ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]),
-  async insert(ex: Executor, r: IdempotencyRow) {
+  async insert(ex: Tx, r: IdempotencyRow) {
     await ex.run(
       'INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at],
     );
   },
-  deleteOlderThan: (ex: Executor, before: string) => ex.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]),
+  setAnswer: (ex: Tx, scope: string, key: string, status: number, body: string) =>
+    ex.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, body, scope, key]),
+  deleteOlderThan: (ex: Tx, before: string) => ex.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]),
 };

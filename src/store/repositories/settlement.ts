@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface SettleCandidate {
   id: string;
@@ -16,17 +16,17 @@ export const settlementRepo = {
        ORDER BY created_at, id LIMIT ?`,
       [before, limit],
     ),
-  async insertBatch(ex: Executor, b: { id: string; group_id: string; cutoff_at: string; transaction_count: number; total_amount: number; created_at: string }) {
+  async insertBatch(ex: Tx, b: { id: string; group_id: string; cutoff_at: string; transaction_count: number; total_amount: number; created_at: string }) {
     await ex.run(
       'INSERT INTO settlement_batches (id, group_id, cutoff_at, transaction_count, total_amount, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       [b.id, b.group_id, b.cutoff_at, b.transaction_count, b.total_amount, b.created_at],
     );
   },
-  settle: (ex: Executor, id: string, batchId: string, at: string) =>
+  settle: (ex: Tx, id: string, batchId: string, at: string) =>
     ex.run(
       "UPDATE transactions SET status = 'settled', settlement_batch_id = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'captured', 'partially_captured')",
       [batchId, at, id],
     ),
-  expireAuths: (ex: Executor, createdBefore: string, at: string) =>
+  expireAuths: (ex: Tx, createdBefore: string, at: string) =>
     ex.run("UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ?", [at, createdBefore]),
 };

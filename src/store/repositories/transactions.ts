@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface TransactionRow {
   id: string;
@@ -73,11 +73,11 @@ export const TRANSACTION_COLUMNS = COLUMNS;
 const INSERT_SQL = `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
 export const transactionRepo = {
-  async insert(ex: Executor, row: TransactionRow) {
+  async insert(ex: Tx, row: TransactionRow) {
     await ex.run(INSERT_SQL, COLUMNS.map((c) => row[c]));
   },
   /** Many rows in one statement (seeding). */
-  async insertMany(ex: Executor, rows: TransactionRow[]) {
+  async insertMany(ex: Tx, rows: TransactionRow[]) {
     if (rows.length === 0) return;
     const one = `(${COLUMNS.map(() => '?').join(', ')})`;
     await ex.run(
@@ -87,20 +87,20 @@ export const transactionRepo = {
   },
   find: (ex: Executor, groupId: string, id: string) =>
     ex.get<TransactionRow>('SELECT * FROM transactions WHERE group_id = ? AND id = ?', [groupId, id]),
-  setCustomer: (ex: Executor, id: string, customerId: string) =>
+  setCustomer: (ex: Tx, id: string, customerId: string) =>
     ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
-  setStatus: (ex: Executor, id: string, from: string[], to: string, at: string) =>
+  setStatus: (ex: Tx, id: string, from: string[], to: string, at: string) =>
     ex.run(
       `UPDATE transactions SET status = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
       [to, at, id, ...from],
     ),
-  capture: (ex: Executor, id: string, captured: number, status: string, at: string) =>
+  capture: (ex: Tx, id: string, captured: number, status: string, at: string) =>
     ex.run(
       "UPDATE transactions SET status = ?, captured_amount = ?, updated_at = ? WHERE id = ? AND status = 'authorized' AND ? <= authorized_amount",
       [status, captured, at, id, captured],
     ),
-  refund: (ex: Executor, id: string, amount: number, at: string) =>
+  refund: (ex: Tx, id: string, amount: number, at: string) =>
     ex.run(
       `UPDATE transactions SET refunded_amount = refunded_amount + ?,
          status = CASE WHEN refunded_amount + ? >= captured_amount THEN 'refunded' ELSE 'partially_refunded' END,
