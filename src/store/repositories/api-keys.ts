@@ -19,6 +19,12 @@ export const apiKeyRepo = {
     );
   },
   findByHash: (ex: Executor, hash: string) => ex.get<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]),
+  /** The key with its group's clock offset (authentication reads both in one query). */
+  findForAuth: (ex: Executor, hash: string) =>
+    ex.get<ApiKeyRow & { clock_offset_ms: number }>(
+      'SELECT k.*, g.clock_offset_ms FROM api_keys k JOIN groups g ON g.id = k.group_id WHERE k.key_hash = ?',
+      [hash],
+    ),
   find: (ex: Executor, id: string) => ex.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]),
   list: (ex: Executor, groupId?: string) =>
     groupId
