@@ -101,7 +101,7 @@ export async function forkSandbox(p: Platform, groupId: string, body: unknown): 
     const now = g.clock.nowIso();
     const { copied, idMap } = await forkGroupRows(tx, groupId, newGroupId, fresh);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
-    await sandboxRepo.rename(tx, newGroupId, name, now);
+    await sandboxRepo.nameFork(tx, newGroupId, name, now);
     const keys = await issueKeys(tx, newGroupId, now);
     const [processor] = await processorRepo.listByGroup(tx, newGroupId);
     const [account] = await linkedAccountRepo.listByGroup(tx, newGroupId);
@@ -112,7 +112,7 @@ export async function forkSandbox(p: Platform, groupId: string, body: unknown): 
       linked_account_id: account?.id ?? '',
       keys,
       clock: now,
-      created_at: source.created_at,
+      created_at: now,
       forked_from: groupId,
       id_map: idMap,
       rows: copied,

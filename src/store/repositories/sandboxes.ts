@@ -17,5 +17,7 @@ export const sandboxRepo = {
     ex.get<SandboxRow>('SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE id = ? AND sandbox = 1', [id]),
   list: (ex: Executor) =>
     ex.all<SandboxRow>('SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE sandbox = 1 ORDER BY created_at, id'),
-  rename: (ex: Executor, id: string, name: string, at: string) => ex.run('UPDATE groups SET name = ?, updated_at = ? WHERE id = ?', [name, at, id]),
+  /** A fork's own name and creation time (its other columns are the original's). */
+  nameFork: (ex: Executor, id: string, name: string, at: string) =>
+    ex.run('UPDATE groups SET name = ?, created_at = ?, updated_at = ? WHERE id = ?', [name, at, at, id]),
 };
