@@ -35,11 +35,12 @@ export interface Sandbox {
 /** One key per permission kind, inserted in `tx`. */
 async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<Permission, string>> {
   const keys = {} as Record<Permission, string>;
-  for (const permission of PERMISSIONS) {
+  const rows = PERMISSIONS.map((permission) => {
     const { key, row } = mintKey(groupId, [permission], `sandbox ${permission}`, now);
-    await apiKeyRepo.insert(tx, row);
     keys[permission] = key;
-  }
+    return row;
+  });
+  await apiKeyRepo.insertMany(tx, rows);
   return keys;
 }
 
