@@ -241,6 +241,7 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
     subject: `Invoice ${invoice.invoice_number} from ${merchant}`,
     body,
     relatedId: invoice.id,
+    groupId: invoice.group_id,
   });
 }
 
