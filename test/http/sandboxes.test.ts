@@ -305,3 +305,18 @@ test('the sandbox routes are in the OpenAPI document, tagged extension, with the
   }
   assert.ok(doc.components.securitySchemes.adminToken);
 });
+
+test('dropping a sandbox in the middle of its traffic: every request answers cleanly, none half-done', async () => {
+  for (let round = 0; round < 3; round++) {
+    const sb = await newSandbox(s);
+    const sales = Array.from({ length: 30 }, (_, i) => sale(sb, { orderId: `race-${i}` }));
+    const dropped = s.call('DELETE', `/api/v1/sandboxes/${sb.group_id}`, { key: ADMIN });
+    const replies = await Promise.all(sales);
+    assert.equal((await dropped).status, 200);
+    // Done before the drop (200, then dropped with it), or refused after it: 401 (key gone),
+    // 404 (group gone under a running write), 400 (its processor gone) — never a 5xx.
+    const bad = replies.filter((r) => r.status !== 200 && !(r.status >= 400 && r.status < 500 && typeof r.body?.error?.message === 'string'));
+    assert.deepEqual(bad.map((r) => r.text), []);
+    assert.equal(rowCount(await dumpGroup(s.p.db, sb.group_id)), 0);
+  }
+});
