@@ -92,7 +92,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       parameters: [
         ...pathParams,
         ...queryParams,
-        ...(route.method === 'POST'
+        ...(route.method === 'POST' && !route.noIdempotency
           ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
           : []),
       ],
