@@ -6,10 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
-import { AppError, validationError, notFound, permissionError, unavailable } from '../errors.js';
+import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/keys.js';
 import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
+import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
 import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHash } from '../services/idempotency.js';
@@ -18,6 +19,9 @@ import { newId } from '../lib/ids.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
+import { isAdminToken, newAdminToken } from './admin-token.js';
+import { isMissingReference } from '../store/errors.js';
+import { withGroupClock } from '../services/platform.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -31,10 +35,14 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** Extra per-server settings read by routes (e.g. the pay rate limit). */
   settings?: Record<string, unknown>;
+  /** The sandbox admin token; a random one when not given (read it from RunningServer). */
+  adminToken?: string;
 }
 
 export interface RunningServer {
   url: string;
+  /** The sandbox admin token this server accepts. */
+  adminToken: string;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -62,14 +70,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let drained: (() => void) | undefined;
   let baseUrl = '';
   const rateLimits = new RateLimits(opts.settings ?? {});
+  const adminToken = opts.adminToken || newAdminToken();
+
+  /** A group API key of the path's group with one of `anyOf`; the route then runs on that group's clock. */
+  const authorizeKey = async (ctx: RouteContext, authorization: string | undefined, anyOf: Permission[]) => {
+    const key = await authenticateKey(platform, authorization);
+    const groupId = ctx.params.group_id;
+    if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
+    if (!anyOf.some((perm) => key.permissions.includes(perm))) {
+      throw permissionError(`this API key lacks the ${anyOf.join(' or ')} permission`);
+    }
+    const { groupClockOffsetMs, ...info } = key;
+    ctx.key = info;
+    ctx.platform = withGroupClock(platform, key.group_id, groupClockOffsetMs);
+  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
     res.end(JSON.stringify(body));
   };
 
-  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean) => {
+  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean): void => {
     if (err instanceof AppError) return send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
+    if (isMissingReference(err)) {
+      return sendError(res, new AppError(404, 'not_found', 'not found: the group of this request, or an object it names, was removed meanwhile'), cors);
+    }
     // A bug: say so without internals; the operator sees the stack on stderr.
     process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     send(res, 500, { error: { type: 'internal_error', message: 'internal error; the server log has details' } });
@@ -78,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dispatch = (route: RouteDef) => async (req: Req, res: http.ServerResponse) => {
     const started = performance.now();
     inFlight++;
-    const cors = route.auth.kind !== 'key';
+    const cors = route.auth.kind === 'public' || route.auth.kind === 'session';
     let released: (() => void) | undefined;
     try {
       if (shuttingDown) throw unavailable();
@@ -88,7 +113,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const clockRefreshed = platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
       const requestId = newId();
-      const c: RouteContext = {
+      const ctx: RouteContext = {
         platform,
         ctx: contextFor(platform, undefined, { requestId }),
         get groupCtx(): GroupContext {
@@ -103,26 +128,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       };
       if (route.rateLimit) {
         // Every attempt counts (before auth), so failures cannot be retried for free.
-        const limitHeaders = await rateLimits.consume(route.rateLimit, c.clientIp);
+        const limitHeaders = await rateLimits.consume(route.rateLimit, ctx.clientIp);
         for (const [name, value] of Object.entries(limitHeaders)) res.setHeader(name, value);
       }
       const authorization = req.headers.authorization;
       if (route.auth.kind === 'key') {
-        const key = await authenticateKey(platform, authorization);
-        const groupId = c.params.group_id;
-        if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
-        if (!route.auth.anyOf.some((perm) => key.permissions.includes(perm))) {
-          throw permissionError(`this API key lacks the ${route.auth.anyOf.join(' or ')} permission`);
+        await authorizeKey(ctx, authorization, route.auth.anyOf);
+      } else if (route.auth.kind === 'admin') {
+        if (isAdminToken(adminToken, authorization)) ctx.admin = true;
+        else if (route.auth.orKey) await authorizeKey(ctx, authorization, route.auth.orKey);
+        else {
+          if (!authorization) throw authenticationError('missing Authorization header: send the sandbox admin token that payctl serve printed');
+          // A valid group key is refused as such (403); anything else is unknown (401).
+          await authenticateKey(platform, authorization).catch(() => {
+            throw authenticationError('unknown admin token: send the sandbox admin token that payctl serve printed');
+          });
+          throw permissionError("sandbox routes take the sandbox admin token, not a group's API key");
         }
-        c.key = key;
       } else if (route.auth.kind === 'session') {
-        c.authorization = authorization;
+        ctx.authorization = authorization;
       }
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {
         const parsed = await readJsonBody(req);
         raw = parsed.raw;
-        c.body = parsed.value;
+        ctx.body = parsed.value;
         // A route without a body shape takes none: fields sent anyway are refused by name
         // (no mass assignment), an empty body or {} is fine.
         if (!route.body) refuseBody(parsed.value);
@@ -131,8 +161,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       await clockRefreshed;
 
-      const group = c.key?.group_id;
+      // The request context: the key's group on that group's clock (authorizeKey set the view).
+      const group = ctx.key?.group_id;
       const idemHeader = req.headers['idempotency-key'];
+      if (route.noIdempotency && idemHeader !== undefined) {
+        throw validationError([{ path: 'Idempotency-Key', message: `is not accepted here: ${route.noIdempotency}` }]);
+      }
       let claim: IdempotencyClaim | undefined;
       if (route.method === 'POST' && typeof idemHeader === 'string') {
         checkKey(idemHeader);
@@ -142,27 +176,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const hash = requestHash(route.method, req.path, raw);
         const done = await findCompleted(platform.db, scope, idemHeader, hash);
         if (done) return replay(res, done.status, done.body, cors);
-        claim = new IdempotencyClaim(scope, idemHeader, hash, route.status ?? 200, contextFor(platform, group).clock);
+        claim = new IdempotencyClaim(scope, idemHeader, hash, route.status ?? 200, ctx.platform.clock);
         inFlightKeys.add(flightKey);
         released = () => inFlightKeys.delete(flightKey);
       }
-      c.ctx = contextFor(platform, group, { requestId, ...(claim ? { idempotency: claim } : {}) });
-      if (group !== undefined) Object.defineProperty(c, 'groupCtx', { value: c.ctx as GroupContext });
+      ctx.ctx = contextFor(ctx.platform, group, { requestId, ...(claim ? { idempotency: claim } : {}) });
+      if (group !== undefined) Object.defineProperty(ctx, 'groupCtx', { value: ctx.ctx as GroupContext });
 
       let result: unknown;
       try {
-        result = await route.handler(c);
+        result = await route.handler(ctx);
       } catch (err) {
         if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
         // The work committed, then the request failed: a retry gets this same failure.
         if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: JSON.stringify(err.toBody()) });
         throw err;
       }
-
       if (claim && !(result instanceof RawResponse)) {
         const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
         await claim.settle(platform.db, { status: answer.status, body: JSON.stringify(answer.body) });
       }
+
       if (result instanceof RawResponse) {
         res.writeHead(result.status, { ...(cors ? CORS : {}), ...result.headers });
         res.end(result.body);
@@ -232,6 +266,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   return {
     url: baseUrl,
+    adminToken,
     server,
     async close() {
       shuttingDown = true;

@@ -2,9 +2,9 @@
 // the request (the API key's group, that group's clock, the store, the request id and
 // Idempotency-Key); a command builds it from its flags. Use cases read the time from
 // `ctx.clock`, never from the platform, so each group can keep its own time.
-import type { Platform } from './platform.js';
+import { forGroup, type Platform } from './platform.js';
 import type { Clock } from './clock.js';
-import type { Store } from '../store/db.js';
+import type { Executor, Store } from '../store/db.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import { newId } from '../lib/ids.js';
 
@@ -37,9 +37,24 @@ export interface ContextOptions {
   idempotency?: IdempotencyClaim;
 }
 
-/** The clock of `group`; today every group runs on the platform clock. */
-export function clockOf(p: Platform, _group: string | undefined): Clock {
+/**
+ * The clock of `group`: `p` is the platform seen from that group (the dispatcher and
+ * the command base give use cases that view), so its clock is the group's.
+ */
+export function clockOf(p: Platform, group: string | undefined): Clock {
+  if (group !== undefined && p.groupId !== undefined && p.groupId !== group) {
+    throw new Error(`a context for group ${group} needs the platform seen from it, not from ${p.groupId}`);
+  }
   return p.clock;
+}
+
+/**
+ * A public request (pay page, invoice page) acts for the group of the object it names,
+ * found inside its unit of work: the same request from then on, on that group's clock.
+ */
+export async function actFor(platform: Platform, ctx: RequestContext, group: string, ex: Executor): Promise<{ p: Platform; ctx: GroupContext }> {
+  const p = await forGroup(platform, group, ex);
+  return { p, ctx: { ...ctx, group, clock: p.clock } };
 }
 
 /** The context of an operation for `group`. */

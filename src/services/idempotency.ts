@@ -11,6 +11,7 @@ import { idempotencyRepo, type IdempotencyRow } from '../store/repositories/idem
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
 import type { Clock } from './clock.js';
+import type { GroupScope } from '../store/repositories/group-clocks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const MAX_KEY_LENGTH = 255;
@@ -88,9 +89,10 @@ export class IdempotencyClaim {
   }
 }
 
-/** Scheduler job: forget keys older than 24 hours of platform time. */
-export async function purgeIdempotencyKeys(p: Platform, until: Date): Promise<number> {
+/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`). */
+export async function purgeIdempotencyKeys(p: Platform, until: Date, scope: GroupScope): Promise<number> {
   const before = new Date(until.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const { changes } = await p.db.write((tx) => idempotencyRepo.deleteOlderThan(tx, before));
+  if (!(await idempotencyRepo.hasOlderThan(p.db, before, scope))) return 0;
+  const { changes } = await p.db.write((tx) => idempotencyRepo.deleteOlderThan(tx, before, scope));
   return changes;
 }

@@ -2,9 +2,9 @@
 // with a session token scoped to the link, and paid once by an end-user. Paying marks the
 // link paid with a compare-and-set in the same write as the charge, so of two
 // simultaneous pays exactly one charges; the other (and a declined card) rolls back.
-import type { Platform } from './platform.js';
+import { forGroup, platformClock, type Platform } from './platform.js';
 import { unitOfWork } from './unit-of-work.js';
-import type { GroupContext, RequestContext } from './context.js';
+import { actFor, type GroupContext, type RequestContext } from './context.js';
 import type { Executor } from '../store/db.js';
 import {
   createPaymentLinkSchema,
@@ -109,12 +109,13 @@ async function requireLink(ex: Executor, groupId: string, id: string): Promise<P
  * it. Only the token's hash is stored. A token is issued whatever the link's status, so
  * paying a paid, deactivated or expired link gets its own answer (400), not a 401.
  */
-export async function retrievePublicPaymentLink(p: Platform, ctx: RequestContext, id: string): Promise<PublicPaymentLink> {
-  return unitOfWork(ctx, async ({ tx }) => {
-    const now = ctx.clock.now();
-    const nowIso = now.toISOString();
+export async function retrievePublicPaymentLink(platform: Platform, request: RequestContext, id: string): Promise<PublicPaymentLink> {
+  return unitOfWork(request, async ({ tx }) => {
     const row = await paymentLinkRepo.find(tx, id);
     if (!row) throw notFound('payment link');
+    // The session lives on the link's group clock.
+    const now = (await actFor(platform, request, row.group_id, tx)).ctx.clock.now();
+    const nowIso = now.toISOString();
     const token = `pls_${randomBase62(32)}`;
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
     await paymentLinkSessionRepo.deleteExpiredBefore(tx, new Date(now.getTime() - SESSION_PURGE_AFTER_MS).toISOString());
@@ -157,10 +158,11 @@ export interface PayRequest {
  * declined payment throws inside that write, so nothing of it is kept: the link stays
  * available and the token unused.
  */
-export async function payPaymentLink(p: Platform, ctx: RequestContext, req: PayRequest): Promise<PaymentLinkPayResult> {
-  await requireSession(ctx, req.authorization, req.linkId);
-  const link = await paymentLinkRepo.find(ctx.store, req.linkId);
+export async function payPaymentLink(platform: Platform, request: RequestContext, req: PayRequest): Promise<PaymentLinkPayResult> {
+  await requireSession(platform, req.authorization, req.linkId);
+  const link = await paymentLinkRepo.find(platform.db, req.linkId);
   if (!link || (req.groupId !== undefined && link.group_id !== req.groupId)) throw notFound('payment link');
+  const { p, ctx } = await actFor(platform, request, link.group_id, platform.db);
   assertAvailable(effectiveStatus(link, ctx.clock.nowIso()));
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
@@ -175,7 +177,7 @@ export async function payPaymentLink(p: Platform, ctx: RequestContext, req: PayR
       assertAvailable(current ? effectiveStatus(current, nowIso) : 'deactivated');
       throw invalidRequest('this payment link is no longer available');
     }
-    const token = await consumeToken(tx, input.token, now, 'token');
+    const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
     if (token.type === 'card' && link.card_enabled !== 1) {
       throw invalidRequest('this payment link does not accept cards', [{ path: 'token', message: 'card payments are not enabled on this link' }]);
     }
@@ -208,14 +210,16 @@ export async function payPaymentLink(p: Platform, ctx: RequestContext, req: PayR
 }
 
 /** The session token in Authorization must exist, be unexpired and belong to this link. */
-async function requireSession(ctx: RequestContext, authorization: string | undefined, linkId: string): Promise<void> {
+async function requireSession(p: Platform, authorization: string | undefined, linkId: string): Promise<void> {
   const token = authorization?.replace(/^Bearer\s+/i, '').trim();
   if (!token) {
     throw authenticationError('missing session token: send the session_token from GET /api/v1/payment-links/{id} as the Authorization header');
   }
-  const session = await paymentLinkSessionRepo.find(ctx.store, sha256(token));
+  const session = await paymentLinkSessionRepo.find(p.db, sha256(token));
   if (!session) throw authenticationError('unknown session token; retrieve the payment link again for a new one');
-  if (session.expires_at <= ctx.clock.nowIso()) {
+  const link = await paymentLinkRepo.find(p.db, session.payment_link_id);
+  const clock = link ? (await forGroup(p, link.group_id)).clock : p.clock;
+  if (session.expires_at <= clock.nowIso()) {
     throw authenticationError('the session token has expired (they live 30 minutes); retrieve the payment link again for a new one');
   }
   if (session.payment_link_id !== linkId) throw permissionError('this session token belongs to another payment link');

@@ -1,5 +1,5 @@
 // Add Card for an existing Customer: a card token and its billing address go to the vault.
-import type { Platform } from '../platform.js';
+import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import type { GroupContext } from '../context.js';
 import { addCardSchema } from '../../domain/transactions.js';
@@ -16,7 +16,7 @@ export async function addCard(p: Platform, ctx: GroupContext, linkedAccountId: s
   await requireCustomer(ctx.store, groupId, customerId);
   return unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.now();
-    const token = await consumeToken(tx, req.token, now, 'token');
+    const token = await consumeToken(tx, req.token, platformClock(p).now(), 'token');
     if (token.type !== 'card') throw validationError([{ path: 'token', message: 'must be a card token (this one is a bank account)' }]);
     const row = await storeCard(tx, { groupId, customerId, linkedAccountId, token, billing: req.billing_address, now: now.toISOString() });
     return toCustomerCard(row);

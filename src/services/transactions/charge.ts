@@ -180,6 +180,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
         `Status: ${row.status}`,
       ].filter(Boolean).join('\n'),
       relatedId: row.id,
+      groupId: row.group_id,
     });
   }
   return toApiTransaction(row, processor);

@@ -1,5 +1,5 @@
 // Sale (and auth, an extension) from a token or a stored customer card/bank account.
-import type { Platform } from '../platform.js';
+import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import type { GroupContext } from '../context.js';
 import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
@@ -61,7 +61,7 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
         };
       }
     } else {
-      payment = { kind: 'token', token: await consumeToken(tx, pd.token!, now) };
+      payment = { kind: 'token', token: await consumeToken(tx, pd.token!, platformClock(p).now()) };
     }
     const txn = await chargeInTx(tx, p, ctx.clock, {
       groupId,

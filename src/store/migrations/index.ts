@@ -8,6 +8,7 @@ import catalog from './004-catalog.js';
 import paymentLinks from './005-payment-links.js';
 import reportingIndexes from './006-reporting-indexes.js';
 import onboarding from './007-onboarding.js';
+import groupClocks from './008-group-clocks.js';
 import reportingRollupTriggers from './009-reporting-rollup-triggers.js';
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Migration[] = [
   paymentLinks,
   reportingIndexes,
   onboarding,
+  groupClocks,
   reportingRollupTriggers,
 ].sort((a, b) => a.version - b.version);
