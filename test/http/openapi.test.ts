@@ -149,6 +149,24 @@ describe('every status the server answers is documented on its operation', () =>
 });
 
 describe('schemas', () => {
+  test('every request body and JSON response is a named component with an example that passes the route\'s own schema', () => {
+    for (const route of visibleRoutes()) {
+      const op = operation(route);
+      const where = `${route.method} ${route.path}`;
+      const checks: Array<[string, Doc, import('zod').ZodType | undefined]> = [];
+      if (route.body) checks.push(['request', op.requestBody.content['application/json'], route.body]);
+      if (route.response) checks.push(['response', op.responses[String(route.status ?? 200)].content['application/json'], route.response]);
+      for (const [what, media, schema] of checks) {
+        const ref: string = media.schema.$ref;
+        assert.match(ref ?? '', /^#\/components\/schemas\/\w+$/, `${where}: the ${what} is a $ref`);
+        const name = ref.split('/').pop()!;
+        assert.ok(media.example !== undefined, `${where}: the ${what} has an example (data/examples/${exampleFileName(name)})`);
+        const parsed = schema!.safeParse(media.example);
+        assert.ok(parsed.success, `${where}: the ${what} example passes the schema: ${parsed.error?.message}`);
+      }
+    }
+  });
+
   test('the resources are named components', () => {
     for (const name of ['Transaction', 'Invoice', 'InvoiceLine', 'Plan', 'Subscription', 'Product', 'Partner', 'PaymentLink', 'SignupEntry', 'Customer', 'Token', 'Error']) {
       assert.ok(doc.components.schemas[name], name);

@@ -1,0 +1,44 @@
+// The generated client drives the whole API against the real server (see flow.ts).
+import '../helpers/env.js';
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { advanceClock } from '../../src/services/clock-control.js';
+import { allRoutes } from '../../src/http/routes/index.js';
+import { openApiPath } from '../../src/http/openapi.js';
+import { runFlow, type Exchange } from './flow.js';
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(() => s.close());
+
+test('one flow through the 15 spec operations and the extensions, every answer as the document says', async () => {
+  const doc = (await s.call('GET', '/api/v1/openapi.json')).body;
+  const exchanges: Exchange[] = [];
+  await runFlow(
+    {
+      baseUrl: s.url,
+      groupId: s.demo.group_id,
+      processorId: s.demo.processor_id,
+      linkedAccountId: s.demo.linked_account_id,
+      customerId: s.demo.customer_id,
+      signupFormId: s.demo.signup_form_id as string,
+      keys: s.demo.keys,
+      settle: async () => {
+        await advanceClock(s.p, 2 * 86_400_000);
+      },
+    },
+    doc,
+    (x) => exchanges.push(x),
+  );
+  // Every operation of the document was called (the PDF is checked by its bytes).
+  const called = new Set(exchanges.map((x) => `${x.method} ${x.schemaPath}`));
+  called.add('GET /api/v1/groups/{group_id}/invoices/{invoice_id}/download/pdf');
+  const missing = allRoutes()
+    .filter((r) => !r.hidden)
+    .map((r) => `${r.method} ${openApiPath(r)}`)
+    .filter((op) => !called.has(op));
+  assert.deepEqual(missing, []);
+});
