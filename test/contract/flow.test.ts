@@ -3,10 +3,9 @@ import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { advanceClock } from '../../src/services/clock-control.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { openApiPath } from '../../src/http/openapi.js';
-import { runFlow, type Exchange } from './flow.js';
+import { demoWorld, runFlow, type Exchange } from './flow.js';
 
 let s: TestServer;
 before(async () => {
@@ -18,18 +17,7 @@ test('one flow through the 15 spec operations and the extensions, every answer a
   const doc = (await s.call('GET', '/api/v1/openapi.json')).body;
   const exchanges: Exchange[] = [];
   await runFlow(
-    {
-      baseUrl: s.url,
-      groupId: s.demo.group_id,
-      processorId: s.demo.processor_id,
-      linkedAccountId: s.demo.linked_account_id,
-      customerId: s.demo.customer_id,
-      signupFormId: s.demo.signup_form_id as string,
-      keys: s.demo.keys,
-      settle: async () => {
-        await advanceClock(s.p, 2 * 86_400_000);
-      },
-    },
+    demoWorld(s),
     doc,
     (x) => exchanges.push(x),
   );

@@ -12,6 +12,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { paths } from './schema.js';
 import { dataFile } from '../../src/lib/paths.js';
+import { advanceClock } from '../../src/services/clock-control.js';
+import { CARD_ADDRESS, US_BILLING as ADDRESS } from '../helpers/bodies.js';
+import type { TestServer } from '../helpers/server.js';
 
 /** What the flow needs of the server it runs against. */
 export interface FlowWorld {
@@ -24,6 +27,20 @@ export interface FlowWorld {
   keys: Record<string, string>;
   /** Move the platform clock past a settlement cutoff and run the due work. */
   settle(): Promise<void>;
+}
+
+/** The world of a test server with the demo data. */
+export function demoWorld(s: TestServer): FlowWorld {
+  return {
+    baseUrl: s.url,
+    groupId: s.demo.group_id,
+    processorId: s.demo.processor_id,
+    linkedAccountId: s.demo.linked_account_id,
+    customerId: s.demo.customer_id,
+    signupFormId: s.demo.signup_form_id as string,
+    keys: s.demo.keys,
+    settle: async () => void (await advanceClock(s.p, 2 * 86_400_000)),
+  };
 }
 
 export interface Exchange {
@@ -75,18 +92,6 @@ async function expect<T extends { data?: unknown; error?: unknown; response: Res
   assert.equal(r.response.status, status, `${r.response.url}: ${JSON.stringify(r.error ?? r.data)}`);
   return r.data as NonNullable<T['data']>;
 }
-
-const ADDRESS = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
-const CARD_ADDRESS = { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' };
 
 export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange) => void = () => undefined): Promise<void> {
   const api = createClient<paths>({ baseUrl: world.baseUrl, querySerializer: { array: { style: 'form', explode: false } } });

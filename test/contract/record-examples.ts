@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startTestServer } from '../helpers/server.js';
-import { advanceClock } from '../../src/services/clock-control.js';
 import { examplePath } from '../../src/http/openapi-examples.js';
-import { runFlow, type Exchange } from './flow.js';
+import { demoWorld, runFlow, type Exchange } from './flow.js';
 
 const force = process.argv.includes('--force');
 const s = await startTestServer();
@@ -26,16 +25,7 @@ try {
     keep(op.responses[String(x.status)]?.content?.['application/json']?.schema.$ref, x.responseBody);
   };
   await runFlow(
-    {
-      baseUrl: s.url,
-      groupId: s.demo.group_id,
-      processorId: s.demo.processor_id,
-      linkedAccountId: s.demo.linked_account_id,
-      customerId: s.demo.customer_id,
-      signupFormId: s.demo.signup_form_id as string,
-      keys: s.demo.keys,
-      settle: async () => void (await advanceClock(s.p, 2 * 86_400_000)),
-    },
+    demoWorld(s),
     doc,
     observe,
   );
