@@ -2,7 +2,7 @@
 // the dispatcher (app.ts) and body reader (body.ts) behave, so every route — including
 // ones added later — documents them without listing them itself:
 //   every operation            400, 404, 500, 503 (shutting down)
-//   API key or session token   401, 403
+//   any credentials            401, 403
 //   POST or PUT (a JSON body)  413 over 1 MiB, 415 not JSON
 //   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
 //   a rate limit               429 with Retry-After and RateLimit-* headers
@@ -45,6 +45,11 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
     out.push(
       { status: 401, description: 'Missing, unknown or revoked API key', headers: limit },
       { status: 403, description: 'The API key lacks the permission, or belongs to another group than the path', headers: limit },
+    );
+  } else if (route.auth.kind === 'admin') {
+    out.push(
+      { status: 401, description: 'Missing or unknown admin token', headers: limit },
+      { status: 403, description: "A group's API key where the admin token is needed (or a key lacking the permission, or of another group)", headers: limit },
     );
   } else if (route.auth.kind === 'session') {
     out.push(

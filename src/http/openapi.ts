@@ -37,8 +37,25 @@ function authSentence(route: RouteDef): string {
       return `Authorization: an API key of the path's group with the ${route.auth.anyOf.map((p) => `\`${p}\``).join(' or ')} permission.`;
     case 'session':
       return 'Authorization: the session token of this payment link (from its public retrieval).';
+    case 'admin':
+      return route.auth.orKey
+        ? `Authorization: the sandbox admin token, or an API key of the path's group with the ${route.auth.orKey.map((p) => `\`${p}\``).join(' or ')} permission.`
+        : 'Authorization: the sandbox admin token (not a group\'s API key).';
     case 'public':
       return 'No API key.';
+  }
+}
+
+function security(route: RouteDef): Json[] {
+  switch (route.auth.kind) {
+    case 'key':
+      return [{ apiKey: [] }];
+    case 'session':
+      return [{ sessionToken: [] }];
+    case 'admin':
+      return [{ adminToken: [] }, ...(route.auth.orKey ? [{ apiKey: [] }] : [])];
+    case 'public':
+      return [];
   }
 }
 
@@ -122,8 +139,9 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       summary: route.summary,
       description: description(route),
       tags: opTags,
-      security: route.auth.kind === 'key' ? [{ apiKey: [] }] : route.auth.kind === 'session' ? [{ sessionToken: [] }] : [],
+      security: security(route),
       ...(route.auth.kind === 'key' ? { 'x-permissions': route.auth.anyOf } : {}),
+      ...(route.auth.kind === 'admin' && route.auth.orKey ? { 'x-permissions': route.auth.orKey } : {}),
       parameters: [
         ...[...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
         ...queryParameters(route),
@@ -161,6 +179,12 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as the whole header value (a `Bearer ` prefix is tolerated)' },
         sessionToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A payment link session token' },
+        adminToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The sandbox admin token printed by `payctl serve` at start (or given with --admin-token / PAYCTL_ADMIN_TOKEN)',
+        },
       },
     },
   };

@@ -2,6 +2,7 @@
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { ADMIN } from '../helpers/sandboxes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { openApiPath } from '../../src/http/openapi.js';
@@ -9,7 +10,7 @@ import { demoWorld, runFlow, type Exchange } from './flow.js';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ adminToken: ADMIN });
 });
 after(() => s.close());
 
@@ -17,7 +18,7 @@ test('one flow through the 15 spec operations and the extensions, every answer a
   const doc = (await s.call('GET', '/api/v1/openapi.json')).body;
   const exchanges: Exchange[] = [];
   await runFlow(
-    demoWorld(s),
+    demoWorld(s, ADMIN),
     doc,
     (x) => exchanges.push(x),
   );

@@ -25,12 +25,14 @@ export interface FlowWorld {
   customerId: string;
   signupFormId: string;
   keys: Record<string, string>;
+  /** The sandbox admin token of the server. */
+  adminToken: string;
   /** Move the platform clock past a settlement cutoff and run the due work. */
   settle(): Promise<void>;
 }
 
 /** The world of a test server with the demo data. */
-export function demoWorld(s: TestServer): FlowWorld {
+export function demoWorld(s: TestServer, adminToken: string): FlowWorld {
   return {
     baseUrl: s.url,
     groupId: s.demo.group_id,
@@ -39,6 +41,7 @@ export function demoWorld(s: TestServer): FlowWorld {
     customerId: s.demo.customer_id,
     signupFormId: s.demo.signup_form_id as string,
     keys: s.demo.keys,
+    adminToken,
     settle: async () => void (await advanceClock(s.p, 2 * 86_400_000)),
   };
 }
@@ -407,6 +410,21 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
     200,
   );
   assert.equal(deactivated.status, 'deactivated');
+
+  // Sandboxes (extensions, admin token): create, list, clock, fork, drop.
+  const admin = { Authorization: world.adminToken };
+  const sandbox = await expect(api.POST('/api/v1/sandboxes', { headers: admin, body: { name: 'Contract sandbox' } }), 201);
+  const sandboxes = await expect(api.GET('/api/v1/sandboxes', { headers: admin }), 200);
+  assert.ok(sandboxes.data.some((x) => x.group_id === sandbox.group_id));
+  const sandboxPath = { group_id: sandbox.group_id };
+  const clock = await expect(api.GET('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin }), 200);
+  const moved = await expect(api.POST('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin, body: { advance: '1d' } }), 200);
+  assert.equal(Date.parse(moved.now) - Date.parse(clock.now) >= 86_400_000, true);
+  const fork = await expect(api.POST('/api/v1/sandboxes/{group_id}/fork', { params: { path: sandboxPath }, headers: admin, body: { name: 'Contract fork' } }), 201);
+  for (const id of [fork.group_id, sandbox.group_id]) {
+    const dropped = await expect(api.DELETE('/api/v1/sandboxes/{group_id}', { params: { path: { group_id: id } }, headers: admin }), 200);
+    assert.equal(dropped.deleted, true);
+  }
 
   // Spec 15 Onboarding (no key): 201.
   const entry = await expect(api.POST('/api/v1/processing/signup_entry', { body: signupEntry(world.signupFormId) }), 201);

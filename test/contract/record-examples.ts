@@ -6,12 +6,13 @@ import '../helpers/env.js';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ADMIN } from '../helpers/sandboxes.js';
 import { startTestServer } from '../helpers/server.js';
 import { examplePath } from '../../src/http/openapi-examples.js';
 import { demoWorld, runFlow, type Exchange } from './flow.js';
 
 const force = process.argv.includes('--force');
-const s = await startTestServer();
+const s = await startTestServer({ adminToken: ADMIN });
 try {
   const doc = (await s.call('GET', '/api/v1/openapi.json')).body;
   const found = new Map<string, unknown>();
@@ -25,7 +26,7 @@ try {
     keep(op.responses[String(x.status)]?.content?.['application/json']?.schema.$ref, x.responseBody);
   };
   await runFlow(
-    demoWorld(s),
+    demoWorld(s, ADMIN),
     doc,
     observe,
   );

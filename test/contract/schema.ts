@@ -773,6 +773,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandboxes with their clocks
+         * @description List sandboxes with their clocks.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        get: operations["getApiV1Sandboxes"];
+        put?: never;
+        /**
+         * Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock
+         * @description demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). The answer has the shape `payctl init --demo --json` prints; keys are shown only here.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1Sandboxes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a sandbox and every row of it in one transaction (its keys stop working at once)
+         * @description Drop a sandbox and every row of it in one transaction (its keys stop working at once).
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        delete: operations["deleteApiV1SandboxesGroupId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's clock
+         * @description A group's clock.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` or `view_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdClock"];
+        put?: never;
+        /**
+         * Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)
+         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox
+         * @description The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -1023,6 +1129,14 @@ export interface components {
             /** @enum {string} */
             unit_of_measure: "pc";
         };
+        CreateSandboxRequest: {
+            /** @description The sandbox's start time (its clock runs on from there); default: the platform clock */
+            clock?: string;
+            /** @description Add the demo data of `payctl init --demo` */
+            demo?: boolean;
+            /** @description Defaults to "Sandbox" */
+            name?: string;
+        };
         /** @description Cross-field rules: exactly one payment method — card_id, bank_account_id or payment_details.token; amounts.included_tax_amount + included_shipping_amount ≤ requested_amount. Amounts left out (or null) are the plan's; start_date defaults to now (platform clock). */
         CreateSubscriptionRequest: {
             amounts?: {
@@ -1132,6 +1246,15 @@ export interface components {
              */
             updated_at: string;
         };
+        DeletedSandbox: {
+            /** @constant */
+            deleted: true;
+            group_id: string;
+            /** @description Rows removed per table */
+            rows: {
+                [key: string]: number;
+            };
+        };
         Error: {
             error: {
                 /** @description a machine-readable reason where one exists (payment_declined) */
@@ -1149,6 +1272,24 @@ export interface components {
                 response_text?: string;
                 /** @enum {string} */
                 type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+            };
+        };
+        ForkSandboxRequest: {
+            /** @description Defaults to the original name with " (fork)" */
+            name?: string;
+        };
+        GroupClock: {
+            group_id: string;
+            /**
+             * Format: date-time
+             * @description The group's time: the platform clock plus the group's offset
+             */
+            now: string;
+            /** @description The group's own offset from the platform clock */
+            offset_ms: number;
+            /** @description Due work done by this move, per job */
+            work?: {
+                [key: string]: number;
             };
         };
         Invoice: {
@@ -1233,6 +1374,13 @@ export interface components {
             transaction_id: string;
             /** @description pending for an approved sale, declined otherwise */
             transaction_status: string;
+        };
+        /** @description Exactly one of advance or set. */
+        MoveClockRequest: {
+            /** @description Move forward by a duration: 30d, 12h, 1d12h */
+            advance?: string;
+            /** @description Move to a time (never earlier than the group clock now) */
+            set?: string;
         };
         /** @description An OpenAPI 3.1 document */
         OpenApiDocument: {
@@ -1547,6 +1695,49 @@ export interface components {
             source: "api" | "forms" | "recurring" | "virtual_terminal";
             /** @enum {string} */
             type: "sale" | "auth";
+        };
+        /** @description The shape `payctl init --demo --json` prints: ids, keys, and with demo the ids of the demo objects */
+        Sandbox: {
+            /**
+             * Format: date-time
+             * @description The sandbox's time now
+             */
+            clock: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            customer_id?: string;
+            forked_from?: string;
+            group_id: string;
+            /** @description One API key per permission kind (shown once) */
+            keys: {
+                [key: string]: string;
+            };
+            linked_account_id: string;
+            name: string;
+            processor_id: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SandboxList: {
+            data: components["schemas"]["SandboxSummary"][];
+        };
+        SandboxSummary: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            clock: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            group_id: string;
+            name: string;
+            offset_ms: number;
         };
         SignupEntry: {
             /** @description Cross-field rules: description is required unless website is given; ein is required (a soleProprietorship may give ssn instead; ssn only for one); without underwriting the deprecated average_monthly_transaction_volume, max_transaction_size and average_transaction_size are required; underwriting.payment_methods includes card or ach (may be empty only for a soleProprietorship); with payment methods, currently_accepts_card is required; with card, acceptance_methods; with card and acceptance_methods.in_person below 80, fulfillment_method, fulfillment_timeframe and refund_policy; collect_funds.<method> for each method used; processing_statements (3 months) when currently_accepts_card is true (or legacy fields are used), bank_statements otherwise; a birth_date is a real calendar date. */
@@ -8274,6 +8465,701 @@ export interface operations {
             };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1Sandboxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *           "name": "Contract sandbox",
+                     *           "clock": "2026-11-25T07:47:27.862Z",
+                     *           "offset_ms": 0,
+                     *           "created_at": "2026-11-25T07:47:27.803Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1Sandboxes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Contract sandbox"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSandboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "processor_id": "01a2075f-c9bb-747a-a035-9cc745f28497",
+                     *       "linked_account_id": "01a2075f-c9bb-747a-a035-a2ee0516ee55",
+                     *       "name": "Contract sandbox",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_tY55PZIjJt3TQiU5trrQtaOqbqBusRTr",
+                     *         "view_transactions": "sk_test_lgDtOAYmWKBGT9LMdtm0lHOWGc7gAMh1",
+                     *         "manage_products": "sk_test_jfBundddG63zpqb0xfvWl8renqFkEyhF",
+                     *         "manage_invoices": "sk_test_J1wuhQBR7yuwPca14QOcgI2dbOaorE2Q",
+                     *         "view_invoices": "sk_test_RdRGqcun9bgOhqsF8RDFPJagDtqujwA8",
+                     *         "manage_customers": "sk_test_oG7zYILYwJiltkqj78SvpeGnu4CLXBFu",
+                     *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
+                     *       },
+                     *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "created_at": "2026-11-25T07:47:27.803Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "deleted": true,
+                     *       "rows": {
+                     *         "outbox": 0,
+                     *         "idempotency_keys": 0,
+                     *         "signup_entries": 0,
+                     *         "payment_link_sessions": 0,
+                     *         "subscription_charges": 0,
+                     *         "transaction_daily": 0,
+                     *         "payment_links": 0,
+                     *         "invoice_lines": 0,
+                     *         "invoices": 0,
+                     *         "invoice_counters": 0,
+                     *         "partners": 0,
+                     *         "products": 0,
+                     *         "subscriptions": 0,
+                     *         "plans": 0,
+                     *         "transactions": 0,
+                     *         "settlement_batches": 0,
+                     *         "customer_bank_accounts": 0,
+                     *         "customer_cards": 0,
+                     *         "customers": 0,
+                     *         "api_keys": 7,
+                     *         "linked_accounts": 1,
+                     *         "processors": 1,
+                     *         "groups": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedSandbox"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "now": "2026-11-25T07:47:27.882Z",
+                     *       "offset_ms": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupClock"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "advance": "1d"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MoveClockRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "now": "2026-11-25T07:47:27.882Z",
+                     *       "offset_ms": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupClock"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFork: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Contract fork"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForkSandboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "processor_id": "01a2075f-c9bb-747a-a035-9cc745f28497",
+                     *       "linked_account_id": "01a2075f-c9bb-747a-a035-a2ee0516ee55",
+                     *       "name": "Contract sandbox",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_tY55PZIjJt3TQiU5trrQtaOqbqBusRTr",
+                     *         "view_transactions": "sk_test_lgDtOAYmWKBGT9LMdtm0lHOWGc7gAMh1",
+                     *         "manage_products": "sk_test_jfBundddG63zpqb0xfvWl8renqFkEyhF",
+                     *         "manage_invoices": "sk_test_J1wuhQBR7yuwPca14QOcgI2dbOaorE2Q",
+                     *         "view_invoices": "sk_test_RdRGqcun9bgOhqsF8RDFPJagDtqujwA8",
+                     *         "manage_customers": "sk_test_oG7zYILYwJiltkqj78SvpeGnu4CLXBFu",
+                     *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
+                     *       },
+                     *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "created_at": "2026-11-25T07:47:27.803Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

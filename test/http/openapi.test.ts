@@ -9,6 +9,7 @@ import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { ADMIN } from '../helpers/sandboxes.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { exampleFileName } from '../../src/http/openapi-examples.js';
@@ -23,7 +24,7 @@ const PAY_LIMIT = 40;
 let s: TestServer;
 let doc: Doc;
 before(async () => {
-  s = await startTestServer({ settings: { payRateLimit: { points: PAY_LIMIT, durationMs: 60_000 } } });
+  s = await startTestServer({ adminToken: ADMIN, settings: { payRateLimit: { points: PAY_LIMIT, durationMs: 60_000 } } });
   doc = (await s.call('GET', '/api/v1/openapi.json')).body;
 });
 after(() => s.close());
@@ -62,7 +63,7 @@ describe('every status the server answers is documented on its operation', () =>
     return res;
   }
   const keyFor = (route: RouteDef): Record<string, string> =>
-    route.auth.kind === 'key' ? { authorization: s.demo.keys[route.auth.anyOf[0]!] } : {};
+    route.auth.kind === 'key' ? { authorization: s.demo.keys[route.auth.anyOf[0]!] } : route.auth.kind === 'admin' ? { authorization: ADMIN } : {};
 
   test('no credentials, wrong permission, unknown ids, bad bodies, oversized and non-JSON bodies', async () => {
     for (const route of visibleRoutes()) {
