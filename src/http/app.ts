@@ -19,6 +19,7 @@ import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';
+import { isMissingReference } from '../store/errors.js';
 import { withGroupClock } from '../services/platform.js';
 
 export interface ServerOptions {
@@ -88,8 +89,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     res.end(JSON.stringify(body));
   };
 
-  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean) => {
+  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean): void => {
     if (err instanceof AppError) return send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
+    if (isMissingReference(err)) {
+      return sendError(res, new AppError(404, 'not_found', 'not found: the group of this request, or an object it names, was removed meanwhile'), cors);
+    }
     // A bug: say so without internals; the operator sees the stack on stderr.
     process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     send(res, 500, { error: { type: 'internal_error', message: 'internal error; the server log has details' } });
@@ -152,6 +156,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
       const idemHeader = req.headers['idempotency-key'];
       let result: unknown;
+      if (route.noIdempotency && idemHeader !== undefined) {
+        throw validationError([{ path: 'Idempotency-Key', message: `is not accepted here: ${route.noIdempotency}` }]);
+      }
       if (route.method === 'POST' && typeof idemHeader === 'string') {
         checkKey(idemHeader);
         const scope = ctx.key?.group_id ?? 'public';

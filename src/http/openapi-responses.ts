@@ -19,7 +19,7 @@ export interface StatusDoc {
 export const RATE_LIMIT_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 export const takesBody = (route: RouteDef) => route.method === 'POST' || route.method === 'PUT';
-export const takesIdempotencyKey = (route: RouteDef) => route.method === 'POST';
+export const takesIdempotencyKey = (route: RouteDef) => route.method === 'POST' && !route.noIdempotency;
 
 /** Success statuses: the route's own and the alternatives it declares. */
 export function successStatuses(route: RouteDef): StatusDoc[] {

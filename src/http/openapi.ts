@@ -64,6 +64,7 @@ function description(route: RouteDef): string {
     route.description ?? `${route.summary}.`,
     authSentence(route),
     ...(takesIdempotencyKey(route) ? ['A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).'] : []),
+    ...(route.noIdempotency ? [`Idempotency-Key is refused (400): ${route.noIdempotency}.`] : []),
   ].join('\n\n');
 }
 

@@ -71,6 +71,8 @@ export interface RouteDef {
   produces?: string;
   /** Not part of the API document (hosted pages, /docs). */
   hidden?: boolean;
+  /** Why this POST refuses Idempotency-Key (its answer carries secrets that are never stored). */
+  noIdempotency?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
   handler(ctx: RouteContext): Promise<unknown>;

@@ -794,7 +794,7 @@ export interface paths {
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
-         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         *     Idempotency-Key is refused (400): the answer carries new API keys, which are shown once and never stored (a replay could not repeat them).
          */
         post: operations["postApiV1Sandboxes"];
         delete?: never;
@@ -870,7 +870,7 @@ export interface paths {
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
-         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         *     Idempotency-Key is refused (400): the answer carries new API keys, which are shown once and never stored (a replay could not repeat them).
          */
         post: operations["postApiV1SandboxesGroupIdFork"];
         delete?: never;
@@ -8627,10 +8627,7 @@ export interface operations {
     postApiV1Sandboxes: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8648,7 +8645,6 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8710,15 +8706,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
@@ -8730,15 +8717,6 @@ export interface operations {
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with a different request body */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9091,10 +9069,7 @@ export interface operations {
     postApiV1SandboxesGroupIdFork: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
+            header?: never;
             path: {
                 group_id: string;
             };
@@ -9114,7 +9089,6 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9176,15 +9150,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
@@ -9196,15 +9161,6 @@ export interface operations {
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with a different request body */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -138,7 +138,7 @@ describe('every status the server answers is documented on its operation', () =>
     const mismatch = await call({ first_name: 'Grace' });
     assert.equal(mismatch.status, 422);
     for (const code of ['409', '422']) {
-      for (const post of visibleRoutes().filter((r) => r.method === 'POST')) assert.ok(documented(post).includes(code), `${post.path}: ${code}`);
+      for (const post of visibleRoutes().filter((r) => r.method === 'POST' && !r.noIdempotency)) assert.ok(documented(post).includes(code), `${post.path}: ${code}`);
     }
     assert.ok(operation(route).responses['200'].headers['Idempotent-Replayed']);
   });

@@ -100,6 +100,10 @@ describe('POST /api/v1/sandboxes', () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.deepEqual(r.body.error.fields.map((f: { path: string }) => f.path), [field]);
     }
+    // The answer carries keys, which are never stored: no Idempotency-Key (it would keep them).
+    const idem = await s.call('POST', '/api/v1/sandboxes', { key: ADMIN, body: {}, headers: { 'idempotency-key': 'k1' } });
+    assert.equal(idem.status, 400);
+    assert.equal(idem.body.error.fields[0].path, 'Idempotency-Key');
     assert.equal((await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.length, before);
   });
 });
@@ -304,4 +308,19 @@ test('the sandbox routes are in the OpenAPI document, tagged extension, with the
     assert.ok(op.security.some((s: Record<string, unknown>) => 'adminToken' in s));
   }
   assert.ok(doc.components.securitySchemes.adminToken);
+});
+
+test('dropping a sandbox in the middle of its traffic: every request answers cleanly, none half-done', async () => {
+  for (let round = 0; round < 3; round++) {
+    const sb = await newSandbox(s);
+    const sales = Array.from({ length: 30 }, (_, i) => sale(sb, { orderId: `race-${i}` }));
+    const dropped = s.call('DELETE', `/api/v1/sandboxes/${sb.group_id}`, { key: ADMIN });
+    const replies = await Promise.all(sales);
+    assert.equal((await dropped).status, 200);
+    // Done before the drop (200, then dropped with it), or refused after it: 401 (key gone),
+    // 404 (group gone under a running write), 400 (its processor gone) — never a 5xx.
+    const bad = replies.filter((r) => r.status !== 200 && !(r.status >= 400 && r.status < 500 && typeof r.body?.error?.message === 'string'));
+    assert.deepEqual(bad.map((r) => r.text), []);
+    assert.equal(rowCount(await dumpGroup(s.p.db, sb.group_id)), 0);
+  }
 });
