@@ -172,10 +172,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         checkKey(idemHeader);
         const scope = group ?? 'public';
         const flightKey = `${scope}\u0000${idemHeader}`;
-        if (inFlightKeys.has(flightKey)) throw new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        const running = () => new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        // Before the lookup: a request still settling its answer is running, not replayable yet.
+        if (inFlightKeys.has(flightKey)) throw running();
         const hash = requestHash(route.method, req.path, raw);
         const done = await findCompleted(platform.db, scope, idemHeader, hash);
         if (done) return replay(res, done.status, done.body, cors);
+        // Again after it, with the claim in the same tick: of two first requests, one runs.
+        if (inFlightKeys.has(flightKey)) throw running();
         claim = new IdempotencyClaim(scope, idemHeader, hash, route.status ?? 200, ctx.platform.clock);
         inFlightKeys.add(flightKey);
         released = () => inFlightKeys.delete(flightKey);
