@@ -63,6 +63,10 @@ export interface RouteDef {
   response?: z.ZodType;
   /** Success status (default 200). */
   status?: number;
+  /** What the success answer means, for the OpenAPI document (default "Success"). */
+  successDescription?: string;
+  /** Other success statuses the handler answers (with a JsonResponse) and what each means. */
+  otherStatuses?: Record<number, string>;
   /** Non-JSON success content type, for the OpenAPI document. */
   produces?: string;
   /** Not part of the API document (hosted pages, /docs). */
