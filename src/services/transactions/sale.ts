@@ -33,11 +33,15 @@ export async function createSale(p: Platform, groupId: string, body: unknown): P
     let customerId: string | undefined;
     if (pd.customer) {
       const ref = pd.customer;
-      const customer = await customerRepo.find(tx, groupId, ref.customer_id);
+      // Both reads queued on the writer at once (the card is looked up by the id the customer must have).
+      const [customer, storedCard] = await Promise.all([
+        customerRepo.find(tx, groupId, ref.customer_id),
+        ref.card_id ? customerCardRepo.find(tx, groupId, ref.customer_id, ref.card_id) : undefined,
+      ]);
       if (!customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
       customerId = customer.id;
       if (ref.card_id) {
-        const card = await customerCardRepo.find(tx, groupId, customer.id, ref.card_id);
+        const card = storedCard;
         if (!card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
         payment = { kind: 'card', card };
         billing ??= {

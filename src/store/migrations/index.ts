@@ -7,6 +7,7 @@ import catalog from './004-catalog.js';
 import paymentLinks from './005-payment-links.js';
 import reportingIndexes from './006-reporting-indexes.js';
 import onboarding from './007-onboarding.js';
+import rollupPerBatch from './008-rollup-per-batch.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, rollupPerBatch].sort((a, b) => a.version - b.version);

@@ -1,4 +1,5 @@
-import type { Executor } from '../db.js';
+import { isTx, type Executor } from '../db.js';
+import { rollupOfInserts } from './reporting.js';
 
 export interface TransactionRow {
   id: string;
@@ -70,15 +71,22 @@ const COLUMNS: Array<keyof TransactionRow> = [
   'commissions', 'response_code', 'response_text', 'status', 'settlement_batch_id', 'created_at', 'updated_at',
 ];
 export const TRANSACTION_COLUMNS = COLUMNS;
-const INSERT_SQL = `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
 export const transactionRepo = {
+  /**
+   * Inside a write the row is deferred: sent with the batch's other new transactions in
+   * one statement, and counted into the reporting rollup once per batch.
+   */
   async insert(ex: Executor, row: TransactionRow) {
-    await ex.run(INSERT_SQL, COLUMNS.map((c) => row[c]));
+    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
+    ex.deferInsert('transactions', COLUMNS, COLUMNS.map((c) => row[c]));
+    ex.accumulate(rollupOfInserts, row);
   },
   /** Many rows in one statement (seeding). */
   async insertMany(ex: Executor, rows: TransactionRow[]) {
     if (rows.length === 0) return;
+    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
+    for (const row of rows) ex.accumulate(rollupOfInserts, row);
     const one = `(${COLUMNS.map(() => '?').join(', ')})`;
     await ex.run(
       `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES ${rows.map(() => one).join(', ')}`,
