@@ -13,6 +13,7 @@ import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './r
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
 import { writeScope } from '../store/db.js';
+import { configCache } from '../store/config-cache.js';
 import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
@@ -108,8 +109,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           throw permissionError(`this API key lacks the ${route.auth.anyOf.join(' or ')} permission`);
         }
         ctx.key = key;
-      } else if (route.auth.kind === 'session') {
-        ctx.authorization = authorization;
+      } else {
+        // Key authentication checks the cached groups, processors and keys; other routes do it here.
+        await configCache(platform.db).check(platform.db);
+        if (route.auth.kind === 'session') ctx.authorization = authorization;
       }
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {

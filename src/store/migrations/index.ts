@@ -8,6 +8,7 @@ import paymentLinks from './005-payment-links.js';
 import reportingIndexes from './006-reporting-indexes.js';
 import onboarding from './007-onboarding.js';
 import rollupPerBatch from './008-rollup-per-batch.js';
+import configVersion from './009-config-version.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, rollupPerBatch].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, rollupPerBatch, configVersion].sort((a, b) => a.version - b.version);
