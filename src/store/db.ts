@@ -34,10 +34,19 @@ export interface Executor {
   all<T>(sql: string, params?: Params): Promise<T[]>;
 }
 
+/**
+ * One statement whose only parameter is a JSON text (its single `?`): it can be bound,
+ * or written into the SQL as a string literal when a whole batch goes in one exec.
+ */
+export interface JsonStatement {
+  sql: string;
+  json: string;
+}
+
 /** Work done once per batch, before COMMIT, over the items the batch's successful writes added. */
 export interface BatchReducer<T> {
   name: string;
-  flush(ex: Executor, items: T[]): Promise<void>;
+  statements(items: T[]): JsonStatement[];
 }
 
 /** The executor handed to a write: also takes callbacks to run after the commit. */
@@ -75,6 +84,8 @@ export interface WriterStats {
   writes: number;
   /** Statements the writer connection ran (BEGIN, COMMIT, savepoints, multi-row inserts count one each). */
   statements: number;
+  /** Per first keyword of the SQL: statements and ms from start to completion callback. */
+  by_kind: Record<string, { n: number; ms: number }>;
 }
 
 interface QueuedWrite {
@@ -87,10 +98,6 @@ interface QueuedWrite {
 const MIN_SQLITE = [3, 51, 3];
 const MAX_BATCH = 256;
 const MAX_CACHED = 500;
-/** Rows per multi-row INSERT (each row size is its own cached statement text). */
-const MAX_ROWS_PER_INSERT = 64;
-/** SQLite's default cap on bound parameters per statement. */
-const MAX_PARAMS = 32_766;
 
 type Done<T> = (err: Error | null, value?: T) => void;
 
@@ -196,6 +203,7 @@ class WriterPipe extends Connection {
   private ops: PipeOp[] = [];
   private busy = false;
   statementsRun = 0;
+  readonly byKind: Record<string, { n: number; ms: number }> = {};
 
   protected override submit<T>(kind: 'run' | 'all' | 'exec', sql: string, params: Params): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -216,7 +224,12 @@ class WriterPipe extends Connection {
     }
     this.busy = true;
     this.statementsRun++;
+    const started = performance.now();
     this.start(op.kind, op.sql, op.params, (err, value) => {
+      const kind = (/^\s*(\w+)/.exec(op.sql)?.[1] ?? '?').toUpperCase();
+      const k = (this.byKind[kind] ??= { n: 0, ms: 0 });
+      k.n++;
+      k.ms += performance.now() - started;
       if (err) {
         for (const queued of this.ops.splice(0)) queued.done(err);
       }
@@ -266,7 +279,12 @@ class WriteState {
 /** The state of the batch the writer is running. */
 class Batch {
   deferred: DeferredRow[] = [];
-  constructor(private readonly writer: WriterPipe) {}
+  /** BEGIN ran: it is issued by the batch's first statement, or never (see Database.runBatch). */
+  begun = false;
+  constructor(
+    private readonly writer: WriterPipe,
+    private readonly begin: () => Promise<void>,
+  ) {}
 
   /** Whether a read of `sql` could see a deferred row (it names a table that has one). */
   private readSees(sql: string): boolean {
@@ -275,8 +293,19 @@ class Batch {
     return false;
   }
 
+  private beginning: Promise<void> | undefined;
+
+  /** BEGIN once (statements started together share it). */
+  ensureBegun(): Promise<void> {
+    this.beginning ??= this.begin().then(() => {
+      this.begun = true;
+    });
+    return this.beginning;
+  }
+
   /** Run `sql` for write `w`: deferred rows first when it could see them or changes anything; a savepoint before its first change. */
   async statement<T>(w: WriteState, kind: 'run' | 'all', sql: string, params: Params): Promise<T> {
+    await this.ensureBegun();
     const read = kind === 'all' && isRead(sql);
     if (this.deferred.length > 0 && (!read || this.readSees(sql))) await this.flush(w);
     if (!read && !w.savepoint) this.savepoint(w);
@@ -315,7 +344,7 @@ class Batch {
    */
   private async insert(rows: DeferredRow[], current?: WriteState): Promise<void> {
     try {
-      await Promise.all(this.insertStatements(rows).map(([sql, params]) => this.writer.run(sql, params)));
+      await Promise.all(insertStatements(rows).map((st) => this.writer.run(st.sql, [st.json])));
       return;
     } catch {
       // found below
@@ -325,7 +354,7 @@ class Batch {
       const mark = owner.savepoint ? owner.name : 'f';
       if (!owner.savepoint) await this.writer.exec('SAVEPOINT f');
       try {
-        for (const [sql, params] of this.insertStatements(rows.filter((r) => r.owner === owner))) await this.writer.run(sql, params);
+        for (const st of insertStatements(rows.filter((r) => r.owner === owner))) await this.writer.run(st.sql, [st.json]);
         if (!owner.savepoint) await this.writer.exec('RELEASE f');
       } catch (error) {
         await this.writer.exec(`ROLLBACK TO ${mark}`);
@@ -335,38 +364,44 @@ class Batch {
       }
     }
   }
+}
 
-  /** Consecutive rows of one table and column list → multi-row INSERTs. */
-  private insertStatements(rows: DeferredRow[]): Array<[string, unknown[]]> {
-    const out: Array<[string, unknown[]]> = [];
-    let i = 0;
-    while (i < rows.length) {
-      const first = rows[i]!;
-      const cols = first.columns;
-      const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMS / cols.length)));
-      const params: unknown[] = [];
-      let n = 0;
-      while (i < rows.length && n < perStatement && rows[i]!.table === first.table && rows[i]!.columns === cols) {
-        params.push(...rows[i]!.values);
-        i++;
-        n++;
-      }
-      out.push([insertSql(first.table, cols, n), params]);
-    }
-    return out;
+/**
+ * Consecutive rows of one table and column list → one INSERT each, its rows as a
+ * single JSON parameter that SQLite unpacks (json_each, then `->>` per column) on the
+ * writer's thread: binding every value (56 per transaction row) would convert each on
+ * the main thread, the busiest part of a sale.
+ */
+function insertStatements(rows: DeferredRow[]): JsonStatement[] {
+  const out: JsonStatement[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i]!;
+    const values: unknown[][] = [];
+    while (i < rows.length && rows[i]!.table === first.table && rows[i]!.columns === first.columns) values.push(rows[i++]!.values);
+    out.push({ sql: insertSql(first.table, first.columns), json: JSON.stringify(values) });
   }
+  return out;
 }
 
 const insertSqlCache = new Map<string, string>();
-function insertSql(table: string, columns: readonly string[], rows: number): string {
-  const key = `${table}\u0000${columns.join(',')}\u0000${rows}`;
+function insertSql(table: string, columns: readonly string[]): string {
+  const key = `${table}\u0000${columns.join(',')}`;
   let sql = insertSqlCache.get(key);
   if (!sql) {
-    const one = `(${columns.map(() => '?').join(', ')})`;
-    sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: rows }, () => one).join(', ')}`;
+    // MATERIALIZED: each row is parsed into JSONB once, not once per column.
+    sql = `WITH r AS MATERIALIZED (SELECT jsonb(value) AS v FROM json_each(?))
+INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((_, i) => `v ->> ${i}`).join(', ')} FROM r`;
     insertSqlCache.set(key, sql);
   }
   return sql;
+}
+
+/** A JsonStatement with its JSON written in as an SQL string literal (quotes doubled: nothing else is special inside one). */
+function inlined(st: JsonStatement): string {
+  const at = st.sql.indexOf('?');
+  if (at < 0 || st.sql.indexOf('?', at + 1) >= 0) throw new Error('a JsonStatement has exactly one parameter');
+  return `${st.sql.slice(0, at)}'${st.json.replace(/'/g, "''")}'${st.sql.slice(at + 1)}`;
 }
 
 export class Database implements Executor {
@@ -412,7 +447,7 @@ export class Database implements Executor {
 
   /** The writer's counters so far. */
   stats(): WriterStats {
-    return { ...this.counters, statements: this.writer.statementsRun };
+    return { ...this.counters, statements: this.writer.statementsRun, by_kind: structuredClone(this.writer.byKind) };
   }
 
   /**
@@ -476,14 +511,8 @@ export class Database implements Executor {
   }
 
   private async runBatch(items: QueuedWrite[]): Promise<void> {
-    const batch = new Batch(this.writer);
+    const batch = new Batch(this.writer, () => this.begin());
     const states = items.map((_, i) => new WriteState(i));
-    try {
-      await this.begin();
-    } catch (error) {
-      for (const item of items) item.reject(error);
-      return;
-    }
     for (const [i, item] of items.entries()) {
       const w = states[i]!;
       const tx = this.txFor(batch, w);
@@ -499,11 +528,14 @@ export class Database implements Executor {
       }
     }
     try {
-      await batch.flush();
-      await this.reduce(states);
-      await this.writer.exec('COMMIT');
+      if (batch.begun || !(await this.commitInOne(batch, states))) {
+        await batch.ensureBegun();
+        await batch.flush();
+        for (const st of this.reduced(states)) await this.writer.run(st.sql, [st.json]);
+        await this.writer.exec('COMMIT');
+      }
     } catch (error) {
-      await this.writer.exec('ROLLBACK').catch(() => undefined);
+      if (batch.begun) await this.writer.exec('ROLLBACK').catch(() => undefined);
       for (const item of items) item.reject(error);
       return;
     }
@@ -523,8 +555,28 @@ export class Database implements Executor {
     }
   }
 
+  /**
+   * A batch whose writes ran no statement (only deferred rows and per-batch work, e.g.
+   * token sales) goes to SQLite as one exec: BEGIN, the inserts, the per-batch work,
+   * COMMIT — one trip to the writer's thread instead of one per statement. False when
+   * it failed (then rolled back, to be redone statement by statement, which finds the
+   * failing write) — or when there was nothing to write at all, true.
+   */
+  private async commitInOne(batch: Batch, states: WriteState[]): Promise<boolean> {
+    const statements = [...insertStatements(batch.deferred), ...this.reduced(states)];
+    if (statements.length === 0) return true;
+    try {
+      await this.writer.exec(`BEGIN IMMEDIATE;\n${statements.map(inlined).join(';\n')};\nCOMMIT`);
+      batch.deferred = [];
+      return true;
+    } catch {
+      await this.writer.exec('ROLLBACK').catch(() => undefined); // "no transaction" when BEGIN itself failed
+      return false;
+    }
+  }
+
   /** Per-batch work over the contributions of the writes that succeeded. */
-  private async reduce(states: WriteState[]): Promise<void> {
+  private reduced(states: WriteState[]): JsonStatement[] {
     const byReducer = new Map<BatchReducer<unknown>, unknown[]>();
     for (const w of states) {
       if (w.failed) continue;
@@ -535,12 +587,7 @@ export class Database implements Executor {
         else list.push(item);
       }
     }
-    const ex: Executor = {
-      run: (s, p = []) => this.writer.run(s, p),
-      all: <T>(s: string, p: Params = []) => this.writer.all<T>(s, p),
-      get: <T>(s: string, p: Params = []) => this.writer.get<T>(s, p),
-    };
-    for (const [reducer, list] of byReducer) if (list.length) await reducer.flush(ex, list);
+    return [...byReducer].flatMap(([reducer, list]) => (list.length ? reducer.statements(list) : []));
   }
 
   /** Wait for queued writes, then close both connections. */

@@ -9,7 +9,7 @@
 // rollup once per write batch (one upsert per day and dimensions touched, rollupOfInserts);
 // updates and deletes by triggers (rare next to inserts). The statements are portable
 // SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
-import type { BatchReducer, Executor, Tx } from '../db.js';
+import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
 import type { TransactionRow } from './transactions.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
@@ -232,18 +232,16 @@ export const ROLLUP_TRIGGERS: Record<string, string> = {
   END`,
 };
 
-const ROWS_PER_UPSERT = 64;
-
 /**
  * New transactions into the rollup, once per write batch: the batch's rows summed per
- * day and dimensions in memory, then one multi-row upsert (instead of a trigger per row).
- * Kept exact by the store: it runs before the batch's COMMIT, over the rows of the
- * writes that succeeded.
+ * day and dimensions in memory, then one upsert of those sums (instead of a trigger per
+ * row). The store runs it before the batch's COMMIT, over the rows of the writes that
+ * succeeded.
  */
 export const rollupOfInserts: BatchReducer<TransactionRow> = {
   name: 'transaction_daily',
-  async flush(ex: Executor, rows: TransactionRow[]): Promise<void> {
-    const sums = new Map<string, unknown[]>();
+  statements(rows: TransactionRow[]): JsonStatement[] {
+    const sums = new Map<string, Array<string | number>>();
     for (const r of rows) {
       const key = [r.group_id, r.created_at.slice(0, 10), r.status, r.transaction_type, r.method_detail, r.brand ?? '', r.source, r.currency, r.processor_id];
       const id = key.join('\u0000');
@@ -254,16 +252,11 @@ export const rollupOfInserts: BatchReducer<TransactionRow> = {
         (seen[DIMENSION_COUNT + 1] as number) += net;
       } else sums.set(id, [...key, 1, net]);
     }
-    const all = [...sums.values()];
-    for (let i = 0; i < all.length; i += ROWS_PER_UPSERT) {
-      const chunk = all.slice(i, i + ROWS_PER_UPSERT);
-      const one = `(${Array.from({ length: DIMENSION_COUNT + 2 }, () => '?').join(', ')})`;
-      await ex.run(
-        `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount) VALUES ${chunk.map(() => one).join(', ')}
-         ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`,
-        chunk.flat(),
-      );
-    }
+    // `WHERE true`: an upsert on a SELECT needs it (SQLite's parser).
+    const sql = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+SELECT ${Array.from({ length: DIMENSION_COUNT + 2 }, (_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`;
+    return [{ sql, json: JSON.stringify([...sums.values()]) }];
   },
 };
 
