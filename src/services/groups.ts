@@ -64,13 +64,19 @@ export const listProcessors = (p: Platform, groupId: string) => processorRepo.li
 
 /** The processor named in a request body, which must belong to the group. */
 export async function requireProcessor(ex: Executor, groupId: string, processorId: string, path = 'processor_id'): Promise<ProcessorRow> {
+  const row = await findProcessor(ex, groupId, processorId);
+  if (!row) throw validationError([{ path, message: 'is not a processor of this group' }]);
+  return row;
+}
+
+/** A processor of the group or undefined (from the request's checked cache when there is one). */
+export async function findProcessor(ex: Executor, groupId: string, processorId: string): Promise<ProcessorRow | undefined> {
   const cache = cacheOf(ex);
   const version = cache?.currentVersion;
   const cached = cache?.processor(groupId, processorId);
   if (cached) return cached;
   const row = await processorRepo.find(ex, groupId, processorId);
-  if (!row) throw validationError([{ path, message: 'is not a processor of this group' }]);
-  if (cache && version !== undefined) cache.putProcessor(version, row);
+  if (row && cache && version !== undefined) cache.putProcessor(version, row);
   return row;
 }
 

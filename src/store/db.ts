@@ -58,6 +58,11 @@ export interface Tx extends Executor {
    * changes anything. Use for plain INSERTs whose only failure is a constraint error.
    */
   deferInsert(table: string, columns: readonly string[], values: unknown[]): void;
+  /**
+   * Read one row by its id: deferred rows of `table` are sent first only when one of them
+   * has that id (a lookup by id cannot see the others).
+   */
+  getById<T>(table: string, id: string, sql: string, params: Params): Promise<T | undefined>;
   /** Add an item to per-batch work run once before COMMIT (dropped if this write fails). */
   accumulate<T>(reducer: BatchReducer<T>, item: T): void;
   /** Drop what this batch's writes so far added to `reducer` (this write recomputes it from the tables). */
@@ -303,11 +308,21 @@ class Batch {
     return this.beginning;
   }
 
-  /** Run `sql` for write `w`: deferred rows first when it could see them or changes anything; a savepoint before its first change. */
-  async statement<T>(w: WriteState, kind: 'run' | 'all', sql: string, params: Params): Promise<T> {
+  /** Whether a deferred row of `table` has this id. */
+  private pendingId(table: string, id: string): boolean {
+    return this.deferred.some((d) => d.table === table && d.values[d.columns.indexOf('id')] === id);
+  }
+
+  /**
+   * Run `sql` for write `w`: deferred rows first when it could see them (or, for a
+   * lookup by id, when one has that id) or when it changes anything; a savepoint before
+   * the write's first change.
+   */
+  async statement<T>(w: WriteState, kind: 'run' | 'all', sql: string, params: Params, byId?: { table: string; id: string }): Promise<T> {
     await this.ensureBegun();
     const read = kind === 'all' && isRead(sql);
-    if (this.deferred.length > 0 && (!read || this.readSees(sql))) await this.flush(w);
+    const sees = read && (byId ? this.pendingId(byId.table, byId.id) : this.readSees(sql));
+    if (this.deferred.length > 0 && (!read || sees)) await this.flush(w);
     if (!read && !w.savepoint) this.savepoint(w);
     return kind === 'run' ? ((await this.writer.run(sql, params)) as T) : ((await this.writer.all(sql, params)) as T);
   }
@@ -489,6 +504,7 @@ export class Database implements Executor {
       run: (s, p = []) => batch.statement<RunResult>(w, 'run', s, p),
       all: <T>(s: string, p: Params = []) => batch.statement<T[]>(w, 'all', s, p),
       get: async <T>(s: string, p: Params = []) => (await batch.statement<T[]>(w, 'all', s, p))[0],
+      getById: async <T>(table: string, id: string, s: string, p: Params) => (await batch.statement<T[]>(w, 'all', s, p, { table, id }))[0],
       afterCommit: (fn) => w.hooks.push(fn),
       deferInsert: (table, columns, values) => batch.deferred.push({ owner: w, table, columns, values }),
       accumulate: (reducer, item) => w.contributions.push({ reducer: reducer as BatchReducer<unknown>, item }),

@@ -93,8 +93,11 @@ export const transactionRepo = {
       rows.flatMap((r) => COLUMNS.map((c) => r[c])),
     );
   },
-  find: (ex: Executor, groupId: string, id: string) =>
-    ex.get<TransactionRow>('SELECT * FROM transactions WHERE group_id = ? AND id = ?', [groupId, id]),
+  find: (ex: Executor, groupId: string, id: string) => {
+    const sql = 'SELECT * FROM transactions WHERE group_id = ? AND id = ?';
+    // Inside a write, new rows of the batch not yet sent are sent first only if one is this row.
+    return isTx(ex) ? ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : ex.get<TransactionRow>(sql, [groupId, id]);
+  },
   setCustomer: (ex: Executor, id: string, customerId: string) =>
     ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
