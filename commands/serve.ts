@@ -10,6 +10,7 @@ export default class Serve extends PayctlCommand {
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --host 0.0.0.0',
     '<%= config.bin %> serve --pay-rate-limit 1000/1m --access-log -',
+    'PAYCTL_ADMIN_TOKEN=padm_ci_secret <%= config.bin %> serve --port 0',
   ];
   static override enableJsonFlag = false;
   static override flags = {
@@ -22,6 +23,10 @@ export default class Serve extends PayctlCommand {
     'trust-proxy': Flags.boolean({ description: 'take the client address from X-Forwarded-For (only behind your own proxy)' }),
     'pay-rate-limit': Flags.string({ description: 'payment-link pay attempts allowed per client address, <count>/<duration>', default: '10/60s' }),
     tick: Flags.integer({ description: 'how often due work (settlement, billing) runs, in ms; 0 disables', default: 1000, min: 0 }),
+    'admin-token': Flags.string({
+      description: 'the sandbox admin token (authorises /api/v1/sandboxes) [default: a random one, printed at start]',
+      env: ENV.adminToken,
+    }),
   };
 
   async run(): Promise<void> {
@@ -37,8 +42,14 @@ export default class Serve extends PayctlCommand {
       trustProxy: flags['trust-proxy'],
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
+      adminToken: flags['admin-token'],
     });
     this.log(`payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.path})`);
+    this.log(
+      flags['admin-token']
+        ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'
+        : `Sandbox admin token: ${server.adminToken}`,
+    );
     // SIGUSR2: one `payctl stats {…}` line on stdout, cumulative since start: the main
     // thread's event-loop utilisation and the writer's counters (what `npm run bench` reads).
     process.on('SIGUSR2', () => {

@@ -1,15 +1,19 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { setClock, type ClockState } from '../../src/services/clock-control.js';
+import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes.js';
 import { parseInstant } from '../../src/services/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class ClockSet extends PayctlCommand {
-  static override description = 'Set the platform clock to a time and run the work that fell due';
-  static override examples = ['<%= config.bin %> clock set 2027-01-01T00:00:00Z'];
+  static override description = 'Set the clock to a time and run the work that fell due: the platform clock, or with --group that group only (never backwards)';
+  static override examples = ['<%= config.bin %> clock set 2027-01-01T00:00:00Z', '<%= config.bin %> clock set 2027-01-01T00:00:00Z --group GROUP_ID'];
   static override args = { time: Args.string({ description: 'RFC 3339 time', required: true }) };
+  static override flags = {
+    group: Flags.string({ description: "set only this group's clock and run only its due work" }),
+  };
 
-  async run(): Promise<ClockState & { work: Record<string, number> }> {
+  async run(): Promise<(ClockState | GroupClockState) & { work: Record<string, number> }> {
     const { args, flags } = await this.parse(ClockSet);
     let to: Date;
     try {
@@ -17,8 +21,9 @@ export default class ClockSet extends PayctlCommand {
     } catch (err) {
       this.error((err as Error).message, { exit: 2 });
     }
-    const state = await setClock(await this.platform(flags.db), to, ttyProgress());
-    this.log(`Clock now ${state.now}`);
+    const p = await this.platform(flags.db);
+    const state = flags.group ? await moveGroupClock(p, flags.group, { set: args.time }, ttyProgress()) : await setClock(p, to, ttyProgress());
+    this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
     return state;
   }
 }

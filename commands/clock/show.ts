@@ -1,13 +1,24 @@
+import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { showClock, type ClockState } from '../../src/services/clock-control.js';
+import { showGroupClock, type GroupClockState } from '../../src/services/sandboxes.js';
 
 export default class ClockShow extends PayctlCommand {
-  static override description = 'Show the platform clock (real time plus an offset, shared by CLI and server)';
-  static override examples = ['<%= config.bin %> clock show'];
+  static override description = "Show the platform clock (real time plus an offset, shared by CLI and server), or a group's clock";
+  static override examples = ['<%= config.bin %> clock show', '<%= config.bin %> clock show --group GROUP_ID'];
+  static override flags = {
+    group: Flags.string({ description: "this group's clock: the platform clock plus the group's own offset" }),
+  };
 
-  async run(): Promise<ClockState> {
+  async run(): Promise<ClockState | GroupClockState> {
     const { flags } = await this.parse(ClockShow);
-    const state = await showClock(await this.platform(flags.db));
+    const p = await this.platform(flags.db);
+    if (flags.group) {
+      const state = await showGroupClock(p, flags.group);
+      this.log(`${state.now} (group ${flags.group}: ${Math.round(state.offset_ms / 1000)}s from the platform clock)`);
+      return state;
+    }
+    const state = await showClock(p);
     this.log(`${state.now} (offset ${Math.round(state.offset_ms / 1000)}s from real time)`);
     return state;
   }

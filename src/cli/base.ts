@@ -3,9 +3,14 @@
 // line (plus one per bad field) and exit 1; a bug is one line, with the stack only when
 // DEBUG is set.
 import { Command, Flags } from '@oclif/core';
+import type { Input, ParserOutput } from '@oclif/core/interfaces';
+
+// oclif's parser output bounds (not exported under these names).
+type FlagOutput = { [name: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors.js';
-import { openPlatform, type Platform } from '../services/platform.js';
+import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
 
@@ -20,10 +25,23 @@ export abstract class PayctlCommand extends Command {
   };
 
   private opened?: Platform;
+  /** The --group of this command, when it has one: its services then run on that group's clock. */
+  private groupFlag?: string;
 
+  protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
+    options?: Input<F, B, A>,
+    argv?: string[],
+  ): Promise<ParserOutput<F, B, A>> {
+    const parsed = await super.parse(options, argv);
+    const group = (parsed.flags as { group?: unknown }).group;
+    if (typeof group === 'string') this.groupFlag = group;
+    return parsed;
+  }
+
+  /** The platform, seen from the command's --group (that group's clock) when it names one. */
   protected async platform(dbFlag: string | undefined): Promise<Platform> {
     this.opened ??= await openPlatform({ dbPath: dbPathFrom(dbFlag) });
-    return this.opened;
+    return this.groupFlag ? forGroup(this.opened, this.groupFlag) : this.opened;
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {

@@ -10,6 +10,7 @@ export const ENV = {
   accessLog: 'PAYCTL_ACCESS_LOG',
   port: 'PAYCTL_PORT',
   host: 'PAYCTL_HOST',
+  adminToken: 'PAYCTL_ADMIN_TOKEN',
   debug: 'DEBUG',
 } as const;
 

@@ -6,10 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
-import { AppError, validationError, notFound, permissionError, unavailable } from '../errors.js';
+import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/keys.js';
 import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
+import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
 import { writeScope } from '../store/db.js';
@@ -18,6 +19,9 @@ import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } fr
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
+import { isAdminToken, newAdminToken } from './admin-token.js';
+import { isMissingReference } from '../store/errors.js';
+import { withGroupClock } from '../services/platform.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -31,10 +35,14 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** Extra per-server settings read by routes (e.g. the pay rate limit). */
   settings?: Record<string, unknown>;
+  /** The sandbox admin token; a random one when not given (read it from RunningServer). */
+  adminToken?: string;
 }
 
 export interface RunningServer {
   url: string;
+  /** The sandbox admin token this server accepts. */
+  adminToken: string;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -62,14 +70,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let drained: (() => void) | undefined;
   let baseUrl = '';
   const rateLimits = new RateLimits(opts.settings ?? {});
+  const adminToken = opts.adminToken || newAdminToken();
+
+  /** A group API key of the path's group with one of `anyOf`; the route then runs on that group's clock. */
+  const authorizeKey = async (ctx: RouteContext, authorization: string | undefined, anyOf: Permission[]) => {
+    const key = await authenticateKey(platform, authorization);
+    const groupId = ctx.params.group_id;
+    if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
+    if (!anyOf.some((perm) => key.permissions.includes(perm))) {
+      throw permissionError(`this API key lacks the ${anyOf.join(' or ')} permission`);
+    }
+    const { groupClockOffsetMs, ...info } = key;
+    ctx.key = info;
+    ctx.platform = withGroupClock(platform, key.group_id, groupClockOffsetMs);
+  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
     res.end(JSON.stringify(body));
   };
 
-  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean) => {
+  const sendError = (res: http.ServerResponse, err: unknown, cors: boolean): void => {
     if (err instanceof AppError) return send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
+    if (isMissingReference(err)) {
+      return sendError(res, new AppError(404, 'not_found', 'not found: the group of this request, or an object it names, was removed meanwhile'), cors);
+    }
     // A bug: say so without internals; the operator sees the stack on stderr.
     process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     send(res, 500, { error: { type: 'internal_error', message: 'internal error; the server log has details' } });
@@ -78,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dispatch = (route: RouteDef) => async (req: Req, res: http.ServerResponse) => {
     const started = performance.now();
     inFlight++;
-    const cors = route.auth.kind !== 'key';
+    const cors = route.auth.kind === 'public' || route.auth.kind === 'session';
     try {
       if (shuttingDown) throw unavailable();
       // Re-read the platform clock (another process may have moved it) alongside
@@ -102,18 +127,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       const authorization = req.headers.authorization;
       if (route.auth.kind === 'key') {
-        const key = await authenticateKey(platform, authorization);
-        const groupId = ctx.params.group_id;
-        if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
-        if (!route.auth.anyOf.some((perm) => key.permissions.includes(perm))) {
-          throw permissionError(`this API key lacks the ${route.auth.anyOf.join(' or ')} permission`);
+        await authorizeKey(ctx, authorization, route.auth.anyOf);
+      } else if (route.auth.kind === 'admin') {
+        if (isAdminToken(adminToken, authorization)) ctx.admin = true;
+        else if (route.auth.orKey) await authorizeKey(ctx, authorization, route.auth.orKey);
+        else {
+          if (!authorization) throw authenticationError('missing Authorization header: send the sandbox admin token that payctl serve printed');
+          // A valid group key is refused as such (403); anything else is unknown (401).
+          await authenticateKey(platform, authorization).catch(() => {
+            throw authenticationError('unknown admin token: send the sandbox admin token that payctl serve printed');
+          });
+          throw permissionError("sandbox routes take the sandbox admin token, not a group's API key");
         }
-        ctx.key = key;
-      } else {
-        // Key authentication checks the cached groups, processors and keys; other routes do it here.
-        await configCache(platform.db).check(platform.db);
-        if (route.auth.kind === 'session') ctx.authorization = authorization;
+      } else if (route.auth.kind === 'session') {
+        ctx.authorization = authorization;
       }
+      // Key authentication checked the cached groups, processors and keys; other routes check them here.
+      if (!ctx.key) await configCache(platform.db).check(platform.db);
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {
         const parsed = await readJsonBody(req);
@@ -139,7 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         if (inFlightKeys.has(flightKey)) throw new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
         inFlightKeys.add(flightKey);
         try {
-          result = await writeScope.run(claimScope(platform, scope, idemHeader, hash, route.status ?? 200), () => route.handler(ctx));
+          result = await writeScope.run(claimScope(ctx.platform, scope, idemHeader, hash, route.status ?? 200), () => route.handler(ctx));
         } catch (err) {
           if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
           throw err;
@@ -218,6 +248,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   return {
     url: baseUrl,
+    adminToken,
     server,
     async close() {
       shuttingDown = true;

@@ -84,8 +84,11 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
           ? [{ apiKey: [] }]
           : route.auth.kind === 'session'
             ? [{ sessionToken: [] }]
-            : [],
+            : route.auth.kind === 'admin'
+              ? [{ adminToken: [] }, ...(route.auth.orKey ? [{ apiKey: [] }] : [])]
+              : [],
       ...(route.auth.kind === 'key' ? { 'x-permissions': route.auth.anyOf } : {}),
+      ...(route.auth.kind === 'admin' && route.auth.orKey ? { 'x-permissions': route.auth.orKey } : {}),
       parameters: [
         ...pathParams,
         ...queryParams,
@@ -115,6 +118,12 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as the whole header value' },
         sessionToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A payment link session token' },
+        adminToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The sandbox admin token printed by `payctl serve` at start (or given with --admin-token / PAYCTL_ADMIN_TOKEN)',
+        },
       },
     },
   };

@@ -13,6 +13,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type RouteAuth =
   | { kind: 'key'; anyOf: Permission[] } // API key of the path's group with one of these permissions
   | { kind: 'session' } // payment-link session token in Authorization
+  | { kind: 'admin'; orKey?: Permission[] } // the sandbox admin token; with orKey, also a key of the path's group
   | { kind: 'public' };
 
 export interface RouteContext {
@@ -22,6 +23,8 @@ export interface RouteContext {
   body: unknown;
   headers: IncomingHttpHeaders;
   key?: ApiKeyInfo;
+  /** The request carried the sandbox admin token. */
+  admin?: boolean;
   /** The raw Authorization value on session routes. */
   authorization?: string;
   clientIp: string;
@@ -72,3 +75,5 @@ export interface RouteDef {
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
 export const publicAuth: RouteAuth = { kind: 'public' };
 export const sessionAuth: RouteAuth = { kind: 'session' };
+export const adminAuth: RouteAuth = { kind: 'admin' };
+export const adminOrKey = (...orKey: Permission[]): RouteAuth => ({ kind: 'admin', orKey });

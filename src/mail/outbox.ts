@@ -14,6 +14,8 @@ export interface EmailInput {
   subject: string;
   body: string;
   relatedId?: string;
+  /** The group it is sent for: a dropped sandbox takes its e-mails with it. */
+  groupId?: string;
 }
 
 /** Queue an e-mail inside the caller's write; delivery (if SMTP is configured) runs after the commit. */
@@ -26,6 +28,7 @@ export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: {
     subject: input.subject,
     body: input.body,
     related_id: input.relatedId ?? null,
+    group_id: input.groupId ?? null,
     status: smtp ? 'queued' : 'stored',
     error: null,
     created_at: p.clock.nowIso(),

@@ -36,6 +36,7 @@ import {
   type RetrySettings,
 } from '../domain/recurring.js';
 import { newId } from '../lib/ids.js';
+import type { GroupScope } from '../store/repositories/group-clocks.js';
 
 /** Subscriptions per write transaction in a billing run. */
 export const BILLING_BATCH_SIZE = 500;
@@ -288,15 +289,15 @@ export async function applyAmountChange(
 // The scheduler job
 
 /**
- * Bill every active subscription due at `until`, BILLING_BATCH_SIZE subscriptions per
+ * Bill every active subscription (of the groups in `scope`) due at `until`, BILLING_BATCH_SIZE subscriptions per
  * write transaction, walking the due index in (next_bill_date, id) order. A billed
  * subscription leaves the due range (its next bill date passes `until`, or it stops
  * being active), so memory stays at one batch however many are due; the keyset cursor
  * only guarantees progress. Returns the number of charge attempts.
  */
-export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress): Promise<number> {
+export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress, scope?: GroupScope): Promise<number> {
   const untilIso = until.toISOString();
-  const total = await subscriptionRepo.countDue(p.db, untilIso);
+  const total = await subscriptionRepo.countDue(p.db, untilIso, scope);
   if (total === 0) return 0;
   let cursor: { at: string; id: string } | null = null;
   let done = 0;
@@ -305,7 +306,7 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
   for (;;) {
     const after: { at: string; id: string } | null = cursor;
     const batch = await p.db.write(async (tx) => {
-      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE);
+      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE, scope);
       if (rows.length === 0) return null;
       const last = rows.at(-1)!;
       const next = { at: last.next_bill_date!, id: last.id };

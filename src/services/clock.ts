@@ -1,15 +1,20 @@
 // The platform clock: real time plus an offset stored in the database, so the CLI and
-// a running server share one clock and tests move it instead of sleeping. Business
+// a running server share one clock and tests move it instead of sleeping. Each group
+// has its own clock on top of it (GroupClock: the platform clock plus the group's
+// offset), so one sandbox can move its time without moving anyone else's. Business
 // code reads `clock.now()`; only this file reads the real time.
 import type { Database, Executor } from '../store/db.js';
 import { clockRepo } from '../store/repositories/clock.js';
+import { groupClockRepo } from '../store/repositories/group-clocks.js';
 
 export interface Clock {
   now(): Date;
   nowIso(): string;
   /** Re-read the offset (another process may have moved the clock). */
   refresh(): Promise<void>;
+  /** Make `now()` real time plus `offsetMs`. */
   setOffset(offsetMs: number): Promise<void>;
+  /** How far `now()` is from real time. */
   offsetMs(): number;
 }
 
@@ -38,34 +43,54 @@ export class DbClock implements Clock {
   }
 }
 
-const UNITS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
+/** The platform clock shifted by a fixed offset: the time of every group whose own offset that is. */
+export class ShiftedClock implements Clock {
+  constructor(
+    protected readonly platform: Clock,
+    protected shift: number,
+  ) {}
 
-/** "30d", "12h", "90m", "1d12h" → milliseconds. */
-export function parseDuration(text: string): number {
-  const re = /(\d+)(ms|s|m|h|d|w)/g;
-  let total = 0;
-  let consumed = 0;
-  for (const m of text.trim().matchAll(re)) {
-    total += Number(m[1]) * UNITS[m[2]!]!;
-    consumed += m[0].length;
+  now(): Date {
+    return new Date(this.platform.now().getTime() + this.shift);
   }
-  if (consumed === 0 || consumed !== text.trim().length) {
-    throw new Error(`"${text}" is not a duration (write 30d, 12h, 90m, 45s or combinations like 1d12h)`);
+  nowIso(): string {
+    return this.now().toISOString();
   }
-  return total;
+  offsetMs(): number {
+    return this.platform.offsetMs() + this.shift;
+  }
+  refresh(): Promise<void> {
+    return this.platform.refresh();
+  }
+  setOffset(_offsetMs: number): Promise<void> {
+    return Promise.reject(new Error('a shifted clock is read-only; move a group clock or the platform clock'));
+  }
 }
 
-/** RFC 3339 with an explicit zone, or a plain YYYY-MM-DD (midnight UTC). */
-export function parseInstant(text: string): Date {
-  const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text);
-  const d = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
-  if (!ok || Number.isNaN(d.getTime())) throw new Error(`"${text}" is not an RFC 3339 time (write 2027-01-01T00:00:00Z)`);
-  return d;
+/** A group's clock: the platform clock plus the group's own offset (re-read by refresh). */
+export class GroupClock extends ShiftedClock {
+  constructor(
+    platform: Clock,
+    private readonly db: Database,
+    readonly groupId: string,
+    groupOffsetMs: number,
+  ) {
+    super(platform, groupOffsetMs);
+  }
+
+  /** The group's own part of the offset (what moving only this group changes). */
+  groupOffsetMs(): number {
+    return this.shift;
+  }
+  override async refresh(reader: Executor = this.db): Promise<void> {
+    const [, own] = await Promise.all([this.platform.refresh(), groupClockRepo.offset(reader, this.groupId)]);
+    if (own !== undefined) this.shift = own;
+  }
+  override async setOffset(offsetMs: number): Promise<void> {
+    const own = offsetMs - this.platform.offsetMs();
+    await this.db.write((tx) => groupClockRepo.put(tx, this.groupId, own));
+    this.shift = own;
+  }
 }
+
+export { parseDuration, parseInstant } from '../domain/time.js';

@@ -31,6 +31,15 @@ export interface DemoStep {
   run(p: Platform, state: DemoState): Promise<Partial<DemoState>>;
 }
 
+const demoCustomer = (p: Platform, groupId: string) =>
+  createCustomer(p, groupId, {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '5555550100',
+    billing_address: { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' },
+  });
+
 const steps: DemoStep[] = [
   {
     name: 'core',
@@ -38,13 +47,7 @@ const steps: DemoStep[] = [
       const group = await createGroup(p, { name: 'Demo Merchant', pricing: 'flat' });
       const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level', name: 'Simulated Processor' });
       const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id, name: 'Demo linked account' });
-      const customer = await createCustomer(p, group.id, {
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        email: 'ada@example.com',
-        phone: '5555550100',
-        billing_address: { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' },
-      });
+      const customer = await demoCustomer(p, group.id);
       return { group_id: group.id, processor_id: processor.id, linked_account_id: account.id, customer_id: customer.id };
     },
   },
@@ -54,6 +57,24 @@ const steps: DemoStep[] = [
   recurringDemoStep,
   paymentLinksDemoStep,
 ];
+
+/** The steps that fill one group (a sandbox's demo); the signup form is platform-wide and stays out. */
+const groupSteps = steps.filter((s) => s.name !== 'core' && s !== onboardingDemoStep);
+
+/**
+ * The demo data inside an existing group (a sandbox), at `p`'s clock (the group's):
+ * the demo customer, then every group step. Returns the demo ids (customer_id, …).
+ */
+export async function seedDemoInGroup(
+  p: Platform,
+  ids: { group_id: string; processor_id: string; linked_account_id: string },
+): Promise<Record<string, unknown>> {
+  const customer = await demoCustomer(p, ids.group_id);
+  let state: DemoState = { ...ids, customer_id: customer.id, steps: [] };
+  for (const step of groupSteps) state = { ...state, ...(await step.run(p, state)) };
+  const { steps: _none, group_id: _g, processor_id: _p, linked_account_id: _l, ...demoIds } = state;
+  return demoIds;
+}
 
 const STATE = 'demo.state';
 const SEED = 'demo.seed';

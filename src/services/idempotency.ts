@@ -7,6 +7,7 @@ import type { WriteScope } from '../store/db.js';
 import { idempotencyRepo, type IdempotencyRow } from '../store/repositories/idempotency.js';
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
+import type { GroupScope } from '../store/repositories/group-clocks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const MAX_KEY_LENGTH = 255;
@@ -60,9 +61,10 @@ export function claimScope(p: Platform, scope: string, key: string, hash: string
   };
 }
 
-/** Scheduler job: forget keys older than 24 hours of platform time. */
-export async function purgeIdempotencyKeys(p: Platform, until: Date): Promise<number> {
+/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`). */
+export async function purgeIdempotencyKeys(p: Platform, until: Date, scope: GroupScope): Promise<number> {
   const before = new Date(until.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const { changes } = await p.db.write((tx) => idempotencyRepo.deleteOlderThan(tx, before));
+  if (!(await idempotencyRepo.hasOlderThan(p.db, before, scope))) return 0;
+  const { changes } = await p.db.write((tx) => idempotencyRepo.deleteOlderThan(tx, before, scope));
   return changes;
 }

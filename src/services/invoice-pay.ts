@@ -3,7 +3,7 @@
 // moves pending → paid, all in one write: a crash leaves either all of it or none.
 // A decline is not an error: the declined transaction is kept, the invoice stays
 // payable, and the result says why (response_code, response_text).
-import type { Platform } from './platform.js';
+import { forGroup, platformClock, type Platform } from './platform.js';
 import { invoiceLineRepo, invoiceRepo } from '../store/repositories/invoices.js';
 import { partnerRepo } from '../store/repositories/partners.js';
 import { invoiceIncludedTax, invoiceStatus, payInvoiceSchema, type InvoicePayment } from '../domain/catalog.js';
@@ -16,17 +16,18 @@ export interface PayContext {
   ipAddress?: string;
 }
 
-export async function payInvoice(p: Platform, slug: string, body: unknown, ctx: PayContext = {}): Promise<InvoicePayment> {
+export async function payInvoice(platform: Platform, slug: string, body: unknown, ctx: PayContext = {}): Promise<InvoicePayment> {
   const input = parseOrThrow(payInvoiceSchema, body);
-  return p.db.write(async (tx) => {
+  return platform.db.write(async (tx) => {
     const row = await invoiceRepo.findBySlug(tx, slug);
     if (!row) throw notFound('invoice');
+    const p = await forGroup(platform, row.group_id, tx);
     if (row.status === 'paid') throw invalidRequest('this invoice is already paid');
     if (row.status === 'archived') throw invalidRequest('this invoice is archived and can no longer be paid');
     if (row.amount === 0) throw invalidRequest(`the invoice total is ${formatMoney(0)}; there is nothing to pay`);
 
     const now = p.clock.now();
-    const token = await consumeToken(tx, input.token, now, 'token');
+    const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
     const method = token.type === 'card' ? 'card' : 'ach';
     if (method === 'card' && row.card_enabled !== 1) {
       throw invalidRequest('card payments are not enabled for this invoice', [{ path: 'token', message: 'must be a bank account token (ACH)' }]);

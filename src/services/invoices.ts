@@ -2,7 +2,7 @@
 // pending, paid or archived; past_due is derived from the due day and the platform
 // clock every time an invoice is read, so it is right the moment the clock moves.
 import { randomBytes } from 'node:crypto';
-import type { Platform } from './platform.js';
+import { forGroup, type Platform } from './platform.js';
 import type { Executor, Tx } from '../store/db.js';
 import {
   invoiceLineRepo,
@@ -241,6 +241,7 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
     subject: `Invoice ${invoice.invoice_number} from ${merchant}`,
     body,
     relatedId: invoice.id,
+    groupId: invoice.group_id,
   });
 }
 
@@ -326,6 +327,7 @@ export interface PublicInvoice {
 export async function getPublicInvoice(p: Platform, slug: string): Promise<PublicInvoice> {
   const row = await invoiceRepo.findBySlug(p.db, slug);
   if (!row) throw notFound('invoice');
-  const [invoice, group] = await Promise.all([loadInvoice(p.db, row, p.clock.nowIso()), groupRepo.find(p.db, row.group_id)]);
+  const g = await forGroup(p, row.group_id);
+  const [invoice, group] = await Promise.all([loadInvoice(p.db, row, g.clock.nowIso()), groupRepo.find(p.db, row.group_id)]);
   return { merchantName: group?.name ?? '', invoice };
 }

@@ -41,19 +41,27 @@ export async function createKey(
   if (input.permissions.length === 0) throw validationError([{ path: 'permissions', message: 'give at least one permission' }]);
   const bad = input.permissions.find((x) => !(PERMISSIONS as readonly string[]).includes(x));
   if (bad) throw validationError([{ path: 'permissions', message: `"${bad}" is not one of ${PERMISSIONS.join(', ')}` }]);
-  const key = KEY_PREFIX + randomBase62(32);
-  const row: ApiKeyRow = {
-    id: newId(),
-    group_id: input.groupId,
-    key_hash: sha256(key),
-    prefix: key.slice(0, KEY_PREFIX.length + 4),
-    permissions: JSON.stringify([...new Set(input.permissions)]),
-    name: input.name ?? '',
-    created_at: p.clock.nowIso(),
-    revoked_at: null,
-  };
+  const { key, row } = mintKey(input.groupId, [...new Set(input.permissions)] as Permission[], input.name ?? '', p.clock.nowIso());
   await p.db.write((tx) => apiKeyRepo.insert(tx, row));
   return { key, ...toInfo(row) };
+}
+
+/** A new random key and the row that stores it (only its hash); the caller inserts the row. */
+export function mintKey(groupId: string, permissions: Permission[], name: string, now: string): { key: string; row: ApiKeyRow } {
+  const key = KEY_PREFIX + randomBase62(32);
+  return {
+    key,
+    row: {
+      id: newId(),
+      group_id: groupId,
+      key_hash: sha256(key),
+      prefix: key.slice(0, KEY_PREFIX.length + 4),
+      permissions: JSON.stringify(permissions),
+      name,
+      created_at: now,
+      revoked_at: null,
+    },
+  };
 }
 
 export async function listKeys(p: Platform, groupId?: string): Promise<ApiKeyInfo[]> {
@@ -67,8 +75,8 @@ export async function revokeKey(p: Platform, id: string): Promise<ApiKeyInfo> {
   return toInfo((await apiKeyRepo.find(p.db, id))!);
 }
 
-/** The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated). */
-export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKeyInfo> {
+/** The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated), with its group's clock offset. */
+export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKeyInfo & { groupClockOffsetMs: number }> {
   if (!header) throw authenticationError('missing Authorization header: send your API key as its value');
   const key = header.replace(/^Bearer\s+/i, '').trim();
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw authenticationError('malformed API key');
@@ -78,10 +86,10 @@ export async function authenticateKey(p: Platform, header: string | undefined): 
   const version = await cache.check(p.db);
   let row = cache.key(hash);
   if (!row) {
-    row = await apiKeyRepo.findByHash(p.db, hash);
+    row = await apiKeyRepo.findForAuth(p.db, hash);
     if (!row) throw authenticationError('unknown API key');
     cache.putKey(version, row);
   }
   if (row.revoked_at) throw authenticationError('this API key was revoked');
-  return toInfo(row);
+  return { ...toInfo(row), groupClockOffsetMs: row.clock_offset_ms };
 }

@@ -100,7 +100,7 @@ export async function submitSignupEntry(p: Platform, body: unknown): Promise<Sub
     // The e-mail's text needs the ids; they are known before its insert.
     const draft = toApi(row, '', 'stored');
     const mail = confirmationEmail(draft, entry);
-    const email = await queueEmail(tx, p, { kind: 'onboarding', ...mail, relatedId: row.id }, { deliverAfterCommit: false });
+    const email = await queueEmail(tx, p, { kind: 'onboarding', ...mail, relatedId: row.id, groupId: row.group_id }, { deliverAfterCommit: false });
     // This value is what an Idempotency-Key replay repeats (status 201).
     return toApi(row, email.id, email.status === 'queued' ? 'queued' : 'stored');
   });

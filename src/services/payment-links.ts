@@ -2,7 +2,7 @@
 // with a session token scoped to the link, and paid once by an end-user. Paying marks the
 // link paid with a compare-and-set in the same write as the charge, so of two
 // simultaneous pays exactly one charges; the other (and a declined card) rolls back.
-import type { Platform } from './platform.js';
+import { forGroup, platformClock, type Platform } from './platform.js';
 import type { Executor } from '../store/db.js';
 import {
   createPaymentLinkSchema,
@@ -105,10 +105,11 @@ async function requireLink(ex: Executor, groupId: string, id: string): Promise<P
  */
 export async function retrievePublicPaymentLink(p: Platform, id: string): Promise<PublicPaymentLink> {
   return p.db.write(async (tx) => {
-    const now = p.clock.now();
-    const nowIso = now.toISOString();
     const row = await paymentLinkRepo.find(tx, id);
     if (!row) throw notFound('payment link');
+    // The session lives on the link's group clock.
+    const now = (await forGroup(p, row.group_id, tx)).clock.now();
+    const nowIso = now.toISOString();
     const token = `pls_${randomBase62(32)}`;
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
     await paymentLinkSessionRepo.deleteExpiredBefore(tx, new Date(now.getTime() - SESSION_PURGE_AFTER_MS).toISOString());
@@ -151,10 +152,11 @@ export interface PayRequest {
  * declined payment throws inside that write, so nothing of it is kept: the link stays
  * available and the token unused.
  */
-export async function payPaymentLink(p: Platform, req: PayRequest): Promise<PaymentLinkPayResult> {
-  await requireSession(p, req.authorization, req.linkId);
-  const link = await paymentLinkRepo.find(p.db, req.linkId);
+export async function payPaymentLink(platform: Platform, req: PayRequest): Promise<PaymentLinkPayResult> {
+  await requireSession(platform, req.authorization, req.linkId);
+  const link = await paymentLinkRepo.find(platform.db, req.linkId);
   if (!link || (req.groupId !== undefined && link.group_id !== req.groupId)) throw notFound('payment link');
+  const p = await forGroup(platform, link.group_id);
   assertAvailable(effectiveStatus(link, p.clock.nowIso()));
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
@@ -169,7 +171,7 @@ export async function payPaymentLink(p: Platform, req: PayRequest): Promise<Paym
       assertAvailable(current ? effectiveStatus(current, nowIso) : 'deactivated');
       throw invalidRequest('this payment link is no longer available');
     }
-    const token = await consumeToken(tx, input.token, now, 'token');
+    const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
     if (token.type === 'card' && link.card_enabled !== 1) {
       throw invalidRequest('this payment link does not accept cards', [{ path: 'token', message: 'card payments are not enabled on this link' }]);
     }
@@ -209,7 +211,9 @@ async function requireSession(p: Platform, authorization: string | undefined, li
   }
   const session = await paymentLinkSessionRepo.find(p.db, sha256(token));
   if (!session) throw authenticationError('unknown session token; retrieve the payment link again for a new one');
-  if (session.expires_at <= p.clock.nowIso()) {
+  const link = await paymentLinkRepo.find(p.db, session.payment_link_id);
+  const clock = link ? (await forGroup(p, link.group_id)).clock : p.clock;
+  if (session.expires_at <= clock.nowIso()) {
     throw authenticationError('the session token has expired (they live 30 minutes); retrieve the payment link again for a new one');
   }
   if (session.payment_link_id !== linkId) throw permissionError('this session token belongs to another payment link');

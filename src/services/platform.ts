@@ -1,15 +1,23 @@
 // The platform: one database, its clock and configuration. Every service function takes
 // it as its first argument; the CLI opens one per command, the server one per process.
+// `forGroup` gives the same platform seen from one group: its `clock` is that group's
+// clock, so everything a service stamps or compares for the group reads the group's time.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Database } from '../store/db.js';
+import { Database, type Executor } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
-import { DbClock } from './clock.js';
+import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock.js';
+import { groupClockRepo } from '../store/repositories/group-clocks.js';
 import { ENV, type Env } from '../config/env.js';
 
 export interface Platform {
   db: Database;
-  clock: DbClock;
+  /** The clock of the group this platform is seen from (forGroup), else the platform clock. */
+  clock: Clock;
+  /** On a group's view: the platform clock under the group's (tokens and other group-less things). */
+  platformClock?: Clock;
+  /** On a group's view: the group. */
+  groupId?: string;
   env: Env;
   /** Base URL of public pages (invoice page, pay page); set by `serve`, or PAYCTL_PUBLIC_URL. */
   publicUrl: string;
@@ -41,4 +49,27 @@ export async function openPlatform(opts: OpenOptions): Promise<Platform> {
     publicUrl: (opts.publicUrl ?? env[ENV.publicUrl] ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
     close: () => db.close(),
   };
+}
+
+/** The platform clock, whichever view `p` is. */
+export const platformClock = (p: Platform): Clock => p.platformClock ?? p.clock;
+
+/** `p` seen from group `groupId`, whose own clock offset is `offsetMs` (already read). */
+export function withGroupClock(p: Platform, groupId: string, offsetMs: number): Platform {
+  if (p.groupId === groupId) return p;
+  const base = platformClock(p);
+  return { ...p, clock: new GroupClock(base, p.db, groupId, offsetMs), platformClock: base, groupId };
+}
+
+/** `p` seen from group `groupId` (its clock offset read through `ex`); `p` itself for an unknown group. */
+export async function forGroup(p: Platform, groupId: string, ex: Executor = p.db): Promise<Platform> {
+  if (p.groupId === groupId) return p;
+  const offset = await groupClockRepo.offset(ex, groupId);
+  return offset === undefined ? p : withGroupClock(p, groupId, offset);
+}
+
+/** `p` on the clock of every group whose own offset is `offsetMs` (the scheduler's view of them). */
+export function withClockOffset(p: Platform, offsetMs: number): Platform {
+  const base = platformClock(p);
+  return { ...p, clock: new ShiftedClock(base, offsetMs), platformClock: base, groupId: undefined };
 }

@@ -1,5 +1,5 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
-import type { Platform } from './platform.js';
+import { platformClock, type Platform } from './platform.js';
 import type { Executor, Tx } from '../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../store/repositories/subscriptions.js';
 import { planRepo, type PlanRow } from '../store/repositories/plans.js';
@@ -159,7 +159,7 @@ export async function createSubscription(p: Platform, groupId: string, linkedAcc
       methods.banks.set(bank.id, bank);
       payment = { payment_method: 'ach', card_id: null, bank_account_id: bank.id, token_snapshot: null };
     } else {
-      payment = tokenColumns(await consumeToken(tx, input.payment_details!.token!, now, 'payment_details.token'));
+      payment = tokenColumns(await consumeToken(tx, input.payment_details!.token!, platformClock(p).now(), 'payment_details.token'));
     }
 
     const amounts = effectiveAmounts(plan, input.amounts ?? {});
@@ -253,7 +253,7 @@ export async function updateSubscription(p: Platform, groupId: string, linkedAcc
     const amounts = effectiveAmounts(plan, input.amounts);
     checkIncluded(amounts);
     if (input.payment_details?.token) {
-      Object.assign(row, tokenColumns(await consumeToken(tx, input.payment_details.token, now, 'payment_details.token')));
+      Object.assign(row, tokenColumns(await consumeToken(tx, input.payment_details.token, platformClock(p).now(), 'payment_details.token')));
     }
     const methods = await subscriptionRepo.paymentMethods(tx, [row]);
 

@@ -161,7 +161,8 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
 
 /**
  * Use a token inside a write transaction: fixed test tokens always work; a minted token
- * works once and before it expires (compare-and-set on used_at).
+ * works once and before it expires (compare-and-set on used_at). `now` is the platform
+ * clock's time, not the group's: a minted token belongs to no group until it is used.
  * `path` names the request field for the error.
  */
 export async function consumeToken(tx: Tx, token: string, now: Date, path = 'payment_details.token'): Promise<TokenRow> {

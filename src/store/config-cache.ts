@@ -6,12 +6,15 @@ import type { Database, Executor } from './db.js';
 import type { ApiKeyRow } from './repositories/api-keys.js';
 import type { GroupRow, ProcessorRow } from './repositories/groups.js';
 
+/** A key as authentication reads it: with its group's clock offset. */
+export type AuthKeyRow = ApiKeyRow & { clock_offset_ms: number };
+
 /** Entries per map: past it a map is emptied (only hostile traffic makes that many distinct lookups). */
 const MAX_ENTRIES = 10_000;
 
 export class ConfigCache {
   private version: number | undefined;
-  private keys = new Map<string, ApiKeyRow>();
+  private keys = new Map<string, AuthKeyRow>();
   private groups = new Map<string, GroupRow>();
   private processors = new Map<string, ProcessorRow>();
 
@@ -32,7 +35,7 @@ export class ConfigCache {
     return this.version !== undefined;
   }
 
-  key(hash: string): ApiKeyRow | undefined {
+  key(hash: string): AuthKeyRow | undefined {
     return this.keys.get(hash);
   }
   group(id: string): GroupRow | undefined {
@@ -45,7 +48,7 @@ export class ConfigCache {
 
   // A row read under `version` is kept only if the counter has not moved since: a row
   // read just before a change must not outlive the change.
-  putKey(version: number, row: ApiKeyRow): void {
+  putKey(version: number, row: AuthKeyRow): void {
     if (version === this.version) put(this.keys, row.key_hash, row);
   }
   putGroup(version: number, row: GroupRow): void {

@@ -43,7 +43,7 @@ export interface JsonStatement {
   json: string;
 }
 
-/** Work done once per batch, before COMMIT, over the items the batch's successful writes added. */
+/** Work done once per batch (or per early send of deferred rows) over the items the batch's successful writes added. */
 export interface BatchReducer<T> {
   name: string;
   statements(items: T[]): JsonStatement[];
@@ -63,10 +63,12 @@ export interface Tx extends Executor {
    * has that id (a lookup by id cannot see the others).
    */
   getById<T>(table: string, id: string, sql: string, params: Params): Promise<T | undefined>;
-  /** Add an item to per-batch work run once before COMMIT (dropped if this write fails). */
+  /**
+   * Add an item to per-batch work (dropped if this write fails). It runs with the
+   * deferred rows: once before COMMIT, or earlier when they are sent earlier (so a later
+   * statement sees both, e.g. a DELETE of the rows and of what they added).
+   */
   accumulate<T>(reducer: BatchReducer<T>, item: T): void;
-  /** Drop what this batch's writes so far added to `reducer` (this write recomputes it from the tables). */
-  resetAccumulated<T>(reducer: BatchReducer<T>): void;
 }
 
 /** Whether an executor is a write's transaction (deferred inserts, per-batch work) rather than the reader. */
@@ -266,6 +268,12 @@ interface DeferredRow {
   values: unknown[];
 }
 
+interface Contribution {
+  owner: WriteState;
+  reducer: BatchReducer<unknown>;
+  item: unknown;
+}
+
 /** One queued write inside a batch. */
 class WriteState {
   savepoint = false;
@@ -273,8 +281,6 @@ class WriteState {
   failed: { error: unknown } | undefined;
   value: unknown;
   hooks: Array<() => void | Promise<void>> = [];
-  /** Items for per-batch work, in order; `reset` drops what earlier writes (and this one) added. */
-  contributions: Array<{ reducer: BatchReducer<unknown>; item?: unknown; reset?: true }> = [];
   constructor(readonly index: number) {}
   get name(): string {
     return `w${this.index}`;
@@ -284,6 +290,7 @@ class WriteState {
 /** The state of the batch the writer is running. */
 class Batch {
   deferred: DeferredRow[] = [];
+  contributions: Contribution[] = [];
   /** BEGIN ran: it is issued by the batch's first statement, or never (see Database.runBatch). */
   begun = false;
   constructor(
@@ -322,7 +329,7 @@ class Batch {
     await this.ensureBegun();
     const read = kind === 'all' && isRead(sql);
     const sees = read && (byId ? this.pendingId(byId.table, byId.id) : this.readSees(sql));
-    if (this.deferred.length > 0 && (!read || sees)) await this.flush(w);
+    if (this.pending && (!read || sees)) await this.flush(w);
     if (!read && !w.savepoint) this.savepoint(w);
     return kind === 'run' ? ((await this.writer.run(sql, params)) as T) : ((await this.writer.all(sql, params)) as T);
   }
@@ -333,21 +340,50 @@ class Batch {
     this.writer.exec(`SAVEPOINT ${w.name}`).catch(() => undefined);
   }
 
+  /** Whether anything waits to be sent. */
+  get pending(): boolean {
+    return this.deferred.length > 0 || this.contributions.length > 0;
+  }
+
+  /** Drop what a failed write left waiting. */
+  drop(w: WriteState): void {
+    this.deferred = this.deferred.filter((d) => d.owner !== w);
+    this.contributions = this.contributions.filter((c) => c.owner !== w);
+  }
+
   /**
-   * Send every deferred row. `current` is the write running now: its own rows go last,
-   * under its savepoint (it may still fail after they are in). After the batch's writes
-   * ran, `current` is undefined. Rows that fail fail their write, which is rolled back.
+   * What is waiting, as statements: the deferred rows, then the per-batch work over the
+   * contributions of the writes that have not failed. Empties both lists.
+   */
+  take(): { rows: DeferredRow[]; work: Contribution[] } {
+    const out = { rows: this.deferred, work: this.contributions };
+    this.deferred = [];
+    this.contributions = [];
+    return out;
+  }
+
+  /**
+   * Send every deferred row and the per-batch work over them. `current` is the write
+   * running now: its own go last, under its savepoint (it may still fail after they are
+   * in). After the batch's writes ran, `current` is undefined. Rows that fail fail their
+   * write, which is rolled back.
    */
   async flush(current?: WriteState): Promise<void> {
-    const rows = this.deferred.splice(0);
-    if (rows.length === 0) return;
-    const own = current ? rows.filter((r) => r.owner === current) : [];
-    const others = own.length ? rows.filter((r) => r.owner !== current) : rows;
-    if (others.length) await this.insert(others);
-    if (own.length) {
+    const { rows, work } = this.take();
+    const mine = <T extends { owner: WriteState }>(x: T) => x.owner === current;
+    const own = current ? rows.filter(mine) : [];
+    const ownWork = current ? work.filter(mine) : [];
+    await this.insert(current ? rows.filter((r) => !mine(r)) : rows);
+    await this.reduce(current ? work.filter((c) => !mine(c)) : work);
+    if (own.length || ownWork.length) {
       if (!current!.savepoint) this.savepoint(current!);
       await this.insert(own, current);
+      await this.reduce(ownWork);
     }
+  }
+
+  private async reduce(work: Contribution[]): Promise<void> {
+    for (const st of reducedStatements(work)) await this.writer.run(st.sql, [st.json]);
   }
 
   /**
@@ -358,6 +394,7 @@ class Batch {
    * savepoint undoes only itself.
    */
   private async insert(rows: DeferredRow[], current?: WriteState): Promise<void> {
+    if (rows.length === 0) return;
     try {
       await Promise.all(insertStatements(rows).map((st) => this.writer.run(st.sql, [st.json])));
       return;
@@ -410,6 +447,18 @@ INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((_, i) => `v -
     insertSqlCache.set(key, sql);
   }
   return sql;
+}
+
+/** Per-batch work over the contributions of the writes that have not failed, in reducer order of first use. */
+function reducedStatements(work: Contribution[]): JsonStatement[] {
+  const byReducer = new Map<BatchReducer<unknown>, unknown[]>();
+  for (const { owner, reducer, item } of work) {
+    if (owner.failed) continue;
+    let list = byReducer.get(reducer);
+    if (!list) byReducer.set(reducer, (list = []));
+    list.push(item);
+  }
+  return [...byReducer].flatMap(([reducer, list]) => reducer.statements(list));
 }
 
 /** A JsonStatement with its JSON written in as an SQL string literal (quotes doubled: nothing else is special inside one). */
@@ -507,8 +556,7 @@ export class Database implements Executor {
       getById: async <T>(table: string, id: string, s: string, p: Params) => (await batch.statement<T[]>(w, 'all', s, p, { table, id }))[0],
       afterCommit: (fn) => w.hooks.push(fn),
       deferInsert: (table, columns, values) => batch.deferred.push({ owner: w, table, columns, values }),
-      accumulate: (reducer, item) => w.contributions.push({ reducer: reducer as BatchReducer<unknown>, item }),
-      resetAccumulated: (reducer) => w.contributions.push({ reducer: reducer as BatchReducer<unknown>, reset: true }),
+      accumulate: (reducer, item) => batch.contributions.push({ owner: w, reducer: reducer as BatchReducer<unknown>, item }),
     };
   }
 
@@ -538,16 +586,15 @@ export class Database implements Executor {
         await item.scope?.after?.(tx, w.value);
       } catch (error) {
         w.failed ??= { error };
-        // Its changes (if any ran) go back to its savepoint; its deferred rows are dropped.
-        batch.deferred = batch.deferred.filter((d) => d.owner !== w);
+        // Its changes (if any ran) go back to its savepoint; what it left waiting is dropped.
+        batch.drop(w);
         if (w.savepoint) await this.writer.exec(`ROLLBACK TO ${w.name}`).catch(() => undefined);
       }
     }
     try {
-      if (batch.begun || !(await this.commitInOne(batch, states))) {
+      if (batch.begun || !(await this.commitInOne(batch))) {
         await batch.ensureBegun();
         await batch.flush();
-        for (const st of this.reduced(states)) await this.writer.run(st.sql, [st.json]);
         await this.writer.exec('COMMIT');
       }
     } catch (error) {
@@ -578,32 +625,17 @@ export class Database implements Executor {
    * it failed (then rolled back, to be redone statement by statement, which finds the
    * failing write) — or when there was nothing to write at all, true.
    */
-  private async commitInOne(batch: Batch, states: WriteState[]): Promise<boolean> {
-    const statements = [...insertStatements(batch.deferred), ...this.reduced(states)];
+  private async commitInOne(batch: Batch): Promise<boolean> {
+    const statements = [...insertStatements(batch.deferred), ...reducedStatements(batch.contributions)];
     if (statements.length === 0) return true;
     try {
       await this.writer.exec(`BEGIN IMMEDIATE;\n${statements.map(inlined).join(';\n')};\nCOMMIT`);
-      batch.deferred = [];
+      batch.take();
       return true;
     } catch {
       await this.writer.exec('ROLLBACK').catch(() => undefined); // "no transaction" when BEGIN itself failed
       return false;
     }
-  }
-
-  /** Per-batch work over the contributions of the writes that succeeded. */
-  private reduced(states: WriteState[]): JsonStatement[] {
-    const byReducer = new Map<BatchReducer<unknown>, unknown[]>();
-    for (const w of states) {
-      if (w.failed) continue;
-      for (const { reducer, item, reset } of w.contributions) {
-        let list = byReducer.get(reducer);
-        if (!list) byReducer.set(reducer, (list = []));
-        if (reset) list.length = 0;
-        else list.push(item);
-      }
-    }
-    return [...byReducer].flatMap(([reducer, list]) => (list.length ? reducer.statements(list) : []));
   }
 
   /** Wait for queued writes, then close both connections. */

@@ -32,6 +32,7 @@ const handle: Handler = (req, res) => {
 };
 app.add('POST', '/api/v1/groups/:group_id/transaction', handle);
 app.add('POST', '/api/v1/groups/:group_id/transaction/:transaction_id/capture', handle);
+app.add('POST', '/api/v1/sandboxes', handle);
 
 const server = http.createServer(app.handler);
 server.keepAliveTimeout = 5000;

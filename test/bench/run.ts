@@ -17,6 +17,7 @@ import { reportScenarios } from './scenarios/reports.js';
 import { cliScenarios } from './scenarios/cli.js';
 import { billingScenario } from './scenarios/billing.js';
 import { pdfScenario } from './scenarios/invoice-pdf.js';
+import { sandboxScenarios } from './scenarios/sandboxes.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -53,6 +54,7 @@ await section('HTTP load (autocannon, side by side with the floor)', ['sale-toke
 await section('Reports over seeded transactions', ['report-count', 'report-amount_sum', 'report-table'], () => reportScenarios(cfg, log));
 await section('Clock advance: recurring billing', ['billing'], () => billingScenario(cfg, log));
 await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
+await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], () => sandboxScenarios(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report'], () => cliScenarios(cfg, log));
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);

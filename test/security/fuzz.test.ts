@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { buildBody, buildWorld, bodyBuilder, paramsOf, type World } from './support/fixtures.js';
+import { ADMIN_TOKEN, buildBody, buildWorld, bodyBuilder, paramsOf, type World } from './support/fixtures.js';
 import { arbFromJsonSchema, mutated, toJsonSchema, UNKNOWN_KEYS } from './support/json-schema-arb.js';
 import { assertWellFormed, sendTo, Sessions, type Outgoing } from './support/requests.js';
 import { report } from '../helpers/report.js';
@@ -110,6 +110,7 @@ for (const route of routes) {
           const path = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => (name === p ? h : encodeURIComponent(w.a.ids[name] ?? 'x')));
           const headers: Record<string, string> = {};
           if (route.auth.kind === 'key') headers.authorization = w.a.allKey;
+          if (route.auth.kind === 'admin') headers.authorization = ADMIN_TOKEN;
           if (route.auth.kind === 'session') headers.authorization = (await sessions.get()).token;
           const res = await fetch(w.s.url + path, {
             method: route.method,

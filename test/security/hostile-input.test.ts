@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { baselineQuery, buildBody, buildWorld, bodyBuilder, fillPath, type World } from './support/fixtures.js';
+import { authFor, baselineQuery, buildBody, buildWorld, bodyBuilder, fillPath, type World } from './support/fixtures.js';
 import { fieldsOf, setAt, toJsonSchema, type JsonSchema } from './support/json-schema-arb.js';
 import { assertWellFormed, fieldPaths, sendTo, Sessions, type Outgoing, type Reply } from './support/requests.js';
 import { report } from '../helpers/report.js';
@@ -149,7 +149,7 @@ test('a streamed (chunked, no Content-Length) body over 1 MiB is 413 too', async
   });
   const res = await fetch(w.s.url + fillPath(route, w.a.ids), {
     method: 'POST',
-    headers: { authorization: w.a.allKey, 'content-type': 'application/json' },
+    headers: { authorization: authFor(route, w) ?? '', 'content-type': 'application/json' },
     body: stream,
     duplex: 'half',
   } as RequestInit);

@@ -10,6 +10,7 @@ import { transactionRoutes } from './transactions.js';
 import { recurringRoutes } from './recurring.js';
 import { onboardingRoutes } from './onboarding.js';
 import { reportingRoutes } from './reporting.js';
+import { sandboxRoutes } from './sandboxes.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -18,6 +19,7 @@ export function allRoutes(): RouteDef[] {
   all.push(...recurringRoutes);
   all.push(...onboardingRoutes);
   all.push(...reportingRoutes);
+  all.push(...sandboxRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

@@ -1,5 +1,5 @@
 // Add Card for an existing Customer: a card token and its billing address go to the vault.
-import type { Platform } from '../platform.js';
+import { platformClock, type Platform } from '../platform.js';
 import { addCardSchema } from '../../domain/transactions.js';
 import type { CustomerCard } from '../../domain/customers.js';
 import { parseOrThrow, validationError } from '../../errors.js';
@@ -13,7 +13,7 @@ export async function addCard(p: Platform, groupId: string, linkedAccountId: str
   await requireCustomer(p.db, groupId, customerId);
   return p.db.write(async (tx) => {
     const now = p.clock.now();
-    const token = await consumeToken(tx, req.token, now, 'token');
+    const token = await consumeToken(tx, req.token, platformClock(p).now(), 'token');
     if (token.type !== 'card') throw validationError([{ path: 'token', message: 'must be a card token (this one is a bank account)' }]);
     const row = await storeCard(tx, { groupId, customerId, linkedAccountId, token, billing: req.billing_address, now: now.toISOString() });
     return toCustomerCard(row);

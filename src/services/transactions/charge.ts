@@ -178,6 +178,7 @@ export async function chargeInTx(tx: Tx, p: Platform, input: ChargeInput): Promi
         `Status: ${row.status}`,
       ].filter(Boolean).join('\n'),
       relatedId: row.id,
+      groupId: row.group_id,
     });
   }
   return toApiTransaction(row, processor);

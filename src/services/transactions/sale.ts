@@ -1,5 +1,5 @@
 // Sale (and auth, an extension) from a token or a stored customer card/bank account.
-import type { Platform } from '../platform.js';
+import { platformClock, type Platform } from '../platform.js';
 import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
 import { requireGroup, requireProcessor } from '../groups.js';
@@ -62,7 +62,7 @@ export async function createSale(p: Platform, groupId: string, body: unknown): P
         };
       }
     } else {
-      payment = { kind: 'token', token: await consumeToken(tx, pd.token!, now) };
+      payment = { kind: 'token', token: await consumeToken(tx, pd.token!, platformClock(p).now()) };
     }
     const txn = await chargeInTx(tx, p, {
       groupId,

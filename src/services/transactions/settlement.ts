@@ -6,6 +6,7 @@ import type { Platform } from '../platform.js';
 import type { Progress } from '../scheduler.js';
 import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
+import type { GroupScope } from '../../store/repositories/group-clocks.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
@@ -17,12 +18,13 @@ export function cutoffAfter(iso: string): string {
   return new Date(Math.floor(t / DAY) * DAY + DAY).toISOString();
 }
 
-export async function runSettlement(p: Platform, until: Date, _from?: Date, progress?: Progress): Promise<number> {
+/** Settle and expire the transactions of the groups in `scope`, whose time is `until`. */
+export async function runSettlement(p: Platform, until: Date, scope: GroupScope, progress?: Progress): Promise<number> {
   const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
   const at = until.toISOString();
   let settled = 0;
   for (;;) {
-    const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK);
+    const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
     settled += await p.db.write(async (tx) => {
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[]; total: number }>();
@@ -45,6 +47,9 @@ export async function runSettlement(p: Platform, until: Date, _from?: Date, prog
     progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
     if (rows.length < CHUNK) break;
   }
-  const expired = await p.db.write((tx) => settlementRepo.expireAuths(tx, new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString(), at));
+  const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
+  // Checked on the reader first: most passes have nothing to expire and need no write.
+  if (!(await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope))) return settled;
+  const expired = await p.db.write((tx) => settlementRepo.expireAuths(tx, expiredBefore, at, scope));
   return settled + expired.changes;
 }

@@ -1,4 +1,5 @@
 import { isTx, type Executor } from '../db.js';
+import { scopeCondition, type GroupScope } from './group-clocks.js';
 
 export interface IdempotencyRow {
   group_id: string;
@@ -20,5 +21,13 @@ export const idempotencyRepo = {
     if (isTx(ex)) ex.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, values);
     else await ex.run(`INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`, values);
   },
-  deleteOlderThan: (ex: Executor, before: string) => ex.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]),
+  /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
+  async hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean> {
+    const s = scopeCondition(scope);
+    return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;
+  },
+  deleteOlderThan(ex: Executor, before: string, scope: GroupScope) {
+    const s = scopeCondition(scope);
+    return ex.run(`DELETE FROM idempotency_keys WHERE created_at < ? AND ${s.sql}`, [before, ...s.params]);
+  },
 };

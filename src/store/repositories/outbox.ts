@@ -7,6 +7,8 @@ export interface OutboxRow {
   subject: string;
   body: string;
   related_id: string | null;
+  /** The group the e-mail was sent for (dropped with it); null for platform mail. */
+  group_id: string | null;
   status: 'queued' | 'sent' | 'failed' | 'stored';
   error: string | null;
   created_at: string;
@@ -16,9 +18,9 @@ export interface OutboxRow {
 export const outboxRepo = {
   async insert(ex: Executor, r: OutboxRow) {
     await ex.run(
-      `INSERT INTO outbox (id, kind, to_address, subject, body, related_id, status, error, created_at, sent_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.id, r.kind, r.to_address, r.subject, r.body, r.related_id, r.status, r.error, r.created_at, r.sent_at],
+      `INSERT INTO outbox (id, kind, to_address, subject, body, related_id, group_id, status, error, created_at, sent_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.id, r.kind, r.to_address, r.subject, r.body, r.related_id, r.group_id, r.status, r.error, r.created_at, r.sent_at],
     );
   },
   find: (ex: Executor, id: string) => ex.get<OutboxRow>('SELECT * FROM outbox WHERE id = ?', [id]),

@@ -260,6 +260,19 @@ ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_coun
   },
 };
 
+/** Add one group's transactions to the rollup (rows copied by INSERT … SELECT, e.g. a sandbox fork). */
+export async function countGroupIntoRollup(tx: Tx, groupId: string): Promise<void> {
+  await tx.run(
+    `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+     SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
+            COUNT(*), SUM(captured_amount - refunded_amount)
+     FROM transactions WHERE group_id = ?
+     GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id
+     ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`,
+    [groupId],
+  );
+}
+
 async function rollupReady(ex: Executor): Promise<boolean> {
   const names = [...Object.keys(ROLLUP_TRIGGERS), OLD_INSERT_TRIGGER];
   const rows = await ex.all<{ name: string }>(
@@ -286,8 +299,6 @@ export async function rebuildReportingRollup(tx: Tx): Promise<void> {
      FROM transactions
      GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id`,
   );
-  // The recount includes the rows this batch's earlier writes inserted: they must not be added again.
-  tx.resetAccumulated(rollupOfInserts);
   for (const sql of Object.values(ROLLUP_TRIGGERS)) await tx.run(sql);
 }
 

@@ -1,4 +1,5 @@
 import type { Executor } from '../db.js';
+import { scopeCondition, type GroupScope } from './group-clocks.js';
 
 export interface SettleCandidate {
   id: string;
@@ -8,14 +9,16 @@ export interface SettleCandidate {
 }
 
 export const settlementRepo = {
-  /** Pending sales and captured auths created before `before`, oldest first. */
-  candidates: (ex: Executor, before: string, limit: number) =>
-    ex.all<SettleCandidate>(
+  /** Pending sales and captured auths of the groups in `scope` created before `before`, oldest first. */
+  candidates(ex: Executor, before: string, limit: number, scope: GroupScope) {
+    const s = scopeCondition(scope);
+    return ex.all<SettleCandidate>(
       `SELECT id, group_id, created_at, captured_amount AS amount FROM transactions
-       WHERE status IN ('pending', 'captured', 'partially_captured') AND created_at < ?
+       WHERE status IN ('pending', 'captured', 'partially_captured') AND created_at < ? AND ${s.sql}
        ORDER BY created_at, id LIMIT ?`,
-      [before, limit],
-    ),
+      [before, ...s.params, limit],
+    );
+  },
   async insertBatch(ex: Executor, b: { id: string; group_id: string; cutoff_at: string; transaction_count: number; total_amount: number; created_at: string }) {
     await ex.run(
       'INSERT INTO settlement_batches (id, group_id, cutoff_at, transaction_count, total_amount, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -27,6 +30,16 @@ export const settlementRepo = {
       "UPDATE transactions SET status = 'settled', settlement_batch_id = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'captured', 'partially_captured')",
       [batchId, at, id],
     ),
-  expireAuths: (ex: Executor, createdBefore: string, at: string) =>
-    ex.run("UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ?", [at, createdBefore]),
+  async hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean> {
+    const s = scopeCondition(scope);
+    return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
+  },
+  expireAuths(ex: Executor, createdBefore: string, at: string, scope: GroupScope) {
+    const s = scopeCondition(scope);
+    return ex.run(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql}`, [
+      at,
+      createdBefore,
+      ...s.params,
+    ]);
+  },
 };

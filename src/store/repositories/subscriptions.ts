@@ -1,5 +1,6 @@
 // Subscriptions and their charge ledger.
 import type { Executor } from '../db.js';
+import { scopeCondition, type GroupScope } from './group-clocks.js';
 import type { CustomerBankAccountRow, CustomerCardRow } from './customers.js';
 
 export interface SubscriptionRow {
@@ -131,22 +132,26 @@ export const subscriptionRepo = {
   },
 
   /** Active subscriptions due at `until`, after the keyset cursor (next_bill_date, id), oldest due first. */
-  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number): Promise<SubscriptionRow[]> {
+  /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
+  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionRow[]> {
+    const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
     return after
       ? ex.all<SubscriptionRow>(
           `SELECT * FROM subscriptions
-           WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?))
+           WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?)) AND ${s.sql}
            ORDER BY next_bill_date, id LIMIT ?`,
-          [until, after.at, after.at, after.id, limit],
+          [until, after.at, after.at, after.id, ...s.params, limit],
         )
       : ex.all<SubscriptionRow>(
-          `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? ORDER BY next_bill_date, id LIMIT ?`,
-          [until, limit],
+          `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql} ORDER BY next_bill_date, id LIMIT ?`,
+          [until, ...s.params, limit],
         );
   },
 
-  async countDue(ex: Executor, until: string): Promise<number> {
-    return (await ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM subscriptions WHERE status = 'active' AND next_bill_date <= ?`, [until]))?.n ?? 0;
+  async countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number> {
+    const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
+    const row = await ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql}`, [until, ...s.params]);
+    return row?.n ?? 0;
   },
 
   /** Active subscriptions of a plan, a page at a time in id order. */

@@ -81,9 +81,16 @@ export function fillPath(route: RouteDef, ids: Record<string, string>): string {
   });
 }
 
+/** The sandbox admin token of the world's server (the admin routes take it instead of a key). */
+export const ADMIN_TOKEN = 'padm_security_world';
+
+/** The Authorization value that gets a request past authentication on `route`. */
+export const authFor = (route: RouteDef, w: { a: { allKey: string } }): string | undefined =>
+  route.auth.kind === 'key' ? w.a.allKey : route.auth.kind === 'admin' ? ADMIN_TOKEN : undefined;
+
 export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<World> {
   // Pay is rate limited per address and every request here comes from 127.0.0.1.
-  const s = await startTestServer({ settings: { payRateLimit: { points: 1_000_000, durationMs: 60_000 } }, ...opts });
+  const s = await startTestServer({ settings: { payRateLimit: { points: 1_000_000, durationMs: 60_000 } }, adminToken: ADMIN_TOKEN, ...opts });
   const demoA = s.demo;
   // Seed the demo again as a second, unrelated merchant (the demo records its state and
   // key seed in settings; set them aside, then put A's back).

@@ -2,7 +2,7 @@
 // (its key, its session token, its ids in the path), and the DESIGN.md error-shape check.
 import assert from 'node:assert/strict';
 import type { RouteDef } from '../../../src/http/route.js';
-import { fillPath, type World } from './fixtures.js';
+import { ADMIN_TOKEN, fillPath, type World } from './fixtures.js';
 
 export interface Reply {
   status: number;
@@ -58,6 +58,7 @@ export async function sendTo(w: World, sessions: Sessions, route: RouteDef, out:
   const headers: Record<string, string> = { ...(out.headers ?? {}) };
   const params: Record<string, string> = { ...w.a.ids, ...(out.params ?? {}) };
   if (route.auth.kind === 'key') headers.authorization ??= w.a.allKey;
+  if (route.auth.kind === 'admin') headers.authorization ??= ADMIN_TOKEN;
   if (route.auth.kind === 'session') {
     const session = await sessions.get();
     headers.authorization ??= session.token;

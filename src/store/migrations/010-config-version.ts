@@ -9,7 +9,7 @@ BEGIN
 END;`;
 
 export default {
-  version: 9,
+  version: 10,
   name: 'config-version',
   sql: `
 CREATE TABLE config_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);

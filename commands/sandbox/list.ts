@@ -1,0 +1,16 @@
+import { PayctlCommand } from '../../src/cli/base.js';
+import { listSandboxes } from '../../src/services/sandboxes.js';
+import type { SandboxSummary } from '../../src/domain/sandboxes.js';
+import { table, when } from '../../src/render/table.js';
+
+export default class SandboxList extends PayctlCommand {
+  static override description = 'List sandboxes with their clocks';
+  static override examples = ['<%= config.bin %> sandbox list', '<%= config.bin %> sandbox list --json'];
+
+  async run(): Promise<SandboxSummary[]> {
+    const { flags } = await this.parse(SandboxList);
+    const { data } = await listSandboxes(await this.platform(flags.db));
+    this.log(table(['group', 'name', 'clock', 'created'], data.map((s) => [s.group_id, s.name, s.clock, when(s.created_at)])));
+    return data;
+  }
+}

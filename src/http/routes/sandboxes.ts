@@ -1,0 +1,90 @@
+// Sandboxes (extension): groups for test suites, with their own keys, data and clock.
+// Authorised by the sandbox admin token that `payctl serve` prints; moving a sandbox's
+// clock also by a manage_transactions key of that group.
+import { adminAuth, adminOrKey, type RouteDef } from '../route.js';
+import {
+  createSandboxSchema,
+  deletedSandboxSchema,
+  forkSandboxSchema,
+  groupClockSchema,
+  moveClockSchema,
+  sandboxListSchema,
+  sandboxSchema,
+} from '../../domain/sandboxes.js';
+import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes.js';
+
+const tag = 'Sandboxes';
+
+export const sandboxRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/sandboxes',
+    summary: 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock',
+    description:
+      'demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). The answer has the shape `payctl init --demo --json` prints; keys are shown only here.',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    body: createSandboxSchema,
+    response: sandboxSchema,
+    status: 201,
+    handler: (c) => createSandbox(c.platform, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sandboxes',
+    summary: 'List sandboxes with their clocks',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    response: sandboxListSchema,
+    handler: (c) => listSandboxes(c.platform),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/sandboxes/:group_id',
+    summary: 'Drop a sandbox and every row of it in one transaction (its keys stop working at once)',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    response: deletedSandboxSchema,
+    handler: (c) => deleteSandbox(c.platform, c.params.group_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sandboxes/:group_id/fork',
+    summary: 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox',
+    description:
+      'The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link.',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    body: forkSandboxSchema,
+    response: sandboxSchema,
+    status: 201,
+    handler: (c) => forkSandbox(c.platform, c.params.group_id!, c.body),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id/clock',
+    summary: "A group's clock",
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_transactions', 'view_transactions'),
+    response: groupClockSchema,
+    handler: (c) => showGroupClock(c.platform, c.params.group_id!),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sandboxes/:group_id/clock',
+    summary: "Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)",
+    description:
+      '{"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).',
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_transactions'),
+    body: moveClockSchema,
+    response: groupClockSchema,
+    handler: (c) => moveGroupClock(c.platform, c.params.group_id!, c.body),
+  },
+];

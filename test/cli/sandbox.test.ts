@@ -1,0 +1,61 @@
+// payctl sandbox create / list / fork / delete and payctl clock … --group, on the real
+// binary over a temporary database.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli, runCliJson, assertUserError } from '../helpers/cli.js';
+import { tempDbPath } from '../helpers/platform.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+
+const DAY = 86_400_000;
+const json = <T = any>(args: string[], db: string) => runCliJson<T>(args, { db }); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+test('sandbox create / list / fork / delete', async () => {
+  const d = tempDbPath();
+  await json(['init', '--demo'], d);
+  const sb = await json(['sandbox', 'create', '--demo', '--name', 'suite A'], d);
+  assert.deepEqual(Object.keys(sb.keys).sort(), [...PERMISSIONS].sort());
+  assert.ok(sb.customer_id && sb.subscription_ids.length > 0);
+  const plain = await json(['sandbox', 'create'], d);
+  assert.equal(plain.customer_id, undefined);
+
+  const human = await runCli(['sandbox', 'list'], { db: d });
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /suite A/);
+
+  const fork = await json(['sandbox', 'fork', sb.group_id, '--name', 'suite A copy'], d);
+  assert.equal(fork.forked_from, sb.group_id);
+  assert.ok(fork.rows.transactions >= 4, JSON.stringify(fork.rows));
+  assert.deepEqual((await json<Array<{ name: string }>>(['sandbox', 'list'], d)).map((x) => x.name), ['suite A', 'Sandbox', 'suite A copy']);
+
+  const dropped = await json(['sandbox', 'delete', sb.group_id], d);
+  assert.equal(dropped.deleted, true);
+  assert.deepEqual((await json<Array<{ name: string }>>(['sandbox', 'list'], d)).map((x) => x.name), ['Sandbox', 'suite A copy']);
+  assertUserError(await runCli(['sandbox', 'delete', sb.group_id], { db: d }), /sandbox not found/);
+  assertUserError(await runCli(['sandbox', 'create', '--clock', 'tomorrow'], { db: d }), /clock/);
+  // The demo of init still works as before for a single user.
+  const demo = await json(['init', '--demo'], d);
+  assert.ok(demo.group_id && demo.keys.manage_transactions);
+});
+
+test('clock advance --group moves that group only; without --group every group moves', async () => {
+  const d = tempDbPath();
+  const demo = await json(['init', '--demo'], d);
+  const a = await json(['sandbox', 'create', '--demo'], d);
+  const b = await json(['sandbox', 'create', '--demo'], d);
+  const moved = await json(['clock', 'advance', '31d', '--group', a.group_id], d);
+  assert.ok(moved.work['subscription-billing'] >= 1, JSON.stringify(moved.work));
+  assert.equal(moved.offset_ms, 31 * DAY);
+  assert.equal((await json(['clock', 'show', '--group', b.group_id], d)).offset_ms, 0);
+  assert.ok(Math.abs((await json(['clock', 'show'], d)).offset_ms) < 60_000, 'the platform clock did not move');
+
+  // A group's clock never goes back; the platform clock moves every group.
+  const back = await runCli(['clock', 'set', '2020-01-01T00:00:00Z', '--group', a.group_id], { db: d });
+  assertUserError(back, /set: must not be before/);
+  const all = await json(['clock', 'advance', '1d'], d);
+  assert.ok(Math.abs(all.offset_ms - DAY) < 60_000);
+  const shownA = await json(['clock', 'show', '--group', a.group_id], d);
+  const shownDemo = await json(['clock', 'show', '--group', demo.group_id], d);
+  assert.ok(Math.abs(Date.parse(shownA.now) - (Date.now() + 32 * DAY)) < 60_000, shownA.now);
+  assert.ok(Math.abs(Date.parse(shownDemo.now) - (Date.now() + DAY)) < 60_000, shownDemo.now);
+  assertUserError(await runCli(['clock', 'advance', '1d', '--group', '00000000-0000-7000-8000-000000000000'], { db: d }), /group not found/);
+});

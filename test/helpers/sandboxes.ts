@@ -1,0 +1,35 @@
+// Sandbox test helpers: create one through the real API, and dump every row a group
+// owns (walking the store's list of group-owned tables) to compare before and after.
+import assert from 'node:assert/strict';
+import type { TestServer } from './server.js';
+import type { Executor } from '../../src/store/db.js';
+import { GROUP_TABLES, ownerCondition } from '../../src/store/group-tables.js';
+
+export const ADMIN = 'padm_test_admin_token';
+
+export interface SandboxReply {
+  group_id: string;
+  processor_id: string;
+  linked_account_id: string;
+  keys: Record<string, string>;
+  clock: string;
+  [more: string]: unknown;
+}
+
+export async function newSandbox(s: TestServer, body: Record<string, unknown> = {}): Promise<SandboxReply> {
+  const r = await s.call('POST', '/api/v1/sandboxes', { key: ADMIN, body });
+  assert.equal(r.status, 201, r.text);
+  return r.body as SandboxReply;
+}
+
+/** Every row of every group-owned table of `groupId`, as JSON text per table (sorted). */
+export async function dumpGroup(ex: Executor, groupId: string): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const t of GROUP_TABLES) {
+    const rows = await ex.all<Record<string, unknown>>(`SELECT * FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
+    out[t.table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+export const rowCount = (dump: Record<string, string[]>) => Object.values(dump).reduce((n, rows) => n + rows.length, 0);
