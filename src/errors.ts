@@ -1,18 +1,20 @@
 // The two kinds of error payctl knows: a user error (AppError: what is wrong and how
 // to fix it, mapped to an HTTP status and a CLI exit code in one place) and a bug
 // (anything else: a 500 without internals, or a one-line CLI error).
-import type { z } from 'zod';
+import { z } from 'zod';
 
-export type ErrorType =
-  | 'validation_error'
-  | 'invalid_request'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found'
-  | 'idempotency_error'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal_error';
+export const ERROR_TYPES = [
+  'validation_error',
+  'invalid_request',
+  'authentication_error',
+  'permission_error',
+  'not_found',
+  'idempotency_error',
+  'rate_limited',
+  'unavailable',
+  'internal_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export interface FieldProblem {
   path: string;
@@ -57,6 +59,23 @@ export const rateLimited = (retryAfterSeconds: number, headers: Record<string, s
   });
 
 export const unavailable = () => new AppError(503, 'unavailable', 'the server is shutting down; retry shortly');
+
+/** The body of every error answer, for the OpenAPI document. */
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      type: z.enum(ERROR_TYPES),
+      message: z.string(),
+      code: z.string().optional().describe('a machine-readable reason where one exists (payment_declined)'),
+      response_code: z.string().optional().describe("the processor's response code of a declined payment"),
+      response_text: z.string().optional().describe("the processor's response text of a declined payment"),
+      fields: z
+        .array(z.object({ path: z.string().describe('dotted, array indexes as numbers: products.0.quantity'), message: z.string() }))
+        .optional()
+        .describe('validation errors only: every bad field and the rule it breaks'),
+    }),
+  })
+  .meta({ id: 'Error' });
 
 /** Dotted path with array indexes as numbers: `products.0.quantity`. */
 export function dottedPath(path: ReadonlyArray<PropertyKey>): string {

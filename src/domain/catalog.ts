@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { validationError, type FieldProblem } from '../errors.js';
 import { looseBillingAddress } from './address.js';
 import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
-import { requiredText, text, uuid } from './strings.js';
+import { requiredText, text, timestamp, uuid } from './strings.js';
 
 // ---------------------------------------------------------------- bounds
 
@@ -16,6 +16,7 @@ export const INVOICE_LINES_MAX = 100;
 export const EXTERNAL_ID_MAX = 255;
 export const PROCESSOR_ID_MAX = 100;
 export const UNITS_OF_MEASURE = ['pc'] as const;
+export type UnitOfMeasure = (typeof UNITS_OF_MEASURE)[number];
 
 // ---------------------------------------------------------------- shared pieces
 
@@ -31,7 +32,8 @@ const ref = z.string({ error: 'is required and must be a UUID' }).pipe(uuid);
 export const dueDate = z
   .string({ error: 'is required and must be a date YYYY-MM-DD' })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })
-  .refine(isCalendarDate, { error: 'must be a real calendar date' });
+  .refine(isCalendarDate, { error: 'must be a real calendar date' })
+  .meta({ format: 'date', description: 'the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC' });
 
 export function isCalendarDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
@@ -52,14 +54,14 @@ const productFields = {
   name: productName,
   description: productDescription,
   amount: uint64,
-  included_tax_amount: uint64.optional(),
+  included_tax_amount: uint64.optional().describe('included in amount, so at most amount; missing means 0'),
   unit_of_measure: unitOfMeasure,
 };
 
 /** PUT /products/{id} (spec 8). A missing included_tax_amount means 0. */
-export const updateProductSchema = z.strictObject(productFields).superRefine(taxWithinAmount);
+export const updateProductSchema = z.strictObject(productFields).superRefine(taxWithinAmount).meta({ id: 'UpdateProductRequest' });
 /** POST /products (extension): the same rules as update. */
-export const createProductSchema = z.strictObject(productFields).superRefine(taxWithinAmount);
+export const createProductSchema = z.strictObject(productFields).superRefine(taxWithinAmount).meta({ id: 'CreateProductRequest' });
 
 export type UpdateProductInput = z.output<typeof updateProductSchema>;
 export type CreateProductInput = z.output<typeof createProductSchema>;
@@ -71,16 +73,21 @@ export type CreateProductInput = z.output<typeof createProductSchema>;
  * product's values (amounts as number or digit string); they cannot change the line,
  * and reconcileInvoiceLines refuses copies that differ.
  */
-export const updateInvoiceLineSchema = z.strictObject({
-  id: ref.optional(),
-  product_id: ref,
-  name: productName,
-  description: productDescription,
-  amount: uint64Loose,
-  included_tax_amount: uint64Loose,
-  unit_of_measure: unitOfMeasure,
-  quantity,
-});
+const copied = 'a copy of the product\'s value (of the attached line\'s, with id): must equal it';
+export const updateInvoiceLineSchema = z
+  .strictObject({
+    id: ref.optional().describe('an attached line to keep (its quantity may change); without id the product is attached anew'),
+    product_id: ref,
+    name: productName.describe(copied),
+    description: productDescription.describe(copied),
+    amount: uint64Loose.describe(copied),
+    included_tax_amount: uint64Loose.describe(copied),
+    unit_of_measure: unitOfMeasure.describe(copied),
+    quantity,
+    created_at: timestamp.optional().describe('read-only: accepted so that a line read from an invoice can be sent back; ignored'),
+    updated_at: timestamp.optional().describe('read-only: accepted so that a line read from an invoice can be sent back; ignored'),
+  })
+  .meta({ id: 'UpdateInvoiceLine' });
 
 const invoiceLines = <T extends z.ZodType>(line: T) =>
   z
@@ -98,12 +105,14 @@ const invoiceCommonFields = {
 };
 
 /** PUT /invoices/{id} (spec 9). */
-export const updateInvoiceSchema = z.strictObject({
-  ...invoiceCommonFields,
-  products: invoiceLines(updateInvoiceLineSchema),
-});
+export const updateInvoiceSchema = z
+  .strictObject({
+    ...invoiceCommonFields,
+    products: invoiceLines(updateInvoiceLineSchema).describe('attached lines not sent are detached'),
+  })
+  .meta({ id: 'UpdateInvoiceRequest' });
 
-export const createInvoiceLineSchema = z.strictObject({ product_id: ref, quantity });
+export const createInvoiceLineSchema = z.strictObject({ product_id: ref, quantity }).meta({ id: 'CreateInvoiceLine' });
 
 /** POST /invoices (extension): lines name a product and a quantity; the copies are taken from the product. */
 export const createInvoiceSchema = z.strictObject({
@@ -111,7 +120,7 @@ export const createInvoiceSchema = z.strictObject({
   ...invoiceCommonFields,
   send_email: z.boolean({ error: 'must be true or false' }).optional(),
   products: invoiceLines(createInvoiceLineSchema),
-});
+}).meta({ id: 'CreateInvoiceRequest' });
 
 export type UpdateInvoiceLineInput = z.output<typeof updateInvoiceLineSchema>;
 export type UpdateInvoiceInput = z.output<typeof updateInvoiceSchema>;
@@ -130,7 +139,7 @@ export const createPartnerSchema = looseBillingAddress.extend({
   first_name: text(64).default(''),
   last_name: text(64).default(''),
   line_2: text(32).default(''),
-});
+}).meta({ id: 'CreatePartnerRequest' });
 export type CreatePartnerInput = z.output<typeof createPartnerSchema>;
 
 /** A query value: a number or digit string (query strings are strings). */
@@ -138,7 +147,7 @@ const queryInt = (min: number, max: number, fallback: number) =>
   uint64Loose
     .pipe(
       z
-        .number()
+        .int()
         .min(min, { error: `must be at least ${min}` })
         .max(max, { error: `must be at most ${max}` }),
     )
@@ -160,19 +169,17 @@ export type PartnerListQuery = z.output<typeof partnerListQuerySchema>;
 
 // ---------------------------------------------------------------- responses
 
-const timestamp = z.string().describe('RFC 3339 timestamp, UTC with milliseconds');
-
 export const productSchema = z.object({
   id: z.string(),
   group_id: z.string(),
   name: z.string(),
   description: z.string(),
-  unit_of_measure: z.string(),
+  unit_of_measure: unitOfMeasure,
   included_tax_amount: uint64,
   amount: uint64,
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Product' });
 export type Product = z.output<typeof productSchema>;
 
 export const partnerSchema = z.object({
@@ -190,13 +197,15 @@ export const partnerSchema = z.object({
   postal_code: z.string(),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Partner' });
 export type Partner = z.output<typeof partnerSchema>;
 
 /** Partner list result: `{data: {items, total_count}}`. */
-export const partnerListSchema = z.object({
-  data: z.object({ items: z.array(partnerSchema), total_count: z.number().int() }),
-});
+export const partnerListSchema = z
+  .object({
+    data: z.object({ items: z.array(partnerSchema), total_count: z.number().int() }),
+  })
+  .meta({ id: 'PartnerList' });
 export type PartnerList = z.output<typeof partnerListSchema>;
 
 export const invoiceLineSchema = z.object({
@@ -206,11 +215,11 @@ export const invoiceLineSchema = z.object({
   description: z.string(),
   amount: uint64,
   included_tax_amount: uint64,
-  unit_of_measure: z.string(),
+  unit_of_measure: unitOfMeasure,
   quantity: uint64,
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'InvoiceLine' });
 export type InvoiceLine = z.output<typeof invoiceLineSchema>;
 
 /**
@@ -241,7 +250,7 @@ export const invoiceSchema = z.object({
   status: z.enum(INVOICE_STATUSES),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'Invoice' });
 export type Invoice = z.output<typeof invoiceSchema>;
 
 // ---------------------------------------------------------------- amount
@@ -318,7 +327,7 @@ export interface NewInvoiceLine {
   description: string;
   amount: number;
   included_tax_amount: number;
-  unit_of_measure: string;
+  unit_of_measure: UnitOfMeasure;
   quantity: number;
 }
 
@@ -525,17 +534,17 @@ export type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
 const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.object({ items: z.array(item), total_count: z.number().int() }) });
 
-export const productListSchema = listOf(productSchema);
+export const productListSchema = listOf(productSchema).meta({ id: 'ProductList' });
 export type ProductList = z.output<typeof productListSchema>;
-export const invoiceListSchema = listOf(invoiceSchema);
+export const invoiceListSchema = listOf(invoiceSchema).meta({ id: 'InvoiceList' });
 export type InvoiceList = z.output<typeof invoiceListSchema>;
 
 // ---------------------------------------------------------------- paying an invoice (public page)
 
 /** POST /invoices/{slug}/pay (extension, no key): a card or bank-account token from POST /tokens. */
 export const payInvoiceSchema = z.strictObject({
-  token: requiredText(100),
-});
+  token: requiredText(100).describe('a card or bank-account token from POST /api/v1/tokens'),
+}).meta({ id: 'PayInvoiceRequest' });
 export type PayInvoiceInput = z.output<typeof payInvoiceSchema>;
 
 /** The pay result: the invoice's status afterwards and the transaction's outcome. */
@@ -549,5 +558,5 @@ export const invoicePaymentSchema = z.object({
   transaction_status: z.string().describe('pending for an approved sale, declined otherwise'),
   response_code: z.string(),
   response_text: z.string(),
-});
+}).meta({ id: 'InvoicePayment' });
 export type InvoicePayment = z.output<typeof invoicePaymentSchema>;

@@ -1,6 +1,6 @@
 // Customers (extension) and stored payment methods (spec "Customer card").
 import { z } from 'zod';
-import { text, email } from './strings.js';
+import { text, email, timestamp } from './strings.js';
 import { cardBillingAddress } from './address.js';
 
 export const createCustomerSchema = z.strictObject({
@@ -9,7 +9,7 @@ export const createCustomerSchema = z.strictObject({
   email: email.optional(),
   phone: text(20).optional(),
   billing_address: cardBillingAddress.optional(),
-});
+}).meta({ id: 'CreateCustomerRequest' });
 export type CreateCustomer = z.output<typeof createCustomerSchema>;
 
 const cardAddress = z.object({
@@ -36,9 +36,9 @@ export const customerCardSchema = z.object({
   regulated: z.boolean(),
   commercial: z.boolean(),
   card_on_file: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+  created_at: timestamp,
+  updated_at: timestamp,
+}).meta({ id: 'CustomerCard' });
 export type CustomerCard = z.output<typeof customerCardSchema>;
 
 export const customerBankAccountSchema = z.object({
@@ -47,8 +47,8 @@ export const customerBankAccountSchema = z.object({
   last_four: z.string(),
   account_type: z.string(),
   holder_name: z.string(),
-  created_at: z.string(),
-});
+  created_at: timestamp,
+}).meta({ id: 'CustomerBankAccount' });
 export type CustomerBankAccount = z.output<typeof customerBankAccountSchema>;
 
 export const customerSchema = z.object({
@@ -61,9 +61,9 @@ export const customerSchema = z.object({
   billing_address: z.record(z.string(), z.string()).nullable(),
   cards: z.array(customerCardSchema),
   bank_accounts: z.array(customerBankAccountSchema),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+  created_at: timestamp,
+  updated_at: timestamp,
+}).meta({ id: 'Customer' });
 export type Customer = z.output<typeof customerSchema>;
 
 /** "MM/YY" from a month and a four-digit year. */

@@ -2,6 +2,7 @@
 // signup form object, and the confirmation e-mail's text. Pure: no I/O, no clock.
 // Nothing here carries ssn, itin or ein: the response and the e-mail never echo them.
 import { z } from 'zod';
+import { timestamp } from './strings.js';
 import type { SignupEntry } from './onboarding.js';
 
 /** An entry and its business account start in review; approval is not an API operation yet. */
@@ -25,14 +26,17 @@ export const signupEntryResultSchema = z
     group_id: z.string().describe('the business account created for the entry (a group in pending_review)'),
     signup_form_id: z.string(),
     business_name: z.string(),
-    created_at: z.string().describe('RFC 3339 UTC'),
+    created_at: timestamp,
     email_delivery: z.enum(EMAIL_DELIVERY),
     confirmation_email_id: z.string().describe('the outbox e-mail (payctl outbox show ID)'),
   })
-  .describe('201 Created; 202 when the confirmation e-mail could not be sent (email_delivery "failed"): the entry exists, the caller should contact support');
+  .meta({
+    id: 'SignupEntryResult',
+    description: '201 Created; 202 when the confirmation e-mail could not be sent (email_delivery "failed"): the entry exists, the caller should contact support',
+  });
 export type SignupEntryResult = z.output<typeof signupEntryResultSchema>;
 
-export const signupFormSchema = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+export const signupFormSchema = z.object({ id: z.string(), name: z.string(), created_at: timestamp });
 export type SignupForm = z.output<typeof signupFormSchema>;
 
 /** Name given to `payctl signup-form create`. */

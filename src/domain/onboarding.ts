@@ -451,14 +451,21 @@ const business = obj({
     if (b.underwriting === undefined) return b;
     const { average_monthly_transaction_volume: _a, max_transaction_size: _m, average_transaction_size: _t, ...rest } = b;
     return rest;
-  });
+  })
+  .describe(
+    'Cross-field rules: description is required unless website is given; ein is required (a soleProprietorship may give ssn instead; ssn only for one); ' +
+      'without underwriting the deprecated average_monthly_transaction_volume, max_transaction_size and average_transaction_size are required; ' +
+      'underwriting.payment_methods includes card or ach (may be empty only for a soleProprietorship); with payment methods, currently_accepts_card is required; with card, acceptance_methods; ' +
+      `with card and acceptance_methods.in_person below ${IN_PERSON_THRESHOLD}, fulfillment_method, fulfillment_timeframe and refund_policy; collect_funds.<method> for each method used; ` +
+      'processing_statements (3 months) when currently_accepts_card is true (or legacy fields are used), bank_statements otherwise; a birth_date is a real calendar date.',
+  );
 
 /** Body of POST /api/v1/processing/signup_entry. */
 export const signupEntrySchema = obj({
   signup_form_id: requiredText(),
   external_id: text(36).optional(),
   business,
-});
+}).meta({ id: 'SignupEntry' });
 
 export type SignupEntry = z.output<typeof signupEntrySchema>;
 export type SignupEntryInput = z.input<typeof signupEntrySchema>;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { isSaleCountry, payLinkBillingAddress } from './address.js';
 import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
-import { requiredText } from './strings.js';
+import { requiredText, timestamp } from './strings.js';
 
 export const LINK_STATUSES = ['available', 'paid', 'deactivated', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
@@ -40,13 +40,13 @@ const redirectUrl = z
 export const createPaymentLinkSchema = z
   .strictObject({
     processor_id: requiredText(100).optional().describe('defaults to the group\'s first processor'),
-    amount: positiveAmount.optional().describe('cents; omit with open_amount: true'),
-    open_amount: z.boolean({ error: 'must be true or false' }).optional().describe('the payer names the amount when paying'),
+    amount: positiveAmount.optional().describe('cents; required unless open_amount is true, and absent when it is'),
+    open_amount: z.boolean({ error: 'must be true or false' }).optional().describe('the payer names the amount when paying; then amount must be absent'),
     description: requiredText(DESCRIPTION_MAX),
     redirect_url: redirectUrl.optional().describe('where the payer goes after paying; default: the link\'s own pay page'),
-    card_enabled: z.boolean({ error: 'must be true or false' }).optional().describe('default true'),
+    card_enabled: z.boolean({ error: 'must be true or false' }).optional().describe('default true; card_enabled false requires ach_enabled true'),
     ach_enabled: z.boolean({ error: 'must be true or false' }).optional().describe('default false'),
-    expires_at: rfc3339.optional().describe('after this platform time the link is expired'),
+    expires_at: rfc3339.optional().meta({ format: 'date-time' }).describe('after this platform time the link is expired'),
   })
   .superRefine((b, ctx) => {
     if (b.open_amount === true && b.amount !== undefined) {
@@ -57,12 +57,16 @@ export const createPaymentLinkSchema = z
     if (b.card_enabled === false && b.ach_enabled !== true) {
       ctx.addIssue({ code: 'custom', path: ['card_enabled'], message: 'a link must accept cards or ACH (set ach_enabled: true)' });
     }
+  })
+  .meta({
+    id: 'CreatePaymentLinkRequest',
+    description: 'Cross-field rules: exactly one of amount or open_amount: true; a link accepts cards or ACH (card_enabled false requires ach_enabled true).',
   });
 export type CreatePaymentLink = z.output<typeof createPaymentLinkSchema>;
 
 const queryInt = (min: number, max: number, fallback: number) =>
   uint64Loose
-    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
+    .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
     .default(fallback);
 
 /** GET /groups/{group_id}/payment-links query (extension). */
@@ -93,7 +97,7 @@ export const payOpenPaymentLinkSchema = z.strictObject({ ...payFields, amount: p
 export const payPaymentLinkRequestSchema = z.strictObject({
   ...payFields,
   amount: positiveAmount.optional().describe('cents; required for an open-amount link, refused on a fixed-amount link'),
-});
+}).meta({ id: 'PayPaymentLinkRequest', description: 'billing_address.country must be US, CA or UK (GB accepted); a US postal_code has exactly 5 characters.' });
 export type PayPaymentLink = z.output<typeof payOpenPaymentLinkSchema> | z.output<typeof payPaymentLinkSchema>;
 
 export function paySchemaFor(link: { amount: number | null }): typeof payPaymentLinkSchema | typeof payOpenPaymentLinkSchema {
@@ -101,8 +105,6 @@ export function paySchemaFor(link: { amount: number | null }): typeof payPayment
 }
 
 // ---------------------------------------------------------------- responses
-
-const timestamp = z.string().describe('RFC 3339 timestamp, UTC with milliseconds');
 
 /** The merchant's view (extension endpoints, CLI). */
 export const paymentLinkSchema = z.object({
@@ -122,7 +124,7 @@ export const paymentLinkSchema = z.object({
   url: z.string().describe('the hosted pay page'),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: 'PaymentLink' });
 export type PaymentLink = z.output<typeof paymentLinkSchema>;
 
 /** Public retrieval (no key): what a payer may see, plus a session token for this link. */
@@ -139,7 +141,7 @@ export const publicPaymentLinkSchema = z.object({
   expires_at: timestamp.nullable(),
   session_token: z.string().describe('send as the Authorization header to pay this link (scoped to it)'),
   session_expires_at: timestamp.describe('30 minutes of platform time after retrieval'),
-});
+}).meta({ id: 'PublicPaymentLink' });
 export type PublicPaymentLink = z.output<typeof publicPaymentLinkSchema>;
 
 /** Spec "Payment Link pay result". */
@@ -148,10 +150,10 @@ export const paymentLinkPayResultSchema = z.object({
   status: z.literal('paid'),
   transaction_status: z.string().describe('pending for an approved sale'),
   redirect_url: z.string(),
-});
+}).meta({ id: 'PaymentLinkPayResult' });
 export type PaymentLinkPayResult = z.output<typeof paymentLinkPayResultSchema>;
 
 export const paymentLinkListSchema = z.object({
   data: z.object({ items: z.array(paymentLinkSchema), total_count: z.number().int() }),
-});
+}).meta({ id: 'PaymentLinkList' });
 export type PaymentLinkList = z.output<typeof paymentLinkListSchema>;

@@ -95,7 +95,7 @@ const digits = (what: string, max: number) =>
     .string()
     .regex(/^\d{1,16}$/, { error: `must be a whole number (${what})` })
     .transform(Number)
-    .pipe(z.number().max(max, { error: `must be at most ${max}` }));
+    .pipe(z.int().min(0).max(max, { error: `must be at most ${max}` }));
 
 const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+\- ]\d{2}:\d{2}))?$/;
 
@@ -227,10 +227,20 @@ export function parseReportQuery(raw: RawQuery, now: Date): ReportQuery {
 // ---------------------------------------------------------------------------
 // Results (spec "Reporting results")
 
-export const reportTableSchema = z.object({ items: z.array(transactionSchema), total_count: z.number() });
-export const reportCountSchema = z.object({ total_count: z.number() });
-export const reportAmountSumSchema = z.object({ total_amount: z.number().describe('cents; see NET_AMOUNT_STATUSES') });
-export const reportResultSchema = z.union([reportTableSchema, reportCountSchema, reportAmountSumSchema]);
+export const reportTableSchema = z
+  .object({ items: z.array(transactionSchema), total_count: z.int().min(0).describe('every match, not just this page') })
+  .meta({ id: 'ReportTable', description: 'type=table' });
+export const reportCountSchema = z.object({ total_count: z.int().min(0) }).meta({ id: 'ReportCount', description: 'type=count' });
+export const reportAmountSumSchema = z
+  .object({
+    total_amount: z
+      .int()
+      .describe(`cents: captured_amount − refunded_amount over ${NET_AMOUNT_STATUSES.join(', ')} transactions`),
+  })
+  .meta({ id: 'ReportAmountSum', description: 'type=amount_sum' });
+export const reportResultSchema = z
+  .union([reportTableSchema, reportCountSchema, reportAmountSumSchema])
+  .meta({ id: 'ReportResult', description: 'The shape `type` selects' });
 export type ReportTable = z.output<typeof reportTableSchema>;
 export type ReportCount = z.output<typeof reportCountSchema>;
 export type ReportAmountSum = z.output<typeof reportAmountSumSchema>;

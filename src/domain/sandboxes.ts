@@ -1,7 +1,7 @@
 // Sandboxes: groups made for one test suite (or one test), with their own keys, data
 // and clock. The request shapes of the sandbox extension routes, and their answers.
 import { z } from 'zod';
-import { requiredText } from './strings.js';
+import { requiredText, timestamp } from './strings.js';
 import { parseDuration, parseInstant } from './time.js';
 
 const instant = z.string().max(40, { error: 'must be at most 40 characters' }).refine(
@@ -32,12 +32,12 @@ export const createSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to "Sandbox"'),
   demo: z.boolean({ error: 'must be true or false' }).optional().describe('Add the demo data of `payctl init --demo`'),
   clock: instant.optional().describe("The sandbox's start time (its clock runs on from there); default: the platform clock"),
-});
+}).meta({ id: 'CreateSandboxRequest' });
 export type CreateSandbox = z.output<typeof createSandboxSchema>;
 
 export const forkSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to the original name with " (fork)"'),
-});
+}).meta({ id: 'ForkSandboxRequest' });
 
 export const moveClockSchema = z
   .strictObject({
@@ -48,15 +48,16 @@ export const moveClockSchema = z
     if ((v.advance === undefined) === (v.set === undefined)) {
       ctx.addIssue({ code: 'custom', path: [v.advance === undefined ? 'advance' : 'set'], message: 'give exactly one of advance or set' });
     }
-  });
+  })
+  .meta({ id: 'MoveClockRequest', description: 'Exactly one of advance or set.' });
 export type MoveClock = z.output<typeof moveClockSchema>;
 
 export const groupClockSchema = z.object({
   group_id: z.string(),
-  now: z.string().describe("The group's time: the platform clock plus the group's offset"),
+  now: timestamp.describe("The group's time: the platform clock plus the group's offset"),
   offset_ms: z.number().int().describe("The group's own offset from the platform clock"),
   work: z.record(z.string(), z.number().int()).optional().describe('Due work done by this move, per job'),
-});
+}).meta({ id: 'GroupClock' });
 
 export const sandboxSchema = z
   .object({
@@ -65,26 +66,26 @@ export const sandboxSchema = z
     processor_id: z.string(),
     linked_account_id: z.string(),
     keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once)'),
-    clock: z.string().describe("The sandbox's time now"),
-    created_at: z.string(),
+    clock: timestamp.describe("The sandbox's time now"),
+    created_at: timestamp,
     customer_id: z.string().optional(),
     forked_from: z.string().optional(),
   })
   .catchall(z.unknown())
-  .describe('The shape `payctl init --demo --json` prints: ids, keys, and with demo the ids of the demo objects');
+  .meta({ id: 'Sandbox', description: 'The shape `payctl init --demo --json` prints: ids, keys, and with demo the ids of the demo objects' });
 
 export const sandboxSummarySchema = z.object({
   group_id: z.string(),
   name: z.string(),
-  clock: z.string(),
+  clock: timestamp,
   offset_ms: z.number().int(),
-  created_at: z.string(),
-});
-export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) });
+  created_at: timestamp,
+}).meta({ id: 'SandboxSummary' });
+export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) }).meta({ id: 'SandboxList' });
 export type SandboxSummary = z.output<typeof sandboxSummarySchema>;
 
 export const deletedSandboxSchema = z.object({
   group_id: z.string(),
   deleted: z.literal(true),
   rows: z.record(z.string(), z.number().int()).describe('Rows removed per table'),
-});
+}).meta({ id: 'DeletedSandbox' });

@@ -22,3 +22,6 @@ export const customFields = z
   .refine((o) => Object.keys(o).length <= 50, { error: 'at most 50 custom fields' });
 
 export const email = z.email({ error: 'must be a valid e-mail address' }).max(100, { error: 'must be at most 100 characters' });
+
+/** A timestamp in a response: RFC 3339, UTC with milliseconds (DESIGN.md "Identifiers"). */
+export const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp, UTC with milliseconds' });

@@ -1,14 +1,20 @@
 // The tokenizer's request shape (POST /api/v1/tokens).
 import { z } from 'zod';
-import { text } from './strings.js';
+import { text, timestamp } from './strings.js';
 
 export const cardTokenRequest = z.strictObject({
-  number: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits' }),
-  expiration_month: z.union([z.int(), z.string().regex(/^\d{1,2}$/).transform(Number)], { error: 'must be a month 1-12' })
-    .pipe(z.int().min(1, { error: 'must be a month 1-12' }).max(12, { error: 'must be a month 1-12' })),
-  expiration_year: z.union([z.int(), z.string().regex(/^\d{2}(\d{2})?$/).transform(Number)], { error: 'must be a year (2030 or 30)' })
+  number: z.string({ error: 'is required and must be a string of digits' }).regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits' })
+    .describe('12 to 19 digits passing the Luhn check; never stored'),
+  // The bounds sit on each branch (for the API document) and on the parsed value (for the message).
+  expiration_month: z
+    .union([z.int().min(1).max(12), z.string().regex(/^(0?[1-9]|1[0-2])$/).transform(Number)], { error: 'must be a month 1-12' })
+    .pipe(z.int().min(1, { error: 'must be a month 1-12' }).max(12, { error: 'must be a month 1-12' }))
+    .describe('1-12 (a number, or a string of one or two digits)'),
+  expiration_year: z
+    .union([z.int().min(0).max(9999), z.string().regex(/^\d{2}(\d{2})?$/).transform(Number)], { error: 'must be a year (2030 or 30)' })
     .pipe(z.int().min(0).max(9999))
-    .transform((y) => (y < 100 ? 2000 + y : y)),
+    .transform((y) => (y < 100 ? 2000 + y : y))
+    .describe('four digits, or two meaning 20YY; with expiration_month the card must not have expired (its month has not ended on the platform clock)'),
   cvv: z.string({ error: 'is required and must be a string of 3 or 4 digits' }).regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' }),
   holder_name: text(100).optional(),
 });
@@ -20,10 +26,10 @@ export const bankTokenRequest = z.strictObject({
   holder_name: text(100).optional(),
 });
 
-export const cardTokenBody = z.strictObject({ card: cardTokenRequest });
-export const bankTokenBody = z.strictObject({ bank_account: bankTokenRequest });
+export const cardTokenBody = z.strictObject({ card: cardTokenRequest }).meta({ id: 'CardTokenRequest' });
+export const bankTokenBody = z.strictObject({ bank_account: bankTokenRequest }).meta({ id: 'BankAccountTokenRequest' });
 /** For the OpenAPI document; requests are parsed by the shape they name (card or bank_account). */
-export const tokenRequestSchema = z.union([cardTokenBody, bankTokenBody]);
+export const tokenRequestSchema = z.union([cardTokenBody, bankTokenBody]).meta({ id: 'TokenRequest' });
 
 /** Pick the shape by its top-level member so errors name the real field, not "invalid union". */
 export function tokenBodySchemaFor(body: unknown): typeof cardTokenBody | typeof bankTokenBody {
@@ -35,7 +41,7 @@ export type TokenRequest = z.output<typeof tokenRequestSchema>;
 export const tokenResponseSchema = z.object({
   token: z.string(),
   type: z.enum(['card', 'bank_account']),
-  expires_at: z.string(),
+  expires_at: timestamp,
   card: z
     .object({
       brand: z.string(),
@@ -50,5 +56,5 @@ export const tokenResponseSchema = z.object({
   bank_account: z
     .object({ routing_number: z.string(), last_four: z.string(), account_type: z.string(), holder_name: z.string() })
     .optional(),
-});
+}).meta({ id: 'Token' });
 export type TokenResponse = z.output<typeof tokenResponseSchema>;

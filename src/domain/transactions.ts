@@ -3,7 +3,7 @@
 // document all use these.
 import { z } from 'zod';
 import { booleanLoose, uint64 } from './money.js';
-import { customFields, email, requiredText, text } from './strings.js';
+import { customFields, email, requiredText, text, timestamp } from './strings.js';
 import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress } from './address.js';
 
 export const SOURCES = ['api', 'forms', 'recurring', 'virtual_terminal'] as const;
@@ -18,8 +18,8 @@ export type TransactionStatus = (typeof STATUSES)[number];
 
 const amountsBase = {
   requested_amount: uint64,
-  included_tax_amount: uint64.optional(),
-  included_shipping_amount: uint64.optional(),
+  included_tax_amount: uint64.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
+  included_shipping_amount: uint64.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
 };
 
 const commission = z.strictObject({
@@ -62,11 +62,14 @@ export const saleRequestSchema = z
     type: z.enum(['sale', 'auth'], { error: 'must be sale (or auth, an extension)' }),
     ...common,
     amounts: z.strictObject(amountsBase),
-    billing_address: saleBillingAddress.superRefine(saleCountryRule).optional(),
+    billing_address: saleBillingAddress
+      .superRefine(saleCountryRule)
+      .optional()
+      .describe('required when paying with a token; country US, CA or UK (GB accepted); a US postal_code has exactly 5 characters'),
     payment_details: z.strictObject({
-      token: text(100).optional(),
+      token: text(100).optional().describe('a payment token (POST /api/v1/tokens); either token or customer, not both'),
       card_details: z.strictObject({ dynamic_descriptor: text(25).optional() }).optional(),
-      customer: customerRef.optional(),
+      customer: customerRef.optional().describe('a stored payment method: exactly one of card_id or bank_account_id; either token or customer, not both'),
     }),
   })
   // Cross-field rules run even when other fields failed (`when`), so one 400 lists every
@@ -87,7 +90,13 @@ export const saleRequestSchema = z
     if (typeof a.requested_amount === 'number' && n(a.included_tax_amount) + n(a.included_shipping_amount) > a.requested_amount) {
       ctx.addIssue({ code: 'custom', path: ['amounts'], message: 'included tax and shipping cannot exceed requested_amount' });
     }
-  }, { when: (payload) => isRecord(payload.value) });
+  }, { when: (payload) => isRecord(payload.value) })
+  .meta({
+    id: 'SaleRequest',
+    description:
+      'Cross-field rules: payment_details has either token (then billing_address is required) or customer (with exactly one of card_id or bank_account_id); ' +
+      'amounts.included_tax_amount + included_shipping_amount ≤ requested_amount; type auth only for groups on the Flat pricing model; commissions only with a transaction-level processor.',
+  });
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,14 +114,16 @@ export const captureASchema = z.strictObject({
   }),
   billing_address: looseBillingAddress,
   payment_details: z.strictObject({ token: requiredText(100) }),
-});
+}).meta({ id: 'CaptureAuthRequest', description: 'Capture variant A: the auth body with amounts.captured_amount ≤ the authorized amount (captured or partially_captured)' });
 export type CaptureA = z.output<typeof captureASchema>;
 
 /** Capture variant B: only the amount, which must equal the authorized amount. */
-export const captureBSchema = z.strictObject({ amount: uint64 });
+export const captureBSchema = z
+  .strictObject({ amount: uint64.describe('must equal the authorized amount') })
+  .meta({ id: 'CaptureAmountRequest', description: 'Capture variant B: only the amount, equal to the authorized amount' });
 export type CaptureB = z.output<typeof captureBSchema>;
 
-export const captureRequestSchema = z.union([captureASchema, captureBSchema]);
+export const captureRequestSchema = z.union([captureASchema, captureBSchema]).meta({ id: 'CaptureRequest', description: 'Told apart by shape: a body with only `amount` is variant B' });
 
 /** Told apart by shape: a body with only `amount` is variant B. */
 export function captureSchemaFor(body: unknown): typeof captureASchema | typeof captureBSchema {
@@ -122,10 +133,12 @@ export function captureSchemaFor(body: unknown): typeof captureASchema | typeof 
 export const addCardSchema = z.strictObject({
   token: requiredText(100),
   billing_address: cardBillingAddress,
-});
+}).meta({ id: 'AddCardRequest' });
 export type AddCard = z.output<typeof addCardSchema>;
 
-export const refundSchema = z.strictObject({ amount: uint64.min(1, { error: 'must be at least 1 cent' }).optional() });
+export const refundSchema = z
+  .strictObject({ amount: uint64.min(1, { error: 'must be at least 1 cent' }).optional().describe('cents, at most the amount not yet refunded; default: all of it') })
+  .meta({ id: 'RefundRequest' });
 export type RefundRequest = z.output<typeof refundSchema>;
 
 const addressOut = z.object({
@@ -183,7 +196,7 @@ export const transactionSchema = z.object({
   response_code: z.string(),
   response_text: z.string(),
   status: z.enum(STATUSES),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+  created_at: timestamp,
+  updated_at: timestamp,
+}).meta({ id: 'Transaction' });
 export type Transaction = z.output<typeof transactionSchema>;

@@ -159,6 +159,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
       const idemHeader = req.headers['idempotency-key'];
       let result: unknown;
+      if (route.noIdempotency && idemHeader !== undefined) {
+        throw validationError([{ path: 'Idempotency-Key', message: `is not accepted here: ${route.noIdempotency}` }]);
+      }
       if (route.method === 'POST' && typeof idemHeader === 'string') {
         checkKey(idemHeader);
         const scope = ctx.key?.group_id ?? 'public';

@@ -1,104 +1,154 @@
 // The OpenAPI 3.1 document, generated from the route table and its zod schemas
-// (z.toJSONSchema emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses).
-import { z } from 'zod';
+// (z.toJSONSchema emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses). Everything
+// an operation says beyond its schemas is derived from its declaration: statuses and
+// headers (openapi-responses.ts), the named components (openapi-components.ts), the
+// description of who may call it, how list filters are encoded, and its examples
+// (data/examples/<component-name>.json, see openapi-examples.ts).
 import type { RouteDef } from './route.js';
+import { buildComponents, inlineSchema, type ComponentRoot, type Json } from './openapi-components.js';
+import { errorStatuses, successStatuses, takesIdempotencyKey, type StatusDoc } from './openapi-responses.js';
+import { exampleFor } from './openapi-examples.js';
+import { errorBodySchema } from '../errors.js';
+import { MAX_KEY_LENGTH } from '../services/idempotency.js';
 
-const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'message'],
-      properties: {
-        type: { type: 'string' },
-        message: { type: 'string' },
-        fields: {
-          type: 'array',
-          items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
+export const operationId = (route: RouteDef): string =>
+  `${route.method.toLowerCase()}${openApiPath(route).replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+
+export const openApiPath = (route: RouteDef): string => route.path.replace(/:([a-z_]+)/g, '{$1}');
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const HEADERS: Record<string, Json> = {
+  'Retry-After': { description: 'Seconds until a request from this address is allowed again', schema: { type: 'integer', minimum: 1 } },
+  RateLimit: { description: 'IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>`', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The limit and its window: `<points>;w=<seconds>`', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the next request is allowed', schema: { type: 'integer', minimum: 1 } },
+  'Idempotent-Replayed': {
+    description: '`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
   },
 };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-  delete out.$schema;
-  return out;
+function authSentence(route: RouteDef): string {
+  switch (route.auth.kind) {
+    case 'key':
+      return `Authorization: an API key of the path's group with the ${route.auth.anyOf.map((p) => `\`${p}\``).join(' or ')} permission.`;
+    case 'session':
+      return 'Authorization: the session token of this payment link (from its public retrieval).';
+    case 'admin':
+      return route.auth.orKey
+        ? `Authorization: the sandbox admin token, or an API key of the path's group with the ${route.auth.orKey.map((p) => `\`${p}\``).join(' or ')} permission.`
+        : 'Authorization: the sandbox admin token (not a group\'s API key).';
+    case 'public':
+      return 'No API key.';
+  }
 }
 
-const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Validation error or request not allowed now',
-  '401': 'Missing, unknown or revoked credentials',
-  '403': 'Permission or group mismatch',
-  '404': 'Not found',
-  '500': 'Internal error',
-};
+function security(route: RouteDef): Json[] {
+  switch (route.auth.kind) {
+    case 'key':
+      return [{ apiKey: [] }];
+    case 'session':
+      return [{ sessionToken: [] }];
+    case 'admin':
+      return [{ adminToken: [] }, ...(route.auth.orKey ? [{ apiKey: [] }] : [])];
+    case 'public':
+      return [];
+  }
+}
+
+function description(route: RouteDef): string {
+  return [
+    route.description ?? `${route.summary}.`,
+    authSentence(route),
+    ...(takesIdempotencyKey(route) ? ['A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).'] : []),
+    ...(route.noIdempotency ? [`Idempotency-Key is refused (400): ${route.noIdempotency}.`] : []),
+  ].join('\n\n');
+}
+
+/** Query parameters: each property of the route's query schema. */
+function queryParameters(route: RouteDef): Json[] {
+  if (!route.query) return [];
+  const input = inlineSchema(route.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  // Documented by the value the server parses a parameter into (an integer, an enum, a
+  // list) when that is representable, else by the text it takes.
+  const output = inlineSchema(route.query, 'output') as { properties?: Record<string, Json> };
+  return Object.entries(input.properties ?? {}).map(([name, inSchema]) => {
+    const outSchema = output.properties?.[name];
+    const schema = outSchema && 'type' in outSchema ? outSchema : inSchema;
+    const { description: text, ...rest } = schema as Json & { description?: string };
+    const param: Json = { name, in: 'query', required: input.required?.includes(name) ?? false, schema: rest };
+    if (rest.type === 'array') {
+      // The comma form is what the schema describes; the server reads the other two as well.
+      param.style = 'form';
+      param.explode = false;
+      param.description = [
+        text,
+        `A list: \`${name}=a,b\`; repeated keys (\`${name}=a&${name}=b\`) and bracket keys (\`${name}[]=a&${name}[]=b\`) are accepted too.`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+    } else if (text) {
+      param.description = text;
+    }
+    return param;
+  });
+}
+
+function response(doc: StatusDoc, content: Json | undefined): Json {
+  return {
+    description: doc.description,
+    ...(doc.headers.length ? { headers: Object.fromEntries(doc.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+    ...(content ? { content } : {}),
+  };
+}
 
 export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<string, unknown> {
+  const visible = routes.filter((r) => !r.hidden);
+  // Every body and JSON response becomes a component (named by its zod id, or after the operation).
+  const roots: ComponentRoot[] = [{ schema: errorBodySchema, io: 'output', fallbackName: 'Error' }];
+  const slots = visible.map((route) => {
+    const name = pascal(operationId(route));
+    const body = route.body ? roots.push({ schema: route.body, io: 'input', fallbackName: `${name}Request` }) - 1 : undefined;
+    const res = route.response ? roots.push({ schema: route.response, io: 'output', fallbackName: `${name}Response` }) - 1 : undefined;
+    return { route, body, res };
+  });
+  const components = buildComponents(roots);
+  const errorRef = components.refs[0]!;
+  const jsonContent = (ref: string): Json => {
+    const example = exampleFor(ref);
+    return { 'application/json': { schema: { $ref: ref }, ...(example !== undefined ? { example } : {}) } };
+  };
+
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
-  for (const route of routes.filter((r) => !r.hidden)) {
-    const oaPath = route.path.replace(/:([a-z_]+)/g, '{$1}');
-    const pathParams = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    const queryParams: unknown[] = [];
-    if (route.query) {
-      const qs = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
-        queryParams.push({ name, in: 'query', required: qs.required?.includes(name) ?? false, schema });
-      }
-    }
-    const status = String(route.status ?? 200);
-    const success = route.produces
-      ? { description: 'Success', content: { [route.produces]: { schema: { type: 'string', format: 'binary' } } } }
-      : {
-          description: 'Success',
-          content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output') : {} } },
-        };
-    const responses: Record<string, unknown> = { [status]: success };
-    for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-      if (route.auth.kind === 'public' && (code === '401' || code === '403')) continue;
-      responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    }
-    if (route.rateLimit) {
-      responses['429'] = {
-        description: 'Rate limit exceeded for this client address (Retry-After and RateLimit-* headers set)',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
+  for (const { route, body, res } of slots) {
+    const successContent = route.produces
+      ? { [route.produces]: { schema: { type: 'string', format: 'binary' } } }
+      : res !== undefined
+        ? jsonContent(components.refs[res]!)
+        : { 'application/json': { schema: { type: 'object' } } };
+    const responses: Record<string, Json> = {};
+    for (const doc of successStatuses(route)) responses[String(doc.status)] = response(doc, successContent);
+    for (const doc of errorStatuses(route)) responses[String(doc.status)] = response(doc, { 'application/json': { schema: { $ref: errorRef } } });
     const opTags = [route.tag, ...(route.extension ? ['extension'] : [])];
     opTags.forEach((t) => tags.add(t));
-    (paths[oaPath] ??= {})[route.method.toLowerCase()] = {
-      operationId: `${route.method.toLowerCase()}${oaPath.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    (paths[openApiPath(route)] ??= {})[route.method.toLowerCase()] = {
+      operationId: operationId(route),
       summary: route.summary,
-      ...(route.description ? { description: route.description } : {}),
+      description: description(route),
       tags: opTags,
-      security:
-        route.auth.kind === 'key'
-          ? [{ apiKey: [] }]
-          : route.auth.kind === 'session'
-            ? [{ sessionToken: [] }]
-            : route.auth.kind === 'admin'
-              ? [{ adminToken: [] }, ...(route.auth.orKey ? [{ apiKey: [] }] : [])]
-              : [],
+      security: security(route),
       ...(route.auth.kind === 'key' ? { 'x-permissions': route.auth.anyOf } : {}),
       ...(route.auth.kind === 'admin' && route.auth.orKey ? { 'x-permissions': route.auth.orKey } : {}),
       parameters: [
-        ...pathParams,
-        ...queryParams,
-        ...(route.method === 'POST'
-          ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }]
-          : []),
+        ...[...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+        ...queryParameters(route),
+        ...(takesIdempotencyKey(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
       ],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } }
-        : {}),
+      ...(body !== undefined ? { requestBody: { required: true, content: jsonContent(components.refs[body]!) } } : {}),
       responses,
     };
   }
@@ -108,15 +158,27 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       title: 'payctl payments platform API',
       version: '1.0.0',
       description:
-        'The payments platform API as served by `payctl serve`. Operations tagged `extension` are not in the platform specification but are needed to use it (creating customers, tokens, products …).',
+        'The payments platform API as served by `payctl serve`. Operations tagged `extension` are not in the platform specification but are needed to use it (creating customers, tokens, products …). Every error answer is the `Error` object; amounts are integers in cents; timestamps are RFC 3339 in UTC with milliseconds.',
+      contact: { name: 'payctl maintainers' },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: serverUrl }],
-    tags: [...tags].map((name) => ({ name })),
+    servers: [{ url: serverUrl, description: 'This server' }],
+    tags: [...tags].sort().map((name) => ({ name, description: name === 'extension' ? 'Not in the platform specification; needed to use it' : `${name} operations` })),
     paths,
     components: {
-      schemas: { Error: errorSchema },
+      schemas: components.schemas,
+      headers: HEADERS,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: `Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409.`,
+          schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH },
+        },
+      },
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as the whole header value' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key as the whole header value (a `Bearer ` prefix is tolerated)' },
         sessionToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A payment link session token' },
         adminToken: {
           type: 'apiKey',

@@ -63,10 +63,16 @@ export interface RouteDef {
   response?: z.ZodType;
   /** Success status (default 200). */
   status?: number;
+  /** What the success answer means, for the OpenAPI document (default "Success"). */
+  successDescription?: string;
+  /** Other success statuses the handler answers (with a JsonResponse) and what each means. */
+  otherStatuses?: Record<number, string>;
   /** Non-JSON success content type, for the OpenAPI document. */
   produces?: string;
   /** Not part of the API document (hosted pages, /docs). */
   hidden?: boolean;
+  /** Why this POST refuses Idempotency-Key (its answer carries secrets that are never stored). */
+  noIdempotency?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
   handler(ctx: RouteContext): Promise<unknown>;

@@ -30,6 +30,7 @@ import {
   type UpdateInvoiceLineInput,
 } from '../../src/domain/catalog.js';
 import { AppError, fieldsFromZod } from '../../src/errors.js';
+import { buildComponents, COMPONENT_PREFIX } from '../../src/http/openapi-components.js';
 
 const U = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const TS = '2026-03-01T10:00:00.000Z';
@@ -580,9 +581,14 @@ describe('response schemas', () => {
   });
 
   it('every schema converts to JSON Schema for the OpenAPI document', () => {
-    for (const s of [productSchema, invoiceSchema, partnerListSchema]) assert.equal(z.toJSONSchema(s).type, 'object');
+    // As the document emits them: named components, responses as output, requests as input.
+    const component = (schema: z.ZodType, io: 'input' | 'output') => {
+      const { schemas, refs } = buildComponents([{ schema, io, fallbackName: 'Unnamed' }]);
+      return schemas[refs[0]!.slice(COMPONENT_PREFIX.length)] as { type?: string; required?: string[] };
+    };
+    for (const s of [productSchema, invoiceSchema, partnerListSchema]) assert.equal(component(s, 'output').type, 'object');
     for (const s of [updateProductSchema, createProductSchema, updateInvoiceSchema, createInvoiceSchema, createPartnerSchema]) {
-      const json = z.toJSONSchema(s, { io: 'input' }) as { required?: string[] };
+      const json = component(s, 'input');
       assert.ok(Array.isArray(json.required) && json.required.length > 0);
     }
     const query = z.toJSONSchema(partnerListQuerySchema, { io: 'input' }) as { properties?: Record<string, unknown> };

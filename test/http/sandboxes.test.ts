@@ -100,6 +100,10 @@ describe('POST /api/v1/sandboxes', () => {
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.deepEqual(r.body.error.fields.map((f: { path: string }) => f.path), [field]);
     }
+    // The answer carries keys, which are never stored: no Idempotency-Key (it would keep them).
+    const idem = await s.call('POST', '/api/v1/sandboxes', { key: ADMIN, body: {}, headers: { 'idempotency-key': 'k1' } });
+    assert.equal(idem.status, 400);
+    assert.equal(idem.body.error.fields[0].path, 'Idempotency-Key');
     assert.equal((await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.length, before);
   });
 });

@@ -187,6 +187,9 @@ function retryPolicyRules(v: Obj, ctx: z.core.$RefinementCtx): void {
 // ---------------------------------------------------------------------------
 // Plans
 
+const PLAN_RULES =
+  'Cross-field rules: billing_factor is 1 unless billing_cycle is daily; tax + shipping_amount ≤ amount (both are included in it); trial_amount requires trial_period_days > 0.';
+
 const planFields = {
   name: requiredText().describe('Shown to end-users'),
   amount: uint64.describe('Amount of each cycle in cents; tax and shipping_amount are included in it'),
@@ -196,10 +199,10 @@ const planFields = {
   initial_amount: uint64.optional().describe('Used only for the first regular charge; then amount applies'),
   description: text().optional().describe('Shown to end-users'),
   proration_behavior: oneOf(PRORATION_BEHAVIORS).optional(),
-  tax: uint64.optional().describe('Tax included in amount, in cents'),
-  shipping_amount: uint64.optional().describe('Shipping included in amount, in cents'),
+  tax: uint64.optional().describe('Tax included in amount, in cents; tax + shipping_amount ≤ amount'),
+  shipping_amount: uint64.optional().describe('Shipping included in amount, in cents; tax + shipping_amount ≤ amount'),
   trial_period_days: trialPeriodDays.optional(),
-  trial_amount: uint64.optional().describe('Charged once at the start of the trial; requires trial_period_days'),
+  trial_amount: uint64.optional().describe('Charged once at the start of the trial; requires trial_period_days > 0'),
   max_retry_count: maxRetryCount.optional(),
   custom_fields: customFields.nullable().optional(),
 };
@@ -213,7 +216,8 @@ export const createPlanSchema = z
   .superRefine((v, ctx) => {
     planRules(v as Obj, ctx);
     retryPolicyRules(v as Obj, ctx);
-  }, whenObject);
+  }, whenObject)
+  .meta({ id: 'CreatePlanRequest', description: PLAN_RULES + ' retry_policy.steps has exactly max_retry_count steps (max_retry_count is required with retry_policy) whose delay_days add up to at most 30.' });
 
 /** PUT …/recurring/plans/{plan_id} (spec 5): description required, billing_factor loose, no retry_policy. */
 export const updatePlanSchema = z
@@ -226,7 +230,8 @@ export const updatePlanSchema = z
       'If true the update takes effect immediately and charges the prorated amount for the current partial cycle; applies only when update_subscriptions is true',
     ),
   })
-  .superRefine((v, ctx) => planRules(v as Obj, ctx), whenObject);
+  .superRefine((v, ctx) => planRules(v as Obj, ctx), whenObject)
+  .meta({ id: 'UpdatePlanRequest', description: PLAN_RULES });
 
 // ---------------------------------------------------------------------------
 // Subscriptions
@@ -262,7 +267,11 @@ export const updateSubscriptionSchema = z
     if (typeof v.amounts === 'object' && v.amounts !== null) {
       includedRule(ctx, ['amounts'], 'requested_amount', 'included_tax_amount', 'included_shipping_amount', v.amounts as Obj);
     }
-  }, whenObject);
+  }, whenObject)
+  .meta({
+    id: 'UpdateSubscriptionRequest',
+    description: 'Cross-field rules: billing_factor is 1 unless billing_cycle is daily; amounts.included_tax_amount + included_shipping_amount ≤ requested_amount.',
+  });
 
 /**
  * POST …/recurring/subscription (extension): subscribe a customer to a plan, paid by a
@@ -279,7 +288,7 @@ export const createSubscriptionSchema = z
     payment_details: z.strictObject({ token: paymentToken.optional() }).optional(),
     processor_id: requiredText(255).optional(),
     currency: z.literal('USD', { error: 'must be USD (the only supported currency)' }).optional(),
-    start_date: startDate.optional().describe('RFC 3339 timestamp or YYYY-MM-DD (midnight UTC)'),
+    start_date: startDate.optional().meta({ format: 'date-time' }).describe('RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC)'),
     amounts: z
       .strictObject({
         requested_amount: nullableAmount,
@@ -308,7 +317,12 @@ export const createSubscriptionSchema = z
     if (typeof amounts === 'object' && amounts !== null && num(amounts.requested_amount)) {
       includedRule(ctx, ['amounts'], 'requested_amount', 'included_tax_amount', 'included_shipping_amount', amounts);
     }
-  }, whenObject);
+  }, whenObject)
+  .meta({
+    id: 'CreateSubscriptionRequest',
+    description:
+      'Cross-field rules: exactly one payment method — card_id, bank_account_id or payment_details.token; amounts.included_tax_amount + included_shipping_amount ≤ requested_amount. Amounts left out (or null) are the plan\'s; start_date defaults to now (platform clock).',
+  });
 
 // ---------------------------------------------------------------------------
 // List queries (extensions): limit 1..1000 (default 50), offset ≥ 0, newest first.
@@ -318,7 +332,7 @@ export const LIST_LIMIT_MAX = 1000;
 
 const queryInt = (min: number, max: number, fallback: number) =>
   uint64Loose
-    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
+    .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
     .default(fallback);
 
 /** GET …/recurring/plans. */

@@ -1,11 +1,11 @@
 // Response objects: Plan and Subscription exactly as the spec's resource tables list
 // them (plus a few marked extension fields). Used for the OpenAPI document and types.
 import { z } from 'zod';
+import { timestamp } from '../strings.js';
 import { BILLING_CYCLES, PRORATION_BEHAVIORS, PRORATION_RESULTS, SUBSCRIPTION_STATUSES } from './constants.js';
 
 const cents = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const count = z.int().min(0);
-const timestamp = z.string().describe('RFC 3339 UTC timestamp with milliseconds');
 
 export const planSchema = z
   .object({
@@ -32,7 +32,7 @@ export const planSchema = z
       .describe('Present when set'),
     proration_behavior: z.enum(PRORATION_BEHAVIORS),
   })
-  .describe('Plan');
+  .meta({ id: 'Plan' });
 
 /** Address object of a response: every part a string, optional parts may be absent. */
 const addressResponse = z.object({
@@ -101,15 +101,15 @@ export const subscriptionSchema = z
       .describe('Extension: prorated difference waiting for the next charge (create_prorations); negative = credit'),
     canceled_at: timestamp.nullable().optional().describe('Extension: when the subscription was canceled'),
   })
-  .describe('Subscription');
+  .meta({ id: 'Subscription' });
 
 const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ data: z.object({ items: z.array(item), total_count: z.int().min(0) }) });
 
 /** GET …/recurring/plans (extension). */
-export const planListSchema = listOf(planSchema);
+export const planListSchema = listOf(planSchema).meta({ id: 'PlanList' });
 /** GET …/recurring/subscription (extension). */
-export const subscriptionListSchema = listOf(subscriptionSchema);
+export const subscriptionListSchema = listOf(subscriptionSchema).meta({ id: 'SubscriptionList' });
 
 export type Plan = z.output<typeof planSchema>;
 export type Subscription = z.output<typeof subscriptionSchema>;

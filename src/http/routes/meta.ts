@@ -1,8 +1,18 @@
 // The API document and its human-readable page (served from local files, no CDN).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { RawResponse, publicAuth, type RouteDef } from '../route.js';
 import { packageRoot } from '../../lib/paths.js';
+
+const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+    components: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
 
 export function metaRoutes(getRoutes: () => RouteDef[]): RouteDef[] {
   return [
@@ -13,6 +23,7 @@ export function metaRoutes(getRoutes: () => RouteDef[]): RouteDef[] {
       tag: 'Meta',
       extension: true,
       auth: publicAuth,
+      response: openApiDocumentSchema,
       handler: async (c) => {
         const { buildOpenApi } = await import('../openapi.js');
         return buildOpenApi(getRoutes(), c.baseUrl);

@@ -18,6 +18,8 @@ export const onboardingRoutes: RouteDef[] = [
     body: signupEntrySchema,
     response: signupEntryResultSchema,
     status: 201,
+    successDescription: 'Created: the entry, its business account and the confirmation e-mail (email_delivery sent or stored)',
+    otherStatuses: { 202: 'Accepted: the entry exists but the confirmation e-mail could not be sent (email_delivery failed); contact support' },
     handler: async (c) => {
       const outcome = await submitSignupEntry(c.platform, c.body);
       return outcome.status === 201 ? outcome.body : new JsonResponse(outcome.status, outcome.body);

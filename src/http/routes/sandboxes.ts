@@ -14,6 +14,7 @@ import {
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes.js';
 
 const tag = 'Sandboxes';
+const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
 
 export const sandboxRoutes: RouteDef[] = [
   {
@@ -28,6 +29,7 @@ export const sandboxRoutes: RouteDef[] = [
     body: createSandboxSchema,
     response: sandboxSchema,
     status: 201,
+    noIdempotency: carriesKeys,
     handler: (c) => createSandbox(c.platform, c.body),
   },
   {
@@ -62,6 +64,7 @@ export const sandboxRoutes: RouteDef[] = [
     body: forkSandboxSchema,
     response: sandboxSchema,
     status: 201,
+    noIdempotency: carriesKeys,
     handler: (c) => forkSandbox(c.platform, c.params.group_id!, c.body),
   },
   {

@@ -1,3 +1,4 @@
+import type { UnitOfMeasure } from '../../domain/catalog.js';
 import type { Executor } from '../db.js';
 
 export type StoredInvoiceStatus = 'pending' | 'paid' | 'archived';
@@ -35,7 +36,7 @@ export interface InvoiceLineRow {
   description: string;
   amount: number;
   included_tax_amount: number;
-  unit_of_measure: string;
+  unit_of_measure: UnitOfMeasure;
   quantity: number;
   created_at: string;
   updated_at: string;

@@ -1,3 +1,4 @@
+import type { UnitOfMeasure } from '../../domain/catalog.js';
 import type { Executor } from '../db.js';
 
 export interface ProductRow {
@@ -5,7 +6,7 @@ export interface ProductRow {
   group_id: string;
   name: string;
   description: string;
-  unit_of_measure: string;
+  unit_of_measure: UnitOfMeasure;
   amount: number;
   included_tax_amount: number;
   created_at: string;

@@ -1,0 +1,79 @@
+// Which statuses an operation can answer, derived from its route declaration the same way
+// the dispatcher (app.ts) and body reader (body.ts) behave, so every route — including
+// ones added later — documents them without listing them itself:
+//   every operation            400, 404, 500, 503 (shutting down)
+//   any credentials            401, 403
+//   POST or PUT (a JSON body)  413 over 1 MiB, 415 not JSON
+//   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
+//   a rate limit               429 with Retry-After and RateLimit-* headers
+// plus the route's own success status and any other it declares (onboarding's 202).
+import type { RouteDef } from './route.js';
+
+export interface StatusDoc {
+  status: number;
+  description: string;
+  /** Names of response headers (components/headers) this answer carries. */
+  headers: string[];
+}
+
+export const RATE_LIMIT_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+export const takesBody = (route: RouteDef) => route.method === 'POST' || route.method === 'PUT';
+export const takesIdempotencyKey = (route: RouteDef) => route.method === 'POST' && !route.noIdempotency;
+
+/** Success statuses: the route's own and the alternatives it declares. */
+export function successStatuses(route: RouteDef): StatusDoc[] {
+  const limit = route.rateLimit ? RATE_LIMIT_HEADERS : [];
+  const replay = takesIdempotencyKey(route) ? ['Idempotent-Replayed'] : [];
+  return [
+    { status: route.status ?? 200, description: route.successDescription ?? 'Success', headers: [...limit, ...replay] },
+    ...Object.entries(route.otherStatuses ?? {}).map(([status, description]) => ({
+      status: Number(status),
+      description,
+      headers: [...limit, ...replay],
+    })),
+  ];
+}
+
+/** Error statuses, each answered with the Error body. */
+export function errorStatuses(route: RouteDef): StatusDoc[] {
+  const limit = route.rateLimit ? RATE_LIMIT_HEADERS : [];
+  const out: StatusDoc[] = [
+    { status: 400, description: 'Validation error (`fields` names each bad field and its rule) or request not allowed now', headers: limit },
+  ];
+  if (route.auth.kind === 'key') {
+    out.push(
+      { status: 401, description: 'Missing, unknown or revoked API key', headers: limit },
+      { status: 403, description: 'The API key lacks the permission, or belongs to another group than the path', headers: limit },
+    );
+  } else if (route.auth.kind === 'admin') {
+    out.push(
+      { status: 401, description: 'Missing or unknown admin token', headers: limit },
+      { status: 403, description: "A group's API key where the admin token is needed (or a key lacking the permission, or of another group)", headers: limit },
+    );
+  } else if (route.auth.kind === 'session') {
+    out.push(
+      { status: 401, description: 'Missing, unknown or expired session token', headers: limit },
+      { status: 403, description: 'Session token of another payment link', headers: limit },
+    );
+  }
+  out.push({ status: 404, description: 'Unknown resource (a resource of another group is not found too)', headers: limit });
+  if (takesIdempotencyKey(route)) {
+    out.push({ status: 409, description: 'A request with this Idempotency-Key is still running; retry later', headers: limit });
+  }
+  if (takesBody(route)) {
+    out.push({ status: 413, description: 'Request body larger than 1 MiB', headers: limit });
+    out.push({ status: 415, description: 'Request body is not JSON (Content-Type: application/json)', headers: limit });
+  }
+  if (takesIdempotencyKey(route)) {
+    out.push({ status: 422, description: 'This Idempotency-Key was used with a different request body', headers: limit });
+  }
+  if (route.rateLimit) {
+    out.push({ status: 429, description: 'Rate limit exceeded for this client address; retry after Retry-After seconds', headers: ['Retry-After', ...limit] });
+  }
+  out.push(
+    { status: 500, description: 'Internal error (no details in the body; the server log has them)', headers: [] },
+    { status: 503, description: 'The server is shutting down; retry shortly', headers: [] },
+  );
+  return out;
+}
