@@ -41,6 +41,13 @@ export async function requireGroup(ex: Executor, groupId: string): Promise<Group
   return g;
 }
 
+/** The group a command's --group names; an unknown id is "group ID not found" (before any other check). */
+export async function requireNamedGroup(ex: Executor, groupId: string): Promise<GroupRow> {
+  const g = await groupRepo.find(ex, groupId);
+  if (!g) throw notFound(`group ${groupId}`);
+  return g;
+}
+
 export async function createProcessor(
   p: Platform,
   input: { groupId: string; type: ProcessorType; name?: string },
