@@ -16,6 +16,7 @@ import { openAccessLog } from './access-log.js';
 import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHash } from '../services/idempotency.js';
 import { contextFor, type GroupContext } from '../services/context.js';
 import { newId } from '../lib/ids.js';
+import { configCache } from '../store/config-cache.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
@@ -148,6 +149,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       } else if (route.auth.kind === 'session') {
         ctx.authorization = authorization;
       }
+      // Key authentication checked the cached groups, processors and keys; other routes check them here.
+      if (!ctx.key) await configCache(platform.db).check(platform.db);
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {
         const parsed = await readJsonBody(req);

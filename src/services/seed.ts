@@ -13,7 +13,7 @@ import { customerRepo, type CustomerRow } from '../store/repositories/customers.
 import type { TransactionRow } from '../store/repositories/transactions.js';
 import { seedRepo } from '../store/repositories/seed.js';
 import { settlementRepo } from '../store/repositories/settlement.js';
-import { insertOutsideRollup } from '../store/repositories/reporting.js';
+import { insertCountedInRollup } from '../store/repositories/reporting.js';
 import { invalidRequest, validationError } from '../errors.js';
 import { monthsBefore } from '../domain/reporting.js';
 import { newId } from '../lib/ids.js';
@@ -163,7 +163,7 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   const write = async (chunk: TransactionRow[]) => {
     // One aggregate per chunk into the reporting rollup is cheaper than its trigger per row.
     await p.db.write((tx) =>
-      insertOutsideRollup(tx, async () => {
+      insertCountedInRollup(tx, async () => {
         for (let i = 0; i < chunk.length; i += perStatement) {
           await seedRepo.insertTransactions(tx, chunk.slice(i, i + perStatement), { columns: VARYING, constants: { group_id: group.id, currency: 'USD' } });
         }

@@ -9,7 +9,9 @@ import paymentLinks from './005-payment-links.js';
 import reportingIndexes from './006-reporting-indexes.js';
 import onboarding from './007-onboarding.js';
 import groupClocks from './008-group-clocks.js';
-import reportingRollupTriggers from './009-reporting-rollup-triggers.js';
+import rollupPerBatch from './009-rollup-per-batch.js';
+import configVersion from './010-config-version.js';
+import reportingRollupTriggers from './011-reporting-rollup-triggers.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -30,5 +32,7 @@ export const migrations: Migration[] = [
   reportingIndexes,
   onboarding,
   groupClocks,
+  rollupPerBatch,
+  configVersion,
   reportingRollupTriggers,
 ].sort((a, b) => a.version - b.version);

@@ -10,17 +10,17 @@ export interface IdempotencyRow {
   created_at: string;
 }
 
+const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at'] as const;
+
 export const idempotencyRepo = {
   find: (ex: Executor, scope: string, key: string) =>
     ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]),
-  async insert(ex: Tx, r: IdempotencyRow) {
-    await ex.run(
-      'INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at],
-    );
+  /** Sent with the batch's other rows (a later read of the table sees it). */
+  insert(tx: Tx, r: IdempotencyRow): void {
+    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at]);
   },
-  setAnswer: (ex: Tx, scope: string, key: string, status: number, body: string) =>
-    ex.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, body, scope, key]),
+  setAnswer: (tx: Tx, scope: string, key: string, status: number, body: string) =>
+    tx.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, body, scope, key]),
   /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
   async hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean> {
     const s = scopeCondition(scope);

@@ -3,14 +3,15 @@
 // (`group_id = ?` is always the first condition); table pages are ordered
 // created_at DESC, id DESC so limit/offset paging is stable.
 //
-// count and amount_sum over whole UTC days read the transaction_daily rollup (kept
-// by triggers) when every filter is one of its dimensions, and only the partial first
-// and last day from transactions; otherwise they read transactions. The statements
-// are portable SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger
-// function for the same bodies).
-import type { Executor, Tx } from '../db.js';
-import { ROLLUP_TRIGGERS, rollupInsertSelect } from '../migrations/009-reporting-rollup-triggers.js';
+// count and amount_sum over whole UTC days read the transaction_daily rollup when every
+// filter is one of its dimensions, and only the partial first and last day from
+// transactions; otherwise they read transactions. New transactions are counted into the
+// rollup once per write batch (one upsert per day and dimensions touched, rollupOfInserts);
+// updates and deletes by triggers (rare next to inserts). The statements are portable
+// SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
+import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
 import type { TransactionRow } from './transactions.js';
+import { rollupInsertSelect } from '../migrations/011-reporting-rollup-triggers.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
 export interface ReportScope {
@@ -200,18 +201,51 @@ export const reportingRepo = {
 };
 
 // ---------------------------------------------------------------------------
-// Bulk loads and the rollup's triggers (migration 9 owns them)
+// The rollup's maintenance
+
+const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
+const DIMENSION_COUNT = 9;
 
 /**
- * Insert many transactions (`insert`) inside `tx` without a trigger per row: the
- * triggers are dropped, the new rows are added to the rollup in one aggregate, and the
- * triggers are created again, all in the same transaction, so every commit leaves the
- * rollup exact. New rows are told apart by rowid (SQLite appends them above the largest).
+ * New transactions into the rollup, once per write batch: the batch's rows summed per
+ * day and dimensions in memory, then one upsert of those sums (instead of a trigger per
+ * row). The store runs it before the batch's COMMIT, over the rows of the writes that
+ * succeeded.
  */
-export async function insertOutsideRollup(tx: Tx, insert: () => Promise<void>): Promise<void> {
+export const rollupOfInserts: BatchReducer<TransactionRow> = {
+  name: 'transaction_daily',
+  statements(rows: TransactionRow[]): JsonStatement[] {
+    const sums = new Map<string, Array<string | number>>();
+    for (const r of rows) {
+      const key = [r.group_id, r.created_at.slice(0, 10), r.status, r.transaction_type, r.method_detail, r.brand ?? '', r.source, r.currency, r.processor_id];
+      const id = key.join('\u0000');
+      const net = r.captured_amount - r.refunded_amount;
+      const seen = sums.get(id);
+      if (seen) {
+        (seen[DIMENSION_COUNT] as number)++;
+        (seen[DIMENSION_COUNT + 1] as number) += net;
+      } else sums.set(id, [...key, 1, net]);
+    }
+    // `WHERE true`: an upsert on a SELECT needs it (SQLite's parser).
+    const sql = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+SELECT ${Array.from({ length: DIMENSION_COUNT + 2 }, (_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`;
+    return [{ sql, json: JSON.stringify([...sums.values()]) }];
+  },
+};
+
+/** Add one group's transactions to the rollup (rows copied by INSERT … SELECT, e.g. a sandbox fork). */
+export async function countGroupIntoRollup(tx: Tx, groupId: string): Promise<void> {
+  await tx.run(rollupInsertSelect('WHERE group_id = ?'), [groupId]);
+}
+
+/**
+ * Insert many transactions (`insert`, e.g. a seed's multi-row statements) inside `tx`
+ * and add them to the rollup in one aggregate in the same transaction, so every commit
+ * leaves it exact. New rows are told apart by rowid (SQLite appends them above the largest).
+ */
+export async function insertCountedInRollup(tx: Tx, insert: () => Promise<void>): Promise<void> {
   const before = (await tx.get<{ m: number | null }>('SELECT MAX(rowid) AS m FROM transactions'))?.m ?? 0;
-  for (const name of Object.keys(ROLLUP_TRIGGERS)) await tx.run(`DROP TRIGGER ${name}`);
   await insert();
   await tx.run(rollupInsertSelect('WHERE rowid > ?'), [before]);
-  for (const sql of Object.values(ROLLUP_TRIGGERS)) await tx.run(sql);
 }

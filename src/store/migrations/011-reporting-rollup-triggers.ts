@@ -1,11 +1,10 @@
-// The reporting rollup (transaction_daily, migration 6) is kept by three triggers on
-// transactions: every insert, update of a counted column and delete moves its row's
-// count and net amount between the day's rollup rows. This migration creates them and
-// recounts the rollup from every transaction, so a database that is never reported on
-// has correct totals too. Databases from before it may already hold the triggers (they
-// were once created on the first report): they are replaced.
-import type { Migration } from './index.js';
-
+// The reporting rollup (transaction_daily, migration 6) follows every transaction: new
+// rows are added once per write batch by the store (rollupOfInserts, migration 9), and
+// these two triggers move a row's count and net amount when a counted column changes or
+// the row is deleted. This migration creates them and recounts the rollup from every
+// transaction, so a database that is never reported on has exact totals too. Databases
+// from before it may hold the triggers already (they were once created by the first
+// report): they are replaced.
 const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
 const rowKey = (r: 'NEW' | 'OLD') =>
   `${r}.group_id, substr(${r}.created_at, 1, 10), ${r}.status, ${r}.transaction_type, ${r}.method_detail, COALESCE(${r}.brand, ''), ${r}.source, ${r}.currency, ${r}.processor_id`;
@@ -18,26 +17,7 @@ const addNew = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amou
 const removeOld = `UPDATE transaction_daily SET tx_count = tx_count - 1, net_amount = net_amount - (OLD.captured_amount - OLD.refunded_amount)
     WHERE ${matchOld};`;
 
-/** The triggers by name (bulk loads drop and recreate them around their inserts). */
-export const ROLLUP_TRIGGERS: Readonly<Record<string, string>> = {
-  transactions_daily_insert: `CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions
-  BEGIN
-    ${addNew}
-  END`,
-  transactions_daily_update: `CREATE TRIGGER transactions_daily_update
-  AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
-  ON transactions
-  BEGIN
-    ${removeOld}
-    ${addNew}
-  END`,
-  transactions_daily_delete: `CREATE TRIGGER transactions_daily_delete AFTER DELETE ON transactions
-  BEGIN
-    ${removeOld}
-  END`,
-};
-
-/** Add the transactions matching `where` to the rollup (a recount when it is empty). */
+/** Add the transactions matching `where` to the rollup (all of them: a recount into an empty rollup). */
 export const rollupInsertSelect = (where: string): string =>
   `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
    SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
@@ -46,14 +26,25 @@ export const rollupInsertSelect = (where: string): string =>
    GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id
    ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`;
 
-const migration: Migration = {
-  version: 9,
+export default {
+  version: 11,
   name: 'reporting-rollup-triggers',
   statements: [
-    ...Object.keys(ROLLUP_TRIGGERS).map((name) => `DROP TRIGGER IF EXISTS ${name}`),
+    'DROP TRIGGER IF EXISTS transactions_daily_insert',
+    'DROP TRIGGER IF EXISTS transactions_daily_update',
+    'DROP TRIGGER IF EXISTS transactions_daily_delete',
     'DELETE FROM transaction_daily',
     rollupInsertSelect(''),
-    ...Object.values(ROLLUP_TRIGGERS),
+    `CREATE TRIGGER transactions_daily_update
+  AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
+  ON transactions
+  BEGIN
+    ${removeOld}
+    ${addNew}
+  END`,
+    `CREATE TRIGGER transactions_daily_delete AFTER DELETE ON transactions
+  BEGIN
+    ${removeOld}
+  END`,
   ],
 };
-export default migration;
