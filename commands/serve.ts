@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { PayctlCommand } from '../src/cli/base.js';
 import { ENV } from '../src/config/env.js';
 
@@ -49,6 +50,12 @@ export default class Serve extends PayctlCommand {
         ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'
         : `Sandbox admin token: ${server.adminToken}`,
     );
+    // SIGUSR2: one `payctl stats {…}` line on stdout, cumulative since start: the main
+    // thread's event-loop utilisation and the writer's counters (what `npm run bench` reads).
+    process.on('SIGUSR2', () => {
+      const elu = performance.eventLoopUtilization();
+      process.stdout.write(`payctl stats ${JSON.stringify({ at_ms: performance.now(), elu: { active: elu.active, idle: elu.idle }, writer: p.db.stats() })}\n`);
+    });
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         process.stderr.write(`${signal}: finishing in-flight requests…\n`);

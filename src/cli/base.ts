@@ -11,6 +11,7 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
+import { requireNamedGroup } from '../services/groups.js';
 import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
 
@@ -41,7 +42,11 @@ export abstract class PayctlCommand extends Command {
   /** The platform, seen from the command's --group (that group's clock) when it names one. */
   protected async platform(dbFlag: string | undefined): Promise<Platform> {
     this.opened ??= await openPlatform({ dbPath: dbPathFrom(dbFlag) });
-    return this.groupFlag ? forGroup(this.opened, this.groupFlag) : this.opened;
+    if (!this.groupFlag) return this.opened;
+    // One check for every command with --group, so an unknown group is named as such
+    // rather than surfacing as whatever the command validates first.
+    await requireNamedGroup(this.opened.db, this.groupFlag);
+    return forGroup(this.opened, this.groupFlag);
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {

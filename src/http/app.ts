@@ -14,6 +14,7 @@ import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
 import { writeScope } from '../store/db.js';
+import { configCache } from '../store/config-cache.js';
 import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
 import { runDueWork } from '../services/scheduler.js';
 import { clientAddress } from './client-ip.js';
@@ -141,6 +142,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       } else if (route.auth.kind === 'session') {
         ctx.authorization = authorization;
       }
+      // Key authentication checked the cached groups, processors and keys; other routes check them here.
+      if (!ctx.key) await configCache(platform.db).check(platform.db);
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT') {
         const parsed = await readJsonBody(req);

@@ -1,6 +1,7 @@
 // Merchant groups, their processors and linked accounts (operator set-up, CLI only).
 import type { Platform } from './platform.js';
-import type { Executor } from '../store/db.js';
+import { Database, type Executor } from '../store/db.js';
+import { configCache } from '../store/config-cache.js';
 import { groupRepo, linkedAccountRepo, processorRepo, type GroupRow, type LinkedAccountRow, type ProcessorRow } from '../store/repositories/groups.js';
 import { newId } from '../lib/ids.js';
 import { notFound, validationError } from '../errors.js';
@@ -19,9 +20,31 @@ export async function createGroup(p: Platform, input: { name: string; pricing?: 
 
 export const listGroups = (p: Platform) => groupRepo.list(p.db);
 
+/**
+ * The cache of the reader, when a request has checked it (see config-cache.ts): inside a
+ * write, or in a process that never checks (the CLI), rows are read.
+ */
+function cacheOf(ex: Executor) {
+  if (!(ex instanceof Database)) return undefined;
+  const cache = configCache(ex);
+  return cache.checked ? cache : undefined;
+}
+
 export async function requireGroup(ex: Executor, groupId: string): Promise<GroupRow> {
+  const cache = cacheOf(ex);
+  const version = cache?.currentVersion;
+  const cached = cache?.group(groupId);
+  if (cached) return cached;
   const g = await groupRepo.find(ex, groupId);
   if (!g) throw notFound('group');
+  if (cache && version !== undefined) cache.putGroup(version, g);
+  return g;
+}
+
+/** The group a command's --group names; an unknown id is "group ID not found" (before any other check). */
+export async function requireNamedGroup(ex: Executor, groupId: string): Promise<GroupRow> {
+  const g = await groupRepo.find(ex, groupId);
+  if (!g) throw notFound(`group ${groupId}`);
   return g;
 }
 
@@ -48,8 +71,19 @@ export const listProcessors = (p: Platform, groupId: string) => processorRepo.li
 
 /** The processor named in a request body, which must belong to the group. */
 export async function requireProcessor(ex: Executor, groupId: string, processorId: string, path = 'processor_id'): Promise<ProcessorRow> {
-  const row = await processorRepo.find(ex, groupId, processorId);
+  const row = await findProcessor(ex, groupId, processorId);
   if (!row) throw validationError([{ path, message: 'is not a processor of this group' }]);
+  return row;
+}
+
+/** A processor of the group or undefined (from the request's checked cache when there is one). */
+export async function findProcessor(ex: Executor, groupId: string, processorId: string): Promise<ProcessorRow | undefined> {
+  const cache = cacheOf(ex);
+  const version = cache?.currentVersion;
+  const cached = cache?.processor(groupId, processorId);
+  if (cached) return cached;
+  const row = await processorRepo.find(ex, groupId, processorId);
+  if (row && cache && version !== undefined) cache.putProcessor(version, row);
   return row;
 }
 

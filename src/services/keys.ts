@@ -7,6 +7,7 @@ import { sha256 } from '../lib/hash.js';
 import { authenticationError, notFound, validationError } from '../errors.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { requireGroup } from './groups.js';
+import { configCache } from '../store/config-cache.js';
 
 export interface ApiKeyInfo {
   id: string;
@@ -79,8 +80,16 @@ export async function authenticateKey(p: Platform, header: string | undefined): 
   if (!header) throw authenticationError('missing Authorization header: send your API key as its value');
   const key = header.replace(/^Bearer\s+/i, '').trim();
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw authenticationError('malformed API key');
-  const row = await apiKeyRepo.findForAuth(p.db, sha256(key));
-  if (!row) throw authenticationError('unknown API key');
+  const hash = sha256(key);
+  // One read of the change counter instead of the key row (and, later in the request, the group and processor rows).
+  const cache = configCache(p.db);
+  const version = await cache.check(p.db);
+  let row = cache.key(hash);
+  if (!row) {
+    row = await apiKeyRepo.findForAuth(p.db, hash);
+    if (!row) throw authenticationError('unknown API key');
+    cache.putKey(version, row);
+  }
   if (row.revoked_at) throw authenticationError('this API key was revoked');
   return { ...toInfo(row), groupClockOffsetMs: row.clock_offset_ms };
 }

@@ -3,10 +3,23 @@
 // transaction. Writes go through one queue and the writes that arrive together share
 // one transaction (group commit): durability (synchronous=FULL) costs one fsync per
 // batch, not per request, and two async transactions can never interleave on one
-// connection. Each queued write runs in its own SAVEPOINT, so one failing write rolls
-// back only itself.
+// connection.
+//
+// The writer is the ceiling of concurrent writes, so a batch costs it as few statements
+// (each a hop to the thread pool and back) as its writes allow:
+// - the writer's statements run in submission order, each started from the previous
+//   one's completion callback, so no JS continuation sits between them (WriterPipe);
+// - inserts a write hands to `tx.deferInsert` are held and sent together as one
+//   multi-row INSERT per table, before the commit or before any later statement that
+//   could see them;
+// - a write gets a SAVEPOINT (so that failing rolls back only itself) only when it
+//   runs a statement that changes the database; its deferred inserts need none, they
+//   are simply dropped when it fails;
+// - per-batch work (`tx.accumulate`, e.g. the reporting rollup) runs once before COMMIT
+//   over what the batch's successful writes contributed.
 import type sqlite3Types from 'sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
 
@@ -21,9 +34,46 @@ export interface Executor {
   all<T>(sql: string, params?: Params): Promise<T[]>;
 }
 
+/**
+ * One statement whose only parameter is a JSON text (its single `?`): it can be bound,
+ * or written into the SQL as a string literal when a whole batch goes in one exec.
+ */
+export interface JsonStatement {
+  sql: string;
+  json: string;
+}
+
+/** Work done once per batch (or per early send of deferred rows) over the items the batch's successful writes added. */
+export interface BatchReducer<T> {
+  name: string;
+  statements(items: T[]): JsonStatement[];
+}
+
 /** The executor handed to a write: also takes callbacks to run after the commit. */
 export interface Tx extends Executor {
   afterCommit(fn: () => void | Promise<void>): void;
+  /**
+   * Insert one row, later: it is sent with the batch's other deferred rows of `table` as
+   * one statement, before the commit or before a later statement that reads `table` or
+   * changes anything. Use for plain INSERTs whose only failure is a constraint error.
+   */
+  deferInsert(table: string, columns: readonly string[], values: unknown[]): void;
+  /**
+   * Read one row by its id: deferred rows of `table` are sent first only when one of them
+   * has that id (a lookup by id cannot see the others).
+   */
+  getById<T>(table: string, id: string, sql: string, params: Params): Promise<T | undefined>;
+  /**
+   * Add an item to per-batch work (dropped if this write fails). It runs with the
+   * deferred rows: once before COMMIT, or earlier when they are sent earlier (so a later
+   * statement sees both, e.g. a DELETE of the rows and of what they added).
+   */
+  accumulate<T>(reducer: BatchReducer<T>, item: T): void;
+}
+
+/** Whether an executor is a write's transaction (deferred inserts, per-batch work) rather than the reader. */
+export function isTx(ex: Executor): ex is Tx {
+  return typeof (ex as Partial<Tx>).deferInsert === 'function';
 }
 
 /** Work that wraps every write started inside a scope (used by Idempotency-Key). */
@@ -32,6 +82,18 @@ export interface WriteScope {
   after?(tx: Tx, result: unknown): Promise<void>;
 }
 export const writeScope = new AsyncLocalStorage<WriteScope>();
+
+/** Cumulative counters of the writer (for `payctl serve`'s stats line and the bench). */
+export interface WriterStats {
+  /** Milliseconds with a write transaction open (BEGIN submitted to COMMIT done). */
+  busy_ms: number;
+  batches: number;
+  writes: number;
+  /** Statements the writer connection ran (BEGIN, COMMIT, savepoints, multi-row inserts count one each). */
+  statements: number;
+  /** Per first keyword of the SQL: statements and ms from start to completion callback. */
+  by_kind: Record<string, { n: number; ms: number }>;
+}
 
 interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
@@ -44,20 +106,28 @@ const MIN_SQLITE = [3, 51, 3];
 const MAX_BATCH = 256;
 const MAX_CACHED = 500;
 
+type Done<T> = (err: Error | null, value?: T) => void;
+
 class Connection implements Executor {
   // The pending prepare is cached, so two first uses of one SQL text share one statement.
   private statements = new Map<string, Promise<sqlite3Types.Statement>>();
+  // Prepared statements, for a synchronous start from a completion callback.
+  protected ready = new Map<string, sqlite3Types.Statement>();
   constructor(readonly raw: sqlite3Types.Database) {}
 
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => this.raw.exec(sql, (err) => (err ? reject(err) : resolve())));
   }
 
-  private statement(sql: string): Promise<sqlite3Types.Statement> {
+  protected statement(sql: string): Promise<sqlite3Types.Statement> {
     let pending = this.statements.get(sql);
     if (!pending) {
       pending = new Promise<sqlite3Types.Statement>((resolve, reject) => {
-        const stmt = this.raw.prepare(sql, (err) => (err ? reject(err) : resolve(stmt)));
+        const stmt = this.raw.prepare(sql, (err) => {
+          if (err) return reject(err);
+          this.ready.set(sql, stmt);
+          resolve(stmt);
+        });
       });
       this.statements.set(sql, pending);
       // A statement that fails to prepare is not kept (the next call reports the error again).
@@ -67,30 +137,46 @@ class Connection implements Executor {
   }
 
   /** Cache up to MAX_CACHED statements; SQL texts past that (e.g. filter lists of varying length) run uncached. */
-  private cacheable(sql: string): boolean {
+  protected cacheable(sql: string): boolean {
     return this.statements.has(sql) || this.statements.size < MAX_CACHED;
   }
 
-  async run(sql: string, params: Params = []): Promise<RunResult> {
-    const done = (resolve: (r: RunResult) => void, reject: (e: Error) => void) =>
-      function (this: sqlite3Types.RunResult, err: Error | null) {
-        if (err) reject(err);
-        else resolve({ changes: this.changes });
-      };
-    if (!this.cacheable(sql)) return new Promise((resolve, reject) => this.raw.run(sql, params, done(resolve, reject)));
-    const stmt = await this.statement(sql);
-    return new Promise((resolve, reject) => stmt.run(params as unknown[], done(resolve, reject)));
+  /** Start one statement now; `done` is called from node-sqlite3's completion callback. */
+  protected start(kind: 'run' | 'all' | 'exec', sql: string, params: Params, done: Done<unknown>): void {
+    if (kind === 'exec') {
+      this.raw.exec(sql, (err) => done(err));
+      return;
+    }
+    const onRun = function (this: sqlite3Types.RunResult, err: Error | null) {
+      done(err, err ? undefined : { changes: this.changes });
+    };
+    const onAll = (err: Error | null, rows: unknown[]) => done(err, rows);
+    const stmt = this.ready.get(sql);
+    if (stmt) {
+      // `all` steps the statement to the end and resets it, so no read snapshot stays open.
+      if (kind === 'run') stmt.run(params as unknown[], onRun);
+      else stmt.all(params as unknown[], onAll);
+    } else if (!this.cacheable(sql)) {
+      if (kind === 'run') this.raw.run(sql, params, onRun);
+      else this.raw.all(sql, params, onAll);
+    } else {
+      this.statement(sql).then(
+        () => this.start(kind, sql, params, done),
+        (err: Error) => done(err),
+      );
+    }
   }
 
-  async all<T>(sql: string, params: Params = []): Promise<T[]> {
-    const done = (resolve: (rows: T[]) => void, reject: (e: Error) => void) => (err: Error | null, rows: T[]) =>
-      err ? reject(err) : resolve(rows);
-    if (!this.cacheable(sql)) return new Promise((resolve, reject) => this.raw.all(sql, params, done(resolve, reject)));
-    const stmt = await this.statement(sql);
-    // `all` steps the statement to the end and resets it, so no read snapshot stays open.
-    return new Promise((resolve, reject) => stmt.all(params as unknown[], done(resolve, reject)));
+  protected submit<T>(kind: 'run' | 'all' | 'exec', sql: string, params: Params): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.start(kind, sql, params, (err, v) => (err ? reject(err) : resolve(v as T))));
   }
 
+  run(sql: string, params: Params = []): Promise<RunResult> {
+    return this.submit<RunResult>('run', sql, params);
+  }
+  all<T>(sql: string, params: Params = []): Promise<T[]> {
+    return this.submit<T[]>('all', sql, params);
+  }
   async get<T>(sql: string, params: Params = []): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
   }
@@ -101,7 +187,63 @@ class Connection implements Executor {
       if (stmt) await new Promise<void>((r) => stmt.finalize(() => r()));
     }
     this.statements.clear();
+    this.ready.clear();
     await new Promise<void>((resolve, reject) => this.raw.close((err) => (err ? reject(err) : resolve())));
+  }
+}
+
+interface PipeOp {
+  kind: 'run' | 'all' | 'exec';
+  sql: string;
+  params: Params;
+  done: Done<unknown>;
+}
+
+/**
+ * The writer connection: statements run one at a time in the order they were submitted
+ * (node-sqlite3 would run cached statements side by side, in no fixed order), the next
+ * started from the previous one's completion callback. A statement that fails fails
+ * every statement queued behind it unrun: a batch's later statements assume the
+ * earlier ones (BEGIN, a flush of deferred rows, a savepoint) succeeded.
+ */
+class WriterPipe extends Connection {
+  private ops: PipeOp[] = [];
+  private busy = false;
+  statementsRun = 0;
+  readonly byKind: Record<string, { n: number; ms: number }> = {};
+
+  protected override submit<T>(kind: 'run' | 'all' | 'exec', sql: string, params: Params): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.ops.push({ kind, sql, params, done: (err, v) => (err ? reject(err) : resolve(v as T)) });
+      if (!this.busy) this.next();
+    });
+  }
+
+  override exec(sql: string): Promise<void> {
+    return this.submit<void>('exec', sql, []);
+  }
+
+  private next(): void {
+    const op = this.ops.shift();
+    if (!op) {
+      this.busy = false;
+      return;
+    }
+    this.busy = true;
+    this.statementsRun++;
+    const started = performance.now();
+    this.start(op.kind, op.sql, op.params, (err, value) => {
+      const kind = (/^\s*(\w+)/.exec(op.sql)?.[1] ?? '?').toUpperCase();
+      const k = (this.byKind[kind] ??= { n: 0, ms: 0 });
+      k.n++;
+      k.ms += performance.now() - started;
+      if (err) {
+        for (const queued of this.ops.splice(0)) queued.done(err);
+      }
+      // The next statement starts before this one's caller continues.
+      this.next();
+      op.done(err, value);
+    });
   }
 }
 
@@ -117,21 +259,231 @@ function isBusy(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && (err as { code: string }).code === 'SQLITE_BUSY';
 }
 
+const isRead = (sql: string) => /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
+
+interface DeferredRow {
+  owner: WriteState;
+  table: string;
+  columns: readonly string[];
+  values: unknown[];
+}
+
+interface Contribution {
+  owner: WriteState;
+  reducer: BatchReducer<unknown>;
+  item: unknown;
+}
+
+/** One queued write inside a batch. */
+class WriteState {
+  savepoint = false;
+  /** Set when the write failed (possibly after its function returned: a deferred row). */
+  failed: { error: unknown } | undefined;
+  value: unknown;
+  hooks: Array<() => void | Promise<void>> = [];
+  constructor(readonly index: number) {}
+  get name(): string {
+    return `w${this.index}`;
+  }
+}
+
+/** The state of the batch the writer is running. */
+class Batch {
+  deferred: DeferredRow[] = [];
+  contributions: Contribution[] = [];
+  /** BEGIN ran: it is issued by the batch's first statement, or never (see Database.runBatch). */
+  begun = false;
+  constructor(
+    private readonly writer: WriterPipe,
+    private readonly begin: () => Promise<void>,
+  ) {}
+
+  /** Whether a read of `sql` could see a deferred row (it names a table that has one). */
+  private readSees(sql: string): boolean {
+    const tables = new Set(this.deferred.map((d) => d.table));
+    for (const table of tables) if (new RegExp(`\\b${table}\\b`, 'i').test(sql)) return true;
+    return false;
+  }
+
+  private beginning: Promise<void> | undefined;
+
+  /** BEGIN once (statements started together share it). */
+  ensureBegun(): Promise<void> {
+    this.beginning ??= this.begin().then(() => {
+      this.begun = true;
+    });
+    return this.beginning;
+  }
+
+  /** Whether a deferred row of `table` has this id. */
+  private pendingId(table: string, id: string): boolean {
+    return this.deferred.some((d) => d.table === table && d.values[d.columns.indexOf('id')] === id);
+  }
+
+  /**
+   * Run `sql` for write `w`: deferred rows first when it could see them (or, for a
+   * lookup by id, when one has that id) or when it changes anything; a savepoint before
+   * the write's first change.
+   */
+  async statement<T>(w: WriteState, kind: 'run' | 'all', sql: string, params: Params, byId?: { table: string; id: string }): Promise<T> {
+    await this.ensureBegun();
+    const read = kind === 'all' && isRead(sql);
+    const sees = read && (byId ? this.pendingId(byId.table, byId.id) : this.readSees(sql));
+    if (this.pending && (!read || sees)) await this.flush(w);
+    if (!read && !w.savepoint) this.savepoint(w);
+    return kind === 'run' ? ((await this.writer.run(sql, params)) as T) : ((await this.writer.all(sql, params)) as T);
+  }
+
+  private savepoint(w: WriteState): void {
+    w.savepoint = true;
+    // Not awaited: a failure reaches the statement queued behind it.
+    this.writer.exec(`SAVEPOINT ${w.name}`).catch(() => undefined);
+  }
+
+  /** Whether anything waits to be sent. */
+  get pending(): boolean {
+    return this.deferred.length > 0 || this.contributions.length > 0;
+  }
+
+  /** Drop what a failed write left waiting. */
+  drop(w: WriteState): void {
+    this.deferred = this.deferred.filter((d) => d.owner !== w);
+    this.contributions = this.contributions.filter((c) => c.owner !== w);
+  }
+
+  /**
+   * What is waiting, as statements: the deferred rows, then the per-batch work over the
+   * contributions of the writes that have not failed. Empties both lists.
+   */
+  take(): { rows: DeferredRow[]; work: Contribution[] } {
+    const out = { rows: this.deferred, work: this.contributions };
+    this.deferred = [];
+    this.contributions = [];
+    return out;
+  }
+
+  /**
+   * Send every deferred row and the per-batch work over them. `current` is the write
+   * running now: its own go last, under its savepoint (it may still fail after they are
+   * in). After the batch's writes ran, `current` is undefined. Rows that fail fail their
+   * write, which is rolled back.
+   */
+  async flush(current?: WriteState): Promise<void> {
+    const { rows, work } = this.take();
+    const mine = <T extends { owner: WriteState }>(x: T) => x.owner === current;
+    const own = current ? rows.filter(mine) : [];
+    const ownWork = current ? work.filter(mine) : [];
+    await this.insert(current ? rows.filter((r) => !mine(r)) : rows);
+    await this.reduce(current ? work.filter((c) => !mine(c)) : work);
+    if (own.length || ownWork.length) {
+      if (!current!.savepoint) this.savepoint(current!);
+      await this.insert(own, current);
+      await this.reduce(ownWork);
+    }
+  }
+
+  private async reduce(work: Contribution[]): Promise<void> {
+    for (const st of reducedStatements(work)) await this.writer.run(st.sql, [st.json]);
+  }
+
+  /**
+   * Insert deferred rows: all at once; when a constraint fails (the failed statement
+   * changed nothing, the ones queued behind it did not run), again write by write, to
+   * find whose rows fail. The writes of these rows made no change after them (any
+   * change would have flushed them first), so rolling such a write back to its
+   * savepoint undoes only itself.
+   */
+  private async insert(rows: DeferredRow[], current?: WriteState): Promise<void> {
+    if (rows.length === 0) return;
+    try {
+      await Promise.all(insertStatements(rows).map((st) => this.writer.run(st.sql, [st.json])));
+      return;
+    } catch {
+      // found below
+    }
+    for (const owner of new Set(rows.map((r) => r.owner))) {
+      if (owner.failed) continue;
+      const mark = owner.savepoint ? owner.name : 'f';
+      if (!owner.savepoint) await this.writer.exec('SAVEPOINT f');
+      try {
+        for (const st of insertStatements(rows.filter((r) => r.owner === owner))) await this.writer.run(st.sql, [st.json]);
+        if (!owner.savepoint) await this.writer.exec('RELEASE f');
+      } catch (error) {
+        await this.writer.exec(`ROLLBACK TO ${mark}`);
+        if (!owner.savepoint) await this.writer.exec('RELEASE f');
+        owner.failed = { error };
+        if (owner === current) throw error;
+      }
+    }
+  }
+}
+
+/**
+ * Consecutive rows of one table and column list → one INSERT each, its rows as a
+ * single JSON parameter that SQLite unpacks (json_each, then `->>` per column) on the
+ * writer's thread: binding every value (56 per transaction row) would convert each on
+ * the main thread, the busiest part of a sale.
+ */
+function insertStatements(rows: DeferredRow[]): JsonStatement[] {
+  const out: JsonStatement[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i]!;
+    const values: unknown[][] = [];
+    while (i < rows.length && rows[i]!.table === first.table && rows[i]!.columns === first.columns) values.push(rows[i++]!.values);
+    out.push({ sql: insertSql(first.table, first.columns), json: JSON.stringify(values) });
+  }
+  return out;
+}
+
+const insertSqlCache = new Map<string, string>();
+function insertSql(table: string, columns: readonly string[]): string {
+  const key = `${table}\u0000${columns.join(',')}`;
+  let sql = insertSqlCache.get(key);
+  if (!sql) {
+    // MATERIALIZED: each row is parsed into JSONB once, not once per column.
+    sql = `WITH r AS MATERIALIZED (SELECT jsonb(value) AS v FROM json_each(?))
+INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((_, i) => `v ->> ${i}`).join(', ')} FROM r`;
+    insertSqlCache.set(key, sql);
+  }
+  return sql;
+}
+
+/** Per-batch work over the contributions of the writes that have not failed, in reducer order of first use. */
+function reducedStatements(work: Contribution[]): JsonStatement[] {
+  const byReducer = new Map<BatchReducer<unknown>, unknown[]>();
+  for (const { owner, reducer, item } of work) {
+    if (owner.failed) continue;
+    let list = byReducer.get(reducer);
+    if (!list) byReducer.set(reducer, (list = []));
+    list.push(item);
+  }
+  return [...byReducer].flatMap(([reducer, list]) => reducer.statements(list));
+}
+
+/** A JsonStatement with its JSON written in as an SQL string literal (quotes doubled: nothing else is special inside one). */
+function inlined(st: JsonStatement): string {
+  const at = st.sql.indexOf('?');
+  if (at < 0 || st.sql.indexOf('?', at + 1) >= 0) throw new Error('a JsonStatement has exactly one parameter');
+  return `${st.sql.slice(0, at)}'${st.json.replace(/'/g, "''")}'${st.sql.slice(at + 1)}`;
+}
+
 export class Database implements Executor {
   private queue: QueuedWrite[] = [];
   private draining: Promise<void> | null = null;
   private closed = false;
+  private counters = { busy_ms: 0, batches: 0, writes: 0 };
 
   private constructor(
     readonly path: string,
-    private readonly writer: Connection,
+    private readonly writer: WriterPipe,
     private readonly reader: Connection,
   ) {}
 
   static async open(path: string): Promise<Database> {
     const { default: sqlite3 } = await import('sqlite3');
     const writerRaw = await openRaw(sqlite3, path);
-    const writer = new Connection(writerRaw);
+    const writer = new WriterPipe(writerRaw);
     const version = (await writer.get<{ v: string }>('SELECT sqlite_version() AS v'))!.v;
     assertSqliteVersion(version);
     await writer.exec(
@@ -155,6 +507,11 @@ export class Database implements Executor {
   /** Run schema statements outside the queue (migrations, at open time only). */
   execSchema(sql: string): Promise<void> {
     return this.writer.exec(sql);
+  }
+
+  /** The writer's counters so far. */
+  stats(): WriterStats {
+    return { ...this.counters, statements: this.writer.statementsRun, by_kind: structuredClone(this.writer.byKind) };
   }
 
   /**
@@ -191,60 +548,93 @@ export class Database implements Executor {
     }
   }
 
+  private txFor(batch: Batch, w: WriteState): Tx {
+    return {
+      run: (s, p = []) => batch.statement<RunResult>(w, 'run', s, p),
+      all: <T>(s: string, p: Params = []) => batch.statement<T[]>(w, 'all', s, p),
+      get: async <T>(s: string, p: Params = []) => (await batch.statement<T[]>(w, 'all', s, p))[0],
+      getById: async <T>(table: string, id: string, s: string, p: Params) => (await batch.statement<T[]>(w, 'all', s, p, { table, id }))[0],
+      afterCommit: (fn) => w.hooks.push(fn),
+      deferInsert: (table, columns, values) => batch.deferred.push({ owner: w, table, columns, values }),
+      accumulate: (reducer, item) => batch.contributions.push({ owner: w, reducer: reducer as BatchReducer<unknown>, item }),
+    };
+  }
+
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-      const afterCommit: Array<() => void | Promise<void>> = [];
+      const items = this.queue.splice(0, MAX_BATCH);
+      const started = performance.now();
       try {
-        await this.begin();
+        await this.runBatch(items);
+      } finally {
+        this.counters.busy_ms += performance.now() - started;
+        this.counters.batches++;
+        this.counters.writes += items.length;
+      }
+    }
+  }
+
+  private async runBatch(items: QueuedWrite[]): Promise<void> {
+    const batch = new Batch(this.writer, () => this.begin());
+    const states = items.map((_, i) => new WriteState(i));
+    for (const [i, item] of items.entries()) {
+      const w = states[i]!;
+      const tx = this.txFor(batch, w);
+      try {
+        await item.scope?.before?.(tx);
+        w.value = await item.fn(tx);
+        await item.scope?.after?.(tx, w.value);
       } catch (error) {
-        for (const item of batch) item.reject(error);
-        continue;
+        w.failed ??= { error };
+        // Its changes (if any ran) go back to its savepoint; what it left waiting is dropped.
+        batch.drop(w);
+        if (w.savepoint) await this.writer.exec(`ROLLBACK TO ${w.name}`).catch(() => undefined);
       }
-      for (const item of batch) {
-        const hooks: Array<() => void | Promise<void>> = [];
-        const tx: Tx = {
-          run: (s, p) => this.writer.run(s, p),
-          get: (s, p) => this.writer.get(s, p),
-          all: (s, p) => this.writer.all(s, p),
-          afterCommit: (fn) => hooks.push(fn),
-        };
-        // Savepoints stay open until COMMIT (no RELEASE per write): ROLLBACK TO w undoes
-        // only the newest savepoint named w, this write's, and skipping the RELEASE saves
-        // one of the few SQLite round trips a write costs on the one writer connection
-        // (issue 9: the writer is the bottleneck of concurrent sales).
-        await this.writer.exec('SAVEPOINT w');
-        try {
-          await item.scope?.before?.(tx);
-          const value = await item.fn(tx);
-          await item.scope?.after?.(tx, value);
-          outcomes.push({ ok: true, value });
-          afterCommit.push(...hooks);
-        } catch (error) {
-          await this.writer.exec('ROLLBACK TO w');
-          outcomes.push({ ok: false, error });
-        }
-      }
-      try {
+    }
+    try {
+      if (batch.begun || !(await this.commitInOne(batch))) {
+        await batch.ensureBegun();
+        await batch.flush();
         await this.writer.exec('COMMIT');
-      } catch (error) {
-        await this.writer.exec('ROLLBACK').catch(() => undefined);
-        for (const item of batch) item.reject(error);
-        continue;
       }
-      batch.forEach((item, i) => {
-        const o = outcomes[i]!;
-        if (o.ok) item.resolve(o.value);
-        else item.reject(o.error);
-      });
-      // After-commit work (e.g. SMTP delivery) runs outside this loop: it may take seconds
-      // and may write its outcome, a write that would queue behind the loop awaiting it.
-      for (const hook of afterCommit) {
-        void Promise.resolve()
-          .then(hook)
-          .catch(() => undefined); // it records its own failures
-      }
+    } catch (error) {
+      if (batch.begun) await this.writer.exec('ROLLBACK').catch(() => undefined);
+      for (const item of items) item.reject(error);
+      return;
+    }
+    const afterCommit: Array<() => void | Promise<void>> = [];
+    items.forEach((item, i) => {
+      const w = states[i]!;
+      if (w.failed) return item.reject(w.failed.error);
+      afterCommit.push(...w.hooks);
+      item.resolve(w.value);
+    });
+    // After-commit work (e.g. SMTP delivery) runs outside this loop: it may take seconds
+    // and may write its outcome, a write that would queue behind the loop awaiting it.
+    for (const hook of afterCommit) {
+      void Promise.resolve()
+        .then(hook)
+        .catch(() => undefined); // it records its own failures
+    }
+  }
+
+  /**
+   * A batch whose writes ran no statement (only deferred rows and per-batch work, e.g.
+   * token sales) goes to SQLite as one exec: BEGIN, the inserts, the per-batch work,
+   * COMMIT — one trip to the writer's thread instead of one per statement. False when
+   * it failed (then rolled back, to be redone statement by statement, which finds the
+   * failing write) — or when there was nothing to write at all, true.
+   */
+  private async commitInOne(batch: Batch): Promise<boolean> {
+    const statements = [...insertStatements(batch.deferred), ...reducedStatements(batch.contributions)];
+    if (statements.length === 0) return true;
+    try {
+      await this.writer.exec(`BEGIN IMMEDIATE;\n${statements.map(inlined).join(';\n')};\nCOMMIT`);
+      batch.take();
+      return true;
+    } catch {
+      await this.writer.exec('ROLLBACK').catch(() => undefined); // "no transaction" when BEGIN itself failed
+      return false;
     }
   }
 

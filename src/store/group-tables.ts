@@ -10,6 +10,7 @@
 // instead of any database-specific id function.
 import type { Executor, Tx } from './db.js';
 import { tableColumns } from './schema.js';
+import { countGroupIntoRollup } from './repositories/reporting.js';
 
 export interface GroupTable {
   table: string;
@@ -73,7 +74,7 @@ export const GROUP_TABLES: GroupTable[] = [
   {
     table: 'transaction_daily',
     owner: { column: 'group_id' },
-    forkSkip: 'the reporting rollup is derived: the transactions triggers count the copied transactions in',
+    forkSkip: 'the reporting rollup is derived: the copied transactions are counted into it after the copy (countGroupIntoRollup)',
   },
   { table: 'subscription_charges', owner: { column: 'subscription_id', parent: 'subscriptions' }, id: 'id', refs: ['transaction_id'] },
   {
@@ -98,6 +99,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   tokens: 'minted payment tokens belong to no group until used',
   signup_forms: 'issued by the platform operator, shared by every onboarding',
   fork_id_map: 'scratch space of a fork, empty outside one',
+  config_version: 'one change counter for groups, processors and API keys (what a server caches), bumped by triggers',
 };
 
 const byName = new Map(GROUP_TABLES.map((t) => [t.table, t]));
@@ -184,5 +186,7 @@ export async function forkGroupRows(
     copied[t.table] = changes;
   }
   await tx.run('DELETE FROM fork_id_map');
+  // New transactions are counted into the rollup by the store's batches, not by a trigger.
+  if (copied.transactions) await countGroupIntoRollup(tx, to);
   return { copied, idMap };
 }

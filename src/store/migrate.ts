@@ -41,13 +41,32 @@ async function currentVersion(db: Database): Promise<number> {
   return row?.v ?? 0;
 }
 
-/** Split a migration into statements (no semicolons inside string literals in migrations). */
-function splitStatements(sql: string): string[] {
-  return sql
+/**
+ * Split a migration into statements (no semicolons inside string literals in
+ * migrations). A CREATE TRIGGER runs to its END: the semicolons of its body stay in it.
+ */
+export function splitStatements(sql: string): string[] {
+  const pieces = sql
     .split('\n')
     .filter((line) => !line.trim().startsWith('--'))
     .join('\n')
-    .split(';')
-    .map((s) => s.trim())
-    .filter(Boolean);
+    .split(';');
+  const out: string[] = [];
+  let trigger: string | undefined;
+  for (const piece of pieces) {
+    if (trigger !== undefined) {
+      trigger += `;${piece}`;
+      if (/\bEND\s*$/i.test(piece.trim()) || /^\s*END\s*$/i.test(piece)) {
+        out.push(trigger.trim());
+        trigger = undefined;
+      }
+      continue;
+    }
+    const s = piece.trim();
+    if (!s) continue;
+    if (/^CREATE\s+(TEMP\s+|TEMPORARY\s+)?TRIGGER\b/i.test(s) && !/\bEND$/i.test(s)) trigger = s;
+    else out.push(s);
+  }
+  if (trigger !== undefined) throw new Error(`a CREATE TRIGGER without its END in a migration: ${trigger.slice(0, 80)}`);
+  return out;
 }

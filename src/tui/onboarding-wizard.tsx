@@ -14,6 +14,7 @@
 // `h`, and the `react` import below is used for types only (TypeScript drops it).
 import * as ReactTypes from 'react';
 import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
+import { useKeys, type KeyInfo } from './keys.js';
 import {
   amountsRequired,
   BUSINESS_PRESENCE,
@@ -409,17 +410,7 @@ interface WizardState {
   effectSeq: number;
 }
 
-export interface KeyInfo {
-  return?: boolean;
-  escape?: boolean;
-  upArrow?: boolean;
-  downArrow?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  meta?: boolean;
-  tab?: boolean;
-}
+export type { KeyInfo };
 
 type Action =
   | { type: 'key'; input: string; key: KeyInfo }
@@ -603,7 +594,7 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
   propsRef.current = props;
 
   const onKey = React.useCallback((input: string, key: KeyInfo) => dispatch({ type: 'key', input, key }), []);
-  ink.useInput(onKey);
+  useKeys(onKey);
 
   const effect = state.effect;
   React.useEffect(() => {

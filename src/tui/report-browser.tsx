@@ -15,6 +15,7 @@
 // local `h`, and the `react` import is used for types only.
 import * as ReactTypes from 'react';
 import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
+import { useKeys, type KeyInfo } from './keys.js';
 import type { Transaction } from '../domain/transactions.js';
 import { formatMoney } from '../domain/money.js';
 import { customerText, methodText } from '../render/report.js';
@@ -127,20 +128,6 @@ export function detailLines(t: Transaction): Array<[string, string]> {
 // ---------------------------------------------------------------------------
 // Hook: paging, filters, loading
 
-interface KeyInfo {
-  upArrow?: boolean;
-  downArrow?: boolean;
-  pageUp?: boolean;
-  pageDown?: boolean;
-  return?: boolean;
-  escape?: boolean;
-  tab?: boolean;
-  shift?: boolean;
-  backspace?: boolean;
-  delete?: boolean;
-  ctrl?: boolean;
-  meta?: boolean;
-}
 
 type Mode = 'list' | 'detail' | 'filter';
 
@@ -153,7 +140,14 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
   const [loading, setLoading] = React.useState(true);
   const [error, setError] = React.useState<string | undefined>();
   const [mode, setMode] = React.useState<Mode>('list');
-  const [inputs, setInputs] = React.useState(filtersToInputs(props.initialFilters ?? {}));
+  // Mirrored in a ref: one pasted chunk types text and presses Enter in one handler turn,
+  // before React re-renders, and Enter must apply the text just typed.
+  const [inputs, setInputsState] = React.useState(filtersToInputs(props.initialFilters ?? {}));
+  const inputsRef = React.useRef(inputs);
+  const setInputs = (next: Record<FieldKey, string> | ((i: Record<FieldKey, string>) => Record<FieldKey, string>)) => {
+    inputsRef.current = typeof next === 'function' ? next(inputsRef.current) : next;
+    setInputsState(inputsRef.current);
+  };
   const [field, setField] = React.useState(0);
   const propsRef = React.useRef(props);
   propsRef.current = props;
@@ -202,7 +196,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     exit();
   };
 
-  ink.useInput((input: string, key: KeyInfo) => {
+  useKeys((input: string, key: KeyInfo) => {
     if (key.ctrl && input === 'c') return quit();
     if (mode === 'filter') {
       const k = FILTER_FIELDS[field]!.key;
@@ -210,7 +204,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
         setInputs(filtersToInputs(filters));
         setMode('list');
       } else if (key.return) {
-        setFilters(inputsToFilters(inputs));
+        setFilters(inputsToFilters(inputsRef.current));
         setOffset(0);
         setCursor(0);
         setMode('list');

@@ -4,7 +4,7 @@ import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { runCli, runCliJson } from '../helpers/cli.js';
+import { assertUserError, runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { authenticateKey } from '../../src/services/keys.js';
@@ -170,4 +170,24 @@ test('--db and PAYCTL_DB choose the database (the flag wins)', async () => {
   assert.equal(both.code, 0, both.stderr);
   assert.deepEqual((await json<Array<{ name: string }>>(['group', 'list'], viaFlag)).map((x) => x.name), ['Flagged']);
   assert.deepEqual(await json(['group', 'list'], viaEnv), []);
+});
+
+test('an unknown --group is "group ID not found" (exit 1) on every command that takes --group', async () => {
+  const unknown = '00000000-0000-7000-8000-000000000000';
+  const commands: string[][] = [
+    ['sale', '--amount', '1.00', '--token', 'tok_visa'],
+    ['customer', 'create', '--first-name', 'A', '--last-name', 'B'],
+    ['key', 'create', '--permission', 'manage_transactions'],
+    ['report'],
+    ['plan', 'list'],
+    ['invoice', 'list'],
+    ['clock', 'show'],
+    ['link', 'list'],
+    ['product', 'list'],
+  ];
+  for (const args of commands) {
+    const r = await runCli([...args, '--group', unknown], { db });
+    assertUserError(r, new RegExp(`group ${unknown} not found`));
+    assert.doesNotMatch(r.stderr, /is required/, args.join(' '));
+  }
 });

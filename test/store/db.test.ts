@@ -124,3 +124,50 @@ test('more distinct SQL texts than the statement cache holds still run (uncached
   }
   await db.close();
 });
+
+test('a write sees the rows that earlier writes of its batch deferred (by id, by scan); failed writes leave none', async () => {
+  const { demoPlatform } = await import('../helpers/platform.js');
+  const { transactionRepo } = await import('../../src/store/repositories/transactions.js');
+  const { createSale } = await import('../../src/services/transactions/sale.js');
+  const { saleBody } = await import('../helpers/bodies.js');
+  const { newId } = await import('../../src/lib/ids.js');
+  const { p, demo } = await demoPlatform();
+  try {
+    const first = await createSale(p, demo.group_id, saleBody(demo.processor_id));
+    const template = (await p.db.get<import('../../src/store/repositories/transactions.js').TransactionRow>('SELECT * FROM transactions WHERE id = ?', [first.id]))!;
+    const before = (await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n;
+    const a = newId();
+    const b = newId();
+    // A first write holds the writer while the others queue: they then run as one batch.
+    // Each write's rows are deferred until something could see them.
+    const batchesBefore = p.db.stats().batches;
+    const hold = p.db.write(() => new Promise((r) => setTimeout(r, 50)));
+    const results = await Promise.allSettled([
+      p.db.write(async (tx) => transactionRepo.insert(tx, { ...template, id: a })),
+      p.db.write(async (tx) => (await transactionRepo.find(tx, demo.group_id, a))?.id),
+      p.db.write(async (tx) => (await transactionRepo.find(tx, demo.group_id, newId())) ?? 'none'),
+      p.db.write(async (tx) => {
+        await transactionRepo.insert(tx, { ...template, id: b });
+        return (await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions WHERE group_id = ?', [demo.group_id]))!.n;
+      }),
+      p.db.write(async (tx) => {
+        await transactionRepo.insert(tx, { ...template, id: newId() });
+        await tx.get('SELECT COUNT(*) AS n FROM transactions'); // sends this write's row under its savepoint
+        throw new Error('fails after its row was sent');
+      }),
+      p.db.write(async (tx) => transactionRepo.insert(tx, { ...template, id: a })), // duplicate id: this write alone fails
+    ]);
+    assert.equal(results[0]!.status, 'fulfilled');
+    assert.deepEqual(results[1], { status: 'fulfilled', value: a });
+    assert.deepEqual(results[2], { status: 'fulfilled', value: 'none' });
+    assert.deepEqual(results[3], { status: 'fulfilled', value: before + 2 });
+    assert.equal(results[4]!.status, 'rejected');
+    assert.equal(results[5]!.status, 'rejected');
+    assert.match(String((results[5] as PromiseRejectedResult).reason), /UNIQUE|constraint/i);
+    assert.equal((await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n, before + 2);
+    await hold;
+    assert.equal(p.db.stats().batches - batchesBefore, 2, 'the hold, then the six writes in one batch');
+  } finally {
+    await p.close();
+  }
+});

@@ -220,6 +220,18 @@ describe('onboarding wizard', () => {
     assert.equal(d.frame().includes('✖'), false);
   });
 
+  it('takes text pasted together with Enter in one chunk as typed text followed by Enter', async () => {
+    const d = start();
+    await settle();
+    assert.equal(d.field(), 'signup_form_id');
+    await d.press('form_1\r'); // one stdin write, as a paste or a terminal multiplexer sends it
+    assert.notEqual(d.field(), 'signup_form_id', d.frame());
+    await d.press('\r', 'Acme Paste Inc.\r');
+    assert.equal(d.field(), 'business.doing_business_as', d.frame());
+    await d.press('Acme DBA\r\r');
+    assert.notEqual(d.field(), 'business.doing_business_as', d.frame());
+  });
+
   it('checks a cross-field rule beside the field (percentages must sum to 100)', async () => {
     const target = load('signup-entry.json');
     const draft: Json = structuredClone(target);

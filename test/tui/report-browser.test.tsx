@@ -153,3 +153,14 @@ test('Enter opens the selected transaction; Esc goes back; q quits', async () =>
   await b.press('q');
   assert.equal(b.exits(), 1);
 });
+
+test('text pasted together with Enter in one chunk is typed text followed by Enter', async () => {
+  const b = start();
+  await settle();
+  await b.press('f');
+  await b.press('settled\r'); // one stdin write, as a paste or a terminal multiplexer sends it
+  assert.deepEqual(b.pages.at(-1), { filters: { statuses: ['settled'] }, offset: 0, limit: 10 });
+  assert.match(b.frame(), /status settled/);
+  await b.press('/', KEY.tab, 'Visa\r');
+  assert.deepEqual(b.pages.at(-1)!.filters, { statuses: ['settled'], brands: ['Visa'] });
+});

@@ -5,7 +5,7 @@ import type { Platform } from '../platform.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { captureSchemaFor, refundSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
-import { processorRepo } from '../../store/repositories/groups.js';
+import { findProcessor } from '../groups.js';
 import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
 import { toApiTransaction } from './mapper.js';
 
@@ -15,17 +15,19 @@ async function load(ex: Executor, groupId: string, id: string): Promise<Transact
   return row;
 }
 
-async function present(ex: Executor, row: TransactionRow): Promise<Transaction> {
-  const processor = await processorRepo.find(ex, row.group_id, row.processor_id);
+// Processors never change once created: the answer names the transaction's from the
+// server's cache (one writer round trip fewer per capture, void and refund).
+async function present(p: Platform, row: TransactionRow): Promise<Transaction> {
+  const processor = await findProcessor(p.db, row.group_id, row.processor_id);
   return toApiTransaction(row, processor ?? { name: '', type: '' });
 }
 
-async function reloadAndPresent(tx: Tx, groupId: string, id: string): Promise<Transaction> {
-  return present(tx, await load(tx, groupId, id));
+async function reloadAndPresent(p: Platform, tx: Tx, groupId: string, id: string): Promise<Transaction> {
+  return present(p, await load(tx, groupId, id));
 }
 
 export async function getTransaction(p: Platform, groupId: string, id: string): Promise<Transaction> {
-  return present(p.db, await load(p.db, groupId, id));
+  return present(p, await load(p.db, groupId, id));
 }
 
 export async function captureTransaction(p: Platform, groupId: string, id: string, body: unknown): Promise<Transaction> {
@@ -57,7 +59,7 @@ export async function captureTransaction(p: Platform, groupId: string, id: strin
     const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
     if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
     // The compare-and-set changed exactly these columns: no read-back on the writer (issue 9).
-    return present(tx, { ...row, status, captured_amount: amount, updated_at: at });
+    return present(p, { ...row, status, captured_amount: amount, updated_at: at });
   });
 }
 
@@ -66,7 +68,7 @@ export async function voidTransaction(p: Platform, groupId: string, id: string):
     const row = await load(tx, groupId, id);
     const { changes } = await transactionRepo.setStatus(tx, id, ['pending', 'authorized'], 'voided', p.clock.nowIso());
     if (changes !== 1) throw invalidRequest(`only a pending or authorized transaction can be voided; this one is ${row.status}`);
-    return reloadAndPresent(tx, groupId, id);
+    return reloadAndPresent(p, tx, groupId, id);
   });
 }
 
@@ -84,6 +86,6 @@ export async function refundTransaction(p: Platform, groupId: string, id: string
     }
     const { changes } = await transactionRepo.refund(tx, id, amount, p.clock.nowIso());
     if (changes !== 1) throw invalidRequest('this transaction was refunded or changed by another request');
-    return reloadAndPresent(tx, groupId, id);
+    return reloadAndPresent(p, tx, groupId, id);
   });
 }

@@ -33,11 +33,15 @@ export async function createSale(p: Platform, groupId: string, body: unknown): P
     let customerId: string | undefined;
     if (pd.customer) {
       const ref = pd.customer;
-      const customer = await customerRepo.find(tx, groupId, ref.customer_id);
+      // A stored card is read together with its customer: one statement inside the write.
+      const found = ref.card_id
+        ? await customerCardRepo.findWithCustomer(tx, groupId, ref.customer_id, ref.card_id)
+        : { customer: await customerRepo.find(tx, groupId, ref.customer_id), card: undefined };
+      const customer = found.customer;
       if (!customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
       customerId = customer.id;
       if (ref.card_id) {
-        const card = await customerCardRepo.find(tx, groupId, customer.id, ref.card_id);
+        const card = found.card;
         if (!card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
         payment = { kind: 'card', card };
         billing ??= {

@@ -8,6 +8,8 @@ import paymentLinks from './005-payment-links.js';
 import reportingIndexes from './006-reporting-indexes.js';
 import onboarding from './007-onboarding.js';
 import groupClocks from './008-group-clocks.js';
+import rollupPerBatch from './009-rollup-per-batch.js';
+import configVersion from './010-config-version.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +17,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, groupClocks].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, groupClocks, rollupPerBatch, configVersion].sort((a, b) => a.version - b.version);

@@ -12,6 +12,9 @@ export interface CustomerRow {
   updated_at: string;
 }
 
+/** What a charge needs of a customer. */
+export type CustomerNames = Pick<CustomerRow, 'id' | 'first_name' | 'last_name' | 'email' | 'billing_address'>;
+
 export interface CustomerCardRow {
   id: string;
   group_id: string;
@@ -77,6 +80,26 @@ export const customerCardRepo = {
   },
   find: (ex: Executor, groupId: string, customerId: string, id: string) =>
     ex.get<CustomerCardRow>('SELECT * FROM customer_cards WHERE group_id = ? AND customer_id = ? AND id = ?', [groupId, customerId, id]),
+  /**
+   * A customer and one of its cards in one statement (a stored-card sale reads both
+   * inside its write: one writer round trip instead of two). `card` is undefined when
+   * the customer has no such card, both when there is no such customer.
+   */
+  async findWithCustomer(ex: Executor, groupId: string, customerId: string, id: string): Promise<{ customer?: CustomerNames; card?: CustomerCardRow }> {
+    const row = await ex.get<CustomerCardRow & { customer_row_id: string; customer_first_name: string; customer_last_name: string; customer_email: string; customer_billing_address: string | null }>(
+      `SELECT k.*, c.id AS customer_row_id, c.first_name AS customer_first_name, c.last_name AS customer_last_name, c.email AS customer_email,
+              c.billing_address AS customer_billing_address
+       FROM customers c LEFT JOIN customer_cards k ON k.group_id = c.group_id AND k.customer_id = c.id AND k.id = ?
+       WHERE c.group_id = ? AND c.id = ?`,
+      [id, groupId, customerId],
+    );
+    if (!row) return {};
+    const { customer_row_id, customer_first_name, customer_last_name, customer_email, customer_billing_address, ...card } = row;
+    return {
+      customer: { id: customer_row_id, first_name: customer_first_name, last_name: customer_last_name, email: customer_email, billing_address: customer_billing_address },
+      card: card.id === null ? undefined : (card as CustomerCardRow),
+    };
+  },
   listByCustomer: (ex: Executor, customerId: string) =>
     ex.all<CustomerCardRow>('SELECT * FROM customer_cards WHERE customer_id = ? ORDER BY created_at, id', [customerId]),
 };

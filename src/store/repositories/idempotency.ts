@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import { isTx, type Executor } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
 
 export interface IdempotencyRow {
@@ -10,14 +10,16 @@ export interface IdempotencyRow {
   created_at: string;
 }
 
+const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at'] as const;
+
 export const idempotencyRepo = {
   find: (ex: Executor, scope: string, key: string) =>
     ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]),
   async insert(ex: Executor, r: IdempotencyRow) {
-    await ex.run(
-      'INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at],
-    );
+    const values = [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at];
+    // Inside a write: sent with the batch's other rows (a later read of the table sees it).
+    if (isTx(ex)) ex.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, values);
+    else await ex.run(`INSERT INTO idempotency_keys (${IDEMPOTENCY_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?, ?)`, values);
   },
   /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
   async hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean> {

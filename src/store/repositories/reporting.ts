@@ -3,12 +3,13 @@
 // (`group_id = ?` is always the first condition); table pages are ordered
 // created_at DESC, id DESC so limit/offset paging is stable.
 //
-// count and amount_sum over whole UTC days read the transaction_daily rollup (kept
-// by triggers) when every filter is one of its dimensions, and only the partial first
-// and last day from transactions; otherwise they read transactions. The statements
-// are portable SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger
-// function for the same bodies).
-import type { Executor, Tx } from '../db.js';
+// count and amount_sum over whole UTC days read the transaction_daily rollup when every
+// filter is one of its dimensions, and only the partial first and last day from
+// transactions; otherwise they read transactions. New transactions are counted into the
+// rollup once per write batch (one upsert per day and dimensions touched, rollupOfInserts);
+// updates and deletes by triggers (rare next to inserts). The statements are portable
+// SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
+import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
 import type { TransactionRow } from './transactions.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
@@ -199,9 +200,10 @@ export const reportingRepo = {
 };
 
 // ---------------------------------------------------------------------------
-// The rollup's triggers
+// The rollup's maintenance
 
 const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
+const DIMENSION_COUNT = 9;
 const rowKey = (r: 'NEW' | 'OLD') =>
   `${r}.group_id, substr(${r}.created_at, 1, 10), ${r}.status, ${r}.transaction_type, ${r}.method_detail, COALESCE(${r}.brand, ''), ${r}.source, ${r}.currency, ${r}.processor_id`;
 const matchOld = `group_id = OLD.group_id AND day = substr(OLD.created_at, 1, 10) AND status = OLD.status
@@ -213,11 +215,10 @@ const addNew = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amou
 const removeOld = `UPDATE transaction_daily SET tx_count = tx_count - 1, net_amount = net_amount - (OLD.captured_amount - OLD.refunded_amount)
     WHERE ${matchOld};`;
 
+/** The trigger that counted each inserted row (replaced by rollupOfInserts; dropped wherever found). */
+export const OLD_INSERT_TRIGGER = 'transactions_daily_insert';
+
 export const ROLLUP_TRIGGERS: Record<string, string> = {
-  transactions_daily_insert: `CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions
-  BEGIN
-    ${addNew}
-  END`,
   transactions_daily_update: `CREATE TRIGGER transactions_daily_update
   AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
   ON transactions
@@ -231,18 +232,60 @@ export const ROLLUP_TRIGGERS: Record<string, string> = {
   END`,
 };
 
+/**
+ * New transactions into the rollup, once per write batch: the batch's rows summed per
+ * day and dimensions in memory, then one upsert of those sums (instead of a trigger per
+ * row). The store runs it before the batch's COMMIT, over the rows of the writes that
+ * succeeded.
+ */
+export const rollupOfInserts: BatchReducer<TransactionRow> = {
+  name: 'transaction_daily',
+  statements(rows: TransactionRow[]): JsonStatement[] {
+    const sums = new Map<string, Array<string | number>>();
+    for (const r of rows) {
+      const key = [r.group_id, r.created_at.slice(0, 10), r.status, r.transaction_type, r.method_detail, r.brand ?? '', r.source, r.currency, r.processor_id];
+      const id = key.join('\u0000');
+      const net = r.captured_amount - r.refunded_amount;
+      const seen = sums.get(id);
+      if (seen) {
+        (seen[DIMENSION_COUNT] as number)++;
+        (seen[DIMENSION_COUNT + 1] as number) += net;
+      } else sums.set(id, [...key, 1, net]);
+    }
+    // `WHERE true`: an upsert on a SELECT needs it (SQLite's parser).
+    const sql = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+SELECT ${Array.from({ length: DIMENSION_COUNT + 2 }, (_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`;
+    return [{ sql, json: JSON.stringify([...sums.values()]) }];
+  },
+};
+
+/** Add one group's transactions to the rollup (rows copied by INSERT … SELECT, e.g. a sandbox fork). */
+export async function countGroupIntoRollup(tx: Tx, groupId: string): Promise<void> {
+  await tx.run(
+    `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
+     SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
+            COUNT(*), SUM(captured_amount - refunded_amount)
+     FROM transactions WHERE group_id = ?
+     GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id
+     ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`,
+    [groupId],
+  );
+}
+
 async function rollupReady(ex: Executor): Promise<boolean> {
-  const names = Object.keys(ROLLUP_TRIGGERS);
-  const row = await ex.get<{ n: number }>(
-    `SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(', ')})`,
+  const names = [...Object.keys(ROLLUP_TRIGGERS), OLD_INSERT_TRIGGER];
+  const rows = await ex.all<{ name: string }>(
+    `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(', ')})`,
     names,
   );
-  return row?.n === names.length;
+  const have = new Set(rows.map((r) => r.name));
+  return Object.keys(ROLLUP_TRIGGERS).every((n) => have.has(n)) && !have.has(OLD_INSERT_TRIGGER);
 }
 
 /** Stop maintaining the rollup (bulk loads: rebuilding afterwards is cheaper than a trigger per row). */
 export async function dropReportingRollup(tx: Tx): Promise<void> {
-  for (const name of Object.keys(ROLLUP_TRIGGERS)) await tx.run(`DROP TRIGGER IF EXISTS ${name}`);
+  for (const name of [...Object.keys(ROLLUP_TRIGGERS), OLD_INSERT_TRIGGER]) await tx.run(`DROP TRIGGER IF EXISTS ${name}`);
 }
 
 /** Recount the rollup from every transaction and (re)create its triggers, inside one write transaction. */

@@ -1,4 +1,5 @@
-import type { Executor } from '../db.js';
+import { isTx, type Executor } from '../db.js';
+import { rollupOfInserts } from './reporting.js';
 
 export interface TransactionRow {
   id: string;
@@ -70,23 +71,33 @@ const COLUMNS: Array<keyof TransactionRow> = [
   'commissions', 'response_code', 'response_text', 'status', 'settlement_batch_id', 'created_at', 'updated_at',
 ];
 export const TRANSACTION_COLUMNS = COLUMNS;
-const INSERT_SQL = `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 
 export const transactionRepo = {
+  /**
+   * Inside a write the row is deferred: sent with the batch's other new transactions in
+   * one statement, and counted into the reporting rollup once per batch.
+   */
   async insert(ex: Executor, row: TransactionRow) {
-    await ex.run(INSERT_SQL, COLUMNS.map((c) => row[c]));
+    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
+    ex.deferInsert('transactions', COLUMNS, COLUMNS.map((c) => row[c]));
+    ex.accumulate(rollupOfInserts, row);
   },
   /** Many rows in one statement (seeding). */
   async insertMany(ex: Executor, rows: TransactionRow[]) {
     if (rows.length === 0) return;
+    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
+    for (const row of rows) ex.accumulate(rollupOfInserts, row);
     const one = `(${COLUMNS.map(() => '?').join(', ')})`;
     await ex.run(
       `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES ${rows.map(() => one).join(', ')}`,
       rows.flatMap((r) => COLUMNS.map((c) => r[c])),
     );
   },
-  find: (ex: Executor, groupId: string, id: string) =>
-    ex.get<TransactionRow>('SELECT * FROM transactions WHERE group_id = ? AND id = ?', [groupId, id]),
+  find: (ex: Executor, groupId: string, id: string) => {
+    const sql = 'SELECT * FROM transactions WHERE group_id = ? AND id = ?';
+    // Inside a write, new rows of the batch not yet sent are sent first only if one is this row.
+    return isTx(ex) ? ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : ex.get<TransactionRow>(sql, [groupId, id]);
+  },
   setCustomer: (ex: Executor, id: string, customerId: string) =>
     ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */

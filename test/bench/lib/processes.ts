@@ -2,7 +2,7 @@
 // commands) and the floor server, each a child process, so that payctl and its floor
 // are measured the same way (a separate process behind a socket).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,12 +51,12 @@ export function runNode(args: string[], env: Record<string, string> = {}, opts: 
   });
 }
 
-export async function payctl(args: string[], db: string): Promise<CliRun> {
-  return runNode([payctlBin, ...args, '--db', db]);
+export async function payctl(args: string[], db: string, bin = payctlBin): Promise<CliRun> {
+  return runNode([bin, ...args, '--db', db]);
 }
 
-export async function payctlJson<T>(args: string[], db: string): Promise<T> {
-  const r = await payctl([...args, '--json'], db);
+export async function payctlJson<T>(args: string[], db: string, bin = payctlBin): Promise<T> {
+  const r = await payctl([...args, '--json'], db, bin);
   if (r.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
   return JSON.parse(r.stdout) as T;
 }
@@ -89,20 +89,50 @@ export interface Served {
   rss(): number;
   /** CPU time used so far, all threads (user + system), milliseconds. */
   cpuMs(): number;
+  /** CPU time so far of the main thread and of all other threads (thread pool, GC), ms. */
+  threadCpuMs(): { main: number; others: number };
+  /** The server's own counters (SIGUSR2 → a `payctl stats {…}` line), when it has them. */
+  stats(): Promise<ServerStats | undefined>;
   /** SIGTERM and wait (clean shutdown: in-flight requests finish). */
   stop(): Promise<number | null>;
   /** SIGKILL and wait: what a crash leaves behind. */
   kill(): Promise<void>;
 }
 
-function procCpuMs(pid: number): number {
+function procCpuMs(pid: number, file = `/proc/${pid}/stat`): number {
   try {
     // Fields 14 and 15 of /proc/<pid>/stat (after the command name): utime, stime in clock ticks (100/s).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
   }
+}
+
+/** Per-thread CPU from /proc/<pid>/task: the main thread's task id is the pid. */
+function procThreadCpuMs(pid: number): { main: number; others: number } {
+  let main = Number.NaN;
+  let others = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const ms = procCpuMs(Number(tid), `/proc/${pid}/task/${tid}/stat`);
+      if (!Number.isFinite(ms)) continue;
+      if (Number(tid) === pid) main = ms;
+      else others += ms;
+    }
+  } catch {
+    return { main: Number.NaN, others: Number.NaN };
+  }
+  return { main, others };
+}
+
+/** What `payctl serve` reports on SIGUSR2 (cumulative since start). */
+export interface ServerStats {
+  at_ms: number;
+  /** performance.eventLoopUtilization() of the main thread: active and idle ms. */
+  elu: { active: number; idle: number };
+  /** The writer connection: ms with a write transaction open, batches, writes, statements. */
+  writer: { busy_ms: number; batches: number; writes: number; statements: number };
 }
 
 function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
@@ -115,7 +145,7 @@ function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 }
 
 /** Start a server process and wait for the line that carries its URL. */
-function serve(args: string[], urlPattern: RegExp, env: Record<string, string> = {}): Promise<Served> {
+function serve(args: string[], urlPattern: RegExp, env: Record<string, string> = {}, opts: { stats?: boolean } = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: repoRoot,
@@ -146,7 +176,17 @@ function serve(args: string[], urlPattern: RegExp, env: Record<string, string> =
       listening = true;
       clearTimeout(timer);
       child.stdout.removeAllListeners('data');
-      child.stdout.resume();
+      // Later output: only `payctl stats {…}` lines are read (the answer to SIGUSR2).
+      const waiting: Array<(s: ServerStats | undefined) => void> = [];
+      let rest = '';
+      child.stdout.on('data', (d: Buffer) => {
+        rest += d.toString();
+        const lines = rest.split('\n');
+        rest = lines.pop()!.slice(-10_000);
+        for (const line of lines) {
+          if (line.startsWith('payctl stats ')) waiting.shift()?.(JSON.parse(line.slice('payctl stats '.length)) as ServerStats);
+        }
+      });
       const pid = child.pid!;
       resolve({
         url: m[1]!,
@@ -155,6 +195,24 @@ function serve(args: string[], urlPattern: RegExp, env: Record<string, string> =
         peakRss: () => procStatus(pid, 'VmHWM'),
         rss: () => procStatus(pid, 'VmRSS'),
         cpuMs: () => procCpuMs(pid),
+        threadCpuMs: () => procThreadCpuMs(pid),
+        stats() {
+          // Only a server known to answer SIGUSR2 gets one (its default action ends a process).
+          if (!opts.stats || child.exitCode !== null) return Promise.resolve(undefined);
+          return new Promise((resolveStats) => {
+            const timer = setTimeout(() => {
+              const i = waiting.indexOf(done);
+              if (i >= 0) waiting.splice(i, 1);
+              resolveStats(undefined);
+            }, 5000);
+            const done = (s: ServerStats | undefined) => {
+              clearTimeout(timer);
+              resolveStats(s);
+            };
+            waiting.push(done);
+            child.kill('SIGUSR2');
+          });
+        },
         async stop() {
           if (child.exitCode !== null) return child.exitCode;
           child.kill('SIGTERM');
@@ -173,8 +231,16 @@ function serve(args: string[], urlPattern: RegExp, env: Record<string, string> =
 }
 
 /** The real `payctl serve` on a free port (defaults: access log beside the database, clock timer on). */
-export function startPayctl(db: string, extra: string[] = []): Promise<Served> {
-  return serve([payctlBin, 'serve', '--db', db, '--port', '0', ...extra], /payctl serving (http:\/\/[^\s/]+)/);
+export function startPayctl(db: string, extra: string[] = [], opts: { bin?: string; stats?: boolean } = {}): Promise<Served> {
+  return serve([opts.bin ?? payctlBin, 'serve', '--db', db, '--port', '0', ...extra], /payctl serving (http:\/\/[^\s/]+)/, {}, {
+    stats: opts.stats ?? !opts.bin,
+  });
+}
+
+/** Another build of payctl to compare with (BENCH_BASELINE: a checkout with `npm run build` done), or undefined. */
+export function baselineBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const dir = env.BENCH_BASELINE;
+  return dir ? path.join(path.resolve(dir), 'bin', 'run.js') : undefined;
 }
 
 /** The floor: a bare polka server that parses the JSON body and answers `responseBytes` of JSON. */

@@ -1,0 +1,10 @@
+// The reporting rollup (transaction_daily) counts new transactions once per write batch
+// (rollupOfInserts in src/store/repositories/reporting.ts) instead of a trigger per
+// inserted row: the trigger goes. Its update and delete triggers stay.
+export default {
+  version: 9,
+  name: 'rollup-per-batch',
+  sql: `
+DROP TRIGGER IF EXISTS transactions_daily_insert;
+`,
+};

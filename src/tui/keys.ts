@@ -1,0 +1,42 @@
+// Keystrokes for the Ink screens. Ink hands a handler one stdin chunk at a time, and a
+// paste (or a terminal multiplexer's send-keys) delivers typed text and Enter in ONE
+// chunk ("settled\r"): Ink sees neither a plain key nor Enter in it. useKeys splits such
+// a chunk into the text and the Enter keystrokes a person would have typed, in order.
+import { ink } from './runtime.js';
+
+/** The key facts the screens read (a subset of Ink's Key). */
+export interface KeyInfo {
+  upArrow?: boolean;
+  downArrow?: boolean;
+  pageUp?: boolean;
+  pageDown?: boolean;
+  return?: boolean;
+  escape?: boolean;
+  tab?: boolean;
+  shift?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+export type KeyHandler = (input: string, key: KeyInfo) => void;
+
+/** One chunk → the keystrokes in it: text runs as typed text, each line break as Enter. */
+export function splitKeystrokes(input: string, key: KeyInfo): Array<[string, KeyInfo]> {
+  const isPaste = input.length > 1 && /[\r\n]/.test(input) && !key.ctrl && !key.meta && !key.escape;
+  if (!isPaste) return [[input, key]];
+  const strokes: Array<[string, KeyInfo]> = [];
+  for (const part of input.split(/(\r\n|\r|\n)/)) {
+    if (part === '') continue;
+    strokes.push(/^[\r\n]+$/.test(part) ? ['\r', { return: true }] : [part, {}]);
+  }
+  return strokes;
+}
+
+/** ink.useInput, with pasted text + Enter delivered as separate keystrokes. */
+export function useKeys(handler: KeyHandler): void {
+  ink.useInput((input: string, key: KeyInfo) => {
+    for (const [i, k] of splitKeystrokes(input, key)) handler(i, k);
+  });
+}
