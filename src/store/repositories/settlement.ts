@@ -25,11 +25,22 @@ export const settlementRepo = {
       [b.id, b.group_id, b.cutoff_at, b.transaction_count, b.total_amount, b.created_at],
     );
   },
-  settle: (ex: Executor, id: string, batchId: string, at: string) =>
-    ex.run(
-      "UPDATE transactions SET status = 'settled', settlement_batch_id = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'captured', 'partially_captured')",
-      [batchId, at, id],
+  /**
+   * Compare-and-set of a batch's transactions to settled; returns the rows it actually
+   * moved (a transaction voided since it was read is left alone and not returned).
+   */
+  settle: (ex: Executor, ids: readonly string[], batchId: string, at: string) =>
+    ex.all<{ id: string; amount: number }>(
+      `UPDATE transactions SET status = 'settled', settlement_batch_id = ?, updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?)) AND status IN ('pending', 'captured', 'partially_captured')
+       RETURNING id, captured_amount AS amount`,
+      // One statement text whatever the count (the ids travel as one JSON array), so it is prepared once.
+      [batchId, at, JSON.stringify(ids)],
     ),
+  /** A batch's totals, from the rows settle() moved into it. */
+  setBatchTotals: (ex: Executor, id: string, transactionCount: number, totalAmount: number) =>
+    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, totalAmount, id]),
+  deleteBatch: (ex: Executor, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
   async hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean> {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
