@@ -369,6 +369,15 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   await expect(api.GET('/api/v1/groups/{group_id}/payment-links', { params: { path: group, query: { status: 'available' } }, headers: key('manage_transactions') }), 200);
   await expect(api.GET('/api/v1/groups/{group_id}/payment-links/{payment_link_id}', { params: { path: { ...group, payment_link_id: link.id } }, headers: key('manage_transactions') }), 200);
   const session = await expect(api.GET('/api/v1/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link.id } } }), 200);
+  // A declined card: 400 with the processor's reason (the Error object), the link stays payable.
+  const declined = await api.POST('/api/v1/payment-links/{payment_link_id}/pay', {
+    params: { path: { payment_link_id: link.id } },
+    headers: { Authorization: session.session_token },
+    body: { token: 'tok_visa_declined', billing_address: ADDRESS },
+  });
+  assert.equal(declined.response.status, 400);
+  assert.equal(declined.error?.error.code, 'payment_declined');
+  assert.ok(declined.error?.error.response_text);
   const linkPaid = await expect(
     api.POST('/api/v1/payment-links/{payment_link_id}/pay', {
       params: { path: { payment_link_id: link.id } },
