@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createSandbox, type Sandbox } from '../../src/services/sandboxes.js';
+import { createSandbox, type Sandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SandboxCreate extends PayctlCommand {

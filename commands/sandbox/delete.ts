@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { deleteSandbox } from '../../src/services/sandboxes.js';
+import { deleteSandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SandboxDelete extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { forkSandbox } from '../../src/services/sandboxes.js';
+import { forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SandboxFork extends PayctlCommand {
