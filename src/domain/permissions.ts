@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'view_invoices',
   'manage_customers',
   'manage_partners',
+  'manage_webhooks',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export const permissionSchema = z.enum(PERMISSIONS, { error: `must be one of ${PERMISSIONS.join(', ')}` });

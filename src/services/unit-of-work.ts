@@ -4,11 +4,15 @@
 // which key to claim, and the use case hands its changes over through `uow.tx`.
 import type { Tx } from '../store/db.js';
 import type { RequestContext } from './context.js';
+import { appendEvents } from './events/events.js';
 
 /** Something that happened, recorded with the change that made it happen. */
 export interface PendingEvent {
   type: string;
   data: unknown;
+  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time. */
+  group?: string;
+  at?: string;
 }
 
 export interface UnitOfWork {
@@ -35,7 +39,7 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
       if (claim) await claim.check(tx);
       const events: PendingEvent[] = [];
       const value = await fn({ tx, ctx, emit: (e) => events.push(e), afterCommit: (f) => tx.afterCommit(f) });
-      await appendEvents(tx, ctx, events);
+      appendEvents(tx, ctx, events);
       if (claim) await claim.record(tx, value);
       return value;
     });
@@ -45,9 +49,4 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
     if (claim) claim.state = 'open';
     throw err;
   }
-}
-
-/** Where a unit of work's events become rows of the event log (in its transaction). */
-async function appendEvents(_tx: Tx, _ctx: RequestContext, _events: PendingEvent[]): Promise<void> {
-  // The event log is not written yet: emitted events are dropped here.
 }

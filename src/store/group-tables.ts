@@ -89,6 +89,12 @@ export const GROUP_TABLES: GroupTable[] = [
     forkSkip: "a stored answer names the original sandbox's ids: a fork starts with no idempotency records",
   },
   { table: 'outbox', owner: { column: 'group_id' }, id: 'id', refs: ['related_id'] },
+  {
+    table: 'events',
+    owner: { column: 'group_id' },
+    id: 'id',
+    forkSkip: "events record the source's history under its ids: a fork starts its own log",
+  },
 ];
 
 /** Tables whose rows belong to no group, and why. */

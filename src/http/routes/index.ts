@@ -11,6 +11,7 @@ import { recurringRoutes } from './recurring.js';
 import { onboardingRoutes } from './onboarding.js';
 import { reportingRoutes } from './reporting.js';
 import { sandboxRoutes } from './sandboxes.js';
+import { eventRoutes } from './events.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -20,6 +21,7 @@ export function allRoutes(): RouteDef[] {
   all.push(...onboardingRoutes);
   all.push(...reportingRoutes);
   all.push(...sandboxRoutes);
+  all.push(...eventRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

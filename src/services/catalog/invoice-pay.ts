@@ -5,6 +5,7 @@
 // payable, and the result says why (response_code, response_text).
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { chargeEvent, event, forGroup } from '../events/events.js';
 import { actFor, type RequestContext } from '../context.js';
 import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
 import { partnerRepo } from '../../store/repositories/partners.js';
@@ -13,6 +14,7 @@ import { formatMoney } from '../../domain/money.js';
 import { invalidRequest, notFound, parseOrThrow } from '../../errors.js';
 import { consumeToken } from '../tokens/tokens.js';
 import { chargeInTx } from '../transactions/charge.js';
+import { loadInvoice } from './invoices.js';
 
 export interface PayContext {
   ipAddress?: string;
@@ -20,7 +22,7 @@ export interface PayContext {
 
 export async function payInvoice(platform: Platform, request: RequestContext, slug: string, body: unknown, client: PayContext = {}): Promise<InvoicePayment> {
   const input = parseOrThrow(payInvoiceSchema, body);
-  return unitOfWork(request, async ({ tx }) => {
+  return unitOfWork(request, async ({ tx, emit }) => {
     const row = await invoiceRepo.findBySlug(tx, slug);
     if (!row) throw notFound('invoice');
     const { p, ctx } = await actFor(platform, request, row.group_id, tx);
@@ -63,10 +65,13 @@ export async function payInvoice(platform: Platform, request: RequestContext, sl
 
     const nowIso = now.toISOString();
     let status = invoiceStatus(row.status, row.due_date, nowIso);
+    emit(forGroup(chargeEvent(transaction), ctx));
     if (transaction.status !== 'declined') {
       const { changes } = await invoiceRepo.markPaid(tx, row.id, transaction.id, nowIso);
       if (changes !== 1) throw invalidRequest('this invoice can no longer be paid');
       status = 'paid';
+      const paid = await loadInvoice(tx, { ...row, status: 'paid', paid_transaction_id: transaction.id, paid_at: nowIso, updated_at: nowIso }, nowIso);
+      emit(forGroup(event('invoice.paid', paid), ctx));
     }
     return {
       invoice_id: row.id,

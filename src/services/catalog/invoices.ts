@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { forGroup, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event, updatedEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import {
@@ -181,7 +182,7 @@ export async function createInvoice(p: Platform, ctx: GroupContext, body: unknow
   const groupId = ctx.group;
   const input = parseOrThrow(createInvoiceSchema, body);
   await requireGroup(ctx.store, groupId);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const problems: FieldProblem[] = [];
     const partner = await partnerRepo.find(tx, groupId, input.partner_id);
     if (!partner) problems.push({ path: 'partner_id', message: 'must be an existing partner of this group' });
@@ -222,6 +223,7 @@ export async function createInvoice(p: Platform, ctx: GroupContext, body: unknow
     const lines = await insertLines(tx, row.id, built.lines.map((line, position) => ({ line, position })), nowIso);
     const invoice = toInvoice(row, partner, lines, nowIso);
     if (input.send_email) await queueInvoiceEmail(tx, p, invoice);
+    emit(event('invoice.created', invoice));
     return invoice;
   });
 }
@@ -260,10 +262,11 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
 export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Invoice> {
   const groupId = ctx.group;
   const input = parseOrThrow(updateInvoiceSchema, body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireInvoice(tx, groupId, id);
     if (row.status === 'archived') throw invalidRequest('an archived invoice cannot be updated');
     if (row.status === 'paid') throw invalidRequest('a paid invoice cannot be updated');
+    const before = await loadInvoice(tx, row, ctx.clock.nowIso());
 
     const problems: FieldProblem[] = [];
     await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
@@ -293,19 +296,25 @@ export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, 
     };
     const { changes } = await invoiceRepo.updatePending(tx, next);
     if (changes !== 1) throw invalidRequest('the invoice changed while it was being updated; retry');
-    return loadInvoice(tx, next, now);
+    const after = await loadInvoice(tx, next, now);
+    const updated = updatedEvent('invoice.updated', before, after);
+    if (updated) emit(updated);
+    return after;
   });
 }
 
 /** Archive Invoice (spec 10): any status → archived; archiving again returns it unchanged. */
 export async function archiveInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
   const groupId = ctx.group;
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireInvoice(tx, groupId, id);
     const now = ctx.clock.nowIso();
     const { changes } = await invoiceRepo.archive(tx, row.id, now);
     const current = changes === 1 ? { ...row, status: 'archived' as const, archived_at: now, updated_at: now } : row;
-    return loadInvoice(tx, current, now);
+    const invoice = await loadInvoice(tx, current, now);
+    // Archiving again changes nothing and tells nothing new.
+    if (changes === 1) emit(event('invoice.archived', invoice));
+    return invoice;
   });
 }
 

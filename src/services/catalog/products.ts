@@ -1,6 +1,7 @@
 // Products of a group (spec 7, 8; create and list are extensions).
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event, updatedEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { productRepo, type ProductRow } from '../../store/repositories/products.js';
@@ -51,9 +52,11 @@ export async function createProduct(p: Platform, ctx: GroupContext, body: unknow
     created_at: now,
     updated_at: now,
   };
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await productRepo.insert(tx, row);
-    return toProduct(row);
+    const product = toProduct(row);
+    emit(event('product.created', product));
+    return product;
   });
 }
 
@@ -69,7 +72,7 @@ export async function getProduct(p: Platform, ctx: GroupContext, id: string): Pr
 export async function updateProduct(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Product> {
   const groupId = ctx.group;
   const input = parseOrThrow(updateProductSchema, body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireProduct(tx, groupId, id);
     const next: ProductRow = {
       ...row,
@@ -81,7 +84,10 @@ export async function updateProduct(p: Platform, ctx: GroupContext, id: string, 
       updated_at: ctx.clock.nowIso(),
     };
     await productRepo.update(tx, next);
-    return toProduct(next);
+    const product = toProduct(next);
+    const updated = updatedEvent('product.updated', toProduct(row), product);
+    if (updated) emit(updated);
+    return product;
   });
 }
 

@@ -1,6 +1,7 @@
 // Customers and their vault of stored cards and bank accounts.
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo, type CustomerBankAccountRow, type CustomerCardRow, type CustomerRow } from '../../store/repositories/customers.js';
@@ -25,9 +26,11 @@ export async function createCustomer(p: Platform, ctx: GroupContext, body: unkno
     created_at: now,
     updated_at: now,
   };
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await customerRepo.insert(tx, row);
-    return toCustomer(row, [], []);
+    const customer = toCustomer(row, [], []);
+    emit(event('customer.created', customer));
+    return customer;
   });
 }
 

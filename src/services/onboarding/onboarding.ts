@@ -5,6 +5,7 @@
 // never returned, e-mailed or logged.
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event } from '../events/events.js';
 import type { RequestContext } from '../context.js';
 import type { DemoStep } from '../../dev/demo.js';
 import { signupEntrySchema, maskSensitive, type SignupEntry } from '../../domain/onboarding.js';
@@ -76,7 +77,7 @@ export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: 
   const { entry, problems } = await validateSignupEntry(p, body);
   if (!entry) throw validationError(problems);
 
-  const created = await unitOfWork(ctx, async ({ tx }) => {
+  const created = await unitOfWork(ctx, async ({ tx, emit }) => {
     if (!(await signupFormRepo.find(tx, entry.signup_form_id))) throw validationError([UNKNOWN_FORM]);
     const now = ctx.clock.nowIso();
     const groupId = newId();
@@ -104,7 +105,10 @@ export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: 
     const mail = confirmationEmail(draft, entry);
     const email = await queueEmail(tx, p, { kind: 'onboarding', ...mail, relatedId: row.id, groupId: row.group_id }, { deliverAfterCommit: false });
     // This value is what an Idempotency-Key replay repeats (status 201).
-    return toApi(row, email.id, email.status === 'queued' ? 'queued' : 'stored');
+    const result = toApi(row, email.id, email.status === 'queued' ? 'queued' : 'stored');
+    // The entry belongs to the account it opened (a public request has no group of its own).
+    emit({ ...event('signup_entry.created', result), group: groupId, at: now });
+    return result;
   });
 
   if (created.email_delivery !== 'queued') return { status: 201, body: created };

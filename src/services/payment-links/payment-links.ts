@@ -4,6 +4,7 @@
 // simultaneous pays exactly one charges; the other (and a declined card) rolls back.
 import { forGroup, platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { chargeEvent, event } from '../events/events.js';
 import { actFor, type GroupContext, type RequestContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import {
@@ -60,9 +61,11 @@ export async function createPaymentLink(p: Platform, ctx: GroupContext, body: un
     created_at: now,
     updated_at: now,
   };
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await paymentLinkRepo.insert(tx, row);
-    return toPaymentLink(p, row, now);
+    const link = toPaymentLink(p, row, now);
+    emit(event('payment_link.created', link));
+    return link;
   });
 }
 
@@ -167,7 +170,7 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
 
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const { changes } = await paymentLinkRepo.markPaid(tx, link.id, nowIso);
@@ -200,6 +203,8 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
     });
     if (txn.status === 'declined') throw new PaymentDeclinedError(txn.response_code, txn.response_text);
     await paymentLinkRepo.setPaidTransaction(tx, link.id, txn.id);
+    emit(chargeEvent(txn));
+    emit(event('payment_link.paid', toPaymentLink(p, (await paymentLinkRepo.find(tx, link.id))!, nowIso)));
     return {
       id: link.id,
       status: 'paid' as const,

@@ -1,6 +1,7 @@
 // Plans (spec 4 Create Plan, 5 Update plan; get and list are extensions).
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event, updatedEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
@@ -82,7 +83,7 @@ export async function createPlan(p: Platform, ctx: GroupContext, linkedAccountId
   const groupId = ctx.group;
   const input = parseOrThrow(createPlanSchema, body);
   const now = ctx.clock.nowIso();
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row: PlanRow = {
       id: newId(),
@@ -94,7 +95,9 @@ export async function createPlan(p: Platform, ctx: GroupContext, linkedAccountId
       updated_at: now,
     };
     await planRepo.insert(tx, row);
-    return toPlan(row);
+    const plan = toPlan(row);
+    emit(event('plan.created', plan));
+    return plan;
   });
 }
 
@@ -129,7 +132,7 @@ export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId:
 export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
   const groupId = ctx.group;
   const input = parseOrThrow(updatePlanSchema, body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
     const values = planValues(input);
@@ -165,6 +168,8 @@ export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId
         after = rows.at(-1)!.id;
       }
     }
+    const updated = updatedEvent('plan.updated', toPlan(current), toPlan(plan));
+    if (updated) emit(updated);
     return toPlan(plan);
   });
 }

@@ -1,6 +1,7 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event, updatedEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
@@ -139,7 +140,7 @@ function tokenColumns(token: TokenRow): Pick<SubscriptionRow, 'payment_method' |
 export async function createSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Subscription> {
   const groupId = ctx.group;
   const input = parseOrThrow(createSubscriptionSchema, body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const account = await requireLinkedAccount(tx, groupId, linkedAccountId);
@@ -217,7 +218,9 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
     }
     await subscriptionRepo.insert(tx, row);
     await billSubscription(tx, p, row, nowIso, methods);
-    return toSubscription(row, methods);
+    const created = toSubscription(row, methods);
+    emit(event('subscription.created', created));
+    return created;
   });
 }
 
@@ -245,10 +248,11 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
 export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
   const groupId = ctx.group;
   const input = parseOrThrow(updateSubscriptionSchema, body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row = await requireSubscription(tx, groupId, linkedAccountId, id);
+    const before = await present(tx, { ...row });
     if (row.status !== 'active') {
       throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
     }
@@ -276,7 +280,10 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
     const behavior = (input.proration_behavior ?? plan.proration_behavior) as ProrationBehavior;
     await applyAmountChange(tx, p, row, amounts.amount, behavior, methods);
     reschedule(row);
-    return save(tx, row, now.toISOString(), methods);
+    const after = await save(tx, row, now.toISOString(), methods);
+    const updated = updatedEvent('subscription.updated', before, after);
+    if (updated) emit(updated);
+    return after;
   });
 }
 
@@ -293,7 +300,7 @@ async function save(tx: Tx, row: SubscriptionRow, now: string, methods?: Payment
 /** Cancel: nothing is billed any more (status canceled). A completed or canceled subscription cannot be canceled. */
 export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
   const groupId = ctx.group;
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row = await requireSubscription(tx, groupId, linkedAccountId, id);
     if (row.status === 'canceled' || row.status === 'completed') {
@@ -303,7 +310,9 @@ export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedA
     row.status = 'canceled';
     row.next_bill_date = null;
     row.canceled_at = now;
-    return save(tx, row, now);
+    const canceled = await save(tx, row, now);
+    emit(event('subscription.canceled', canceled));
+    return canceled;
   });
 }
 

@@ -1,6 +1,7 @@
 // Add Card for an existing Customer: a card token and its billing address go to the vault.
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import { addCardSchema } from '../../domain/transactions.js';
 import type { CustomerCard } from '../../domain/customers.js';
@@ -14,11 +15,13 @@ export async function addCard(p: Platform, ctx: GroupContext, linkedAccountId: s
   const req = parseOrThrow(addCardSchema, body);
   await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   await requireCustomer(ctx.store, groupId, customerId);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     const token = await consumeToken(tx, req.token, platformClock(p).now(), 'token');
     if (token.type !== 'card') throw validationError([{ path: 'token', message: 'must be a card token (this one is a bank account)' }]);
     const row = await storeCard(tx, { groupId, customerId, linkedAccountId, token, billing: req.billing_address, now: now.toISOString() });
-    return toCustomerCard(row);
+    const card = toCustomerCard(row);
+    emit(event('card.added', card));
+    return card;
   });
 }

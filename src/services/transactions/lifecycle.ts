@@ -3,6 +3,7 @@
 // two concurrent captures (or a capture and a void) can never both succeed.
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { captureSchemaFor, refundSchema, type Transaction } from '../../domain/transactions.js';
@@ -35,7 +36,7 @@ export async function getTransaction(p: Platform, ctx: GroupContext, id: string)
 export async function captureTransaction(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Transaction> {
   const groupId = ctx.group;
   const req = parseOrThrow(captureSchemaFor(body), body);
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await load(tx, groupId, id);
     if (row.status !== 'authorized') {
       throw invalidRequest(`only an authorized transaction can be captured; this one is ${row.status}`);
@@ -62,24 +63,28 @@ export async function captureTransaction(p: Platform, ctx: GroupContext, id: str
     const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
     if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
     // The compare-and-set changed exactly these columns: no read-back on the writer (issue 9).
-    return present(p, { ...row, status, captured_amount: amount, updated_at: at });
+    const captured = await present(p, { ...row, status, captured_amount: amount, updated_at: at });
+    emit(event('transaction.captured', captured));
+    return captured;
   });
 }
 
 export async function voidTransaction(p: Platform, ctx: GroupContext, id: string): Promise<Transaction> {
   const groupId = ctx.group;
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await load(tx, groupId, id);
     const { changes } = await transactionRepo.setStatus(tx, id, ['pending', 'authorized'], 'voided', ctx.clock.nowIso());
     if (changes !== 1) throw invalidRequest(`only a pending or authorized transaction can be voided; this one is ${row.status}`);
-    return reloadAndPresent(p, tx, groupId, id);
+    const voided = await reloadAndPresent(p, tx, groupId, id);
+    emit(event('transaction.voided', voided));
+    return voided;
   });
 }
 
 export async function refundTransaction(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Transaction> {
   const groupId = ctx.group;
   const req = parseOrThrow(refundSchema, body ?? {});
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await load(tx, groupId, id);
     if (row.status !== 'settled' && row.status !== 'partially_refunded') {
       throw invalidRequest(`only a settled transaction can be refunded; this one is ${row.status} (void it instead if it is pending)`);
@@ -91,6 +96,8 @@ export async function refundTransaction(p: Platform, ctx: GroupContext, id: stri
     }
     const { changes } = await transactionRepo.refund(tx, id, amount, ctx.clock.nowIso());
     if (changes !== 1) throw invalidRequest('this transaction was refunded or changed by another request');
-    return reloadAndPresent(p, tx, groupId, id);
+    const refunded = await reloadAndPresent(p, tx, groupId, id);
+    emit(event('transaction.refunded', refunded));
+    return refunded;
   });
 }

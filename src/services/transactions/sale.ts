@@ -1,6 +1,7 @@
 // Sale (and auth, an extension) from a token or a stored customer card/bank account.
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { chargeEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
@@ -29,7 +30,7 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
     ]);
   }
   const pd = req.payment_details;
-  return unitOfWork(ctx, async ({ tx }) => {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     let payment: PaymentSource;
     let billing: Address | undefined = req.billing_address;
@@ -111,8 +112,11 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
         await storeBankAccount(tx, { groupId, customerId: id, token: payment.token, now: nowIso });
       }
       await transactionRepo.setCustomer(tx, txn.id, id);
-      return { ...txn, customer_id: id };
+      const saved = { ...txn, customer_id: id };
+      emit(chargeEvent(saved));
+      return saved;
     }
+    emit(chargeEvent(txn));
     return txn;
   });
 }

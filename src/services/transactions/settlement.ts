@@ -7,6 +7,11 @@ import type { Progress } from '../clock/scheduler.js';
 import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { Tx } from '../../store/db.js';
+import type { TransactionRow } from '../../store/repositories/transactions.js';
+import { findProcessor } from '../groups/groups.js';
+import { toApiTransaction, type ProcessorInfo } from './mapper.js';
+import { appendClockEvent, event } from '../events/events.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
@@ -43,7 +48,15 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
         const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
         if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
-        else await settlementRepo.setBatchTotals(tx, b.id, moved.length, moved.reduce((sum, m) => sum + m.amount, 0));
+        else {
+          const total = moved.reduce((sum, m) => sum + m.amount, 0);
+          await settlementRepo.setBatchTotals(tx, b.id, moved.length, total);
+          const settled = await tx.all<TransactionRow>('SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', [JSON.stringify(moved.map((m) => m.id))]);
+          await transactionEvents(tx, 'transaction.settled', settled, at);
+          appendClockEvent(tx, b.group_id, at, event('settlement_batch.closed', {
+            id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: moved.length, total_amount: total, created_at: at,
+          }));
+        }
         n += moved.length;
       }
       return n;
@@ -54,6 +67,21 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
   // Checked on the reader first: most passes have nothing to expire and need no write.
   if (!(await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope))) return settled;
-  const expired = await p.db.write((tx) => settlementRepo.expireAuths(tx, expiredBefore, at, scope));
-  return settled + expired.changes;
+  const expired = await p.db.write(async (tx) => {
+    const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope);
+    await transactionEvents(tx, 'transaction.expired', rows, at);
+    return rows.length;
+  });
+  return settled + expired;
+}
+
+/** One event per transaction the clock moved, its object as the API shows it. */
+async function transactionEvents(tx: Tx, type: 'transaction.settled' | 'transaction.expired', rows: TransactionRow[], at: string): Promise<void> {
+  const processors = new Map<string, ProcessorInfo>();
+  for (const row of rows) {
+    const key = `${row.group_id} ${row.processor_id}`;
+    let info = processors.get(key);
+    if (!info) processors.set(key, (info = (await findProcessor(tx, row.group_id, row.processor_id)) ?? { name: '', type: '' }));
+    appendClockEvent(tx, row.group_id, at, event(type, toApiTransaction(row, info)));
+  }
 }

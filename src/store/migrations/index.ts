@@ -12,6 +12,7 @@ import groupClocks from './008-group-clocks.js';
 import rollupPerBatch from './009-rollup-per-batch.js';
 import configVersion from './010-config-version.js';
 import reportingRollupTriggers from './011-reporting-rollup-triggers.js';
+import events from './012-events.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   rollupPerBatch,
   configVersion,
   reportingRollupTriggers,
+  events,
 ].sort((a, b) => a.version - b.version);

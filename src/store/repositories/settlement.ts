@@ -1,3 +1,4 @@
+import type { TransactionRow } from './transactions.js';
 import type { Executor, Tx } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
 
@@ -45,9 +46,10 @@ export const settlementRepo = {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
   },
+  /** Expire old auths; answers the rows it moved (for their events). */
   expireAuths(ex: Tx, createdBefore: string, at: string, scope: GroupScope) {
     const s = scopeCondition(scope);
-    return ex.run(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql}`, [
+    return ex.all<TransactionRow>(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql} RETURNING *`, [
       at,
       createdBefore,
       ...s.params,

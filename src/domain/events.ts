@@ -1,0 +1,149 @@
+// The event catalog: every event type, the API object it carries (the same zod schema
+// the API answers with), the permissions that may read it, and the event envelope. The
+// list API, the OpenAPI `webhooks` section and the tests all read this one table.
+import { z } from 'zod';
+import { transactionSchema } from './transactions.js';
+import { customerCardSchema, customerSchema } from './customers.js';
+import { planSchema, subscriptionSchema } from './recurring/resources.js';
+import { invoiceSchema, productSchema } from './catalog.js';
+import { paymentLinkSchema } from './payment-links.js';
+import { signupEntryResultSchema } from './onboarding-response.js';
+import { timestamp, uuid } from './strings.js';
+import type { Permission } from './permissions.js';
+
+/** A settlement batch as events carry it (the API has no batch resource of its own). */
+export const settlementBatchSchema = z
+  .object({
+    id: z.string(),
+    group_id: z.string(),
+    cutoff_at: timestamp,
+    transaction_count: z.number().int(),
+    total_amount: z.number().int(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'SettlementBatch' });
+
+const TRANSACTIONS: Permission[] = ['view_transactions', 'manage_transactions'];
+
+interface Family {
+  object: z.ZodType;
+  /** Keys without manage_webhooks read a family's events with one of these. */
+  readers: Permission[];
+  actions: readonly string[];
+}
+
+const FAMILIES = {
+  transaction: { object: transactionSchema, readers: TRANSACTIONS, actions: ['approved', 'declined', 'captured', 'voided', 'refunded', 'settled', 'expired'] },
+  settlement_batch: { object: settlementBatchSchema, readers: TRANSACTIONS, actions: ['closed'] },
+  customer: { object: customerSchema, readers: ['manage_customers'], actions: ['created'] },
+  card: { object: customerCardSchema, readers: ['manage_customers'], actions: ['added'] },
+  plan: { object: planSchema, readers: ['manage_transactions'], actions: ['created', 'updated'] },
+  subscription: {
+    object: subscriptionSchema,
+    readers: ['manage_transactions'],
+    actions: ['created', 'updated', 'charged', 'payment_failed', 'completed', 'canceled'],
+  },
+  product: { object: productSchema, readers: ['manage_products'], actions: ['created', 'updated'] },
+  invoice: { object: invoiceSchema, readers: ['manage_invoices', 'view_invoices'], actions: ['created', 'updated', 'archived', 'paid', 'past_due'] },
+  payment_link: { object: paymentLinkSchema, readers: ['manage_transactions'], actions: ['created', 'paid'] },
+  signup_entry: { object: signupEntryResultSchema, readers: ['manage_customers'], actions: ['created'] },
+} satisfies Record<string, Family>;
+
+export type EventFamily = keyof typeof FAMILIES;
+type ActionOf<F extends EventFamily> = (typeof FAMILIES)[F]['actions'][number];
+export type EventType = { [F in EventFamily]: `${F}.${ActionOf<F>}` }[EventFamily];
+/** The API object an event of family F carries. */
+export type EventObject<F extends EventFamily> = z.output<(typeof FAMILIES)[F]['object']>;
+
+export const EVENT_FAMILIES = Object.keys(FAMILIES) as EventFamily[];
+
+export const EVENT_TYPES = (Object.entries(FAMILIES) as [EventFamily, Family][]).flatMap(([f, d]) =>
+  d.actions.map((a) => `${f}.${a}` as EventType),
+);
+
+export function familyOf(type: string): EventFamily {
+  return type.slice(0, type.indexOf('.')) as EventFamily;
+}
+
+/** Whether a key with `permissions` may read events of `type`. */
+export function mayRead(permissions: readonly Permission[], type: string): boolean {
+  if (permissions.includes('manage_webhooks')) return true;
+  const family = FAMILIES[familyOf(type)] as Family | undefined;
+  return !!family && family.readers.some((p) => permissions.includes(p));
+}
+
+/** The envelope of every event; `object` is the API resource (same schema as the API's answer). */
+export function eventSchemaOf(type: EventType) {
+  const object = FAMILIES[familyOf(type)].object;
+  const updated = type.endsWith('.updated');
+  return z
+    .object({
+      id: uuid.meta({ description: 'UUID v7, ordered by creation' }),
+      type: z.literal(type),
+      created_at: timestamp.meta({ description: "the group's time when the change was committed" }),
+      group_id: z.string(),
+      data: z.object({
+        object,
+        ...(updated ? { previous_attributes: z.record(z.string(), z.unknown()).meta({ description: 'the changed fields, with their values before' }) } : {}),
+      }),
+      request: z
+        .object({ id: z.string(), idempotency_key: z.string().nullable() })
+        .nullable()
+        .meta({ description: 'the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due)' }),
+    })
+    .meta({ id: `Event_${type.replace('.', '_')}` });
+}
+
+/** Any event (the list and get answers). */
+export const eventSchema = z
+  .object({
+    id: uuid,
+    type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
+    created_at: timestamp,
+    group_id: z.string(),
+    data: z.object({ object: z.record(z.string(), z.unknown()), previous_attributes: z.record(z.string(), z.unknown()).optional() }),
+    request: z.object({ id: z.string(), idempotency_key: z.string().nullable() }).nullable(),
+  })
+  .meta({ id: 'Event' });
+export type Event = z.output<typeof eventSchema>;
+
+export const eventListSchema = z
+  .object({ data: z.object({ items: z.array(eventSchema), has_more: z.boolean() }) })
+  .meta({ id: 'EventList' });
+export type EventList = z.output<typeof eventListSchema>;
+
+export const EVENT_LIST_LIMIT_MAX = 1000;
+export const EVENT_LIST_LIMIT_DEFAULT = 50;
+
+/** A type filter: exact types or `family.*` wildcards (or `*`), comma separated. */
+export const typePattern = z.string().refine((p) => p === '*' || (p.endsWith('.*') ? p.slice(0, -2) in FAMILIES : (EVENT_TYPES as string[]).includes(p)), {
+  error: (i) => `"${String(i.input)}" is not an event type or a wildcard like transaction.* (types: ${EVENT_TYPES.join(', ')})`,
+});
+export const typePatterns = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(typePattern).min(1, { error: 'must name at least one event type' }).max(100, { error: 'at most 100 types' }));
+
+/** Whether `type` matches one of `patterns` (exact, `family.*` or `*`). */
+export function matchesTypes(patterns: readonly string[], type: string): boolean {
+  return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
+}
+
+const isoInstant = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)), { error: 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)' })
+  .transform((s) => new Date(s).toISOString());
+
+export const eventListQuerySchema = z.strictObject({
+  types: typePatterns.optional(),
+  created_from: isoInstant.optional(),
+  created_to: isoInstant.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,7}$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: 'must be at least 1' }).max(EVENT_LIST_LIMIT_MAX, { error: `must be at most ${EVENT_LIST_LIMIT_MAX}` }))
+    .default(EVENT_LIST_LIMIT_DEFAULT),
+  starting_after: uuid.optional().meta({ description: 'an event id: answer the events older than it' }),
+});
+export type EventListQuery = z.output<typeof eventListQuerySchema>;

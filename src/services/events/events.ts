@@ -1,0 +1,138 @@
+// The event log: events become rows in the transaction of the change that caused them
+// (the unit of work appends what its use case emitted; clock-driven work appends
+// through its own write), and the API reads them back. Payloads are built here only,
+// from the API objects the services' mappers produce, so an event's `data.object` is
+// what the API answers for that object (masked the same way).
+import type { Tx } from '../../store/db.js';
+import type { GroupContext, RequestContext } from '../context.js';
+import type { PendingEvent } from '../unit-of-work.js';
+import { eventRepo, type EventRow } from '../../store/repositories/events.js';
+import {
+  EVENT_FAMILIES,
+  familyOf,
+  mayRead,
+  eventListQuerySchema,
+  type Event,
+  type EventFamily,
+  type EventList,
+  type EventObject,
+  type EventType,
+} from '../../domain/events.js';
+import type { Permission } from '../../domain/permissions.js';
+import { newId } from '../../lib/ids.js';
+import { notFound, parseOrThrow } from '../../errors.js';
+import { uuid } from '../../domain/strings.js';
+
+export interface EventData {
+  object: unknown;
+  previous_attributes?: Record<string, unknown>;
+}
+
+/** An event for a unit of work to emit: `object` is the API resource after the change. */
+export function event<T extends EventType>(type: T, object: EventObject<FamilyOfType<T>>): PendingEvent {
+  return { type, data: { object } satisfies EventData };
+}
+
+/** An event of work done for `ctx`'s group inside a unit of work of another context (public pages). */
+export function forGroup(e: PendingEvent, ctx: GroupContext): PendingEvent {
+  return { ...e, group: ctx.group, at: ctx.clock.nowIso() };
+}
+
+/** The event of a charge: approved, or declined by the processor. */
+export function chargeEvent(txn: EventObject<'transaction'>): PendingEvent {
+  return event(txn.status === 'declined' ? 'transaction.declined' : 'transaction.approved', txn);
+}
+
+/** A `*.updated` event: `previous_attributes` holds the fields that changed, with their old values. */
+export function updatedEvent<T extends EventType & `${string}.updated`>(type: T, before: EventObject<FamilyOfType<T>>, after: EventObject<FamilyOfType<T>>): PendingEvent | undefined {
+  const previous = changedFields(before as Record<string, unknown>, after as Record<string, unknown>);
+  if (Object.keys(previous).length === 0) return undefined;
+  return { type, data: { object: after, previous_attributes: previous } satisfies EventData };
+}
+
+type FamilyOfType<T extends string> = T extends `${infer F}.${string}` ? (F extends EventFamily ? F : never) : never;
+
+/** The fields of `before` whose value differs in `after` (timestamps of the change itself excluded). */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(before)) {
+    if (k === 'updated_at') continue;
+    if (JSON.stringify(v) !== JSON.stringify(after[k])) out[k] = v;
+  }
+  return out;
+}
+
+/** Append a unit of work's events (in its transaction), stamped with its group's time and request. */
+export function appendEvents(tx: Tx, ctx: RequestContext, events: readonly PendingEvent[]): void {
+  if (events.length === 0) return;
+  const at = ctx.clock.nowIso();
+  for (const e of events) {
+    const groupId = e.group ?? ctx.group;
+    if (groupId === undefined) throw new Error(`event ${e.type} needs the group it belongs to`);
+    insert(tx, { groupId, at: e.at ?? at, type: e.type, data: e.data, request: ctx.request });
+  }
+}
+
+/** Append an event of work the clock did (settlement, billing, expiry, past due): no request. */
+export function appendClockEvent(tx: Tx, groupId: string, at: string, e: PendingEvent): void {
+  insert(tx, { groupId, at, type: e.type, data: e.data, request: null });
+}
+
+function insert(tx: Tx, e: { groupId: string; at: string; type: string; data: unknown; request: { id: string; idempotency_key?: string } | null }) {
+  eventRepo.insert(tx, {
+    id: newId(),
+    group_id: e.groupId,
+    type: e.type,
+    created_at: e.at,
+    request_id: e.request?.id ?? null,
+    idempotency_key: e.request?.idempotency_key ?? null,
+    data: JSON.stringify(e.data),
+  });
+}
+
+export function toEvent(row: EventRow): Event {
+  return {
+    id: row.id,
+    type: row.type as EventType,
+    created_at: row.created_at,
+    group_id: row.group_id,
+    data: JSON.parse(row.data) as Event['data'],
+    request: row.request_id === null ? null : { id: row.request_id, idempotency_key: row.idempotency_key },
+  };
+}
+
+/** GET …/events: newest first, of the types asked for that the caller may read, a page after `starting_after`. */
+export async function listEvents(ctx: GroupContext, permissions: readonly Permission[], query: unknown): Promise<EventList> {
+  const q = parseOrThrow(eventListQuerySchema, query);
+  const patterns = readablePatterns(permissions, q.types ?? ['*']);
+  if (patterns.length === 0) return { data: { items: [], has_more: false } };
+  const all = patterns.includes('*');
+  const rows = await eventRepo.list(ctx.store, {
+    groupId: ctx.group,
+    ...(all
+      ? {}
+      : { types: patterns.filter((p) => !p.endsWith('.*')), prefixes: patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1)) }),
+    ...(q.created_from ? { createdFrom: q.created_from } : {}),
+    ...(q.created_to ? { createdTo: q.created_to } : {}),
+    ...(q.starting_after ? { before: q.starting_after } : {}),
+    limit: q.limit + 1,
+  });
+  return { data: { items: rows.slice(0, q.limit).map(toEvent), has_more: rows.length > q.limit } };
+}
+
+/** The patterns narrowed to what a key may read: `*` becomes the readable families' wildcards. */
+function readablePatterns(permissions: readonly Permission[], patterns: readonly string[]): string[] {
+  if (permissions.includes('manage_webhooks')) return [...patterns];
+  const families = EVENT_FAMILIES.filter((f) => mayRead(permissions, `${f}.*`));
+  return patterns.flatMap((p) => (p === '*' ? families.map((f) => `${f}.*`) : mayRead(permissions, p) ? [p] : []));
+}
+
+/** GET …/events/{id}: an event the caller may not read is not found (its existence is not told). */
+export async function getEvent(ctx: GroupContext, permissions: readonly Permission[], id: string): Promise<Event> {
+  if (!uuid.safeParse(id).success) throw notFound('event');
+  const row = await eventRepo.find(ctx.store, ctx.group, id);
+  if (!row || !mayRead(permissions, row.type)) throw notFound('event');
+  return toEvent(row);
+}
+
+export { familyOf };
