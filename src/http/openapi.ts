@@ -5,6 +5,7 @@
 // description of who may call it, how list filters are encoded, and its examples
 // (data/examples/<component-name>.json, see openapi-examples.ts).
 import type { RouteDef } from './route.js';
+import { EVENT_TYPES, eventSchemaOf } from '../domain/events.js';
 import { buildComponents, inlineSchema, type ComponentRoot, type Json } from './openapi-components.js';
 import { errorStatuses, successStatuses, takesIdempotencyKey, type StatusDoc } from './openapi-responses.js';
 import { exampleFor } from './openapi-examples.js';
@@ -105,6 +106,26 @@ function response(doc: StatusDoc, content: Json | undefined): Json {
   };
 }
 
+/** One event type as a webhook: what payctl POSTs to a subscribed endpoint, signed per Standard Webhooks. */
+function webhook(type: string, ref: string): Json {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  return {
+    post: {
+      operationId: `webhook_${type.replace('.', '_')}`,
+      summary: `The ${type} event`,
+      description: `Sent to each enabled endpoint subscribed to ${type} (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.`,
+      tags: ['Events'],
+      parameters: [
+        header('webhook-id', 'The event id (the same on every retry: use it to drop duplicates)'),
+        header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
+        header('webhook-signature', 'Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: ref } } } },
+      responses: { '200': { description: 'Received (any 2xx)' } },
+    },
+  };
+}
+
 export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<string, unknown> {
   const visible = routes.filter((r) => !r.hidden);
   // Every body and JSON response becomes a component (named by its zod id, or after the operation).
@@ -115,6 +136,8 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
     const res = route.response ? roots.push({ schema: route.response, io: 'output', fallbackName: `${name}Response` }) - 1 : undefined;
     return { route, body, res };
   });
+  // Every event type's payload, from the same zod schemas the event log is checked with.
+  const eventRoots = EVENT_TYPES.map((type) => roots.push({ schema: eventSchemaOf(type), io: 'output', fallbackName: `Event_${type}` }) - 1);
   const components = buildComponents(roots);
   const errorRef = components.refs[0]!;
   const jsonContent = (ref: string): Json => {
@@ -165,6 +188,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
     servers: [{ url: serverUrl, description: 'This server' }],
     tags: [...tags].sort().map((name) => ({ name, description: name === 'extension' ? 'Not in the platform specification; needed to use it' : `${name} operations` })),
     paths,
+    webhooks: Object.fromEntries(EVENT_TYPES.map((type, i) => [type, webhook(type, components.refs[eventRoots[i]!]!)])),
     components: {
       schemas: components.schemas,
       headers: HEADERS,
