@@ -171,3 +171,37 @@ test('a write sees the rows that earlier writes of its batch deferred (by id, by
     await p.close();
   }
 });
+
+test('deferred compare-and-sets and checks: sent with the batch in order; one that misses fails its write alone', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema("CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT NOT NULL DEFAULT '')");
+  const run = async (withNul: boolean) => {
+    const x = withNul ? 'x\u0000nul' : "x'quote?";
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const err = (name: string) => () => new Error(`${name} missed`);
+    const results = await Promise.allSettled([
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [x, 'new'])),
+      db.write(async (tx) => tx.deferChange('t', x, 'UPDATE t SET v = ? WHERE id = ? AND v = ?', ['changed', x, 'new'], { changes: 1, error: err('w2') })),
+      db.write(async (tx) => tx.deferChange('t', 'missing', 'UPDATE t SET v = ? WHERE id = ?', ['zzz', 'missing'], { changes: 1, error: err('w3') })),
+      db.write(async (tx) => tx.deferCheck("SELECT 1 FROM t WHERE id = ? AND v = 'changed'", [x], err('w4'))),
+      db.write(async (tx) => {
+        tx.deferInsert('t', ['id', 'v'], [`${x}-5`, 'five']);
+        tx.deferCheck('SELECT 1 FROM t WHERE id = ?', ['nope'], err('w5'));
+      }),
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [`${x}-6`, 'six'])),
+    ]);
+    await hold;
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)),
+      ['ok', 'ok', 'w3 missed', 'ok', 'w5 missed', 'ok'],
+    );
+    const rows = await db.all<{ id: string; v: string }>('SELECT id, v FROM t WHERE id LIKE ? ORDER BY id', [`${x}%`]);
+    assert.deepEqual(rows, [
+      { id: x, v: 'changed' },
+      { id: `${x}-6`, v: 'six' },
+    ]);
+  };
+  await run(false); // written into one exec (a quote and a ? inside a value)
+  await run(true); // a NUL cannot be written into SQL text: the same statements are bound
+  await db.close();
+});
