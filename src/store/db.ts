@@ -481,10 +481,11 @@ class Batch {
 
 /**
  * Deferred work → statements. Consecutive rows of one table and column list become one
- * INSERT, its rows as a single JSON parameter that SQLite unpacks (json_each, then `->>`
- * per column) on the writer's thread: binding every value (56 per transaction row) would
- * convert each on the main thread, the busiest part of a sale. A change is followed by
- * the check of its row count, a check by its test.
+ * INSERT: the columns whose value is the same in every row are bound once, the others
+ * travel as one JSON parameter that SQLite unpacks (json_each, then `->>` per column) on
+ * the writer's thread — binding every value (56 per transaction row) would convert each
+ * on the main thread, the busiest part of a sale, and most of a batch's values repeat.
+ * A change is followed by the check of its row count, a check by its test.
  */
 function toStatements(items: Deferred[]): Statement[] {
   const out: Statement[] = [];
@@ -492,14 +493,14 @@ function toStatements(items: Deferred[]): Statement[] {
   while (i < items.length) {
     const d = items[i]!;
     if (d.kind === 'row') {
-      const values: unknown[][] = [];
+      const rows: unknown[][] = [];
       while (i < items.length) {
         const r = items[i]!;
         if (r.kind !== 'row' || r.table !== d.table || r.columns !== d.columns) break;
-        values.push(r.values);
+        rows.push(r.values);
         i++;
       }
-      out.push({ sql: insertSql(d.table, d.columns), params: [JSON.stringify(values)] });
+      out.push(insertRows(d.table, d.columns, rows));
       continue;
     }
     i++;
@@ -509,14 +510,26 @@ function toStatements(items: Deferred[]): Statement[] {
   return out;
 }
 
+function insertRows(table: string, columns: readonly string[], rows: unknown[][]): Statement {
+  const first = rows[0]!;
+  const same = columns.map((_, c) => rows.every((r) => r[c] === first[c]));
+  const varying = columns.flatMap((_, c) => (same[c] ? [] : [c]));
+  const json = JSON.stringify(rows.map((r) => varying.map((c) => r[c])));
+  return { sql: insertSql(table, columns, same), params: [json, ...columns.flatMap((_, c) => (same[c] ? [first[c]] : []))] };
+}
+
 const insertSqlCache = new Map<string, string>();
-function insertSql(table: string, columns: readonly string[]): string {
-  const key = `${table}\u0000${columns.join(',')}`;
+function insertSql(table: string, columns: readonly string[], same: boolean[]): string {
+  const key = `${table}\u0000${columns.join(',')}\u0000${same.map((x) => (x ? 1 : 0)).join('')}`;
   let sql = insertSqlCache.get(key);
   if (!sql) {
+    let k = 0;
+    const select = columns.map((_, c) => (same[c] ? '?' : `v ->> ${k++}`));
     // MATERIALIZED: each row is parsed into JSONB once, not once per column.
     sql = `WITH r AS MATERIALIZED (SELECT jsonb(value) AS v FROM json_each(?))
-INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((_, i) => `v ->> ${i}`).join(', ')} FROM r`;
+INSERT INTO ${table} (${columns.join(', ')}) SELECT ${select.join(', ')} FROM r`;
+    // Shapes vary little (which columns repeat); a cap keeps an odd workload from growing it.
+    if (insertSqlCache.size > 1000) insertSqlCache.clear();
     insertSqlCache.set(key, sql);
   }
   return sql;
