@@ -201,7 +201,32 @@ test('deferred compare-and-sets and checks: sent with the batch in order; one th
       { id: `${x}-6`, v: 'six' },
     ]);
   };
-  await run(false); // written into one exec (a quote and a ? inside a value)
-  await run(true); // a NUL cannot be written into SQL text: the same statements are bound
+  await run(false); // values with a quote and a ?
+  await run(true); // and with a NUL
+  await db.close();
+});
+
+test('a batch of deferred rows only goes in one exec, its values written as literals exactly', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT, n INTEGER, r REAL)');
+  const values: Array<[string, string | null, number | null, number | null]> = [
+    ['a', "it's ? -- /* not */ a comment", 1, 0.5],
+    ['b', 'é ü 漢字 🙂 \\ back\\slash "dq"', -9007199254740991, -1e-7],
+    ['c', null, null, null],
+    ['d', 'nul\u0000inside', 0, 1e300],
+  ];
+  for (const batch of [values.slice(0, 3), values]) {
+    await db.execSchema('DELETE FROM t');
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    await Promise.all(batch.map((row) => db.write(async (tx) => tx.deferInsert('t', ['id', 'v', 'n', 'r'], row))));
+    await hold;
+    const rows = await db.all<{ id: string; v: string | null; n: number | null; r: number | null }>('SELECT id, v, n, r FROM t ORDER BY id');
+    assert.deepEqual(rows.map((x) => [x.id, x.v, x.n, x.r]), batch);
+    // Without a NUL: one exec (the hold wrote nothing: no statement). A NUL cannot be SQL text: bound statements instead.
+    const used = db.stats().statements - statementsBefore;
+    if (batch.length === 3) assert.equal(used, 1);
+    else assert.ok(used > 1, `${used}`);
+  }
   await db.close();
 });
