@@ -487,7 +487,8 @@ class Batch {
  * on the main thread, the busiest part of a sale, and most of a batch's values repeat.
  * A change is followed by the check of its row count, a check by its test.
  */
-function toStatements(items: Deferred[]): Statement[] {
+function toStatements(input: Deferred[]): Statement[] {
+  const items = rowsLast(input);
   const out: Statement[] = [];
   let i = 0;
   while (i < items.length) {
@@ -503,11 +504,57 @@ function toStatements(items: Deferred[]): Statement[] {
       out.push(insertRows(d.table, d.columns, rows));
       continue;
     }
+    if (d.kind === 'check') {
+      // Consecutive checks of one SQL text: one statement over their parameters as JSON.
+      const sets: unknown[][] = [];
+      while (i < items.length) {
+        const c = items[i]!;
+        if (c.kind !== 'check' || c.sql !== d.sql) break;
+        sets.push(c.params);
+        i++;
+      }
+      const many = sets.length > 1 ? checkEach(d.sql) : undefined;
+      if (many) out.push({ sql: many, params: [JSON.stringify(sets)] });
+      else for (const params of sets) out.push({ sql: checkExists(d.sql), params });
+      continue;
+    }
     i++;
-    if (d.kind === 'change') out.push({ sql: d.sql, params: d.params }, { sql: CHECK_CHANGES, params: [d.changes] });
-    else out.push({ sql: checkExists(d.sql), params: d.params });
+    out.push({ sql: d.sql, params: d.params }, { sql: CHECK_CHANGES, params: [d.changes] });
   }
   return out;
+}
+
+/** One check statement for many parameter sets (a JSON array of arrays): each `?` becomes its value. */
+function checkEach(sql: string): string | undefined {
+  let out = '';
+  let n = 0;
+  let quoted = false;
+  for (const ch of sql) {
+    if (ch === "'") quoted = !quoted;
+    if (ch === '?' && !quoted) out += `(j.value ->> ${n++})`;
+    else out += ch;
+  }
+  return quoted ? undefined : `INSERT INTO temp.payctl_check (failed) SELECT 1 FROM json_each(?) AS j WHERE NOT EXISTS (${out})`;
+}
+
+/**
+ * The same work with its rows after its compare-and-sets and checks, so that the rows of a
+ * batch travel as one statement (a stored-card sale defers a check then a row; a batch of
+ * them would alternate) — when that changes nothing: no check reads a table the rows go
+ * into, no compare-and-set changes one of the rows or reads another such table.
+ */
+function rowsLast(items: Deferred[]): Deferred[] {
+  const rows = items.filter((d) => d.kind === 'row');
+  if (rows.length < 2 || rows.length === items.length) return items;
+  const tables = [...new Set(rows.map((r) => r.table))];
+  const ids = new Set(rows.map((r) => r.id).filter((id) => id !== undefined));
+  const names = (sql: string, except?: string) => tables.some((t) => t !== except && new RegExp(`\\b${t}\\b`, 'i').test(sql));
+  const movable = items.every((d) => {
+    if (d.kind === 'row') return true;
+    if (d.kind === 'check') return !names(d.sql);
+    return d.id !== undefined && !ids.has(d.id) && !names(d.sql, d.table);
+  });
+  return movable ? [...items.filter((d) => d.kind !== 'row'), ...rows] : items;
 }
 
 function insertRows(table: string, columns: readonly string[], rows: unknown[][]): Statement {
