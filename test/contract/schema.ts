@@ -914,6 +914,7 @@ export interface components {
                 country: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1017,6 +1018,7 @@ export interface components {
                 country: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1496,6 +1498,7 @@ export interface components {
                 line_1: string;
                 line_2?: string;
                 phone?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1644,6 +1647,7 @@ export interface components {
                 last_name: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };

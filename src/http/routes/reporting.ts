@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { report } from '../../services/reporting.js';
+import { report } from '../../services/reporting/reporting.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
 export const reportingRoutes: RouteDef[] = [
@@ -20,6 +20,6 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
+    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
   },
 ];

@@ -3,7 +3,7 @@
 // batch (one batch per group and cutoff). Auths never captured within 7 days expire.
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
-import type { Progress } from '../scheduler.js';
+import type { Progress } from '../clock/scheduler.js';
 import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
@@ -27,20 +27,24 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
     const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
     settled += await p.db.write(async (tx) => {
-      const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[]; total: number }>();
+      const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
       for (const r of rows) {
         const cutoff = cutoffAfter(r.created_at);
         const key = `${r.group_id} ${cutoff}`;
         let b = batches.get(key);
-        if (!b) batches.set(key, (b = { id: newId(), group_id: r.group_id, cutoff_at: cutoff, ids: [], total: 0 }));
+        if (!b) batches.set(key, (b = { id: newId(), group_id: r.group_id, cutoff_at: cutoff, ids: [] }));
         b.ids.push(r.id);
-        b.total += r.amount;
       }
       let n = 0;
       for (const b of batches.values()) {
-        // The batch row first: settled transactions reference it.
-        await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: b.ids.length, total_amount: b.total, created_at: at });
-        for (const id of b.ids) n += (await settlementRepo.settle(tx, id, b.id, at)).changes;
+        // The batch row first (settled transactions reference it); its totals come from the
+        // rows the compare-and-set actually moved, since a candidate may have been voided
+        // between the read above and this write.
+        await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
+        const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
+        if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
+        else await settlementRepo.setBatchTotals(tx, b.id, moved.length, moved.reduce((sum, m) => sum + m.amount, 0));
+        n += moved.length;
       }
       return n;
     });
