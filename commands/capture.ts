@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { captureTransaction, getTransaction } from '../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { amountFlags, amountFromFlags, captureABodyFromAuth, fileFlag, groupFlag, receipt } from '../src/cli/transaction-flags.js';
+import { amountFlags, amountFromFlags, captureABodyFromAuth, fileFlag, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
 import { contextFor } from '../src/services/context.js';
 
 export default class Capture extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
-import { submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding.js';
+import { submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
 import type { SignupEntryResult } from '../src/domain/onboarding-response.js';
 import type { FieldProblem } from '../src/errors.js';
 import { keyValues, when } from '../src/render/table.js';

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { refundTransaction } from '../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { amountFlags, amountFromFlags, groupFlag, receipt } from '../src/cli/transaction-flags.js';
+import { amountFlags, amountFromFlags, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
 import { contextFor } from '../src/services/context.js';
 
 export default class Refund extends PayctlCommand {

@@ -1,7 +1,7 @@
 import { PayctlCommand } from '../src/cli/base.js';
 import { createSale } from '../src/services/transactions/sale.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { processorOrDefault, receipt, saleBodyFromFlags, saleFlags, withType } from '../src/cli/transaction-flags.js';
+import { processorOrDefault, receipt, saleBodyFromFlags, saleFlags, withType } from '../src/cli/flags/transaction-flags.js';
 import { contextFor } from '../src/services/context.js';
 
 export default class Sale extends PayctlCommand {

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { addCard } from '../../src/services/transactions/add-card.js';
 import type { CustomerCard } from '../../src/domain/customers.js';
-import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/transaction-flags.js';
+import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/flags/transaction-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class CardAdd extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createCustomer } from '../../src/services/customers.js';
+import { createCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { contextFor } from '../../src/services/context.js';
 

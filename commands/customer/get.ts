@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getCustomer } from '../../src/services/customers.js';
+import { getCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { keyValues, table } from '../../src/render/table.js';
 import { contextFor } from '../../src/services/context.js';

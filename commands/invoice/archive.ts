@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/catalog-flags.js';
-import { archiveInvoice } from '../../src/services/invoices.js';
+import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { archiveInvoice } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { contextFor } from '../../src/services/context.js';
 

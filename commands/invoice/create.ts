@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag, idQuantity } from '../../src/cli/catalog-flags.js';
-import { createInvoice, invoicePageUrl } from '../../src/services/invoices.js';
+import { defined, groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { createInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';

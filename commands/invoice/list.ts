@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listInvoices } from '../../src/services/invoices.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listInvoices } from '../../src/services/catalog/invoices.js';
 import { INVOICE_STATUSES, type InvoiceList } from '../../src/domain/catalog.js';
 import { invoiceTable } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';

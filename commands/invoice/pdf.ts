@@ -2,8 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/catalog-flags.js';
-import { invoicePdf } from '../../src/services/invoices.js';
+import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { invoicePdf } from '../../src/services/catalog/invoices.js';
 import { contextFor } from '../../src/services/context.js';
 
 export interface InvoicePdfResult {

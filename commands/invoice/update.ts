@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, idQuantity } from '../../src/cli/catalog-flags.js';
-import { getInvoice, invoicePageUrl, updateInvoice } from '../../src/services/invoices.js';
-import { getProduct } from '../../src/services/products.js';
+import { groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { getInvoice, invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
+import { getProduct } from '../../src/services/catalog/products.js';
 import { dueDayOf, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
 import { AppError } from '../../src/errors.js';
 import { invoiceDetails } from '../../src/render/catalog.js';

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createPaymentLink } from '../../src/services/payment-links.js';
+import { createPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { parseMoney } from '../../src/domain/money.js';
 import { validationError } from '../../src/errors.js';

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { deactivatePaymentLink } from '../../src/services/payment-links.js';
+import { deactivatePaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { contextFor } from '../../src/services/context.js';
 

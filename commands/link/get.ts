@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPaymentLink } from '../../src/services/payment-links.js';
+import { getPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { linkDetails } from '../../src/render/payment-links.js';
 import { contextFor } from '../../src/services/context.js';

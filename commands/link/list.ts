@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listPaymentLinks } from '../../src/services/payment-links.js';
+import { listPaymentLinks } from '../../src/services/payment-links/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkAmount } from '../../src/render/payment-links.js';
 import { table, when } from '../../src/render/table.js';

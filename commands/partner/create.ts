@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag } from '../../src/cli/catalog-flags.js';
-import { createPartner } from '../../src/services/partners.js';
+import { defined, groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { createPartner } from '../../src/services/catalog/partners.js';
 import type { Partner } from '../../src/domain/catalog.js';
 import { partnerDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listPartners } from '../../src/services/partners.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listPartners } from '../../src/services/catalog/partners.js';
 import type { PartnerList } from '../../src/domain/catalog.js';
 import { table } from '../../src/render/table.js';
 import { contextFor } from '../../src/services/context.js';

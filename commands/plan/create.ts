@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createPlan } from '../../src/services/plans.js';
+import { createPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class PlanCreate extends PayctlCommand {

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPlan } from '../../src/services/plans.js';
+import { getPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, linkedAccountOrDefault, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describePlan, linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class PlanGet extends PayctlCommand {

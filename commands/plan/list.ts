@@ -1,9 +1,9 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listPlans } from '../../src/services/plans.js';
+import { listPlans } from '../../src/services/recurring/plans.js';
 import type { PlanList } from '../../src/domain/recurring.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table } from '../../src/render/table.js';
-import { linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class PlanListCommand extends PayctlCommand {

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPlan, planToUpdateBody, updatePlan } from '../../src/services/plans.js';
+import { getPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class PlanUpdate extends PayctlCommand {

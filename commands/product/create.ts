@@ -1,6 +1,6 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
-import { createProduct } from '../../src/services/products.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { createProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { contextFor } from '../../src/services/context.js';

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listProducts } from '../../src/services/products.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listProducts } from '../../src/services/catalog/products.js';
 import type { ProductList } from '../../src/domain/catalog.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table } from '../../src/render/table.js';

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
-import { getProduct, updateProduct } from '../../src/services/products.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { getProduct, updateProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';

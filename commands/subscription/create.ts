@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createSubscription } from '../../src/services/subscriptions.js';
+import { createSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import {
   defined,
@@ -10,7 +10,7 @@ import {
   scopeFlags,
   subscriptionAmountFlags,
   subscriptionAmountsFromFlags,
-} from '../../src/cli/recurring-flags.js';
+} from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionCreate extends PayctlCommand {

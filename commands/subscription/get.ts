@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getSubscription } from '../../src/services/subscriptions.js';
+import { getSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
-import { describeSubscription, linkedAccountOrDefault, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describeSubscription, linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionGet extends PayctlCommand {

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listSubscriptions } from '../../src/services/subscriptions.js';
+import { listSubscriptions } from '../../src/services/recurring/subscriptions.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionList } from '../../src/domain/recurring.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table, when } from '../../src/render/table.js';
-import { defined, linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { defined, linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionListCommand extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/subscriptions.js';
+import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
 import {
@@ -12,7 +12,7 @@ import {
   scopeFlags,
   subscriptionAmountFlags,
   subscriptionAmountsFromFlags,
-} from '../../src/cli/recurring-flags.js';
+} from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionUpdate extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { mintToken } from '../../src/services/tokens.js';
+import { mintToken } from '../../src/services/tokens/tokens.js';
 import type { TokenResponse } from '../../src/domain/tokens.js';
 import { keyValues } from '../../src/render/table.js';
 import { contextFor } from '../../src/services/context.js';

@@ -8,7 +8,7 @@ import type { Draft, SubmitResult } from '../tui/onboarding-wizard.js';
 import type { SignupEntry } from '../domain/onboarding.js';
 import type { EmailDelivery } from '../domain/onboarding-response.js';
 import type { Platform } from '../services/platform.js';
-import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding.js';
+import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding/onboarding.js';
 import { AppError } from '../errors.js';
 import { contextFor } from '../services/context.js';
 

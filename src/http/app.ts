@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
-import { authenticateKey } from '../services/keys.js';
+import { authenticateKey } from '../services/groups/keys.js';
 import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
 import type { Permission } from '../domain/permissions.js';
@@ -17,7 +17,7 @@ import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHas
 import { contextFor, type GroupContext } from '../services/context.js';
 import { newId } from '../lib/ids.js';
 import { configCache } from '../store/config-cache.js';
-import { runDueWork } from '../services/scheduler.js';
+import { runDueWork } from '../services/clock/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
 import type { GroupContext, RequestContext } from '../services/context.js';
-import type { ApiKeyInfo } from '../services/keys.js';
+import type { ApiKeyInfo } from '../services/groups/keys.js';
 import type { Permission } from '../domain/permissions.js';
 import type { RateLimitRule } from './rate-limit.js';
 

@@ -3,12 +3,12 @@
 // Idempotency-Key); a command builds it from its flags. Use cases read the time from
 // `ctx.clock`, never from the platform, so each group can keep its own time.
 import { forGroup, type Platform } from './platform.js';
-import type { Clock } from './clock.js';
+import type { Clock } from './clock/clock.js';
 import type { Executor, Store } from '../store/db.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import { newId } from '../lib/ids.js';
 
-export type { Clock } from './clock.js';
+export type { Clock } from './clock/clock.js';
 
 export interface RequestInfo {
   /** Unique per request (HTTP) or command run. */

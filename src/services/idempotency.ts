@@ -10,7 +10,7 @@ import type { Store, Tx } from '../store/db.js';
 import { idempotencyRepo, type IdempotencyRow } from '../store/repositories/idempotency.js';
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
-import type { Clock } from './clock.js';
+import type { Clock } from './clock/clock.js';
 import type { GroupScope } from '../store/repositories/group-clocks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

@@ -10,7 +10,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.js';
 import { answerChecker } from './validate.js';
 import { dataFile } from '../../src/lib/paths.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { CARD_ADDRESS, US_BILLING as ADDRESS } from '../helpers/bodies.js';
 import type { TestServer } from '../helpers/server.js';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestSmtp } from '../helpers/smtp.js';
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
-import { getSignupEntry } from '../../src/services/onboarding.js';
+import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/mail/outbox.js';
 import { groupRepo } from '../../src/store/repositories/groups.js';
 

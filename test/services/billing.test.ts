@@ -6,20 +6,20 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbPath } from '../helpers/platform.js';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
-import { DbClock } from '../../src/services/clock.js';
-import { advanceClock } from '../../src/services/clock-control.js';
-import { runDueWork } from '../../src/services/scheduler.js';
-import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups.js';
-import { createCustomer, storeCard } from '../../src/services/customers.js';
-import { fixedToken } from '../../src/services/tokens.js';
-import { createPlan, updatePlan } from '../../src/services/plans.js';
+import { DbClock } from '../../src/services/clock/clock.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
+import { runDueWork } from '../../src/services/clock/scheduler.js';
+import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups/groups.js';
+import { createCustomer, storeCard } from '../../src/services/customers/customers.js';
+import { fixedToken } from '../../src/services/tokens/tokens.js';
+import { createPlan, updatePlan } from '../../src/services/recurring/plans.js';
 import {
   cancelSubscription,
   createSubscription,
   getSubscription,
   updateSubscription,
-} from '../../src/services/subscriptions.js';
-import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/billing.js';
+} from '../../src/services/recurring/subscriptions.js';
+import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/recurring/billing.js';
 import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';

@@ -93,8 +93,8 @@ test('a write resolves only after commit: a second connection sees it at once', 
 test('a CLI process and this process write the same file at once without SQLITE_BUSY', async () => {
   const path = tempDbPath();
   const p = await openPlatform({ dbPath: path });
-  const { seedDemo } = await import('../../src/services/demo.js');
-  const { createCustomer } = await import('../../src/services/customers.js');
+  const { seedDemo } = await import('../../src/dev/demo.js');
+  const { createCustomer } = await import('../../src/services/customers/customers.js');
   const demo = await seedDemo(p);
   const cliRuns = Promise.all(
     Array.from({ length: 3 }, (_, i) => runCli(['customer', 'create', '--group', demo.group_id, '--first-name', `cli${i}`, '--json'], { db: path })),

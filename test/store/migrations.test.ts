@@ -11,7 +11,7 @@ import { saleBody } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
 import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 
 interface DailyRow {
   group_id: string;

@@ -9,7 +9,7 @@ import { demoPlatform } from '../helpers/platform.js';
 import { saleBody } from '../helpers/bodies.js';
 import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { transactionRepo, type TransactionRow } from '../../src/store/repositories/transactions.js';
 import type { Platform } from '../../src/services/platform.js';

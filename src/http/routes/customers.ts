@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createCustomer, getCustomer } from '../../services/customers.js';
+import { createCustomer, getCustomer } from '../../services/customers/customers.js';
 import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
 
 export const customerRoutes: RouteDef[] = [

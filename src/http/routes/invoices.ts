@@ -1,7 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, publicAuth, RawResponse } from '../route.js';
-import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/invoices.js';
-import { payInvoice } from '../../services/invoice-pay.js';
+import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/catalog/invoices.js';
+import { payInvoice } from '../../services/catalog/invoice-pay.js';
 import {
   createInvoiceSchema,
   invoiceListQuerySchema,

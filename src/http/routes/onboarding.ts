@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { JsonResponse, publicAuth } from '../route.js';
-import { submitSignupEntry } from '../../services/onboarding.js';
+import { submitSignupEntry } from '../../services/onboarding/onboarding.js';
 import { signupEntrySchema } from '../../domain/onboarding.js';
 import { signupEntryResultSchema } from '../../domain/onboarding-response.js';
 

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createPartner, getPartner, listPartners } from '../../services/partners.js';
+import { createPartner, getPartner, listPartners } from '../../services/catalog/partners.js';
 import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
 
 export const partnerRoutes: RouteDef[] = [

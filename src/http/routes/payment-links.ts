@@ -14,7 +14,7 @@ import {
   payPaymentLink,
   paymentLinkExists,
   retrievePublicPaymentLink,
-} from '../../services/payment-links.js';
+} from '../../services/payment-links/payment-links.js';
 import {
   createPaymentLinkSchema,
   paymentLinkListQuerySchema,

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createProduct, getProduct, listProducts, updateProduct } from '../../services/products.js';
+import { createProduct, getProduct, listProducts, updateProduct } from '../../services/catalog/products.js';
 import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
 
 export const productRoutes: RouteDef[] = [

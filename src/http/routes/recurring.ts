@@ -2,14 +2,14 @@
 // linked account of the path must be one of the group's (404 otherwise).
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createPlan, getPlan, listPlans, updatePlan } from '../../services/plans.js';
+import { createPlan, getPlan, listPlans, updatePlan } from '../../services/recurring/plans.js';
 import {
   cancelSubscription,
   createSubscription,
   getSubscription,
   listSubscriptions,
   updateSubscription,
-} from '../../services/subscriptions.js';
+} from '../../services/recurring/subscriptions.js';
 import {
   createPlanSchema,
   createSubscriptionSchema,

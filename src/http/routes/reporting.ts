@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { report } from '../../services/reporting.js';
+import { report } from '../../services/reporting/reporting.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
 export const reportingRoutes: RouteDef[] = [

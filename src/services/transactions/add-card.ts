@@ -5,9 +5,9 @@ import type { GroupContext } from '../context.js';
 import { addCardSchema } from '../../domain/transactions.js';
 import type { CustomerCard } from '../../domain/customers.js';
 import { parseOrThrow, validationError } from '../../errors.js';
-import { requireLinkedAccount } from '../groups.js';
-import { requireCustomer, storeCard, toCustomerCard } from '../customers.js';
-import { consumeToken } from '../tokens.js';
+import { requireLinkedAccount } from '../groups/groups.js';
+import { requireCustomer, storeCard, toCustomerCard } from '../customers/customers.js';
+import { consumeToken } from '../tokens/tokens.js';
 
 export async function addCard(p: Platform, ctx: GroupContext, linkedAccountId: string, customerId: string, body: unknown): Promise<CustomerCard> {
   const groupId = ctx.group;

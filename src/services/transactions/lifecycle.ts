@@ -7,7 +7,7 @@ import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { captureSchemaFor, refundSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
-import { findProcessor } from '../groups.js';
+import { findProcessor } from '../groups/groups.js';
 import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
 import { toApiTransaction } from './mapper.js';
 
