@@ -119,9 +119,10 @@ export const EVENT_LIST_LIMIT_DEFAULT = 50;
 export const typePattern = z.string().refine((p) => p === '*' || (p.endsWith('.*') ? p.slice(0, -2) in FAMILIES : (EVENT_TYPES as string[]).includes(p)), {
   error: (i) => `"${String(i.input)}" is not an event type or a wildcard like transaction.* (types: ${EVENT_TYPES.join(', ')})`,
 });
+/** Comma separated (`types=a,b`) or repeated (`types=a&types=b`). */
 export const typePatterns = z
-  .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .union([z.string().max(5000), z.array(z.string().max(500)).max(100)])
+  .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((x) => x.trim()).filter(Boolean))
   .pipe(z.array(typePattern).min(1, { error: 'must name at least one event type' }).max(100, { error: 'at most 100 types' }));
 
 /** Whether `type` matches one of `patterns` (exact, `family.*` or `*`). */

@@ -54,7 +54,7 @@ test('init --demo --json prints the documented shape', async () => {
     assert.match(demo[field], /^[0-9a-f-]{36}$/, field);
   }
   assert.deepEqual(Object.keys(demo.keys).sort(), [...PERMISSIONS].sort());
-  assert.equal(PERMISSIONS.length, 7);
+  assert.equal(PERMISSIONS.length, 8);
   for (const key of Object.values(demo.keys)) assert.match(key as string, /^sk_test_\w{32}$/);
   assert.equal(demo.transaction_ids.length, 4);
   const human = await runCli(['init', '--demo'], { db });

@@ -406,6 +406,18 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   );
   assert.equal(deactivated.status, 'deactivated');
 
+  // Events (extensions): the log of everything above, a page of one type and one event.
+  const events = await expect(
+    api.GET('/api/v1/groups/{group_id}/events', { params: { path: group, query: { types: ['payment_link.*'], limit: 5 } }, headers: key('manage_webhooks') }),
+    200,
+  );
+  assert.ok(events.data.items.length > 0 && events.data.items.every((e) => e.type.startsWith('payment_link.')));
+  const one = await expect(
+    api.GET('/api/v1/groups/{group_id}/events/{event_id}', { params: { path: { ...group, event_id: events.data.items[0]!.id } }, headers: key('manage_webhooks') }),
+    200,
+  );
+  assert.equal(one.id, events.data.items[0]!.id);
+
   // Sandboxes (extensions, admin token): create, list, clock, fork, drop.
   const admin = { Authorization: world.adminToken };
   const sandbox = await expect(api.POST('/api/v1/sandboxes', { headers: admin, body: { name: 'Contract sandbox' } }), 201);

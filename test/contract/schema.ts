@@ -47,6 +47,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{group_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events, newest first
+         * @description The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page).
+         *
+         *     Authorization: an API key of the path's group with the `manage_transactions` or `view_transactions` or `manage_products` or `manage_invoices` or `view_invoices` or `manage_customers` or `manage_partners` or `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Get an event.
+         *
+         *     Authorization: an API key of the path's group with the `manage_transactions` or `view_transactions` or `manage_products` or `manage_invoices` or `view_invoices` or `manage_customers` or `manage_partners` or `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdEventsEventId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups/{group_id}/invoices": {
         parameters: {
             query?: never;
@@ -896,7 +940,568 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "card.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card.added event
+         * @description Sent to each enabled endpoint subscribed to card.added (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_card_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer.created event
+         * @description Sent to each enabled endpoint subscribed to customer.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_customer_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice.archived event
+         * @description Sent to each enabled endpoint subscribed to invoice.archived (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_invoice_archived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice.created event
+         * @description Sent to each enabled endpoint subscribed to invoice.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_invoice_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice.paid event
+         * @description Sent to each enabled endpoint subscribed to invoice.paid (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_invoice_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.past_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice.past_due event
+         * @description Sent to each enabled endpoint subscribed to invoice.past_due (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_invoice_past_due"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice.updated event
+         * @description Sent to each enabled endpoint subscribed to invoice.updated (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_invoice_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_link.created event
+         * @description Sent to each enabled endpoint subscribed to payment_link.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_payment_link_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment_link.paid event
+         * @description Sent to each enabled endpoint subscribed to payment_link.paid (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_payment_link_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The plan.created event
+         * @description Sent to each enabled endpoint subscribed to plan.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_plan_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plan.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The plan.updated event
+         * @description Sent to each enabled endpoint subscribed to plan.updated (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_plan_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The product.created event
+         * @description Sent to each enabled endpoint subscribed to product.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_product_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The product.updated event
+         * @description Sent to each enabled endpoint subscribed to product.updated (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_product_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement_batch.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The settlement_batch.closed event
+         * @description Sent to each enabled endpoint subscribed to settlement_batch.closed (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_settlement_batch_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "signup_entry.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The signup_entry.created event
+         * @description Sent to each enabled endpoint subscribed to signup_entry.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_signup_entry_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.canceled event
+         * @description Sent to each enabled endpoint subscribed to subscription.canceled (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.charged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.charged event
+         * @description Sent to each enabled endpoint subscribed to subscription.charged (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_charged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.completed event
+         * @description Sent to each enabled endpoint subscribed to subscription.completed (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.created event
+         * @description Sent to each enabled endpoint subscribed to subscription.created (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.payment_failed event
+         * @description Sent to each enabled endpoint subscribed to subscription.payment_failed (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_payment_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subscription.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subscription.updated event
+         * @description Sent to each enabled endpoint subscribed to subscription.updated (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_subscription_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.approved event
+         * @description Sent to each enabled endpoint subscribed to transaction.approved (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.captured event
+         * @description Sent to each enabled endpoint subscribed to transaction.captured (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_captured"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.declined event
+         * @description Sent to each enabled endpoint subscribed to transaction.declined (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_declined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.expired event
+         * @description Sent to each enabled endpoint subscribed to transaction.expired (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.refunded event
+         * @description Sent to each enabled endpoint subscribed to transaction.refunded (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.settled event
+         * @description Sent to each enabled endpoint subscribed to transaction.settled (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_settled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.voided": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The transaction.voided event
+         * @description Sent to each enabled endpoint subscribed to transaction.voided (or a wildcard covering it), after the change committed. A 2xx answer within 10 s acknowledges it; anything else is retried on the group's clock.
+         */
+        post: operations["webhook_transaction_voided"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         AddCardRequest: {
@@ -1268,6 +1873,611 @@ export interface components {
                 transaction_id?: string;
                 /** @enum {string} */
                 type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+            };
+        };
+        Event: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            data: {
+                object: {
+                    [key: string]: unknown;
+                };
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+            group_id: string;
+            id: string;
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @enum {string} */
+            type: "transaction.approved" | "transaction.declined" | "transaction.captured" | "transaction.voided" | "transaction.refunded" | "transaction.settled" | "transaction.expired" | "settlement_batch.closed" | "customer.created" | "card.added" | "plan.created" | "plan.updated" | "subscription.created" | "subscription.updated" | "subscription.charged" | "subscription.payment_failed" | "subscription.completed" | "subscription.canceled" | "product.created" | "product.updated" | "invoice.created" | "invoice.updated" | "invoice.archived" | "invoice.paid" | "invoice.past_due" | "payment_link.created" | "payment_link.paid" | "signup_entry.created";
+        };
+        Event_card_added: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["CustomerCard"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "card.added";
+        };
+        Event_customer_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Customer"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "customer.created";
+        };
+        Event_invoice_archived: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Invoice"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "invoice.archived";
+        };
+        Event_invoice_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Invoice"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "invoice.created";
+        };
+        Event_invoice_paid: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Invoice"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "invoice.paid";
+        };
+        Event_invoice_past_due: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Invoice"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "invoice.past_due";
+        };
+        Event_invoice_updated: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Invoice"];
+                /** @description the changed fields, with their values before */
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "invoice.updated";
+        };
+        Event_payment_link_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["PaymentLink"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "payment_link.created";
+        };
+        Event_payment_link_paid: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["PaymentLink"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "payment_link.paid";
+        };
+        Event_plan_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Plan"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "plan.created";
+        };
+        Event_plan_updated: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Plan"];
+                /** @description the changed fields, with their values before */
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "plan.updated";
+        };
+        Event_product_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Product"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "product.created";
+        };
+        Event_product_updated: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Product"];
+                /** @description the changed fields, with their values before */
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "product.updated";
+        };
+        Event_settlement_batch_closed: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["SettlementBatch"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "settlement_batch.closed";
+        };
+        Event_signup_entry_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["SignupEntryResult"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "signup_entry.created";
+        };
+        Event_subscription_canceled: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.canceled";
+        };
+        Event_subscription_charged: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.charged";
+        };
+        Event_subscription_completed: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.completed";
+        };
+        Event_subscription_created: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.created";
+        };
+        Event_subscription_payment_failed: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.payment_failed";
+        };
+        Event_subscription_updated: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Subscription"];
+                /** @description the changed fields, with their values before */
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "subscription.updated";
+        };
+        Event_transaction_approved: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.approved";
+        };
+        Event_transaction_captured: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.captured";
+        };
+        Event_transaction_declined: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.declined";
+        };
+        Event_transaction_expired: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.expired";
+        };
+        Event_transaction_refunded: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.refunded";
+        };
+        Event_transaction_settled: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.settled";
+        };
+        Event_transaction_voided: {
+            /**
+             * Format: date-time
+             * @description the group's time when the change was committed
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Transaction"];
+            };
+            group_id: string;
+            /** @description UUID v7, ordered by creation */
+            id: string;
+            /** @description the API request that made the change; null for work done by the clock (settlement, billing, expiry, past due) */
+            request: {
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+            /** @constant */
+            type: "transaction.voided";
+        };
+        EventList: {
+            data: {
+                has_more: boolean;
+                items: components["schemas"]["Event"][];
             };
         };
         ForkSandboxRequest: {
@@ -1736,6 +2946,22 @@ export interface components {
             group_id: string;
             name: string;
             offset_ms: number;
+        };
+        SettlementBatch: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            cutoff_at: string;
+            group_id: string;
+            id: string;
+            total_amount: number;
+            transaction_count: number;
         };
         SignupEntry: {
             /** @description Cross-field rules: description is required unless website is given; ein is required (a soleProprietorship may give ssn instead; ssn only for one); without underwriting the deprecated average_monthly_transaction_volume, max_transaction_size and average_transaction_size are required; underwriting.payment_methods includes card or ach (may be empty only for a soleProprietorship); with payment methods, currently_accepts_card is required; with card, acceptance_methods; with card and acceptance_methods.in_person below 80, fulfillment_method, fulfillment_timeframe and refund_policy; collect_funds.<method> for each method used; processing_statements (3 months) when currently_accepts_card is true (or legacy fields are used), bank_statements otherwise; a birth_date is a real calendar date. */
@@ -2488,6 +3714,328 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Customer"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdEvents: {
+        parameters: {
+            query?: {
+                created_from?: string;
+                created_to?: string;
+                limit?: number;
+                /** @description an event id: answer the events older than it */
+                starting_after?: string;
+                /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
+                types?: string[];
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01a207a6-41ad-721c-b4f0-014a51c53eb3",
+                     *             "type": "transaction.approved",
+                     *             "created_at": "2026-11-23T09:04:26.029Z",
+                     *             "group_id": "01a207a6-40ef-716b-b391-e443e0c965fc",
+                     *             "data": {
+                     *               "object": {
+                     *                 "id": "01a207a6-41ad-721c-b4ef-fe0ddde9397c",
+                     *                 "group_id": "01a207a6-40ef-716b-b391-e443e0c965fc",
+                     *                 "settlement_batch_ids": [],
+                     *                 "gateway": "payctl-simulator",
+                     *                 "processor_id": "01a207a6-40f0-715e-8d60-7873d168fcf1",
+                     *                 "processor_name": "Simulated Processor",
+                     *                 "processor_type": "transaction_level",
+                     *                 "transaction_type": "sale",
+                     *                 "payment_method": "card",
+                     *                 "payment_details": {
+                     *                   "card": {
+                     *                     "brand": "Visa",
+                     *                     "card_type": "credit",
+                     *                     "first_six": "411111",
+                     *                     "last_four": "1111",
+                     *                     "customer_name": "Ada Lovelace",
+                     *                     "expiration_date": "31/12",
+                     *                     "avs": "Y",
+                     *                     "cvv": "M",
+                     *                     "issued_country": "US"
+                     *                   }
+                     *                 },
+                     *                 "amounts": {
+                     *                   "requested_amount": 1234,
+                     *                   "authorized_amount": 1234,
+                     *                   "captured_amount": 1234,
+                     *                   "refunded_amount": 0
+                     *                 },
+                     *                 "currency": "USD",
+                     *                 "description": "",
+                     *                 "source": "api",
+                     *                 "order_id": "",
+                     *                 "po_number": "",
+                     *                 "email_receipt": false,
+                     *                 "email_address": "buyer@example.com",
+                     *                 "user_id": "",
+                     *                 "username": "",
+                     *                 "billing_address": {
+                     *                   "first_name": "Ada",
+                     *                   "last_name": "Lovelace",
+                     *                   "line_1": "1 Main St",
+                     *                   "city": "Springfield",
+                     *                   "subdivision": "IL",
+                     *                   "country": "US",
+                     *                   "email": "ada@example.com",
+                     *                   "postal_code": "62701"
+                     *                 },
+                     *                 "form_external_id": "",
+                     *                 "form_entry_id": "",
+                     *                 "subscription_id": "",
+                     *                 "plan_id": "",
+                     *                 "invoice_id": "",
+                     *                 "invoice_number": "",
+                     *                 "payment_link_id": "",
+                     *                 "custom_fields": {},
+                     *                 "commissions": [],
+                     *                 "response_code": "00",
+                     *                 "response_text": "Approved",
+                     *                 "status": "pending",
+                     *                 "created_at": "2026-11-23T09:04:26.029Z",
+                     *                 "updated_at": "2026-11-23T09:04:26.029Z"
+                     *               }
+                     *             },
+                     *             "request": {
+                     *               "id": "01a207a6-41a9-7138-a351-8c58f0532388",
+                     *               "idempotency_key": "order-1001"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdEventsEventId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207a6-41ad-721c-b4f0-014a51c53eb3",
+                     *       "type": "transaction.approved",
+                     *       "created_at": "2026-11-23T09:04:26.029Z",
+                     *       "group_id": "01a207a6-40ef-716b-b391-e443e0c965fc",
+                     *       "data": {
+                     *         "object": {
+                     *           "id": "01a207a6-41ad-721c-b4ef-fe0ddde9397c",
+                     *           "group_id": "01a207a6-40ef-716b-b391-e443e0c965fc",
+                     *           "settlement_batch_ids": [],
+                     *           "gateway": "payctl-simulator",
+                     *           "processor_id": "01a207a6-40f0-715e-8d60-7873d168fcf1",
+                     *           "processor_name": "Simulated Processor",
+                     *           "processor_type": "transaction_level",
+                     *           "transaction_type": "sale",
+                     *           "payment_method": "card",
+                     *           "payment_details": {
+                     *             "card": {
+                     *               "brand": "Visa",
+                     *               "card_type": "credit",
+                     *               "first_six": "411111",
+                     *               "last_four": "1111",
+                     *               "customer_name": "Ada Lovelace",
+                     *               "expiration_date": "31/12",
+                     *               "avs": "Y",
+                     *               "cvv": "M",
+                     *               "issued_country": "US"
+                     *             }
+                     *           },
+                     *           "amounts": {
+                     *             "requested_amount": 1234,
+                     *             "authorized_amount": 1234,
+                     *             "captured_amount": 1234,
+                     *             "refunded_amount": 0
+                     *           },
+                     *           "currency": "USD",
+                     *           "description": "",
+                     *           "source": "api",
+                     *           "order_id": "",
+                     *           "po_number": "",
+                     *           "email_receipt": false,
+                     *           "email_address": "buyer@example.com",
+                     *           "user_id": "",
+                     *           "username": "",
+                     *           "billing_address": {
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "line_1": "1 Main St",
+                     *             "city": "Springfield",
+                     *             "subdivision": "IL",
+                     *             "country": "US",
+                     *             "email": "ada@example.com",
+                     *             "postal_code": "62701"
+                     *           },
+                     *           "form_external_id": "",
+                     *           "form_entry_id": "",
+                     *           "subscription_id": "",
+                     *           "plan_id": "",
+                     *           "invoice_id": "",
+                     *           "invoice_number": "",
+                     *           "payment_link_id": "",
+                     *           "custom_fields": {},
+                     *           "commissions": [],
+                     *           "response_code": "00",
+                     *           "response_text": "Approved",
+                     *           "status": "pending",
+                     *           "created_at": "2026-11-23T09:04:26.029Z",
+                     *           "updated_at": "2026-11-23T09:04:26.029Z"
+                     *         }
+                     *       },
+                     *       "request": {
+                     *         "id": "01a207a6-41a9-7138-a351-8c58f0532388",
+                     *         "idempotency_key": "order-1001"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
@@ -9310,6 +10858,818 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_card_added: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_card_added"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_customer_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_customer_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_archived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_archived"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_paid"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_past_due: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_past_due"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_invoice_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_invoice_updated"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_link_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_payment_link_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_link_paid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_payment_link_paid"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_plan_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_plan_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_plan_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_plan_updated"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_product_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_product_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_product_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_product_updated"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_settlement_batch_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_settlement_batch_closed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_signup_entry_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_signup_entry_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_canceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_canceled"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_charged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_charged"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_completed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_created"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_payment_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_payment_failed"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_subscription_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_subscription_updated"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_approved"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_captured: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_captured"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_declined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_declined"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_expired"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_refunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_refunded"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_settled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_settled"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_transaction_voided: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every retry: use it to drop duplicates) */
+                "webhook-id": string;
+                /** @description Standard Webhooks signature: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the endpoint secret */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event_transaction_voided"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

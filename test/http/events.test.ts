@@ -143,12 +143,42 @@ describe('events', () => {
     assert.equal((await events('?types=product.updated&limit=1000')).length, n);
   });
 
+  test('plans and subscriptions: created, updated with previous_attributes, charged by the request and then by the clock (request null), canceled', async () => {
+    const key = s.demo.keys.manage_transactions;
+    const rec = `${base()}/processing/${s.demo.linked_account_id}/recurring`;
+    const plan = await s.call('POST', `${rec}/plans`, { key, body: { name: 'Evt plan', amount: 1500, billing_cycle: 'daily', billing_factor: 1, duration: '3', tax: 0 } });
+    assert.equal(plan.status, 200, plan.text);
+    assert.deepEqual((await newest('plan.created')).data.object, plan.body);
+    const sub = await s.call('POST', `${rec}/subscription`, { key, body: { plan_id: plan.body.id, customer_id: s.demo.customer_id, card_id: s.demo.card_id } });
+    assert.equal(sub.status, 200, sub.text);
+    const created = await newest('subscription.created');
+    assert.deepEqual(created.data.object, sub.body);
+    const firstCharge = await newest('subscription.charged');
+    assert.equal(firstCharge.data.object.id, sub.body.id);
+    assert.equal(firstCharge.request.id, created.request.id, 'the first charge belongs to the create request');
+    checkSchema(firstCharge);
+
+    await advanceClock(s.p, 86_400_000 + 60_000);
+    const charged = (await events('?types=subscription.charged&limit=1000')).filter((e) => e.data.object.id === sub.body.id);
+    assert.equal(charged.length, 2);
+    assert.equal(charged[0].request, null, 'the renewal is the clock\'s');
+    const got = await s.call('GET', `${rec}/subscription/${sub.body.id}`, { key });
+    assert.deepEqual(charged[0].data.object, got.body);
+    const renewal = (await events('?types=transaction.approved&limit=5')).find((e) => e.data.object.subscription_id === sub.body.id && e.request === null);
+    assert.ok(renewal, 'the renewal charge is a transaction.approved of the clock');
+
+    const cancel = await s.call('POST', `${rec}/subscription/${sub.body.id}/cancel`, { key });
+    assert.equal(cancel.status, 200, cancel.text);
+    assert.deepEqual((await newest('subscription.canceled')).data.object, cancel.body);
+  });
+
   test('filters: types with wildcards, created_from/to, limit and the starting_after cursor, newest first', async () => {
     const all = await events('?limit=1000');
     assert.ok(all.length >= 8);
     const ids = all.map((e) => e.id);
     assert.deepEqual(ids, [...ids].sort().reverse(), 'newest first');
     const tx = await events('?types=transaction.*,card.added&limit=1000');
+    assert.deepEqual((await events('?types=transaction.*&types=card.added&limit=1000')).map((e) => e.id), tx.map((e) => e.id), 'repeated types read as the comma form');
     assert.ok(tx.length > 0 && tx.every((e) => e.type.startsWith('transaction.') || e.type === 'card.added'));
     assert.equal(tx.length, all.filter((e) => e.type.startsWith('transaction.') || e.type === 'card.added').length);
     const page1 = await s.call('GET', `${base()}/events?limit=3`, { key: hooks() });

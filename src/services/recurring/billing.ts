@@ -36,6 +36,9 @@ import {
   type RetrySettings,
 } from '../../domain/recurring.js';
 import { newId } from '../../lib/ids.js';
+import type { PendingEvent } from '../unit-of-work.js';
+import { appendClockEvent, chargeEvent, event } from '../events/events.js';
+import { toSubscription } from './subscriptions.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
 
 /** Subscriptions per write transaction in a billing run. */
@@ -122,11 +125,21 @@ function paymentSource(row: SubscriptionRow, methods: PaymentMethods): PaymentSo
  * have been read inside `tx`; it is updated in place and saved once. Returns the number
  * of attempts made (a free cycle counts as one).
  */
-export async function billSubscription(tx: Tx, p: Platform, row: SubscriptionRow, until: string, methods: PaymentMethods): Promise<number> {
+export async function billSubscription(
+  tx: Tx,
+  p: Platform,
+  row: SubscriptionRow,
+  until: string,
+  methods: PaymentMethods,
+  /** A request's unit of work takes the events; without one, they are the clock's. */
+  emit?: (e: PendingEvent) => void,
+): Promise<number> {
   let attempts = 0;
   let settings: RetrySettings | undefined;
   const billing = JSON.parse(row.billing_address) as Address;
   const now = p.clock.nowIso();
+  const sink = emit ?? ((e: PendingEvent) => appendClockEvent(tx, row.group_id, now, e));
+  const happened: Array<'subscription.charged' | 'subscription.payment_failed' | 'subscription.completed'> = [];
   while (row.status === 'active' && row.next_bill_date !== null && row.next_bill_date <= until) {
     const dueAt = row.next_bill_date;
     const trial = (row.trial_period_days ?? 0) > 0 && row.trial_done === 0;
@@ -173,6 +186,8 @@ export async function billSubscription(tx: Tx, p: Platform, row: SubscriptionRow
       });
       approved = t.status !== 'declined';
       await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+      sink(chargeEvent(t));
+      happened.push(approved ? 'subscription.charged' : 'subscription.payment_failed');
     } else {
       await subscriptionChargeRepo.settle(tx, ledger.id, 'free', null);
     }
@@ -194,7 +209,10 @@ export async function billSubscription(tx: Tx, p: Platform, row: SubscriptionRow
         }
       }
       row.next_bill_date = scheduledBillDate(row);
-      if (row.next_bill_date === null) row.status = 'completed';
+      if (row.next_bill_date === null) {
+        row.status = 'completed';
+        happened.push('subscription.completed');
+      }
     } else {
       settings ??= retrySettings(row);
       row.failure_attempt_count += 1;
@@ -212,6 +230,11 @@ export async function billSubscription(tx: Tx, p: Platform, row: SubscriptionRow
     row.updated_at = now;
     if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
     row.version += 1;
+    // The subscription as saved after this run, on each of its events.
+    if (happened.length > 0) {
+      const subscription = toSubscription(row, methods);
+      for (const type of happened) sink(event(type, subscription));
+    }
   }
   return attempts;
 }

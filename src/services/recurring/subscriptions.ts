@@ -217,7 +217,7 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
       row.billing_period_end = first.end;
     }
     await subscriptionRepo.insert(tx, row);
-    await billSubscription(tx, p, row, nowIso, methods);
+    await billSubscription(tx, p, row, nowIso, methods, emit);
     const created = toSubscription(row, methods);
     emit(event('subscription.created', created));
     return created;
