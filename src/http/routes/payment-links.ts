@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RawResponse, keyAuth, publicAuth, sessionAuth, type RouteDef, route } from '../route.js';
 import { PAY_RATE_LIMIT } from '../rate-limit.js';
+import { PAGE_HEADERS } from '../page-headers.js';
 import { packageRoot } from '../../lib/paths.js';
 import {
   createPaymentLink,
@@ -37,14 +38,6 @@ const pages = path.join(packageRoot, 'src/http/pages');
 const ASSETS: Record<string, string> = {
   'pay.css': 'text/css; charset=utf-8',
   'pay.js': 'text/javascript; charset=utf-8',
-};
-// Own origin only (no CDN, no inline script), never framed (clickjacking), no referrer leaks of the link id.
-const HTML = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
 };
 
 export const paymentLinkRoutes: RouteDef[] = [
@@ -143,9 +136,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     auth: publicAuth,
     handler: async (c) => {
       if (!(await paymentLinkExists(c.platform, c.params.payment_link_id))) {
-        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), HTML);
+        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), PAGE_HEADERS);
       }
-      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), HTML);
+      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), PAGE_HEADERS);
     },
   }),
   route({
