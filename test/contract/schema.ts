@@ -670,8 +670,6 @@ export interface paths {
          * Pay an invoice (public invoice page)
          * @description No API key: the slug of the public page identifies the invoice. Takes a card or bank-account token from POST /api/v1/tokens, runs a sale (source invoice) and marks the invoice paid. A decline keeps the invoice payable and returns the transaction's response_code and response_text.
          *
-         *     No API key.
-         *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
         post: operations["postApiV1InvoicesSlugPay"];
@@ -713,8 +711,6 @@ export interface paths {
         /**
          * Retrieve a payment link (public) with a session token for paying it
          * @description No API key. Each retrieval issues a new session_token scoped to this link, valid 30 minutes of platform time.
-         *
-         *     No API key.
          */
         get: operations["getApiV1PaymentLinksPaymentLinkId"];
         put?: never;
@@ -761,8 +757,6 @@ export interface paths {
         /**
          * Onboard a business
          * @description No API key. Creates the signup entry and its business account (a group in pending_review) and sends a confirmation e-mail to business.email. 201 Created; 202 when the e-mail could not be sent (the entry exists; the caller should contact support). A 400 lists every violated rule with its field path. ssn, itin and ein are stored masked and never returned.
-         *
-         *     No API key.
          *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
@@ -891,8 +885,6 @@ export interface paths {
         /**
          * Tokenize a card or bank account
          * @description No API key; CORS-enabled for browser pages. Minted tokens are single-use and expire after 15 minutes of platform time.
-         *
-         *     No API key.
          *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
