@@ -33,15 +33,19 @@ export async function getTransaction(p: Platform, ctx: GroupContext, id: string)
   return present(p, await load(ctx.store, ctx.group, id));
 }
 
-/** Capture (variants A and B over HTTP, the CLI's --amount): the auth is read and changed in one unit of work. */
+/**
+ * Capture (variants A and B over HTTP, the CLI's --amount). The row is read before the
+ * write, on the reader: what is decided from it either never changes (amounts,
+ * processor) or is checked again by the compare-and-set (the status).
+ */
 export async function captureTransaction(p: Platform, ctx: GroupContext, id: string, req: CaptureRequest): Promise<Transaction> {
+  const row = await load(ctx.store, ctx.group, id);
+  const { amount, status } = captureOutcome(row, req);
   return unitOfWork(ctx, async ({ tx }) => {
-    const row = await load(tx, ctx.group, id);
-    const { amount, status } = captureOutcome(row, req);
     const at = ctx.clock.nowIso();
-    const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
-    if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
-    // The compare-and-set changed exactly these columns: no read-back on the writer.
+    // Sent with the batch; the write (and its answer) fails if another request got there first.
+    transactionRepo.deferCapture(tx, id, amount, status, at, () => invalidRequest('this transaction was captured or changed by another request'));
+    // The compare-and-set changes exactly these columns: no read-back.
     return present(p, { ...row, status, captured_amount: amount, updated_at: at });
   });
 }
