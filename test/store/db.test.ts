@@ -172,3 +172,62 @@ test('a write sees the rows that earlier writes of its batch deferred (by id, by
     await p.close();
   }
 });
+
+test('deferred compare-and-sets and checks: sent with the batch in order; one that misses fails its write alone', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema("CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT NOT NULL DEFAULT '')");
+  const run = async (withNul: boolean) => {
+    const x = withNul ? 'x\u0000nul' : "x'quote?";
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const err = (name: string) => () => new Error(`${name} missed`);
+    const results = await Promise.allSettled([
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [x, 'new'])),
+      db.write(async (tx) => tx.deferChange('t', x, 'UPDATE t SET v = ? WHERE id = ? AND v = ?', ['changed', x, 'new'], { changes: 1, error: err('w2') })),
+      db.write(async (tx) => tx.deferChange('t', 'missing', 'UPDATE t SET v = ? WHERE id = ?', ['zzz', 'missing'], { changes: 1, error: err('w3') })),
+      db.write(async (tx) => tx.deferCheck("SELECT 1 FROM t WHERE id = ? AND v = 'changed'", [x], err('w4'))),
+      db.write(async (tx) => {
+        tx.deferInsert('t', ['id', 'v'], [`${x}-5`, 'five']);
+        tx.deferCheck('SELECT 1 FROM t WHERE id = ?', ['nope'], err('w5'));
+      }),
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [`${x}-6`, 'six'])),
+    ]);
+    await hold;
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)),
+      ['ok', 'ok', 'w3 missed', 'ok', 'w5 missed', 'ok'],
+    );
+    const rows = await db.all<{ id: string; v: string }>('SELECT id, v FROM t WHERE id LIKE ? ORDER BY id', [`${x}%`]);
+    assert.deepEqual(rows, [
+      { id: x, v: 'changed' },
+      { id: `${x}-6`, v: 'six' },
+    ]);
+  };
+  await run(false); // values with a quote and a ?
+  await run(true); // and with a NUL
+  await db.close();
+});
+
+test('a batch of deferred rows only goes in one exec, its values written as literals exactly', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT, n INTEGER, r REAL)');
+  const values: Array<[string, string | null, number | null, number | null]> = [
+    ['a', "it's ? -- /* not */ a comment", 1, 0.5],
+    ['b', 'é ü 漢字 🙂 \\ back\\slash "dq"', -9007199254740991, -1e-7],
+    ['c', null, null, null],
+    ['d', 'nul\u0000inside', 0, 1e300],
+  ];
+  for (const batch of [values.slice(0, 3), values]) {
+    await db.execSchema('DELETE FROM t');
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    await Promise.all(batch.map((row) => db.write(async (tx) => tx.deferInsert('t', ['id', 'v', 'n', 'r'], row))));
+    await hold;
+    const rows = await db.all<{ id: string; v: string | null; n: number | null; r: number | null }>('SELECT id, v, n, r FROM t ORDER BY id');
+    assert.deepEqual(rows.map((x) => [x.id, x.v, x.n, x.r]), batch);
+    // Without a NUL: one exec (the hold wrote nothing: no statement). A NUL cannot be SQL text: bound statements instead.
+    const used = db.stats().statements - statementsBefore;
+    if (batch.length === 3) assert.equal(used, 1);
+    else assert.ok(used > 1, `${used}`);
+  }
+  await db.close();
+});

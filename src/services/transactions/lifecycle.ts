@@ -35,33 +35,35 @@ export async function getTransaction(p: Platform, ctx: GroupContext, id: string)
 export async function captureTransaction(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Transaction> {
   const groupId = ctx.group;
   const req = parseOrThrow(captureSchemaFor(body), body);
+  // Read before the write, on the reader: what is decided from the row either never
+  // changes (amounts, processor) or is checked again by the compare-and-set (the status).
+  const row = await load(ctx.store, groupId, id);
+  if (row.status !== 'authorized') {
+    throw invalidRequest(`only an authorized transaction can be captured; this one is ${row.status}`);
+  }
+  let amount: number;
+  if ('amount' in req) {
+    if (req.amount !== row.authorized_amount) {
+      throw validationError([{ path: 'amount', message: `must equal the authorized amount (${row.authorized_amount})` }]);
+    }
+    amount = req.amount;
+  } else {
+    if (req.processor_id !== row.processor_id) {
+      throw validationError([{ path: 'processor_id', message: 'must be the processor of the authorized transaction' }]);
+    }
+    amount = req.amounts.captured_amount ?? req.amounts.requested_amount;
+    const path = req.amounts.captured_amount !== undefined ? 'amounts.captured_amount' : 'amounts.requested_amount';
+    if (amount > row.authorized_amount) {
+      throw validationError([{ path, message: `must not exceed the authorized amount (${row.authorized_amount})` }]);
+    }
+    if (amount === 0) throw validationError([{ path, message: 'must be at least 1 cent' }]);
+  }
+  const status = amount === row.authorized_amount ? 'captured' : 'partially_captured';
   return unitOfWork(ctx, async ({ tx }) => {
-    const row = await load(tx, groupId, id);
-    if (row.status !== 'authorized') {
-      throw invalidRequest(`only an authorized transaction can be captured; this one is ${row.status}`);
-    }
-    let amount: number;
-    if ('amount' in req) {
-      if (req.amount !== row.authorized_amount) {
-        throw validationError([{ path: 'amount', message: `must equal the authorized amount (${row.authorized_amount})` }]);
-      }
-      amount = req.amount;
-    } else {
-      if (req.processor_id !== row.processor_id) {
-        throw validationError([{ path: 'processor_id', message: 'must be the processor of the authorized transaction' }]);
-      }
-      amount = req.amounts.captured_amount ?? req.amounts.requested_amount;
-      const path = req.amounts.captured_amount !== undefined ? 'amounts.captured_amount' : 'amounts.requested_amount';
-      if (amount > row.authorized_amount) {
-        throw validationError([{ path, message: `must not exceed the authorized amount (${row.authorized_amount})` }]);
-      }
-      if (amount === 0) throw validationError([{ path, message: 'must be at least 1 cent' }]);
-    }
-    const status = amount === row.authorized_amount ? 'captured' : 'partially_captured';
     const at = ctx.clock.nowIso();
-    const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
-    if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
-    // The compare-and-set changed exactly these columns: no read-back on the writer (issue 9).
+    // Sent with the batch; the write (and its answer) fails if another request got there first.
+    transactionRepo.deferCapture(tx, id, amount, status, at, () => invalidRequest('this transaction was captured or changed by another request'));
+    // The compare-and-set changes exactly these columns: no read-back.
     return present(p, { ...row, status, captured_amount: amount, updated_at: at });
   });
 }
