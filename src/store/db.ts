@@ -624,6 +624,7 @@ export class Database implements Store {
   private queue: QueuedWrite[] = [];
   private draining: Promise<void> | null = null;
   private closed = false;
+  private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0 };
 
   private constructor(
@@ -657,6 +658,11 @@ export class Database implements Store {
   /** Run schema statements outside the queue (migrations, at open time only). */
   execSchema(sql: string): Promise<void> {
     return this.writer.exec(sql);
+  }
+
+  /** Resolves once the after-commit work started so far (and any it started in turn) has finished. */
+  async afterCommitSettled(): Promise<void> {
+    while (this.afterCommitWork.size > 0) await Promise.all(this.afterCommitWork);
   }
 
   /** The writer's counters so far. */
@@ -767,9 +773,11 @@ export class Database implements Store {
     // After-commit work (e.g. SMTP delivery) runs outside this loop: it may take seconds
     // and may write its outcome, a write that would queue behind the loop awaiting it.
     for (const hook of afterCommit) {
-      void Promise.resolve()
+      const work = Promise.resolve()
         .then(hook)
-        .catch(() => undefined); // it records its own failures
+        .catch(() => undefined) // it records its own failures
+        .finally(() => this.afterCommitWork.delete(work));
+      this.afterCommitWork.add(work);
     }
   }
 

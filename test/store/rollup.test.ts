@@ -65,7 +65,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     const auths = sales.filter((s) => s.status === 'authorized');
     const approvedSales = sales.filter((s) => s.status === 'pending' || s.status === 'captured');
     const changes: Array<Promise<unknown>> = [];
-    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { amount: 50 } : {}).catch(() => 'refused')));
+    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { kind: 'up_to', amount: 50, path: 'amount' } : { kind: 'up_to', path: 'amount' }).catch(() => 'refused')));
     approvedSales.slice(0, 10).forEach((s) => changes.push(voidTransaction(p, contextFor(p, demo.group_id), s.id).catch(() => 'refused')));
     changes.push(refundTransaction(p, contextFor(p, demo.group_id), approvedSales[0]!.id, { amount: 10 }).catch(() => 'refused')); // voided: refused
     await Promise.all(changes);

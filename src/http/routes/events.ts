@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
 import { eventListQuerySchema, eventListSchema, eventSchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
@@ -22,7 +22,7 @@ export const eventRoutes: RouteDef[] = [
     response: eventListSchema,
     handler: (c) => listEvents(c.groupCtx, c.key!.permissions, c.query),
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/events/:event_id',
     summary: 'Get an event',
@@ -30,6 +30,6 @@ export const eventRoutes: RouteDef[] = [
     extension: true,
     auth: anyKey,
     response: eventSchema,
-    handler: (c) => getEvent(c.groupCtx, c.key!.permissions, c.params.event_id!),
-  },
+    handler: (c) => getEvent(c.groupCtx, c.key!.permissions, c.params.event_id),
+  }),
 ];

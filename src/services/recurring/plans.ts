@@ -2,6 +2,7 @@
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
@@ -95,9 +96,9 @@ export async function createPlan(p: Platform, ctx: GroupContext, linkedAccountId
       updated_at: now,
     };
     await planRepo.insert(tx, row);
-    const plan = toPlan(row);
-    emit(event('plan.created', plan));
-    return plan;
+    const created = toPlan(row);
+    emit(event('plan.created', created));
+    return created;
   });
 }
 
@@ -129,12 +130,13 @@ export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId:
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
  * amount applies from the next charge). Everything happens in one write.
  */
-export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
+export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Plan>): Promise<Plan> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updatePlanSchema, body);
+  const given = replacement(updatePlanSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
+    const input = await given(() => toPlan(current));
     const values = planValues(input);
     const keptPolicy = current.retry_policy && (JSON.parse(current.retry_policy) as { steps: unknown[] }).steps.length === values.max_retry_count;
     const plan: PlanRow = {

@@ -2,6 +2,7 @@
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
@@ -245,17 +246,18 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
  * billing cycle starts at the end of the current period. payment_details.token replaces
  * the payment method. Only an active subscription can be updated.
  */
-export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Subscription>): Promise<Subscription> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updateSubscriptionSchema, body);
+  const given = replacement(updateSubscriptionSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const row = await requireSubscription(tx, groupId, linkedAccountId, id);
-    const before = await present(tx, { ...row });
     if (row.status !== 'active') {
       throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
     }
+    const before = toSubscription({ ...row }, await subscriptionRepo.paymentMethods(tx, [row]));
+    const input = await given(async () => before);
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
     await requireProcessor(tx, groupId, input.processor_id);
     const amounts = effectiveAmounts(plan, input.amounts);
