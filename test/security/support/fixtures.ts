@@ -49,6 +49,7 @@ const PARAM_IDS: Record<string, (d: DemoOutput, extra: Record<string, string>) =
   customer_id: (d) => d.customer_id,
   card_id: (d) => d.card_id as string | undefined,
   transaction_id: (_d, x) => x.transaction_id,
+  event_id: (_d, x) => x.event_id,
   product_id: (d) => first(d.product_ids),
   invoice_id: (d) => first(d.invoice_ids),
   partner_id: (d) => first(d.partner_ids),
@@ -110,7 +111,10 @@ export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<Wor
       body: saleBody(demo.processor_id, { type: 'auth', amount: AUTH_AMOUNT }),
     });
     assert.equal(auth.status, 200, auth.text);
-    const extra = { transaction_id: auth.body.id as string };
+    // The auth's own event (transaction.approved), newest in the log.
+    const log = await s.call('GET', `/api/v1/groups/${demo.group_id}/events?limit=1`, { key: allKey });
+    assert.equal(log.status, 200, log.text);
+    const extra = { transaction_id: auth.body.id as string, event_id: log.body.data.items[0].id as string };
     const ids: Record<string, string> = {};
     for (const [param, find] of Object.entries(PARAM_IDS)) {
       const id = find(demo, extra);
