@@ -272,7 +272,7 @@ export interface paths {
         put?: never;
         /**
          * Pay Payment Link (group path of the usage example)
-         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged, link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links. The link must belong to {group_id} (404 otherwise).
+         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged; the attempt is a declined transaction, whose id is transaction_id; the link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links. The link must belong to {group_id} (404 otherwise).
          *
          *     Authorization: the session token of this payment link (from its public retrieval).
          *
@@ -732,7 +732,7 @@ export interface paths {
         put?: never;
         /**
          * Pay Payment Link
-         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged, link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.
+         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged; the attempt is a declined transaction, whose id is transaction_id; the link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.
          *
          *     Authorization: the session token of this payment link (from its public retrieval).
          *
@@ -1264,6 +1264,8 @@ export interface components {
                 response_code?: string;
                 /** @description the processor's response text of a declined payment */
                 response_text?: string;
+                /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
+                transaction_id?: string;
                 /** @enum {string} */
                 type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
             };

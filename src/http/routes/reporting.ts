@@ -1,10 +1,10 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { report } from '../../services/reporting/reporting.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
 export const reportingRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/processing/:linked_account_id/transactions/reporting',
     summary: 'Transaction reporting: a table of transactions, a count or an amount sum',
@@ -20,6 +20,6 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
-  },
+    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+  }),
 ];

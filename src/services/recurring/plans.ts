@@ -1,6 +1,7 @@
 // Plans (spec 4 Create Plan, 5 Update plan; get and list are extensions).
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
@@ -22,7 +23,7 @@ import {
 import { notFound, parseOrThrow } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount } from '../groups/groups.js';
-import { applyAmountChange, BILLING_BATCH_SIZE, reanchor, reschedule } from './billing.js';
+import { applyTerms, BILLING_BATCH_SIZE } from './billing.js';
 
 export function toPlan(row: PlanRow): Plan {
   return {
@@ -126,12 +127,13 @@ export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId:
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
  * amount applies from the next charge). Everything happens in one write.
  */
-export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
+export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Plan>): Promise<Plan> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updatePlanSchema, body);
+  const given = replacement(updatePlanSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
+    const input = await given(() => toPlan(current));
     const values = planValues(input);
     const keptPolicy = current.retry_policy && (JSON.parse(current.retry_policy) as { steps: unknown[] }).steps.length === values.max_retry_count;
     const plan: PlanRow = {
@@ -150,15 +152,7 @@ export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId
         if (rows.length === 0) break;
         const methods = await subscriptionRepo.paymentMethods(tx, rows);
         for (const row of rows) {
-          reanchor(row, plan.billing_cycle as BillingCycle, plan.billing_factor);
-          row.tax_amount = plan.tax;
-          row.shipping_amount = plan.shipping_amount;
-          row.initial_amount = plan.initial_amount;
-          row.duration = plan.duration;
-          row.max_retry_count = plan.max_retry_count;
-          row.retry_policy = plan.retry_policy;
-          await applyAmountChange(tx, p, row, plan.amount, behavior, methods);
-          reschedule(row);
+          await applyTerms(tx, p, row, { ...plan, billing_cycle: plan.billing_cycle as BillingCycle, shipping: plan.shipping_amount }, behavior, methods);
           row.updated_at = plan.updated_at;
           if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
         }

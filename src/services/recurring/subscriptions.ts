@@ -1,6 +1,7 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
@@ -24,7 +25,7 @@ import { invalidRequest, notFound, parseOrThrow, validationError } from '../../e
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
-import { applyAmountChange, billSubscription, periodBounds, reanchor, reschedule, type PaymentMethods } from './billing.js';
+import { applyTerms, billSubscription, periodBounds, type PaymentMethods } from './billing.js';
 
 // ---------------------------------------------------------------------------
 // Response object
@@ -242,9 +243,9 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
  * billing cycle starts at the end of the current period. payment_details.token replaces
  * the payment method. Only an active subscription can be updated.
  */
-export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Subscription>): Promise<Subscription> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updateSubscriptionSchema, body);
+  const given = replacement(updateSubscriptionSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
@@ -252,6 +253,7 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
     if (row.status !== 'active') {
       throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
     }
+    const input = await given(async () => toSubscription(row, await subscriptionRepo.paymentMethods(tx, [row])));
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
     await requireProcessor(tx, groupId, input.processor_id);
     const amounts = effectiveAmounts(plan, input.amounts);
@@ -261,21 +263,30 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
     }
     const methods = await subscriptionRepo.paymentMethods(tx, [row]);
 
-    reanchor(row, input.billing_cycle, input.billing_factor ?? 1);
     row.plan_id = plan.id;
     row.processor_id = input.processor_id;
     row.currency = input.currency;
-    row.tax_amount = amounts.tax;
-    row.shipping_amount = amounts.shipping;
-    row.initial_amount = amounts.initialAmount;
     row.billing_address = JSON.stringify(input.billing_address);
-    row.duration = input.duration;
-    row.max_retry_count = input.max_retry_count;
-    row.retry_policy = plan.retry_policy;
     if (input.description !== undefined) row.description = input.description;
     const behavior = (input.proration_behavior ?? plan.proration_behavior) as ProrationBehavior;
-    await applyAmountChange(tx, p, row, amounts.amount, behavior, methods);
-    reschedule(row);
+    await applyTerms(
+      tx,
+      p,
+      row,
+      {
+        billing_cycle: input.billing_cycle,
+        billing_factor: input.billing_factor ?? 1,
+        amount: amounts.amount,
+        tax: amounts.tax,
+        shipping: amounts.shipping,
+        initial_amount: amounts.initialAmount,
+        duration: input.duration,
+        max_retry_count: input.max_retry_count,
+        retry_policy: plan.retry_policy,
+      },
+      behavior,
+      methods,
+    );
     return save(tx, row, now.toISOString(), methods);
   });
 }
