@@ -1,0 +1,30 @@
+// The reporting summary: counts and net amounts per key for the reporting filters.
+// The HTTP route, `payctl report --summary` and the report browser's summary view all
+// come through here.
+import type { Platform } from './platform.js';
+import { requireGroup } from './groups.js';
+import { ensureReportingRollup } from '../store/repositories/reporting.js';
+import { summaryRepo } from '../store/repositories/reporting-summary.js';
+import { parseSummaryQuery, type ReportSummary, type SummaryQuery } from '../domain/reporting-summary.js';
+import type { RawQuery } from '../domain/reporting.js';
+
+/** GET /api/v1/groups/{group_id}/transactions/reporting/summary. */
+export async function reportingSummary(p: Platform, groupId: string, query: RawQuery): Promise<ReportSummary> {
+  await requireGroup(p.db, groupId);
+  return summarize(p, groupId, parseSummaryQuery(query, p.clock.now()));
+}
+
+/** A validated summary query. */
+export async function summarize(p: Platform, groupId: string, q: SummaryQuery): Promise<ReportSummary> {
+  // A database whose rollup is not maintained yet (new, or a bulk load that stopped) gets it now.
+  await ensureReportingRollup(p.db, (fn) => p.db.write(fn));
+  const groups = await summaryRepo.byKey(p.db, { groupId, start: q.start, end: q.end, filters: q.filters }, q.groupBy);
+  return {
+    group_by: q.groupBy,
+    start: q.start,
+    end: q.end,
+    total_count: groups.reduce((n, g) => n + g.count, 0),
+    total_amount: groups.reduce((n, g) => n + g.amount, 0),
+    groups,
+  };
+}
