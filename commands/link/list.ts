@@ -4,6 +4,7 @@ import { listPaymentLinks } from '../../src/services/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkAmount } from '../../src/render/payment-links.js';
 import { table, when } from '../../src/render/table.js';
+import { statusWord } from '../../src/render/colour.js';
 
 export default class LinkList extends PayctlCommand {
   static override description = 'List the payment links of a group, newest first';
@@ -26,7 +27,7 @@ export default class LinkList extends PayctlCommand {
       offset: flags.offset,
     });
     const items = result.data.items;
-    this.log(table(['id', 'status', 'amount', 'description', 'created'], items.map((l) => [l.id, l.status, linkAmount(l), l.description, when(l.created_at)])));
+    this.log(table(['id', 'status', 'amount', 'description', 'created'], items.map((l) => [l.id, statusWord(l.status), linkAmount(l), l.description, when(l.created_at)])));
     this.log(`${items.length} of ${result.data.total_count} payment link${result.data.total_count === 1 ? '' : 's'}`);
     return result;
   }

@@ -2,6 +2,7 @@
 // how they become the same request bodies the HTTP API takes. The bodies are validated
 // by the services with the schemas of src/domain/transactions.ts; nothing here
 // re-validates a field, it only turns command-line text into JSON values.
+import { statusWord } from '../render/colour.js';
 import { Flags } from '@oclif/core';
 import { AppError } from '../errors.js';
 import { formatMoney, parseMoney } from '../domain/money.js';
@@ -256,7 +257,7 @@ export function receipt(t: Transaction): string {
   const a = t.amounts;
   const pairs: Array<[string, string]> = [
     ['id', t.id],
-    ['status', t.status],
+    ['status', statusWord(t.status)],
     ['type', t.transaction_type],
     ['amount', `${formatMoney(a.requested_amount)} (${a.requested_amount} cents)`],
   ];
