@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { captureTransaction, getTransaction } from '../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { amountFlags, amountFromFlags, captureABodyFromAuth, fileFlag, groupFlag, receipt } from '../src/cli/transaction-flags.js';
+import { amountFlags, amountFromFlags, captureABodyFromAuth, fileFlag, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
+import { contextFor } from '../src/services/context.js';
 
 export default class Capture extends PayctlCommand {
   static override description = [
@@ -30,11 +31,11 @@ export default class Capture extends PayctlCommand {
     if (flags.file) {
       body = await this.readBodyFile(flags.file);
     } else {
-      const auth = await getTransaction(p, flags.group, args.id);
+      const auth = await getTransaction(p, contextFor(p, flags.group), args.id);
       const amount = amountFromFlags(flags) ?? auth.amounts.authorized_amount;
       body = amount === auth.amounts.authorized_amount ? { amount } : captureABodyFromAuth(auth, amount, flags.token);
     }
-    const t = await captureTransaction(p, flags.group, args.id, body);
+    const t = await captureTransaction(p, contextFor(p, flags.group), args.id, body);
     this.log(receipt(t));
     return t;
   }

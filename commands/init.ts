@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
-import { seedDemo, type DemoOutput } from '../src/services/demo.js';
+import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
 import { LATEST_VERSION } from '../src/store/migrate.js';
 
 export default class Init extends PayctlCommand {

@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
-import { submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding.js';
+import { submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
 import type { SignupEntryResult } from '../src/domain/onboarding-response.js';
 import type { FieldProblem } from '../src/errors.js';
 import { keyValues, when } from '../src/render/table.js';
 import { DELIVERY_TEXT, loadDraft, wizardSession } from '../src/cli/onboard-session.js';
+import { contextFor } from '../src/services/context.js';
 
 const NO_TTY_HINT =
   'the onboarding wizard needs an interactive terminal; submit a JSON entry with --file entry.json (or --file - for stdin), ' +
@@ -39,7 +40,7 @@ export default class Onboard extends PayctlCommand {
       const body = await this.readBodyFile(flags.file);
       const p = await this.platform(flags.db);
       if (flags['dry-run']) return this.dryRun(await validateSignupEntry(p, body));
-      return this.show(await submitSignupEntry(p, body));
+      return this.show(await submitSignupEntry(p, contextFor(p, undefined), body));
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) this.error(NO_TTY_HINT, { exit: 2 });
     return this.wizard(flags.db, flags.resume, flags.draft);

@@ -2,18 +2,19 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { AppError } from '../src/errors.js';
 import type { Platform } from '../src/services/platform.js';
-import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups.js';
-import { report, reportPage, reportSummary } from '../src/services/reporting.js';
+import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups/groups.js';
+import { report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
 import { LIMIT_MAX, parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
 import { formatMoney } from '../src/domain/money.js';
 import { terminalColumns } from '../src/render/terminal.js';
 import { parseSummaryQuery } from '../src/domain/reporting-summary.js';
-import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting-summary.js';
+import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
 
 const chartFormatOf = (file: string): 'svg' | 'png' | null => {
   const ext = file.toLowerCase().split('.').pop();
   return ext === 'svg' || ext === 'png' ? ext : null;
 };
+import { contextFor } from '../src/services/context.js';
 
 const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
 const one = (description: string) => Flags.string({ description });
@@ -98,7 +99,7 @@ export default class Report extends PayctlCommand {
     if (interactive && (raw.type === 'table' || !flags.type)) return this.browse(p, groupId, accountId, raw);
     if (flags.output === 'csv' && !this.jsonEnabled()) return this.csv(p, groupId, accountId, raw);
 
-    const result = await report(p, groupId, accountId, raw);
+    const result = await report(p, contextFor(p, groupId), accountId, raw);
     if (flags.output === 'json') {
       this.log(JSON.stringify(result, null, 2));
     } else if (!this.jsonEnabled()) {
@@ -150,7 +151,7 @@ export default class Report extends PayctlCommand {
     const cap = raw.limit === undefined ? Infinity : Number(raw.limit);
     if (!/^\d{1,16}$/.test(String(raw.limit ?? '0'))) throw new AppError(400, 'validation_error', 'limit: must be a whole number');
     const q = { ...raw, type: 'table', limit: '0' };
-    const first = await report(p, groupId, accountId, q);
+    const first = await report(p, contextFor(p, groupId), accountId, q);
     const query = parseReportQuery(q, p.clock.now());
     // Rendering modules load only for the output that needs them (a --json run stays light).
     const [{ ttyProgress }, { csvLine }, { CSV_HEAD, csvRow }] = await Promise.all([
@@ -179,7 +180,7 @@ export default class Report extends PayctlCommand {
   private async browse(p: Platform, groupId: string, accountId: string, raw: RawQuery) {
     const base = { ...raw, type: 'table' };
     // Checks the flags (and the linked account) before the screen opens.
-    const start = await report(p, groupId, accountId, { ...base, limit: '0' });
+    const start = await report(p, contextFor(p, groupId), accountId, { ...base, limit: '0' });
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
     const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
       parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());

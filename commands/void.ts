@@ -2,7 +2,8 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { voidTransaction } from '../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { groupFlag, receipt } from '../src/cli/transaction-flags.js';
+import { groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
+import { contextFor } from '../src/services/context.js';
 
 export default class Void extends PayctlCommand {
   static override description = 'Void a pending sale or an authorized auth before it settles (it becomes voided)';
@@ -12,7 +13,7 @@ export default class Void extends PayctlCommand {
 
   async run(): Promise<Transaction> {
     const { args, flags } = await this.parse(Void);
-    const t = await voidTransaction(await this.platform(flags.db), flags.group, args.id);
+    const t = await voidTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
     this.log(receipt(t));
     return t;
   }

@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { addCard } from '../../src/services/transactions/add-card.js';
 import type { CustomerCard } from '../../src/domain/customers.js';
-import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/transaction-flags.js';
+import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/flags/transaction-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class CardAdd extends PayctlCommand {
   static override description = 'Add a card to an existing customer from a card token (Add Card of the API)';
@@ -23,7 +24,7 @@ export default class CardAdd extends PayctlCommand {
     const { flags } = await this.parse(CardAdd);
     const p = await this.platform(flags.db);
     const body = flags.file ? await this.readBodyFile(flags.file) : addCardBodyFromFlags(flags);
-    const card = await addCard(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), flags.customer, body);
+    const card = await addCard(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), flags.customer, body);
     this.log(cardSummary(card));
     return card;
   }

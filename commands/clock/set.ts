@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { setClock, type ClockState } from '../../src/services/clock-control.js';
-import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes.js';
-import { parseInstant } from '../../src/services/clock.js';
+import { setClock, type ClockState } from '../../src/services/clock/clock-control.js';
+import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { parseInstant } from '../../src/services/clock/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class ClockSet extends PayctlCommand {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { showClock, type ClockState } from '../../src/services/clock-control.js';
-import { showGroupClock, type GroupClockState } from '../../src/services/sandboxes.js';
+import { showClock, type ClockState } from '../../src/services/clock/clock-control.js';
+import { showGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
 
 export default class ClockShow extends PayctlCommand {
   static override description = "Show the platform clock (real time plus an offset, shared by CLI and server), or a group's clock";

@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createCustomer } from '../../src/services/customers.js';
+import { createCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class CustomerCreate extends PayctlCommand {
   static override description = 'Create a customer in a group';
@@ -23,7 +24,7 @@ export default class CustomerCreate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : { first_name: flags['first-name'], last_name: flags['last-name'], email: flags.email, phone: flags.phone };
-    const customer = await createCustomer(await this.platform(flags.db), flags.group, body);
+    const customer = await createCustomer(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
     this.log(`Created customer ${customer.id}`);
     return customer;
   }

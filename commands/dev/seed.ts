@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { ttyProgress } from '../../src/cli/progress.js';
-import { MAX_SEED, seedTransactions, type SeedResult } from '../../src/services/seed.js';
+import { MAX_SEED, seedTransactions, type SeedResult } from '../../src/dev/seed.js';
 import { keyValues } from '../../src/render/table.js';
 
 export default class DevSeed extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createGroup } from '../../src/services/groups.js';
+import { createGroup } from '../../src/services/groups/groups.js';
 import type { GroupRow } from '../../src/store/repositories/groups.js';
 
 export default class GroupCreate extends PayctlCommand {

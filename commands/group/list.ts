@@ -1,5 +1,5 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listGroups } from '../../src/services/groups.js';
+import { listGroups } from '../../src/services/groups/groups.js';
 import type { GroupRow } from '../../src/store/repositories/groups.js';
 import { table, when } from '../../src/render/table.js';
 

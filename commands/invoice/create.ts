@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag, idQuantity } from '../../src/cli/catalog-flags.js';
-import { createInvoice, invoicePageUrl } from '../../src/services/invoices.js';
+import { defined, groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { createInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class InvoiceCreate extends PayctlCommand {
   static override description = 'Create an invoice for a partner from products (numbered INV-<year>-<n>)';
@@ -45,7 +46,7 @@ export default class InvoiceCreate extends PayctlCommand {
           }),
         });
     const p = await this.platform(flags.db);
-    const invoice = await createInvoice(p, flags.group, body);
+    const invoice = await createInvoice(p, contextFor(p, flags.group), body);
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

@@ -1,9 +1,10 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/catalog-flags.js';
-import { getInvoice, invoicePageUrl } from '../../src/services/invoices.js';
+import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { getInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class InvoiceGet extends PayctlCommand {
   static override description = 'Show an invoice with its lines and public page link (status as of the platform clock)';
@@ -14,7 +15,7 @@ export default class InvoiceGet extends PayctlCommand {
   async run(): Promise<Invoice> {
     const { args, flags } = await this.parse(InvoiceGet);
     const p = await this.platform(flags.db);
-    const invoice = await getInvoice(p, flags.group, args.id);
+    const invoice = await getInvoice(p, contextFor(p, flags.group), args.id);
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

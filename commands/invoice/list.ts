@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listInvoices } from '../../src/services/invoices.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listInvoices } from '../../src/services/catalog/invoices.js';
 import { INVOICE_STATUSES, type InvoiceList } from '../../src/domain/catalog.js';
 import { invoiceTable } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class InvoiceListCommand extends PayctlCommand {
   static override description = 'List invoices, newest first (status as of the platform clock)';
@@ -20,7 +21,7 @@ export default class InvoiceListCommand extends PayctlCommand {
 
   async run(): Promise<InvoiceList> {
     const { flags } = await this.parse(InvoiceListCommand);
-    const result = await listInvoices(await this.platform(flags.db), flags.group, {
+    const result = await listInvoices(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.status !== undefined ? { status: flags.status } : {}),

@@ -2,8 +2,9 @@ import { Args, Flags } from '@oclif/core';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/catalog-flags.js';
-import { invoicePdf } from '../../src/services/invoices.js';
+import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { invoicePdf } from '../../src/services/catalog/invoices.js';
+import { contextFor } from '../../src/services/context.js';
 
 export interface InvoicePdfResult {
   file: string;
@@ -27,7 +28,7 @@ export default class InvoicePdf extends PayctlCommand {
 
   async run(): Promise<InvoicePdfResult> {
     const { args, flags } = await this.parse(InvoicePdf);
-    const { filename, pdf, invoice } = await invoicePdf(await this.platform(flags.db), flags.group, args.id);
+    const { filename, pdf, invoice } = await invoicePdf(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
     const result = { bytes: pdf.length, invoice_id: invoice.id, invoice_number: invoice.invoice_number, status: invoice.status };
     if (flags.output === '-') {
       if (this.jsonEnabled()) this.error('-o - writes the PDF to stdout; it cannot be combined with --json', { exit: 2 });

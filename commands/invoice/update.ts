@@ -1,11 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, idQuantity } from '../../src/cli/catalog-flags.js';
-import { getInvoice, invoicePageUrl, updateInvoice } from '../../src/services/invoices.js';
-import { getProduct } from '../../src/services/products.js';
+import { groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { getInvoice, invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
+import { getProduct } from '../../src/services/catalog/products.js';
 import { dueDayOf, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
 import { AppError } from '../../src/errors.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class InvoiceUpdate extends PayctlCommand {
   static override description =
@@ -37,7 +38,7 @@ export default class InvoiceUpdate extends PayctlCommand {
     if (flags.file) body = await this.readBodyFile(flags.file);
     else {
       // The API replaces the invoice (spec 9); start from the current one.
-      const current = await getInvoice(p, flags.group, args.id);
+      const current = await getInvoice(p, contextFor(p, flags.group), args.id);
       const remove = new Set(flags['remove-line'] ?? []);
       const quantities = new Map((flags.quantity ?? []).map((t) => idQuantity('quantity', t)).map((x) => [x.id, x.quantity]));
       for (const id of [...remove, ...quantities.keys()]) {
@@ -57,7 +58,7 @@ export default class InvoiceUpdate extends PayctlCommand {
         }));
       for (const t of flags['add-product'] ?? []) {
         const { id, quantity } = idQuantity('add-product', t);
-        const product = await getProduct(p, flags.group, id);
+        const product = await getProduct(p, contextFor(p, flags.group), id);
         lines.push({
           product_id: product.id,
           name: product.name,
@@ -78,7 +79,7 @@ export default class InvoiceUpdate extends PayctlCommand {
         products: lines,
       };
     }
-    const invoice = await updateInvoice(p, flags.group, args.id, body);
+    const invoice = await updateInvoice(p, contextFor(p, flags.group), args.id, body);
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

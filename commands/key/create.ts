@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createKey, type ApiKeyInfo } from '../../src/services/keys.js';
+import { createKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
 export default class KeyCreate extends PayctlCommand {

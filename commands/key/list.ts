@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listKeys, type ApiKeyInfo } from '../../src/services/keys.js';
+import { listKeys, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 import { table, when } from '../../src/render/table.js';
 
 export default class KeyList extends PayctlCommand {

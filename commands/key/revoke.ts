@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { revokeKey, type ApiKeyInfo } from '../../src/services/keys.js';
+import { revokeKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 
 export default class KeyRevoke extends PayctlCommand {
   static override description = 'Revoke an API key (requests with it get 401)';

@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createPaymentLink } from '../../src/services/payment-links.js';
+import { createPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { parseMoney } from '../../src/domain/money.js';
 import { validationError } from '../../src/errors.js';
 import { linkDetails } from '../../src/render/payment-links.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class LinkCreate extends PayctlCommand {
   static override description = 'Create a payment link (a page where an end-user pays once)';
@@ -41,7 +42,7 @@ export default class LinkCreate extends PayctlCommand {
           ach_enabled: flags.ach,
           expires_at: flags['expires-at'],
         };
-    const link = await createPaymentLink(await this.platform(flags.db), flags.group, body);
+    const link = await createPaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
     this.log(`Created payment link ${link.id}`);
     this.log(linkDetails(link));
     return link;

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { deactivatePaymentLink } from '../../src/services/payment-links.js';
+import { deactivatePaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class LinkDeactivate extends PayctlCommand {
   static override description = 'Deactivate a payment link so it can no longer be paid (a paid link cannot be deactivated)';
@@ -11,7 +12,7 @@ export default class LinkDeactivate extends PayctlCommand {
 
   async run(): Promise<PaymentLink> {
     const { args, flags } = await this.parse(LinkDeactivate);
-    const link = await deactivatePaymentLink(await this.platform(flags.db), flags.group, args.id);
+    const link = await deactivatePaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
     this.log(`Payment link ${link.id} is ${link.status}`);
     return link;
   }

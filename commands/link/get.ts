@@ -1,8 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPaymentLink } from '../../src/services/payment-links.js';
+import { getPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { linkDetails } from '../../src/render/payment-links.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class LinkGet extends PayctlCommand {
   static override description = 'Show a payment link';
@@ -12,7 +13,7 @@ export default class LinkGet extends PayctlCommand {
 
   async run(): Promise<PaymentLink> {
     const { args, flags } = await this.parse(LinkGet);
-    const link = await getPaymentLink(await this.platform(flags.db), flags.group, args.id);
+    const link = await getPaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
     this.log(linkDetails(link));
     return link;
   }

@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listPaymentLinks } from '../../src/services/payment-links.js';
+import { listPaymentLinks } from '../../src/services/payment-links/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkAmount } from '../../src/render/payment-links.js';
 import { table, when } from '../../src/render/table.js';
 import { statusWord } from '../../src/render/colour.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class LinkList extends PayctlCommand {
   static override description = 'List the payment links of a group, newest first';
@@ -21,7 +22,7 @@ export default class LinkList extends PayctlCommand {
 
   async run(): Promise<PaymentLinkList> {
     const { flags } = await this.parse(LinkList);
-    const result = await listPaymentLinks(await this.platform(flags.db), flags.group, {
+    const result = await listPaymentLinks(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
       status: flags.status,
       limit: flags.limit,
       offset: flags.offset,

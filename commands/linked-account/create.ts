@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createLinkedAccount } from '../../src/services/groups.js';
+import { createLinkedAccount } from '../../src/services/groups/groups.js';
 import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
 
 export default class LinkedAccountCreate extends PayctlCommand {

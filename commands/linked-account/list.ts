@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listLinkedAccounts } from '../../src/services/groups.js';
+import { listLinkedAccounts } from '../../src/services/groups/groups.js';
 import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
 import { table } from '../../src/render/table.js';
 

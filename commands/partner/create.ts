@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag } from '../../src/cli/catalog-flags.js';
-import { createPartner } from '../../src/services/partners.js';
+import { defined, groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { createPartner } from '../../src/services/catalog/partners.js';
 import type { Partner } from '../../src/domain/catalog.js';
 import { partnerDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class PartnerCreate extends PayctlCommand {
   static override description = 'Create a partner (a business you invoice)';
@@ -42,7 +43,7 @@ export default class PartnerCreate extends PayctlCommand {
           postal_code: flags['postal-code'],
           country: flags.country,
         });
-    const partner = await createPartner(await this.platform(flags.db), flags.group, body);
+    const partner = await createPartner(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
     this.log(partnerDetails(partner));
     return partner;
   }

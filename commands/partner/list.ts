@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listPartners } from '../../src/services/partners.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listPartners } from '../../src/services/catalog/partners.js';
 import type { PartnerList } from '../../src/domain/catalog.js';
 import { table } from '../../src/render/table.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class PartnerListCommand extends PayctlCommand {
   static override description = 'List partners; --name matches company or person name (case-insensitive)';
@@ -19,7 +20,7 @@ export default class PartnerListCommand extends PayctlCommand {
 
   async run(): Promise<PartnerList> {
     const { flags } = await this.parse(PartnerListCommand);
-    const result = await listPartners(await this.platform(flags.db), flags.group, {
+    const result = await listPartners(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.name !== undefined ? { name: flags.name } : {}),

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createPlan } from '../../src/services/plans.js';
+import { createPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class PlanCreate extends PayctlCommand {
   static override description = 'Create a recurring billing plan (Create Plan of the API)';
@@ -24,7 +25,7 @@ export default class PlanCreate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : { ...planBodyFromFlags(flags), ...(flags['retry-delays'] !== undefined ? { retry_policy: retryPolicyFrom(flags['retry-delays']) } : {}) };
-    const plan = await createPlan(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    const plan = await createPlan(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
     this.log(`Created plan ${plan.id}`);
     this.log(describePlan(plan));
     return plan;

@@ -1,9 +1,10 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listPlans } from '../../src/services/plans.js';
+import { listPlans } from '../../src/services/recurring/plans.js';
 import type { PlanList } from '../../src/domain/recurring.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table } from '../../src/render/table.js';
-import { linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class PlanListCommand extends PayctlCommand {
   static override description = 'List the plans of a linked account (newest first)';
@@ -13,7 +14,7 @@ export default class PlanListCommand extends PayctlCommand {
   async run(): Promise<PlanList> {
     const { flags } = await this.parse(PlanListCommand);
     const p = await this.platform(flags.db);
-    const result = await listPlans(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), {
+    const result = await listPlans(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), {
       limit: flags.limit,
       offset: flags.offset,
     });

@@ -1,8 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPlan, planToUpdateBody, updatePlan } from '../../src/services/plans.js';
+import { getPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class PlanUpdate extends PayctlCommand {
   static override description =
@@ -28,12 +29,12 @@ export default class PlanUpdate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : {
-          ...planToUpdateBody(await getPlan(p, flags.group, account, args.id)),
+          ...planToUpdateBody(await getPlan(p, contextFor(p, flags.group), account, args.id)),
           ...planBodyFromFlags(flags),
           update_subscriptions: flags['update-subscriptions'],
           prorate: flags.prorate,
         };
-    const plan = await updatePlan(p, flags.group, account, args.id, body);
+    const plan = await updatePlan(p, contextFor(p, flags.group), account, args.id, body);
     this.log(`Updated plan ${plan.id}`);
     this.log(describePlan(plan));
     return plan;

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createProcessor } from '../../src/services/groups.js';
+import { createProcessor } from '../../src/services/groups/groups.js';
 import type { ProcessorRow } from '../../src/store/repositories/groups.js';
 
 export default class ProcessorCreate extends PayctlCommand {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listProcessors } from '../../src/services/groups.js';
+import { listProcessors } from '../../src/services/groups/groups.js';
 import type { ProcessorRow } from '../../src/store/repositories/groups.js';
 import { table } from '../../src/render/table.js';
 

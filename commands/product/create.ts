@@ -1,8 +1,9 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
-import { createProduct } from '../../src/services/products.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { createProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { formatMoney } from '../../src/domain/money.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class ProductCreate extends PayctlCommand {
   static override description = 'Create a product (name, description, price with tax included)';
@@ -23,7 +24,7 @@ export default class ProductCreate extends PayctlCommand {
           included_tax_amount: amountFlag('tax', flags.tax, flags['tax-cents']),
           unit_of_measure: flags.unit,
         });
-    const product = await createProduct(await this.platform(flags.db), flags.group, body);
+    const product = await createProduct(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
     this.log(`Created product ${product.id} (${product.name}, ${formatMoney(product.amount)})`);
     return product;
   }

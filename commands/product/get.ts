@@ -1,9 +1,10 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/catalog-flags.js';
-import { getProduct } from '../../src/services/products.js';
+import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { getProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class ProductGet extends PayctlCommand {
   static override description = 'Show a product';
@@ -13,7 +14,7 @@ export default class ProductGet extends PayctlCommand {
 
   async run(): Promise<Product> {
     const { args, flags } = await this.parse(ProductGet);
-    const product = await getProduct(await this.platform(flags.db), flags.group, args.id);
+    const product = await getProduct(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
     this.log(productDetails(product));
     return product;
   }

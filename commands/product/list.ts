@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/catalog-flags.js';
-import { listProducts } from '../../src/services/products.js';
+import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { listProducts } from '../../src/services/catalog/products.js';
 import type { ProductList } from '../../src/domain/catalog.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table } from '../../src/render/table.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class ProductListCommand extends PayctlCommand {
   static override description = 'List the products of a group';
@@ -17,7 +18,7 @@ export default class ProductListCommand extends PayctlCommand {
 
   async run(): Promise<ProductList> {
     const { flags } = await this.parse(ProductListCommand);
-    const result = await listProducts(await this.platform(flags.db), flags.group, {
+    const result = await listProducts(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.name !== undefined ? { name: flags.name } : {}),

@@ -1,9 +1,10 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/catalog-flags.js';
-import { getProduct, updateProduct } from '../../src/services/products.js';
+import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { getProduct, updateProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class ProductUpdate extends PayctlCommand {
   static override description = 'Update a product: flags change those fields and keep the rest; --file replaces the whole product';
@@ -21,7 +22,7 @@ export default class ProductUpdate extends PayctlCommand {
     if (flags.file) body = await this.readBodyFile(flags.file);
     else {
       // The API replaces every field (spec 8); start from the current product.
-      const current = await getProduct(p, flags.group, args.id);
+      const current = await getProduct(p, contextFor(p, flags.group), args.id);
       body = {
         name: current.name,
         description: current.description,
@@ -37,7 +38,7 @@ export default class ProductUpdate extends PayctlCommand {
         }),
       };
     }
-    const product = await updateProduct(p, flags.group, args.id, body);
+    const product = await updateProduct(p, contextFor(p, flags.group), args.id, body);
     this.log(productDetails(product));
     return product;
   }

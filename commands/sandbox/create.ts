@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createSandbox, type Sandbox } from '../../src/services/sandboxes.js';
+import { createSandbox, type Sandbox } from '../../src/services/sandboxes/sandboxes.js';
 
 export default class SandboxCreate extends PayctlCommand {
   static override description = 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock';

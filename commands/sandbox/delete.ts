@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { deleteSandbox } from '../../src/services/sandboxes.js';
+import { deleteSandbox } from '../../src/services/sandboxes/sandboxes.js';
 
 export default class SandboxDelete extends PayctlCommand {
   static override description = 'Drop a sandbox and every row of it in one transaction (its keys stop working at once)';

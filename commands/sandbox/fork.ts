@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { forkSandbox } from '../../src/services/sandboxes.js';
+import { forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
 
 export default class SandboxFork extends PayctlCommand {
   static override description = 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox with its own keys';

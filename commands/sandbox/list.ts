@@ -1,5 +1,5 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listSandboxes } from '../../src/services/sandboxes.js';
+import { listSandboxes } from '../../src/services/sandboxes/sandboxes.js';
 import type { SandboxSummary } from '../../src/domain/sandboxes.js';
 import { table, when } from '../../src/render/table.js';
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createSignupForm } from '../../src/services/onboarding.js';
+import { createSignupForm } from '../../src/services/onboarding/onboarding.js';
 import type { SignupForm } from '../../src/domain/onboarding-response.js';
 
 export default class SignupFormCreate extends PayctlCommand {

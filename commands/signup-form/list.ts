@@ -1,5 +1,5 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listSignupForms } from '../../src/services/onboarding.js';
+import { listSignupForms } from '../../src/services/onboarding/onboarding.js';
 import type { SignupForm } from '../../src/domain/onboarding-response.js';
 import { table, when } from '../../src/render/table.js';
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { createSubscription } from '../../src/services/subscriptions.js';
+import { createSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import {
   defined,
@@ -10,7 +10,8 @@ import {
   scopeFlags,
   subscriptionAmountFlags,
   subscriptionAmountsFromFlags,
-} from '../../src/cli/recurring-flags.js';
+} from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionCreate extends PayctlCommand {
   static override description =
@@ -54,7 +55,7 @@ export default class SubscriptionCreate extends PayctlCommand {
         amounts: Object.keys(amounts).length ? amounts : undefined,
       });
     }
-    const s = await createSubscription(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    const s = await createSubscription(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
     this.log(`Created subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

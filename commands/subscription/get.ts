@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getSubscription } from '../../src/services/subscriptions.js';
+import { getSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
-import { describeSubscription, linkedAccountOrDefault, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { describeSubscription, linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionGet extends PayctlCommand {
   static override description = 'Show a subscription: status, next bill date, charges, retries';
@@ -13,7 +14,7 @@ export default class SubscriptionGet extends PayctlCommand {
   async run(): Promise<Subscription> {
     const { args, flags } = await this.parse(SubscriptionGet);
     const p = await this.platform(flags.db);
-    const s = await getSubscription(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), args.id);
+    const s = await getSubscription(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), args.id);
     this.log(describeSubscription(s));
     return s;
   }

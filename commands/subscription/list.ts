@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { listSubscriptions } from '../../src/services/subscriptions.js';
+import { listSubscriptions } from '../../src/services/recurring/subscriptions.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionList } from '../../src/domain/recurring.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table, when } from '../../src/render/table.js';
 import { statusWord } from '../../src/render/colour.js';
-import { defined, linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/recurring-flags.js';
+import { defined, linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionListCommand extends PayctlCommand {
   static override description = 'List the subscriptions of a linked account (newest first)';
@@ -25,7 +26,7 @@ export default class SubscriptionListCommand extends PayctlCommand {
     const { flags } = await this.parse(SubscriptionListCommand);
     const p = await this.platform(flags.db);
     const query = defined({ limit: flags.limit, offset: flags.offset, status: flags.status, plan_id: flags.plan, customer_id: flags.customer });
-    const result = await listSubscriptions(p, flags.group, await linkedAccountOrDefault(p, flags.group, flags['linked-account']), query);
+    const result = await listSubscriptions(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), query);
     const { items, total_count } = result.data;
     this.log(
       table(

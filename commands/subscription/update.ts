@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/subscriptions.js';
+import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
 import {
@@ -12,7 +12,8 @@ import {
   scopeFlags,
   subscriptionAmountFlags,
   subscriptionAmountsFromFlags,
-} from '../../src/cli/recurring-flags.js';
+} from '../../src/cli/flags/recurring-flags.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SubscriptionUpdate extends PayctlCommand {
   static override description =
@@ -46,7 +47,7 @@ export default class SubscriptionUpdate extends PayctlCommand {
     if (flags.file) {
       body = await this.readBodyFile(flags.file);
     } else {
-      const current = subscriptionToUpdateBody(await getSubscription(p, flags.group, account, args.id));
+      const current = subscriptionToUpdateBody(await getSubscription(p, contextFor(p, flags.group), account, args.id));
       body = {
         ...current,
         ...defined({
@@ -63,7 +64,7 @@ export default class SubscriptionUpdate extends PayctlCommand {
         amounts: { ...(current.amounts as object), ...subscriptionAmountsFromFlags(flags) },
       };
     }
-    const s = await updateSubscription(p, flags.group, account, args.id, body);
+    const s = await updateSubscription(p, contextFor(p, flags.group), account, args.id, body);
     this.log(`Updated subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

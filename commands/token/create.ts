@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { mintToken } from '../../src/services/tokens.js';
+import { mintToken } from '../../src/services/tokens/tokens.js';
 import type { TokenResponse } from '../../src/domain/tokens.js';
 import { keyValues } from '../../src/render/table.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class TokenCreate extends PayctlCommand {
   static override description = 'Mint a single-use payment token (the same tokenizer as POST /api/v1/tokens)';
@@ -31,7 +32,7 @@ export default class TokenCreate extends PayctlCommand {
     } else {
       this.error('give --card with --exp and --cvv, or --routing with --account', { exit: 2 });
     }
-    const token = await mintToken(await this.platform(flags.db), body);
+    const token = await mintToken(await this.platform(flags.db), contextFor(await this.platform(flags.db), undefined), body);
     const c = token.card;
     this.log(
       keyValues([

@@ -11,7 +11,7 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
-import { requireNamedGroup } from '../services/groups.js';
+import { requireNamedGroup } from '../services/groups/groups.js';
 import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
 

@@ -8,8 +8,9 @@ import type { Draft, SubmitResult } from '../tui/onboarding-wizard.js';
 import type { SignupEntry } from '../domain/onboarding.js';
 import type { EmailDelivery } from '../domain/onboarding-response.js';
 import type { Platform } from '../services/platform.js';
-import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding.js';
+import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding/onboarding.js';
 import { AppError } from '../errors.js';
+import { contextFor } from '../services/context.js';
 
 const SENSITIVE = new Set(['ssn', 'itin', 'ein']);
 
@@ -67,7 +68,7 @@ export function wizardSession(p: Platform, draftFile: string): WizardSession {
     onSaveDraft: (draft) => saveDraft(draftFile, draft),
     async onSubmit(entry) {
       try {
-        created = await submitSignupEntry(p, entry);
+        created = await submitSignupEntry(p, contextFor(p, undefined), entry);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const fields = (err.fields ?? []).map((f) => `${f.path}: ${f.message}`);

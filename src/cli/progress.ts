@@ -1,5 +1,5 @@
 // A progress line on stderr, only on a TTY (pipes and CI get nothing).
-import type { Progress } from '../services/scheduler.js';
+import type { Progress } from '../services/clock/scheduler.js';
 
 export function ttyProgress(stream: NodeJS.WriteStream = process.stderr): Progress | undefined {
   if (!stream.isTTY) return undefined;

@@ -13,7 +13,8 @@ const subdivision = z
 const salePostal = z
   .string({ error: 'is required and must be a string' })
   .min(5, { error: 'must be 5 to 10 characters' })
-  .max(10, { error: 'must be 5 to 10 characters' });
+  .max(10, { error: 'must be 5 to 10 characters' })
+  .describe('5 to 10 characters; exactly 5 when country is US');
 
 /** Capture variant A and subscription update: 1 to 10, letters/digits, single space or hyphen inside. */
 export const loosePostal = z

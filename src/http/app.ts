@@ -7,16 +7,17 @@ import { performance } from 'node:perf_hooks';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
-import { authenticateKey } from '../services/keys.js';
+import { authenticateKey } from '../services/groups/keys.js';
 import { readJsonBody } from './body.js';
 import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
 import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
-import { writeScope } from '../store/db.js';
+import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHash } from '../services/idempotency.js';
+import { contextFor, type GroupContext } from '../services/context.js';
+import { newId } from '../lib/ids.js';
 import { configCache } from '../store/config-cache.js';
-import { checkKey, claimScope, findCompleted, IdempotentReplay, requestHash } from '../services/idempotency.js';
-import { runDueWork } from '../services/scheduler.js';
+import { runDueWork } from '../services/clock/scheduler.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';
@@ -104,15 +105,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const started = performance.now();
     inFlight++;
     const cors = route.auth.kind === 'public' || route.auth.kind === 'session';
+    let released: (() => void) | undefined;
     try {
       if (shuttingDown) throw unavailable();
       // Re-read the platform clock (another process may have moved it) alongside
       // authentication and the body read; it is awaited before the route runs. One
-      // sequential database round trip fewer per request (issue 9).
+      // sequential database round trip fewer per request.
       const clockRefreshed = platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
+      const requestId = newId();
       const ctx: RouteContext = {
         platform,
+        ctx: contextFor(platform, undefined, { requestId }),
+        get groupCtx(): GroupContext {
+          throw new Error(`route ${route.method} ${route.path} has no API key, so no group context`);
+        },
         params: decodeParams(req.params),
         query: req.query,
         body: undefined,
@@ -157,30 +164,44 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       await clockRefreshed;
 
+      // The request context: the key's group on that group's clock (authorizeKey set the view).
+      const group = ctx.key?.group_id;
       const idemHeader = req.headers['idempotency-key'];
-      let result: unknown;
       if (route.noIdempotency && idemHeader !== undefined) {
         throw validationError([{ path: 'Idempotency-Key', message: `is not accepted here: ${route.noIdempotency}` }]);
       }
+      let claim: IdempotencyClaim | undefined;
       if (route.method === 'POST' && typeof idemHeader === 'string') {
         checkKey(idemHeader);
-        const scope = ctx.key?.group_id ?? 'public';
-        const hash = requestHash(route.method, req.path, raw);
-        const done = await findCompleted(platform, scope, idemHeader, hash);
-        if (done) return replay(res, done.status, done.body, cors);
+        const scope = group ?? 'public';
         const flightKey = `${scope}\u0000${idemHeader}`;
-        if (inFlightKeys.has(flightKey)) throw new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        const running = () => new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        // Before the lookup: a request still settling its answer is running, not replayable yet.
+        if (inFlightKeys.has(flightKey)) throw running();
+        const hash = requestHash(route.method, req.path, raw);
+        const done = await findCompleted(platform.db, scope, idemHeader, hash);
+        if (done) return replay(res, done.status, done.body, cors);
+        // Again after it, with the claim in the same tick: of two first requests, one runs.
+        if (inFlightKeys.has(flightKey)) throw running();
+        claim = new IdempotencyClaim(scope, idemHeader, hash, route.status ?? 200, ctx.platform.clock);
         inFlightKeys.add(flightKey);
-        try {
-          result = await writeScope.run(claimScope(ctx.platform, scope, idemHeader, hash, route.status ?? 200), () => route.handler(ctx));
-        } catch (err) {
-          if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
-          throw err;
-        } finally {
-          inFlightKeys.delete(flightKey);
-        }
-      } else {
+        released = () => inFlightKeys.delete(flightKey);
+      }
+      ctx.ctx = contextFor(ctx.platform, group, { requestId, ...(claim ? { idempotency: claim } : {}) });
+      if (group !== undefined) Object.defineProperty(ctx, 'groupCtx', { value: ctx.ctx as GroupContext });
+
+      let result: unknown;
+      try {
         result = await route.handler(ctx);
+      } catch (err) {
+        if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
+        // The work committed, then the request failed: a retry gets this same failure.
+        if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: JSON.stringify(err.toBody()) });
+        throw err;
+      }
+      if (claim && !(result instanceof RawResponse)) {
+        const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
+        await claim.settle(platform.db, { status: answer.status, body: JSON.stringify(answer.body) });
       }
 
       if (result instanceof RawResponse) {
@@ -194,6 +215,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     } catch (err) {
       sendError(res, err, cors);
     } finally {
+      released?.();
       log.write({
         time: new Date().toISOString(),
         method: req.method ?? '',

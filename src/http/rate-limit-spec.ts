@@ -1,5 +1,5 @@
 // `<count>/<duration>` as given to --pay-rate-limit: "10/60s", "1000/1m".
-import { parseDuration } from '../services/clock.js';
+import { parseDuration } from '../services/clock/clock.js';
 
 export interface RateLimitSpec {
   points: number;

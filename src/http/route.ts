@@ -4,7 +4,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
-import type { ApiKeyInfo } from '../services/keys.js';
+import type { GroupContext, RequestContext } from '../services/context.js';
+import type { ApiKeyInfo } from '../services/groups/keys.js';
 import type { Permission } from '../domain/permissions.js';
 import type { RateLimitRule } from './rate-limit.js';
 
@@ -18,6 +19,10 @@ export type RouteAuth =
 
 export interface RouteContext {
   platform: Platform;
+  /** The request context use cases run with. */
+  ctx: RequestContext;
+  /** The same context on routes with an API key: acting for the key's group. */
+  groupCtx: GroupContext;
   params: Record<string, string>;
   query: Record<string, string | string[]>;
   body: unknown;

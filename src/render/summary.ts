@@ -2,7 +2,7 @@
 // count per day, in block characters, as wide as the terminal) and breakdowns by
 // status, brand, payment method and source (count, amount, share of the count as a
 // bar). The same numbers go to CSV and JSON, and the daily chart to SVG.
-import type { ReportSummaryAll, SummaryDimension } from '../services/reporting-summary.js';
+import type { ReportSummaryAll, SummaryDimension } from '../services/reporting/summary.js';
 import type { SummaryBucket } from '../domain/reporting-summary.js';
 import { formatMoney } from '../domain/money.js';
 import { paint, statusTone, type ColourTarget } from './colour.js';

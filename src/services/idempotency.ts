@@ -1,12 +1,16 @@
 // Idempotency-Key: the key is claimed in the same database transaction as the work it
-// guards (a WriteScope around the request's write), so a crash can never leave work
-// done without its record, or a record without its work. Convention: a service's
-// write returns the response object; that is what a retry replays.
+// guards (the request's first unit of work), so a crash can never leave work done
+// without its record, or a record without its work. The record holds the answer the
+// request gave, its status and body: the unit of work writes the use case's result
+// with the route's status, and when the request ends up answering something else (an
+// onboarding 202 after a failed delivery, an error after a recorded decline) the
+// dispatcher settles the record to that answer before sending it.
 import type { Platform } from './platform.js';
-import type { WriteScope } from '../store/db.js';
+import type { Store, Tx } from '../store/db.js';
 import { idempotencyRepo, type IdempotencyRow } from '../store/repositories/idempotency.js';
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
+import type { Clock } from './clock/clock.js';
 import type { GroupScope } from '../store/repositories/group-clocks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -28,37 +32,61 @@ export function checkKey(key: string): void {
 export const requestHash = (method: string, path: string, rawBody: string): string => sha256(`${method} ${path}\n${rawBody}`);
 
 /** A completed record for this key, or undefined; 422 when the body differs. */
-export async function findCompleted(p: Platform, scope: string, key: string, hash: string): Promise<IdempotencyRow | undefined> {
-  const row = await idempotencyRepo.find(p.db, scope, key);
+export async function findCompleted(store: Store, scope: string, key: string, hash: string): Promise<IdempotencyRow | undefined> {
+  const row = await idempotencyRepo.find(store, scope, key);
   if (row && row.request_hash !== hash) throw idempotencyMismatch();
   return row;
 }
 
-/** The scope that claims the key inside the first write of the request. */
-export function claimScope(p: Platform, scope: string, key: string, hash: string, status: number): WriteScope {
-  let claimed = false;
-  return {
-    async before(tx) {
-      if (claimed) return;
-      const row = await idempotencyRepo.find(tx, scope, key);
-      if (row) {
-        if (row.request_hash !== hash) throw idempotencyMismatch();
-        throw new IdempotentReplay(row);
-      }
-    },
-    async after(tx, result) {
-      if (claimed) return;
-      claimed = true;
-      await idempotencyRepo.insert(tx, {
-        group_id: scope,
-        key,
-        request_hash: hash,
-        status,
-        body: JSON.stringify(result),
-        created_at: p.clock.nowIso(),
-      });
-    },
-  };
+export interface Answer {
+  status: number;
+  /** The JSON text sent. */
+  body: string;
+}
+
+/** One request's claim on its key: open until a unit of work commits the record, then claimed. */
+export class IdempotencyClaim {
+  state: 'open' | 'claiming' | 'claimed' = 'open';
+  private recorded?: Answer;
+
+  constructor(
+    readonly scope: string,
+    readonly key: string,
+    private readonly hash: string,
+    /** The route's success status: what the use case's result is answered with. */
+    private readonly status: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Inside the unit of work, before its changes: a completed record ends the request as a replay. */
+  async check(tx: Tx): Promise<void> {
+    const row = await idempotencyRepo.find(tx, this.scope, this.key);
+    if (!row) return;
+    if (row.request_hash !== this.hash) throw idempotencyMismatch();
+    throw new IdempotentReplay(row);
+  }
+
+  /** Inside the unit of work, after its changes: the record, answering with its result. */
+  async record(tx: Tx, result: unknown): Promise<void> {
+    const answer = { status: this.status, body: JSON.stringify(result) };
+    await idempotencyRepo.insert(tx, {
+      group_id: this.scope,
+      key: this.key,
+      request_hash: this.hash,
+      status: answer.status,
+      body: answer.body,
+      created_at: this.clock.nowIso(),
+    });
+    this.recorded = answer;
+  }
+
+  /** After the request's answer is known: make the record say exactly that (one write, only when it differs). */
+  async settle(store: Store, answer: Answer): Promise<void> {
+    if (this.state !== 'claimed' || !this.recorded) return;
+    if (this.recorded.status === answer.status && this.recorded.body === answer.body) return;
+    await store.write((tx) => idempotencyRepo.setAnswer(tx, this.scope, this.key, answer.status, answer.body));
+    this.recorded = answer;
+  }
 }
 
 /** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`). */

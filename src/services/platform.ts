@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Database, type Executor } from '../store/db.js';
 import { migrate } from '../store/migrate.js';
-import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock.js';
+import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock/clock.js';
 import { groupClockRepo } from '../store/repositories/group-clocks.js';
 import { ENV, type Env } from '../config/env.js';
 

@@ -18,7 +18,6 @@
 // - per-batch work (`tx.accumulate`, e.g. the reporting rollup) runs once before COMMIT
 //   over what the batch's successful writes contributed.
 import type sqlite3Types from 'sqlite3';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
@@ -27,9 +26,8 @@ export interface RunResult {
   changes: number;
 }
 
-/** What repositories run SQL on: the reader, or the writer inside a write transaction. */
+/** What repositories read through: the read connection, or a write transaction. */
 export interface Executor {
-  run(sql: string, params?: Params): Promise<RunResult>;
   get<T>(sql: string, params?: Params): Promise<T | undefined>;
   all<T>(sql: string, params?: Params): Promise<T[]>;
 }
@@ -51,6 +49,7 @@ export interface BatchReducer<T> {
 
 /** The executor handed to a write: also takes callbacks to run after the commit. */
 export interface Tx extends Executor {
+  run(sql: string, params?: Params): Promise<RunResult>;
   afterCommit(fn: () => void | Promise<void>): void;
   /**
    * Insert one row, later: it is sent with the batch's other deferred rows of `table` as
@@ -76,12 +75,10 @@ export function isTx(ex: Executor): ex is Tx {
   return typeof (ex as Partial<Tx>).deferInsert === 'function';
 }
 
-/** Work that wraps every write started inside a scope (used by Idempotency-Key). */
-export interface WriteScope {
-  before?(tx: Tx): Promise<void>;
-  after?(tx: Tx, result: unknown): Promise<void>;
+/** What a request reads and writes: reads on the read connection, writes through one queue. */
+export interface Store extends Executor {
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
-export const writeScope = new AsyncLocalStorage<WriteScope>();
 
 /** Cumulative counters of the writer (for `payctl serve`'s stats line and the bench). */
 export interface WriterStats {
@@ -97,7 +94,6 @@ export interface WriterStats {
 
 interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
-  scope: WriteScope | undefined;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -468,7 +464,7 @@ function inlined(st: JsonStatement): string {
   return `${st.sql.slice(0, at)}'${st.json.replace(/'/g, "''")}'${st.sql.slice(at + 1)}`;
 }
 
-export class Database implements Executor {
+export class Database implements Store {
   private queue: QueuedWrite[] = [];
   private draining: Promise<void> | null = null;
   private closed = false;
@@ -494,9 +490,6 @@ export class Database implements Executor {
     return new Database(path, writer, reader);
   }
 
-  run(sql: string, params?: Params): Promise<RunResult> {
-    return this.reader.run(sql, params);
-  }
   get<T>(sql: string, params?: Params): Promise<T | undefined> {
     return this.reader.get<T>(sql, params);
   }
@@ -520,9 +513,8 @@ export class Database implements Executor {
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const scope = writeScope.getStore();
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, scope, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
       this.kick();
     });
   }
@@ -581,9 +573,7 @@ export class Database implements Executor {
       const w = states[i]!;
       const tx = this.txFor(batch, w);
       try {
-        await item.scope?.before?.(tx);
         w.value = await item.fn(tx);
-        await item.scope?.after?.(tx, w.value);
       } catch (error) {
         w.failed ??= { error };
         // Its changes (if any ran) go back to its savepoint; what it left waiting is dropped.

@@ -25,7 +25,8 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
       // A concurrent process may have applied it while we waited for the write lock.
       const done = await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version]);
       if (done) return;
-      for (const statement of splitStatements(m.sql)) await tx.run(statement);
+      if (m.up) await m.up(tx);
+      else for (const statement of m.statements) await tx.run(statement);
       await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         m.version,
         m.name,
@@ -39,34 +40,4 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
 async function currentVersion(db: Database): Promise<number> {
   const row = await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
   return row?.v ?? 0;
-}
-
-/**
- * Split a migration into statements (no semicolons inside string literals in
- * migrations). A CREATE TRIGGER runs to its END: the semicolons of its body stay in it.
- */
-export function splitStatements(sql: string): string[] {
-  const pieces = sql
-    .split('\n')
-    .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(';');
-  const out: string[] = [];
-  let trigger: string | undefined;
-  for (const piece of pieces) {
-    if (trigger !== undefined) {
-      trigger += `;${piece}`;
-      if (/\bEND\s*$/i.test(piece.trim()) || /^\s*END\s*$/i.test(piece)) {
-        out.push(trigger.trim());
-        trigger = undefined;
-      }
-      continue;
-    }
-    const s = piece.trim();
-    if (!s) continue;
-    if (/^CREATE\s+(TEMP\s+|TEMPORARY\s+)?TRIGGER\b/i.test(s) && !/\bEND$/i.test(s)) trigger = s;
-    else out.push(s);
-  }
-  if (trigger !== undefined) throw new Error(`a CREATE TRIGGER without its END in a migration: ${trigger.slice(0, 80)}`);
-  return out;
 }

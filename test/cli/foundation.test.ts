@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { assertUserError, runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { authenticateKey } from '../../src/services/keys.js';
+import { authenticateKey } from '../../src/services/groups/keys.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 import { AppError } from '../../src/errors.js';
 

@@ -10,10 +10,10 @@ import { demoPlatform } from '../helpers/platform.js';
 import { loadDraft, saveDraft, withoutSensitive, wizardSession } from '../../src/cli/onboard-session.js';
 import { renderOnboardingWizard } from '../../src/tui/onboarding-wizard.js';
 import { signupEntrySchema } from '../../src/domain/onboarding.js';
-import { getSignupEntry } from '../../src/services/onboarding.js';
+import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { groupRepo } from '../../src/store/repositories/groups.js';
 import type { Platform } from '../../src/services/platform.js';
-import type { DemoOutput } from '../../src/services/demo.js';
+import type { DemoOutput } from '../../src/dev/demo.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 

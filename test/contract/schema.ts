@@ -940,6 +940,7 @@ export interface components {
                 country: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1043,6 +1044,7 @@ export interface components {
                 country: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1522,6 +1524,7 @@ export interface components {
                 line_1: string;
                 line_2?: string;
                 phone?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };
@@ -1698,6 +1701,7 @@ export interface components {
                 last_name: string;
                 line_1: string;
                 line_2?: string;
+                /** @description 5 to 10 characters; exactly 5 when country is US */
                 postal_code: string;
                 subdivision: string;
             };

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
-import { seedDemo, type DemoOutput } from '../../src/services/demo.js';
+import { seedDemo, type DemoOutput } from '../../src/dev/demo.js';
 import type { Env } from '../../src/config/env.js';
 
 export function tempDbPath(): string {

@@ -3,7 +3,7 @@
 import { demoPlatform } from './platform.js';
 import { startServer, type ServerOptions } from '../../src/http/app.js';
 import type { Platform } from '../../src/services/platform.js';
-import type { DemoOutput } from '../../src/services/demo.js';
+import type { DemoOutput } from '../../src/dev/demo.js';
 import type { Env } from '../../src/config/env.js';
 
 export interface TestServer {

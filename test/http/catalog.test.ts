@@ -4,9 +4,9 @@ import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createGroup } from '../../src/services/groups.js';
-import { createKey } from '../../src/services/keys.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { createGroup } from '../../src/services/groups/groups.js';
+import { createKey } from '../../src/services/groups/keys.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 
 let s: TestServer;
 let other: { groupId: string; products: string; partners: string };

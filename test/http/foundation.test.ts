@@ -2,8 +2,8 @@ import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createGroup } from '../../src/services/groups.js';
-import { createKey, revokeKey } from '../../src/services/keys.js';
+import { createGroup } from '../../src/services/groups/groups.js';
+import { createKey, revokeKey } from '../../src/services/groups/keys.js';
 
 let s: TestServer;
 let otherGroupKey: string;

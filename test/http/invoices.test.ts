@@ -5,9 +5,9 @@ import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createGroup, createProcessor } from '../../src/services/groups.js';
-import { createKey } from '../../src/services/keys.js';
-import { advanceClock, setClock } from '../../src/services/clock-control.js';
+import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
+import { createKey } from '../../src/services/groups/keys.js';
+import { advanceClock, setClock } from '../../src/services/clock/clock-control.js';
 import { pdfText } from '../helpers/pdf-text.js';
 import type { InvoiceLine } from '../../src/domain/catalog.js';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestSmtp } from '../helpers/smtp.js';
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
-import { getSignupEntry } from '../../src/services/onboarding.js';
+import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/mail/outbox.js';
 import { groupRepo } from '../../src/store/repositories/groups.js';
 
@@ -225,6 +225,26 @@ describe('the confirmation e-mail over a real SMTP server: 201 when delivered, 2
       const mail = await getOutbox(s.p, r.body.confirmation_email_id);
       assert.equal(mail!.status, 'failed');
       assert.ok(mail!.error && mail!.error.length > 0);
+    });
+  }
+
+  // A replay answers exactly what the first request answered: its status and body, after delivery.
+  for (const [mode, status, delivery] of [
+    ['accept', 201, 'sent'],
+    ['refuse-data', 202, 'failed'],
+  ] as const) {
+    it(`an Idempotency-Key replay after ${mode}: ${status} with email_delivery ${delivery}, as first answered`, async () => {
+      const { s, smtp } = await setUp(mode);
+      const body = withForm('signup-entry-sole-prop.json', s.demo.signup_form_id as string);
+      const headers = { 'idempotency-key': `onboard-${mode}` };
+      const first = await s.call('POST', PATH, { body, headers });
+      const again = await s.call('POST', PATH, { body, headers });
+      assert.equal(first.status, status, first.text);
+      assert.equal(first.body.email_delivery, delivery);
+      assert.equal(again.status, status, again.text);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.text, first.text);
+      assert.equal(smtp!.received.length, mode === 'accept' ? 1 : 0, 'the replay sent no second e-mail');
     });
   }
 });

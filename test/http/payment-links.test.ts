@@ -2,9 +2,9 @@ import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createGroup, createProcessor } from '../../src/services/groups.js';
+import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
 import { sha256 } from '../../src/lib/hash.js';
-import { SESSION_TTL_MS } from '../../src/services/payment-links.js';
+import { SESSION_TTL_MS } from '../../src/services/payment-links/payment-links.js';
 import { US_BILLING } from '../helpers/bodies.js';
 
 const billing = US_BILLING;
@@ -108,7 +108,7 @@ describe('merchant endpoints (extensions)', () => {
     assert.equal((await s.call('GET', linksPath())).status, 401);
     assert.equal((await s.call('GET', linksPath(), { key: s.demo.keys.view_invoices })).status, 403);
     const other = await createGroup(s.p, { name: 'Elsewhere' });
-    const { createKey } = await import('../../src/services/keys.js');
+    const { createKey } = await import('../../src/services/groups/keys.js');
     const otherKey = (await createKey(s.p, { groupId: other.id, permissions: ['manage_transactions'] })).key;
     const r = await s.call('GET', `/api/v1/groups/${other.id}/payment-links/${link.id}`, { key: otherKey });
     assert.equal(r.status, 404);

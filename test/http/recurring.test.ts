@@ -4,9 +4,9 @@ import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups.js';
-import { createKey } from '../../src/services/keys.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups/groups.js';
+import { createKey } from '../../src/services/groups/keys.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { planSchema, subscriptionSchema } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 

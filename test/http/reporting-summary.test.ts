@@ -6,9 +6,9 @@ import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { seedTransactions } from '../../src/services/seed.js';
-import { createGroup, createProcessor } from '../../src/services/groups.js';
-import { createKey } from '../../src/services/keys.js';
+import { seedTransactions } from '../../src/dev/seed.js';
+import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
+import { createKey } from '../../src/services/groups/keys.js';
 import { rollupSplit } from '../../src/store/repositories/reporting.js';
 import { SUMMARY_GROUPS } from '../../src/domain/reporting-summary.js';
 

@@ -12,12 +12,13 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { demoPlatform } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
-import { createPlan } from '../../src/services/plans.js';
-import { createSubscription } from '../../src/services/subscriptions.js';
+import { createPlan } from '../../src/services/recurring/plans.js';
+import { createSubscription } from '../../src/services/recurring/subscriptions.js';
 import { Database } from '../../src/store/db.js';
 import { addCycles } from '../../src/domain/recurring.js';
 import { packageRoot } from '../../src/lib/paths.js';
 import { report, seededRandom } from '../helpers/report.js';
+import { contextFor } from '../../src/services/context.js';
 
 const SUBSCRIPTIONS = Number(process.env.CRASH_SUBSCRIPTIONS ?? 2000);
 const ROUNDS = Number(process.env.CRASH_BILLING_ROUNDS ?? 4);
@@ -69,7 +70,7 @@ async function verifyWhole(dbPath: string, planId: string, label: string): Promi
 test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${ROUNDS} times: each period charged exactly once`, async () => {
   const { p, demo } = await demoPlatform();
   const dbPath = p.db.path;
-  const plan = await createPlan(p, demo.group_id, demo.linked_account_id, {
+  const plan = await createPlan(p, contextFor(p, demo.group_id), demo.linked_account_id, {
     name: 'Crash plan',
     amount: 1500,
     billing_cycle: 'monthly',
@@ -79,7 +80,7 @@ test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${RO
   for (let i = 0; i < SUBSCRIPTIONS; i += 200) {
     await Promise.all(
       Array.from({ length: Math.min(200, SUBSCRIPTIONS - i) }, (_, j) =>
-        createSubscription(p, demo.group_id, demo.linked_account_id, {
+        createSubscription(p, contextFor(p, demo.group_id), demo.linked_account_id, {
           plan_id: plan.id,
           customer_id: demo.customer_id,
           ...((i + j) % DECLINING_EVERY === 0 ? { payment_details: { token: 'tok_visa_declined' } } : { card_id: demo.card_id }),

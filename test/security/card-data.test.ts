@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { testCards } from '../../src/processor/test-cards.js';
-import { advanceClock } from '../../src/services/clock-control.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { cardTokenBody, saleBody, US_BILLING, CARD_ADDRESS } from '../helpers/bodies.js';
 import { report } from '../helpers/report.js';
 

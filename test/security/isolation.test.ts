@@ -13,7 +13,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
-import { createKey } from '../../src/services/keys.js';
+import { createKey } from '../../src/services/groups/keys.js';
 import {
   baselineQuery,
   buildBody,

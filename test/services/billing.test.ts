@@ -6,23 +6,24 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbPath } from '../helpers/platform.js';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
-import { DbClock } from '../../src/services/clock.js';
-import { advanceClock } from '../../src/services/clock-control.js';
-import { runDueWork } from '../../src/services/scheduler.js';
-import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups.js';
-import { createCustomer, storeCard } from '../../src/services/customers.js';
-import { fixedToken } from '../../src/services/tokens.js';
-import { createPlan, updatePlan } from '../../src/services/plans.js';
+import { DbClock } from '../../src/services/clock/clock.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
+import { runDueWork } from '../../src/services/clock/scheduler.js';
+import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups/groups.js';
+import { createCustomer, storeCard } from '../../src/services/customers/customers.js';
+import { fixedToken } from '../../src/services/tokens/tokens.js';
+import { createPlan, updatePlan } from '../../src/services/recurring/plans.js';
 import {
   cancelSubscription,
   createSubscription,
   getSubscription,
   updateSubscription,
-} from '../../src/services/subscriptions.js';
-import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/billing.js';
+} from '../../src/services/recurring/subscriptions.js';
+import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/recurring/billing.js';
 import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
+import { contextFor } from '../../src/services/context.js';
 
 const DAY = 86_400_000;
 
@@ -56,7 +57,7 @@ async function fixture(at: string): Promise<Fixture> {
   const group = await createGroup(p, { name: 'Billing test merchant' });
   const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level' });
   const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id });
-  const customer = await createCustomer(p, group.id, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
+  const customer = await createCustomer(p, contextFor(p, group.id), { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
   const f: Fixture = {
     p,
     groupId: group.id,
@@ -77,13 +78,13 @@ async function fixture(at: string): Promise<Fixture> {
       return row.id;
     },
     async plan(body) {
-      return (await createPlan(p, group.id, account.id, { name: 'Plan', duration: 0, ...body })).id;
+      return (await createPlan(p, contextFor(p, group.id), account.id, { name: 'Plan', duration: 0, ...body })).id;
     },
     async subscribe(planId, extra = {}) {
       const card = extra.payment_details || extra.bank_account_id || extra.card_id ? {} : { card_id: await f.card() };
-      return createSubscription(p, group.id, account.id, { plan_id: planId, customer_id: customer.id, billing_address: ADDRESS, ...card, ...extra });
+      return createSubscription(p, contextFor(p, group.id), account.id, { plan_id: planId, customer_id: customer.id, billing_address: ADDRESS, ...card, ...extra });
     },
-    get: (id) => getSubscription(p, group.id, account.id, id),
+    get: (id) => getSubscription(p, contextFor(p, group.id), account.id, id),
     async advanceDays(days) {
       await advanceClock(p, days * DAY);
     },
@@ -335,7 +336,7 @@ describe('retries', () => {
     try {
       const planId = await f.plan({ amount: 2500, billing_cycle: 'monthly', proration_behavior: 'none' });
       const s0 = await f.subscribe(planId, { card_id: await f.card('tok_visa_declined') });
-      const updated = await updateSubscription(f.p, f.groupId, f.accountId, s0.id, updateBody(s0, { payment_details: { token: 'tok_mastercard' } }));
+      const updated = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s0.id, updateBody(s0, { payment_details: { token: 'tok_mastercard' } }));
       assert.equal(updated.payment_details.card?.brand, 'Mastercard');
       assert.equal(updated.retry_count, 1);
       await f.advanceDays(1);
@@ -376,7 +377,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('none: nothing now, the new amount from the next cycle', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(s, { proration_behavior: 'none' }, { requested_amount: 4000 }));
+      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'none' }, { requested_amount: 4000 }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount, u.amounts.amount], ['none', 0, 4000]);
       await f.advanceDays(20);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 4000]);
@@ -388,7 +389,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('create_prorations: +667 (1000 × 20/30) added to the next charge', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
+      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['pending', 667]);
       assert.equal((await f.charges(s.id)).length, 1, 'no charge now');
       await f.advanceDays(20);
@@ -404,7 +405,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('immediate_action: 667 charged at once; the next charge is the new amount', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 4000 }));
+      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 4000 }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['applied', 0]);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 667]);
       assert.deepEqual((await f.ledger(s.id)).map((l) => [l.kind, l.period, l.amount]), [['regular', 0, 3000], ['proration', 0, 667]]);
@@ -418,7 +419,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('immediate_action on a downgrade: the credit (−667) goes to the next charge', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 2000 }));
+      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 2000 }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['pending', -667]);
       await f.advanceDays(20);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 1333]);
@@ -430,9 +431,9 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('the override applies to that update only; later updates use the plan\'s behavior', async () => {
     const { f, s } = await midCycle({ proration_behavior: 'none' });
     try {
-      const first = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
+      const first = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
       assert.equal(first.pending_proration_amount, 667);
-      const second = await updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(first, {}, { requested_amount: 7000 }));
+      const second = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(first, {}, { requested_amount: 7000 }));
       assert.deepEqual([second.pending_proration_amount, second.proration_result, second.amounts.amount], [667, 'pending', 7000]);
     } finally {
       await f.p.close();
@@ -446,7 +447,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
       const s = await f.subscribe(planId);
       await f.advanceDays(10);
       const body = updateBody(s, { payment_details: { token: 'tok_visa_declined' } }, { requested_amount: 4000 });
-      const u = await updateSubscription(f.p, f.groupId, f.accountId, s.id, body);
+      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, body);
       assert.equal(u.proration_result, 'failed');
       assert.deepEqual((await f.charges(s.id)).map((t) => [t.requested_amount, t.status === 'declined']), [[3000, false], [667, true]]);
     } finally {
@@ -462,12 +463,12 @@ describe('plan update', () => {
     const planId = await f.plan({ amount: 3000, billing_cycle: 'monthly', description: 'v1' });
     const active = await f.subscribe(planId);
     const canceled = await f.subscribe(planId);
-    await cancelSubscription(f.p, f.groupId, f.accountId, canceled.id);
+    await cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, canceled.id);
     await f.advanceDays(10);
     return { f, planId, active, canceled };
   }
   const update = (f: Fixture, planId: string, body: Record<string, unknown>) =>
-    updatePlan(f.p, f.groupId, f.accountId, planId, { name: 'Plan v2', amount: 4000, billing_cycle: 'monthly', duration: 0, description: 'v2', tax: 100, ...body });
+    updatePlan(f.p, contextFor(f.p, f.groupId), f.accountId, planId, { name: 'Plan v2', amount: 4000, billing_cycle: 'monthly', duration: 0, description: 'v2', tax: 100, ...body });
 
   it('update_subscriptions + prorate: active subscriptions take the values and pay 667 now', async () => {
     const { f, planId, active, canceled } = await setup();
@@ -642,12 +643,12 @@ describe('cancel', () => {
     try {
       const planId = await f.plan({ amount: 1000, billing_cycle: 'monthly' });
       const s = await f.subscribe(planId);
-      const c = await cancelSubscription(f.p, f.groupId, f.accountId, s.id);
+      const c = await cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id);
       assert.deepEqual([c.status, c.next_bill_date, c.canceled_at], ['canceled', null, '2031-01-01T00:00:00.000Z']);
       await f.advanceDays(100);
       assert.equal((await f.charges(s.id)).length, 1);
-      await assert.rejects(cancelSubscription(f.p, f.groupId, f.accountId, s.id), /already canceled/);
-      await assert.rejects(updateSubscription(f.p, f.groupId, f.accountId, s.id, updateBody(c)), /only an active subscription/);
+      await assert.rejects(cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id), /already canceled/);
+      await assert.rejects(updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(c)), /only an active subscription/);
     } finally {
       await f.p.close();
     }

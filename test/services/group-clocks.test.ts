@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempPlatform } from '../helpers/platform.js';
-import { createSandbox, moveGroupClock } from '../../src/services/sandboxes.js';
-import { advanceClock } from '../../src/services/clock-control.js';
-import { runDueWork } from '../../src/services/scheduler.js';
+import { createSandbox, moveGroupClock } from '../../src/services/sandboxes/sandboxes.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
+import { runDueWork } from '../../src/services/clock/scheduler.js';
 import { groupClockRepo } from '../../src/store/repositories/group-clocks.js';
 
 const DAY = 86_400_000;

@@ -8,6 +8,7 @@ import { createSale } from '../../src/services/transactions/sale.js';
 import { voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { runSettlement } from '../../src/services/transactions/settlement.js';
 import { saleBody } from '../helpers/bodies.js';
+import { contextFor } from '../../src/services/context.js';
 
 const { p, demo } = await demoPlatform();
 after(() => p.close());
@@ -18,10 +19,10 @@ test('void raced against settlement 1,000 times: every batch counts exactly the 
   let voided = 0;
   let settledRaces = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    const sale = await createSale(p, demo.group_id, saleBody(demo.processor_id, { amount: 100 + i }));
+    const sale = await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { amount: 100 + i }));
     assert.equal(sale.status, 'pending');
     // Both start before either writes: settlement reads its candidates while the void is queued.
-    const [v, s] = await Promise.allSettled([voidTransaction(p, demo.group_id, sale.id), runSettlement(p, dayLater(), { groupId: demo.group_id })]);
+    const [v, s] = await Promise.allSettled([voidTransaction(p, contextFor(p, demo.group_id), sale.id), runSettlement(p, dayLater(), { groupId: demo.group_id })]);
     if (v.status === 'fulfilled') voided++;
     if (s.status === 'fulfilled' && s.value > 0) settledRaces++;
   }

@@ -6,6 +6,7 @@ import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/migr
 import { openPlatform } from '../../src/services/platform.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
+import { contextFor } from '../../src/services/context.js';
 
 test('migrations are applied in order and recorded; running again changes nothing', async () => {
   const db = await Database.open(tempDbPath());
@@ -92,13 +93,13 @@ test('a write resolves only after commit: a second connection sees it at once', 
 test('a CLI process and this process write the same file at once without SQLITE_BUSY', async () => {
   const path = tempDbPath();
   const p = await openPlatform({ dbPath: path });
-  const { seedDemo } = await import('../../src/services/demo.js');
-  const { createCustomer } = await import('../../src/services/customers.js');
+  const { seedDemo } = await import('../../src/dev/demo.js');
+  const { createCustomer } = await import('../../src/services/customers/customers.js');
   const demo = await seedDemo(p);
   const cliRuns = Promise.all(
     Array.from({ length: 3 }, (_, i) => runCli(['customer', 'create', '--group', demo.group_id, '--first-name', `cli${i}`, '--json'], { db: path })),
   );
-  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, demo.group_id, { first_name: `local${i}` })));
+  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, contextFor(p, demo.group_id), { first_name: `local${i}` })));
   const [cli] = await Promise.all([cliRuns, local]);
   for (const r of cli) assert.equal(r.code, 0, r.stderr);
   const n = await p.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM customers WHERE first_name LIKE 'cli%' OR first_name LIKE 'local%'");
@@ -133,7 +134,7 @@ test('a write sees the rows that earlier writes of its batch deferred (by id, by
   const { newId } = await import('../../src/lib/ids.js');
   const { p, demo } = await demoPlatform();
   try {
-    const first = await createSale(p, demo.group_id, saleBody(demo.processor_id));
+    const first = await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
     const template = (await p.db.get<import('../../src/store/repositories/transactions.js').TransactionRow>('SELECT * FROM transactions WHERE id = ?', [first.id]))!;
     const before = (await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n;
     const a = newId();

@@ -1,7 +1,7 @@
 // The reporting rollup (transaction_daily) is kept per write batch for new rows and by
 // triggers for changes: after mixed concurrent writes — batched sales and auths, writes
-// that fail after inserting, captures, voids, refunds, settlement by the clock, a
-// rebuild in the middle of a batch — it must equal the same sums computed from the rows.
+// that fail after inserting, captures, voids, refunds, settlement by the clock — it must
+// equal the same sums computed from the rows.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,11 +9,12 @@ import { demoPlatform } from '../helpers/platform.js';
 import { saleBody } from '../helpers/bodies.js';
 import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
-import { advanceClock } from '../../src/services/clock-control.js';
-import { ensureReportingRollup, rebuildReportingRollup } from '../../src/store/repositories/reporting.js';
+import { advanceClock } from '../../src/services/clock/clock-control.js';
+import { openPlatform } from '../../src/services/platform.js';
 import { transactionRepo, type TransactionRow } from '../../src/store/repositories/transactions.js';
 import type { Platform } from '../../src/services/platform.js';
 import { newId } from '../../src/lib/ids.js';
+import { contextFor } from '../../src/services/context.js';
 
 const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
   source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
@@ -32,18 +33,16 @@ async function assertRollupExact(p: Platform, label: string): Promise<number> {
 test('the rollup equals the rows after mixed concurrent writes, failed writes, voids, refunds and settlement', async () => {
   const { p, demo } = await demoPlatform();
   try {
-    // The rollup's triggers exist once a report ran (or after this).
-    await ensureReportingRollup(p.db, (fn) => p.db.write(fn));
     const before = await assertRollupExact(p, 'after the demo data');
 
     // 60 sales and 30 auths at once (group commit: several writes per batch), a third declined,
     // interleaved with writes that insert a transaction and then fail.
-    const base = (await createSale(p, demo.group_id, saleBody(demo.processor_id)));
+    const base = (await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id)));
     const template = (await p.db.get<TransactionRow>('SELECT * FROM transactions WHERE id = ?', [base.id]))!;
     const work: Array<Promise<unknown>> = [];
     for (let i = 0; i < 90; i++) {
       const token = i % 3 === 0 ? 'tok_visa_declined' : i % 5 === 0 ? 'tok_mastercard' : 'tok_visa';
-      work.push(createSale(p, demo.group_id, saleBody(demo.processor_id, { token, amount: 100 + i, type: i % 3 === 1 ? 'auth' : 'sale' })));
+      work.push(createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { token, amount: 100 + i, type: i % 3 === 1 ? 'auth' : 'sale' })));
       if (i % 10 === 4) {
         work.push(
           p.db
@@ -66,9 +65,9 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     const auths = sales.filter((s) => s.status === 'authorized');
     const approvedSales = sales.filter((s) => s.status === 'pending' || s.status === 'captured');
     const changes: Array<Promise<unknown>> = [];
-    auths.forEach((a, i) => changes.push(captureTransaction(p, demo.group_id, a.id, i % 2 ? { amount: 50 } : {}).catch(() => 'refused')));
-    approvedSales.slice(0, 10).forEach((s) => changes.push(voidTransaction(p, demo.group_id, s.id).catch(() => 'refused')));
-    changes.push(refundTransaction(p, demo.group_id, approvedSales[0]!.id, { amount: 10 }).catch(() => 'refused')); // voided: refused
+    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { amount: 50 } : {}).catch(() => 'refused')));
+    approvedSales.slice(0, 10).forEach((s) => changes.push(voidTransaction(p, contextFor(p, demo.group_id), s.id).catch(() => 'refused')));
+    changes.push(refundTransaction(p, contextFor(p, demo.group_id), approvedSales[0]!.id, { amount: 10 }).catch(() => 'refused')); // voided: refused
     await Promise.all(changes);
     await assertRollupExact(p, 'after captures and voids');
 
@@ -76,39 +75,43 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     await advanceClock(p, 2 * 86_400_000);
     const settled = await p.db.all<{ id: string; captured_amount: number }>("SELECT id, captured_amount FROM transactions WHERE status = 'settled' LIMIT 6");
     assert.ok(settled.length >= 4);
-    await Promise.all(settled.map((t, i) => refundTransaction(p, demo.group_id, t.id, i % 2 ? { amount: 1 } : {})));
+    await Promise.all(settled.map((t, i) => refundTransaction(p, contextFor(p, demo.group_id), t.id, i % 2 ? { amount: 1 } : {})));
     await assertRollupExact(p, 'after settlement and refunds');
 
-    // A rebuild in the same batch as new rows (queued together, so one batch): each counted once.
-    const insertOne = (i: number) => p.db.write((tx) => transactionRepo.insert(tx, { ...template, id: newId(), requested_amount: i, captured_amount: i }));
-    const more = Array.from({ length: 8 }, (_, i) => insertOne(7 + i));
-    const rebuild = p.db.write((tx) => rebuildReportingRollup(tx));
-    const evenMore = Array.from({ length: 8 }, (_, i) => insertOne(70 + i));
-    const total = (await Promise.all([...more, rebuild, ...evenMore])).length;
-    assert.equal(total, 17);
-    assert.equal(await assertRollupExact(p, 'after a rebuild amid new rows'), afterSales + 16);
+    // New rows queued together (one batch): each counted once.
+    const insertOne = (i: number) => p.db.write(async (tx) => transactionRepo.insert(tx, { ...template, id: newId(), requested_amount: i, captured_amount: i }));
+    const total = (await Promise.all(Array.from({ length: 16 }, (_, i) => insertOne(7 + i)))).length;
+    assert.equal(total, 16);
+    assert.equal(await assertRollupExact(p, 'after a batch of new rows'), afterSales + 16);
   } finally {
     await p.close();
   }
 });
 
-test('a database whose rollup still has the per-row insert trigger is rebuilt, never counted twice', async () => {
+test('a database from before the rollup migration (per-row insert trigger, stale totals) is recounted, never counted twice', async () => {
   const { p, demo } = await demoPlatform();
+  const path = p.db.path;
+  await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
+  // Make it what an older payctl left: migration 11 not applied, the old per-row insert
+  // trigger in place, and totals that miss rows.
+  await p.db.write(async (tx) => {
+    await tx.run('DELETE FROM schema_migrations WHERE version = 11');
+    await tx.run(`CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions BEGIN
+      INSERT INTO transaction_daily (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount)
+      VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''), NEW.source, NEW.currency, NEW.processor_id, 1, NEW.captured_amount - NEW.refunded_amount)
+      ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id) DO UPDATE SET tx_count = tx_count + 1, net_amount = net_amount + excluded.net_amount;
+    END`);
+    await tx.run('DELETE FROM transaction_daily');
+  });
+  await p.close();
+  const reopened = await openPlatform({ dbPath: path });
   try {
-    await ensureReportingRollup(p.db, (fn) => p.db.write(fn));
-    await p.db.write(async (tx) => {
-      await tx.run(`CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions BEGIN
-        INSERT INTO transaction_daily (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount)
-        VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''), NEW.source, NEW.currency, NEW.processor_id, 1, NEW.captured_amount - NEW.refunded_amount)
-        ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id) DO UPDATE SET tx_count = tx_count + 1, net_amount = net_amount + excluded.net_amount;
-      END`);
-    });
-    assert.equal(await ensureReportingRollup(p.db, (fn) => p.db.write(fn)), true);
-    await createSale(p, demo.group_id, saleBody(demo.processor_id));
-    await assertRollupExact(p, 'after the rebuild');
-    const trigger = await p.db.get("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_daily_insert'");
+    await assertRollupExact(reopened, 'after the migration');
+    await createSale(reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));
+    await assertRollupExact(reopened, 'after a new sale');
+    const trigger = await reopened.db.get("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_daily_insert'");
     assert.equal(trigger, undefined);
   } finally {
-    await p.close();
+    await reopened.close();
   }
 });

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createCustomer, getCustomer } from '../../services/customers.js';
+import { createCustomer, getCustomer } from '../../services/customers/customers.js';
 import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
 
 export const customerRoutes: RouteDef[] = [
@@ -13,7 +13,7 @@ export const customerRoutes: RouteDef[] = [
     auth: keyAuth('manage_customers'),
     body: createCustomerSchema,
     response: customerSchema,
-    handler: (c) => createCustomer(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createCustomer(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -23,6 +23,6 @@ export const customerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_customers'),
     response: customerSchema,
-    handler: (c) => getCustomer(c.platform, c.params.group_id!, c.params.customer_id!),
+    handler: (c) => getCustomer(c.platform, c.groupCtx, c.params.customer_id!),
   },
 ];

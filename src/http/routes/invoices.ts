@@ -1,7 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, publicAuth, RawResponse } from '../route.js';
-import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/invoices.js';
-import { payInvoice } from '../../services/invoice-pay.js';
+import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/catalog/invoices.js';
+import { payInvoice } from '../../services/catalog/invoice-pay.js';
 import {
   createInvoiceSchema,
   invoiceListQuerySchema,
@@ -25,7 +25,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices'),
     body: updateInvoiceSchema,
     response: invoiceSchema,
-    handler: (c) => updateInvoice(c.platform, c.params.group_id!, c.params.invoice_id!, c.body),
+    handler: (c) => updateInvoice(c.platform, c.groupCtx, c.params.invoice_id!, c.body),
   },
   {
     method: 'DELETE',
@@ -35,7 +35,7 @@ export const invoiceRoutes: RouteDef[] = [
     tag: 'Invoices',
     auth: keyAuth('manage_invoices'),
     response: invoiceSchema,
-    handler: (c) => archiveInvoice(c.platform, c.params.group_id!, c.params.invoice_id!),
+    handler: (c) => archiveInvoice(c.platform, c.groupCtx, c.params.invoice_id!),
   },
   {
     method: 'GET',
@@ -46,7 +46,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices', 'view_invoices'),
     produces: 'application/pdf',
     handler: async (c) => {
-      const { filename, pdf } = await invoicePdf(c.platform, c.params.group_id!, c.params.invoice_id!);
+      const { filename, pdf } = await invoicePdf(c.platform, c.groupCtx, c.params.invoice_id!);
       return new RawResponse(200, pdf, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `attachment; filename="${filename}"`,
@@ -66,7 +66,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices'),
     body: createInvoiceSchema,
     response: invoiceSchema,
-    handler: (c) => createInvoice(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createInvoice(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -78,7 +78,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices', 'view_invoices'),
     query: invoiceListQuerySchema,
     response: invoiceListSchema,
-    handler: (c) => listInvoices(c.platform, c.params.group_id!, c.query),
+    handler: (c) => listInvoices(c.platform, c.groupCtx, c.query),
   },
   {
     method: 'GET',
@@ -88,7 +88,7 @@ export const invoiceRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_invoices', 'view_invoices'),
     response: invoiceSchema,
-    handler: (c) => getInvoice(c.platform, c.params.group_id!, c.params.invoice_id!),
+    handler: (c) => getInvoice(c.platform, c.groupCtx, c.params.invoice_id!),
   },
   {
     method: 'POST',
@@ -101,7 +101,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: publicAuth,
     body: payInvoiceSchema,
     response: invoicePaymentSchema,
-    handler: (c) => payInvoice(c.platform, c.params.slug!, c.body, { ipAddress: c.clientIp }),
+    handler: (c) => payInvoice(c.platform, c.ctx, c.params.slug!, c.body, { ipAddress: c.clientIp }),
   },
   {
     method: 'GET',

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createPartner, getPartner, listPartners } from '../../services/partners.js';
+import { createPartner, getPartner, listPartners } from '../../services/catalog/partners.js';
 import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
 
 export const partnerRoutes: RouteDef[] = [
@@ -14,7 +14,7 @@ export const partnerRoutes: RouteDef[] = [
     auth: keyAuth('manage_partners'),
     query: partnerListQuerySchema,
     response: partnerListSchema,
-    handler: (c) => listPartners(c.platform, c.params.group_id!, c.query),
+    handler: (c) => listPartners(c.platform, c.groupCtx, c.query),
   },
   {
     method: 'POST',
@@ -25,7 +25,7 @@ export const partnerRoutes: RouteDef[] = [
     auth: keyAuth('manage_partners'),
     body: createPartnerSchema,
     response: partnerSchema,
-    handler: (c) => createPartner(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createPartner(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -35,6 +35,6 @@ export const partnerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_partners'),
     response: partnerSchema,
-    handler: (c) => getPartner(c.platform, c.params.group_id!, c.params.partner_id!),
+    handler: (c) => getPartner(c.platform, c.groupCtx, c.params.partner_id!),
   },
 ];

@@ -14,7 +14,7 @@ import {
   payPaymentLink,
   paymentLinkExists,
   retrievePublicPaymentLink,
-} from '../../services/payment-links.js';
+} from '../../services/payment-links/payment-links.js';
 import {
   createPaymentLinkSchema,
   paymentLinkListQuerySchema,
@@ -57,7 +57,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: publicAuth,
     response: publicPaymentLinkSchema,
-    handler: (c) => retrievePublicPaymentLink(c.platform, c.params.payment_link_id!),
+    handler: (c) => retrievePublicPaymentLink(c.platform, c.ctx, c.params.payment_link_id!),
   },
   {
     method: 'POST',
@@ -70,7 +70,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     handler: (c) =>
-      payPaymentLink(c.platform, { linkId: c.params.payment_link_id!, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
+      payPaymentLink(c.platform, c.ctx, { linkId: c.params.payment_link_id!, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
   },
   {
     method: 'POST',
@@ -83,7 +83,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     handler: (c) =>
-      payPaymentLink(c.platform, {
+      payPaymentLink(c.platform, c.ctx, {
         linkId: c.params.payment_link_id!,
         groupId: c.params.group_id!,
         authorization: c.authorization,
@@ -101,7 +101,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     auth: keyAuth('manage_transactions'),
     body: createPaymentLinkSchema,
     response: paymentLinkSchema,
-    handler: (c) => createPaymentLink(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createPaymentLink(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -112,7 +112,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     auth: keyAuth('manage_transactions'),
     query: paymentLinkListQuerySchema,
     response: paymentLinkListSchema,
-    handler: (c) => listPaymentLinks(c.platform, c.params.group_id!, c.query),
+    handler: (c) => listPaymentLinks(c.platform, c.groupCtx, c.query),
   },
   {
     method: 'GET',
@@ -122,7 +122,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => getPaymentLink(c.platform, c.params.group_id!, c.params.payment_link_id!),
+    handler: (c) => getPaymentLink(c.platform, c.groupCtx, c.params.payment_link_id!),
   },
   {
     method: 'POST',
@@ -132,7 +132,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => deactivatePaymentLink(c.platform, c.params.group_id!, c.params.payment_link_id!),
+    handler: (c) => deactivatePaymentLink(c.platform, c.groupCtx, c.params.payment_link_id!),
   },
   {
     method: 'GET',

@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createProduct, getProduct, listProducts, updateProduct } from '../../services/products.js';
+import { createProduct, getProduct, listProducts, updateProduct } from '../../services/catalog/products.js';
 import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
 
 export const productRoutes: RouteDef[] = [
@@ -11,7 +11,7 @@ export const productRoutes: RouteDef[] = [
     tag: 'Products',
     auth: keyAuth('manage_products'),
     response: productSchema,
-    handler: (c) => getProduct(c.platform, c.params.group_id!, c.params.product_id!),
+    handler: (c) => getProduct(c.platform, c.groupCtx, c.params.product_id!),
   },
   {
     method: 'PUT',
@@ -22,7 +22,7 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     body: updateProductSchema,
     response: productSchema,
-    handler: (c) => updateProduct(c.platform, c.params.group_id!, c.params.product_id!, c.body),
+    handler: (c) => updateProduct(c.platform, c.groupCtx, c.params.product_id!, c.body),
   },
   {
     method: 'POST',
@@ -33,7 +33,7 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     body: createProductSchema,
     response: productSchema,
-    handler: (c) => createProduct(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createProduct(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -45,6 +45,6 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     query: productListQuerySchema,
     response: productListSchema,
-    handler: (c) => listProducts(c.platform, c.params.group_id!, c.query),
+    handler: (c) => listProducts(c.platform, c.groupCtx, c.query),
   },
 ];

@@ -2,14 +2,14 @@
 // linked account of the path must be one of the group's (404 otherwise).
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { createPlan, getPlan, listPlans, updatePlan } from '../../services/plans.js';
+import { createPlan, getPlan, listPlans, updatePlan } from '../../services/recurring/plans.js';
 import {
   cancelSubscription,
   createSubscription,
   getSubscription,
   listSubscriptions,
   updateSubscription,
-} from '../../services/subscriptions.js';
+} from '../../services/recurring/subscriptions.js';
 import {
   createPlanSchema,
   createSubscriptionSchema,
@@ -37,7 +37,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createPlanSchema,
     response: planSchema,
-    handler: (c) => createPlan(c.platform, c.params.group_id!, c.params.linked_account_id!, c.body),
+    handler: (c) => createPlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.body),
   },
   {
     method: 'GET',
@@ -48,7 +48,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: planListQuerySchema,
     response: planListSchema,
-    handler: (c) => listPlans(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
+    handler: (c) => listPlans(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
   },
   {
     method: 'GET',
@@ -58,7 +58,7 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: planSchema,
-    handler: (c) => getPlan(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.plan_id!),
+    handler: (c) => getPlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.plan_id!),
   },
   {
     method: 'PUT',
@@ -70,7 +70,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: updatePlanSchema,
     response: planSchema,
-    handler: (c) => updatePlan(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.plan_id!, c.body),
+    handler: (c) => updatePlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.plan_id!, c.body),
   },
   {
     method: 'POST',
@@ -82,7 +82,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createSubscriptionSchema,
     response: subscriptionSchema,
-    handler: (c) => createSubscription(c.platform, c.params.group_id!, c.params.linked_account_id!, c.body),
+    handler: (c) => createSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.body),
   },
   {
     method: 'GET',
@@ -93,7 +93,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: subscriptionListQuerySchema,
     response: subscriptionListSchema,
-    handler: (c) => listSubscriptions(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
+    handler: (c) => listSubscriptions(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
   },
   {
     method: 'GET',
@@ -103,7 +103,7 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => getSubscription(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.subscription_id!),
+    handler: (c) => getSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!),
   },
   {
     method: 'PUT',
@@ -115,7 +115,7 @@ export const recurringRoutes: RouteDef[] = [
     body: updateSubscriptionSchema,
     response: subscriptionSchema,
     handler: (c) =>
-      updateSubscription(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.subscription_id!, c.body),
+      updateSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!, c.body),
   },
   {
     method: 'POST',
@@ -125,6 +125,6 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => cancelSubscription(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.subscription_id!),
+    handler: (c) => cancelSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!),
   },
 ];

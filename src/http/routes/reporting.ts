@@ -1,7 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth } from '../route.js';
-import { report } from '../../services/reporting.js';
-import { reportingSummary } from '../../services/reporting-summary.js';
+import { report } from '../../services/reporting/reporting.js';
+import { reportingSummary } from '../../services/reporting/summary.js';
 import { reportSummarySchema, summaryQuerySchema } from '../../domain/reporting-summary.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
@@ -22,8 +22,9 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.params.group_id!, c.params.linked_account_id!, c.query),
-  },  {
+    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
+  },
+  {
     method: 'GET',
     path: '/api/v1/groups/:group_id/transactions/reporting/summary',
     summary: 'Reporting summary: transaction counts and net amounts per day, status, brand, payment method or source',
@@ -37,6 +38,6 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: summaryQuerySchema,
     response: reportSummarySchema,
-    handler: (c) => reportingSummary(c.platform, c.params.group_id!, c.query),
+    handler: (c) => reportingSummary(c.platform, c.groupCtx, c.query),
   },
 ];

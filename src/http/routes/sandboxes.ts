@@ -11,7 +11,7 @@ import {
   sandboxListSchema,
   sandboxSchema,
 } from '../../domain/sandboxes.js';
-import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes.js';
+import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes/sandboxes.js';
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';

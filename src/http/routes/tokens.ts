@@ -1,6 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { publicAuth } from '../route.js';
-import { mintToken } from '../../services/tokens.js';
+import { mintToken } from '../../services/tokens/tokens.js';
 import { tokenRequestSchema, tokenResponseSchema } from '../../domain/tokens.js';
 
 export const tokenRoutes: RouteDef[] = [
@@ -14,6 +14,6 @@ export const tokenRoutes: RouteDef[] = [
     auth: publicAuth,
     body: tokenRequestSchema,
     response: tokenResponseSchema,
-    handler: (c) => mintToken(c.platform, c.body),
+    handler: (c) => mintToken(c.platform, c.ctx, c.body),
   },
 ];

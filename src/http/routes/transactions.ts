@@ -16,7 +16,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: saleRequestSchema,
     response: transactionSchema,
-    handler: (c) => createSale(c.platform, c.params.group_id!, c.body),
+    handler: (c) => createSale(c.platform, c.groupCtx, c.body),
   },
   {
     method: 'POST',
@@ -26,7 +26,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: captureRequestSchema,
     response: transactionSchema,
-    handler: (c) => captureTransaction(c.platform, c.params.group_id!, c.params.transaction_id!, c.body),
+    handler: (c) => captureTransaction(c.platform, c.groupCtx, c.params.transaction_id!, c.body),
   },
   {
     method: 'GET',
@@ -36,7 +36,7 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions', 'view_transactions'),
     response: transactionSchema,
-    handler: (c) => getTransaction(c.platform, c.params.group_id!, c.params.transaction_id!),
+    handler: (c) => getTransaction(c.platform, c.groupCtx, c.params.transaction_id!),
   },
   {
     method: 'POST',
@@ -46,7 +46,7 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: manage,
     response: transactionSchema,
-    handler: (c) => voidTransaction(c.platform, c.params.group_id!, c.params.transaction_id!),
+    handler: (c) => voidTransaction(c.platform, c.groupCtx, c.params.transaction_id!),
   },
   {
     method: 'POST',
@@ -57,7 +57,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: refundSchema,
     response: transactionSchema,
-    handler: (c) => refundTransaction(c.platform, c.params.group_id!, c.params.transaction_id!, c.body),
+    handler: (c) => refundTransaction(c.platform, c.groupCtx, c.params.transaction_id!, c.body),
   },
   {
     method: 'POST',
@@ -67,6 +67,6 @@ export const transactionRoutes: RouteDef[] = [
     auth: keyAuth('manage_customers'),
     body: addCardSchema,
     response: customerCardSchema,
-    handler: (c) => addCard(c.platform, c.params.group_id!, c.params.linked_account_id!, c.params.customer_id!, c.body),
+    handler: (c) => addCard(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.customer_id!, c.body),
   },
 ];

@@ -2,6 +2,7 @@
 // so whatever the caller changes with it (a subscription's counters, an invoice's
 // status, a payment link) commits or rolls back together with the transaction row.
 import type { Platform } from '../platform.js';
+import type { Clock } from '../context.js';
 import type { Tx } from '../../store/db.js';
 import type { TokenRow } from '../../store/repositories/tokens.js';
 import type { CustomerBankAccountRow, CustomerCardRow } from '../../store/repositories/customers.js';
@@ -95,13 +96,14 @@ async function processorFor(tx: Tx, input: ChargeInput): Promise<ProcessorRow | 
   return row;
 }
 
-export async function chargeInTx(tx: Tx, p: Platform, input: ChargeInput): Promise<Transaction> {
+/** `clock`: the clock of the group charged. */
+export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: ChargeInput): Promise<Transaction> {
   const processor = await processorFor(tx, input);
   if (!processor) throw validationError([{ path: 'processor_id', message: 'is not a processor of this group' }]);
   const m = methodColumns(input.payment);
   const decision = decide(m.outcome, input.type);
   const approved = decision.status !== 'declined';
-  const now = p.clock.nowIso();
+  const now = clock.nowIso();
   const billing = input.billingAddress ?? {};
   const name = [billing.first_name, billing.last_name].filter(Boolean).join(' ') || m.holder;
   const row: TransactionRow = {

@@ -2,10 +2,12 @@
 // void and refund. Every change is a compare-and-set on the status inside one write, so
 // two concurrent captures (or a capture and a void) can never both succeed.
 import type { Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { captureSchemaFor, refundSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
-import { findProcessor } from '../groups.js';
+import { findProcessor } from '../groups/groups.js';
 import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
 import { toApiTransaction } from './mapper.js';
 
@@ -26,13 +28,14 @@ async function reloadAndPresent(p: Platform, tx: Tx, groupId: string, id: string
   return present(p, await load(tx, groupId, id));
 }
 
-export async function getTransaction(p: Platform, groupId: string, id: string): Promise<Transaction> {
-  return present(p, await load(p.db, groupId, id));
+export async function getTransaction(p: Platform, ctx: GroupContext, id: string): Promise<Transaction> {
+  return present(p, await load(ctx.store, ctx.group, id));
 }
 
-export async function captureTransaction(p: Platform, groupId: string, id: string, body: unknown): Promise<Transaction> {
+export async function captureTransaction(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Transaction> {
+  const groupId = ctx.group;
   const req = parseOrThrow(captureSchemaFor(body), body);
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await load(tx, groupId, id);
     if (row.status !== 'authorized') {
       throw invalidRequest(`only an authorized transaction can be captured; this one is ${row.status}`);
@@ -55,7 +58,7 @@ export async function captureTransaction(p: Platform, groupId: string, id: strin
       if (amount === 0) throw validationError([{ path, message: 'must be at least 1 cent' }]);
     }
     const status = amount === row.authorized_amount ? 'captured' : 'partially_captured';
-    const at = p.clock.nowIso();
+    const at = ctx.clock.nowIso();
     const { changes } = await transactionRepo.capture(tx, id, amount, status, at);
     if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
     // The compare-and-set changed exactly these columns: no read-back on the writer (issue 9).
@@ -63,18 +66,20 @@ export async function captureTransaction(p: Platform, groupId: string, id: strin
   });
 }
 
-export async function voidTransaction(p: Platform, groupId: string, id: string): Promise<Transaction> {
-  return p.db.write(async (tx) => {
+export async function voidTransaction(p: Platform, ctx: GroupContext, id: string): Promise<Transaction> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await load(tx, groupId, id);
-    const { changes } = await transactionRepo.setStatus(tx, id, ['pending', 'authorized'], 'voided', p.clock.nowIso());
+    const { changes } = await transactionRepo.setStatus(tx, id, ['pending', 'authorized'], 'voided', ctx.clock.nowIso());
     if (changes !== 1) throw invalidRequest(`only a pending or authorized transaction can be voided; this one is ${row.status}`);
     return reloadAndPresent(p, tx, groupId, id);
   });
 }
 
-export async function refundTransaction(p: Platform, groupId: string, id: string, body: unknown): Promise<Transaction> {
+export async function refundTransaction(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Transaction> {
+  const groupId = ctx.group;
   const req = parseOrThrow(refundSchema, body ?? {});
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const row = await load(tx, groupId, id);
     if (row.status !== 'settled' && row.status !== 'partially_refunded') {
       throw invalidRequest(`only a settled transaction can be refunded; this one is ${row.status} (void it instead if it is pending)`);
@@ -84,7 +89,7 @@ export async function refundTransaction(p: Platform, groupId: string, id: string
     if (amount > remaining) {
       throw invalidRequest(`refund of ${amount} exceeds the ${remaining} left to refund`, [{ path: 'amount', message: `must be at most ${remaining}` }]);
     }
-    const { changes } = await transactionRepo.refund(tx, id, amount, p.clock.nowIso());
+    const { changes } = await transactionRepo.refund(tx, id, amount, ctx.clock.nowIso());
     if (changes !== 1) throw invalidRequest('this transaction was refunded or changed by another request');
     return reloadAndPresent(p, tx, groupId, id);
   });

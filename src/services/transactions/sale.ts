@@ -1,33 +1,36 @@
 // Sale (and auth, an extension) from a token or a stored customer card/bank account.
 import { platformClock, type Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { GroupContext } from '../context.js';
 import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
 import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
-import { requireGroup, requireProcessor } from '../groups.js';
-import { consumeToken } from '../tokens.js';
+import { requireGroup, requireProcessor } from '../groups/groups.js';
+import { consumeToken } from '../tokens/tokens.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
-import { storeBankAccount, storeCard } from '../customers.js';
+import { storeBankAccount, storeCard } from '../customers/customers.js';
 import { transactionRepo } from '../../store/repositories/transactions.js';
 import { chargeInTx, type PaymentSource } from './charge.js';
 import type { Address } from '../../domain/address.js';
 import { newId } from '../../lib/ids.js';
 
-export async function createSale(p: Platform, groupId: string, body: unknown): Promise<Transaction> {
+export async function createSale(p: Platform, ctx: GroupContext, body: unknown): Promise<Transaction> {
+  const groupId = ctx.group;
   const req = parseOrThrow(saleRequestSchema, body);
-  const group = await requireGroup(p.db, groupId);
+  const group = await requireGroup(ctx.store, groupId);
   if (req.type === 'auth' && group.pricing !== 'flat') {
     throw invalidRequest('auth transactions are available only to merchants on Flat pricing, not Interchange+', [
       { path: 'type', message: 'auth is not available under Interchange+ pricing' },
     ]);
   }
-  const processor = await requireProcessor(p.db, groupId, req.processor_id);
+  const processor = await requireProcessor(ctx.store, groupId, req.processor_id);
   if (req.commissions?.length && processor.type !== 'transaction_level') {
     throw invalidRequest('commissions are allowed only when the merchant has a transaction-level processor', [
       { path: 'commissions', message: 'requires a transaction-level processor' },
     ]);
   }
   const pd = req.payment_details;
-  return p.db.write(async (tx) => {
-    const now = p.clock.now();
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
     let payment: PaymentSource;
     let billing: Address | undefined = req.billing_address;
     let customerId: string | undefined;
@@ -64,7 +67,7 @@ export async function createSale(p: Platform, groupId: string, body: unknown): P
     } else {
       payment = { kind: 'token', token: await consumeToken(tx, pd.token!, platformClock(p).now()) };
     }
-    const txn = await chargeInTx(tx, p, {
+    const txn = await chargeInTx(tx, p, ctx.clock, {
       groupId,
       processorId: processor.id,
       processor,

@@ -3,7 +3,7 @@
 // batch (one batch per group and cutoff). Auths never captured within 7 days expire.
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
-import type { Progress } from '../scheduler.js';
+import type { Progress } from '../clock/scheduler.js';
 import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';

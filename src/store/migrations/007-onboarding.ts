@@ -7,24 +7,23 @@
 export default {
   version: 7,
   name: 'onboarding',
-  sql: `
-CREATE TABLE signup_forms (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-
-CREATE TABLE signup_entries (
-  id TEXT PRIMARY KEY,
-  signup_form_id TEXT NOT NULL REFERENCES signup_forms(id),
-  external_id TEXT,
-  group_id TEXT NOT NULL REFERENCES groups(id),
-  status TEXT NOT NULL CHECK (status IN ('pending_review', 'approved', 'rejected')),
-  business_name TEXT NOT NULL,
-  entry_json TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE INDEX signup_entries_form ON signup_entries(signup_form_id, created_at);
-CREATE INDEX signup_entries_group ON signup_entries(group_id);
-`,
+  statements: [
+    `CREATE TABLE signup_forms (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`,
+    `CREATE TABLE signup_entries (
+      id TEXT PRIMARY KEY,
+      signup_form_id TEXT NOT NULL REFERENCES signup_forms(id),
+      external_id TEXT,
+      group_id TEXT NOT NULL REFERENCES groups(id),
+      status TEXT NOT NULL CHECK (status IN ('pending_review', 'approved', 'rejected')),
+      business_name TEXT NOT NULL,
+      entry_json TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`,
+    `CREATE INDEX signup_entries_form ON signup_entries(signup_form_id, created_at)`,
+    `CREATE INDEX signup_entries_group ON signup_entries(group_id)`,
+  ],
 };

@@ -6,14 +6,14 @@ const bump = (table: string, event: 'INSERT' | 'UPDATE' | 'DELETE') =>
   `CREATE TRIGGER ${table}_config_${event.toLowerCase()} AFTER ${event} ON ${table}
 BEGIN
   UPDATE config_version SET n = n + 1 WHERE id = 1;
-END;`;
+END`;
 
 export default {
   version: 10,
   name: 'config-version',
-  sql: `
-CREATE TABLE config_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
-INSERT INTO config_version (id, n) VALUES (1, 0);
-${['groups', 'processors', 'api_keys'].flatMap((t) => (['INSERT', 'UPDATE', 'DELETE'] as const).map((e) => bump(t, e))).join('\n')}
-`,
+  statements: [
+    'CREATE TABLE config_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)',
+    'INSERT INTO config_version (id, n) VALUES (1, 0)',
+    ...['groups', 'processors', 'api_keys'].flatMap((t) => (['INSERT', 'UPDATE', 'DELETE'] as const).map((e) => bump(t, e))),
+  ],
 };

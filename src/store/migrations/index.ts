@@ -1,5 +1,6 @@
-// Every schema migration, in order. Add a new file and one line here; never edit an
-// applied migration.
+// Every schema migration, in order: tables, indexes and triggers all live here. Add a
+// new file and one line here; never edit an applied migration.
+import type { Tx } from '../db.js';
 import foundation from './001-foundation.js';
 import transactions from './002-transactions.js';
 import recurring from './003-recurring.js';
@@ -10,11 +11,28 @@ import onboarding from './007-onboarding.js';
 import groupClocks from './008-group-clocks.js';
 import rollupPerBatch from './009-rollup-per-batch.js';
 import configVersion from './010-config-version.js';
+import reportingRollupTriggers from './011-reporting-rollup-triggers.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+/**
+ * One schema change, applied inside one write transaction: a list of statements, each
+ * run whole (a trigger body keeps its semicolons), or `up` for a change that needs to
+ * read before it writes.
+ */
+export type Migration = { version: number; name: string } & (
+  | { statements: readonly string[]; up?: never }
+  | { up(tx: Tx): Promise<void>; statements?: never }
+);
 
-export const migrations: Migration[] = [foundation, transactions, recurring, catalog, paymentLinks, reportingIndexes, onboarding, groupClocks, rollupPerBatch, configVersion].sort((a, b) => a.version - b.version);
+export const migrations: Migration[] = [
+  foundation,
+  transactions,
+  recurring,
+  catalog,
+  paymentLinks,
+  reportingIndexes,
+  onboarding,
+  groupClocks,
+  rollupPerBatch,
+  configVersion,
+  reportingRollupTriggers,
+].sort((a, b) => a.version - b.version);

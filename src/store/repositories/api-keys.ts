@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -12,14 +12,14 @@ export interface ApiKeyRow {
 }
 
 export const apiKeyRepo = {
-  async insert(ex: Executor, k: ApiKeyRow) {
+  async insert(ex: Tx, k: ApiKeyRow) {
     await ex.run(
       'INSERT INTO api_keys (id, group_id, key_hash, prefix, permissions, name, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [k.id, k.group_id, k.key_hash, k.prefix, k.permissions, k.name, k.created_at, k.revoked_at],
     );
   },
   /** Several keys in one statement (a sandbox's key per permission kind). */
-  async insertMany(ex: Executor, keys: ApiKeyRow[]) {
+  async insertMany(ex: Tx, keys: ApiKeyRow[]) {
     if (keys.length === 0) return;
     await ex.run(
       `INSERT INTO api_keys (id, group_id, key_hash, prefix, permissions, name, created_at, revoked_at) VALUES ${keys.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
@@ -38,6 +38,6 @@ export const apiKeyRepo = {
     groupId
       ? ex.all<ApiKeyRow>('SELECT * FROM api_keys WHERE group_id = ? ORDER BY created_at, id', [groupId])
       : ex.all<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
-  revoke: (ex: Executor, id: string, at: string) =>
+  revoke: (ex: Tx, id: string, at: string) =>
     ex.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]),
 };

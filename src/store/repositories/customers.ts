@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface CustomerRow {
   id: string;
@@ -51,7 +51,7 @@ export interface CustomerBankAccountRow {
 }
 
 export const customerRepo = {
-  async insert(ex: Executor, c: CustomerRow) {
+  async insert(ex: Tx, c: CustomerRow) {
     await ex.run(
       `INSERT INTO customers (id, group_id, first_name, last_name, email, phone, billing_address, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -62,12 +62,12 @@ export const customerRepo = {
     ex.get<CustomerRow>('SELECT * FROM customers WHERE group_id = ? AND id = ?', [groupId, id]),
   list: (ex: Executor, groupId: string, limit: number, offset: number) =>
     ex.all<CustomerRow>('SELECT * FROM customers WHERE group_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [groupId, limit, offset]),
-  updateBillingAddress: (ex: Executor, id: string, address: string, at: string) =>
+  updateBillingAddress: (ex: Tx, id: string, address: string, at: string) =>
     ex.run('UPDATE customers SET billing_address = ?, updated_at = ? WHERE id = ?', [address, at, id]),
 };
 
 export const customerCardRepo = {
-  async insert(ex: Executor, c: CustomerCardRow) {
+  async insert(ex: Tx, c: CustomerCardRow) {
     await ex.run(
       `INSERT INTO customer_cards (id, group_id, customer_id, linked_account_id, brand, card_type, card_category, first_six,
          last_four, exp_month, exp_year, holder_name, issuer, issuer_country, regulated, commercial, test_outcome,
@@ -105,7 +105,7 @@ export const customerCardRepo = {
 };
 
 export const customerBankAccountRepo = {
-  async insert(ex: Executor, b: CustomerBankAccountRow) {
+  async insert(ex: Tx, b: CustomerBankAccountRow) {
     await ex.run(
       `INSERT INTO customer_bank_accounts (id, group_id, customer_id, routing_number, last_four, account_type, holder_name, test_outcome, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

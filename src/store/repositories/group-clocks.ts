@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 /** Each group's own clock offset (added to the platform clock's). */
 export const groupClockRepo = {
@@ -6,9 +6,9 @@ export const groupClockRepo = {
     return (await ex.get<{ clock_offset_ms: number }>('SELECT clock_offset_ms FROM groups WHERE id = ?', [groupId]))?.clock_offset_ms;
   },
   /** Move a group's offset; only forward (compare-and-set on the offset read). */
-  setOffset: (ex: Executor, groupId: string, from: number, to: number) =>
+  setOffset: (ex: Tx, groupId: string, from: number, to: number) =>
     ex.run('UPDATE groups SET clock_offset_ms = ? WHERE id = ? AND clock_offset_ms = ?', [to, groupId, from]),
-  put: (ex: Executor, groupId: string, to: number) => ex.run('UPDATE groups SET clock_offset_ms = ? WHERE id = ?', [to, groupId]),
+  put: (ex: Tx, groupId: string, to: number) => ex.run('UPDATE groups SET clock_offset_ms = ? WHERE id = ?', [to, groupId]),
   /** The distinct offsets in use, with how many groups have each (the scheduler runs once per offset). */
   distinctOffsets: (ex: Executor) =>
     ex.all<{ offset_ms: number; groups: number }>('SELECT clock_offset_ms AS offset_ms, COUNT(*) AS groups FROM groups GROUP BY clock_offset_ms ORDER BY clock_offset_ms'),

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface GroupRow {
   id: string;
@@ -24,7 +24,7 @@ export interface LinkedAccountRow {
 }
 
 export const groupRepo = {
-  async insert(ex: Executor, g: GroupRow) {
+  async insert(ex: Tx, g: GroupRow) {
     await ex.run('INSERT INTO groups (id, name, pricing, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
       g.id, g.name, g.pricing, g.status, g.created_at, g.updated_at,
     ]);
@@ -35,7 +35,7 @@ export const groupRepo = {
 };
 
 export const processorRepo = {
-  async insert(ex: Executor, p: ProcessorRow) {
+  async insert(ex: Tx, p: ProcessorRow) {
     await ex.run('INSERT INTO processors (id, group_id, name, type, created_at) VALUES (?, ?, ?, ?, ?)', [
       p.id, p.group_id, p.name, p.type, p.created_at,
     ]);
@@ -47,7 +47,7 @@ export const processorRepo = {
 };
 
 export const linkedAccountRepo = {
-  async insert(ex: Executor, a: LinkedAccountRow) {
+  async insert(ex: Tx, a: LinkedAccountRow) {
     await ex.run('INSERT INTO linked_accounts (id, group_id, processor_id, name, created_at) VALUES (?, ?, ?, ?, ?)', [
       a.id, a.group_id, a.processor_id, a.name, a.created_at,
     ]);

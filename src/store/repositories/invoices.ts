@@ -1,5 +1,5 @@
 import type { UnitOfMeasure } from '../../domain/catalog.js';
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export type StoredInvoiceStatus = 'pending' | 'paid' | 'archived';
 
@@ -55,7 +55,7 @@ export interface InvoiceListFilter {
 
 export const invoiceRepo = {
   /** Hand out the next number of the group's year (1, 2, …); call inside the creating write. */
-  async nextNumber(ex: Executor, groupId: string, year: number): Promise<number> {
+  async nextNumber(ex: Tx, groupId: string, year: number): Promise<number> {
     await ex.run(
       `INSERT INTO invoice_counters (group_id, year, last_number) VALUES (?, ?, 1)
        ON CONFLICT (group_id, year) DO UPDATE SET last_number = invoice_counters.last_number + 1`,
@@ -64,7 +64,7 @@ export const invoiceRepo = {
     const row = await ex.get<{ n: number }>('SELECT last_number AS n FROM invoice_counters WHERE group_id = ? AND year = ?', [groupId, year]);
     return row!.n;
   },
-  async insert(ex: Executor, r: InvoiceRow) {
+  async insert(ex: Tx, r: InvoiceRow) {
     await ex.run(
       `INSERT INTO invoices (id, group_id, partner_id, invoice_number, invoice_number_numeric, year, slug, note, external_id,
          due_date, send_email, processor_id, card_enabled, ach_enabled, amount, status, paid_transaction_id, paid_at,
@@ -80,7 +80,7 @@ export const invoiceRepo = {
   findBySlug: (ex: Executor, slug: string) => ex.get<InvoiceRow>('SELECT * FROM invoices WHERE slug = ?', [slug]),
   /** Compare-and-set update of the editable fields: only while the invoice is pending. */
   updatePending: (
-    ex: Executor,
+    ex: Tx,
     r: Pick<InvoiceRow, 'id' | 'note' | 'external_id' | 'due_date' | 'processor_id' | 'card_enabled' | 'ach_enabled' | 'amount' | 'updated_at'>,
   ) =>
     ex.run(
@@ -90,10 +90,10 @@ export const invoiceRepo = {
       [r.note, r.external_id, r.due_date, r.processor_id, r.card_enabled, r.ach_enabled, r.amount, r.updated_at, r.id],
     ),
   /** Archive (from any other status); 0 changes when it already was archived. */
-  archive: (ex: Executor, id: string, at: string) =>
+  archive: (ex: Tx, id: string, at: string) =>
     ex.run("UPDATE invoices SET status = 'archived', archived_at = ?, updated_at = ? WHERE id = ? AND status <> 'archived'", [at, at, id]),
   /** pending → paid (compare-and-set). */
-  markPaid: (ex: Executor, id: string, transactionId: string, at: string) =>
+  markPaid: (ex: Tx, id: string, transactionId: string, at: string) =>
     ex.run("UPDATE invoices SET status = 'paid', paid_transaction_id = ?, paid_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [
       transactionId, at, at, id,
     ]),
@@ -115,7 +115,7 @@ export const invoiceRepo = {
 };
 
 export const invoiceLineRepo = {
-  async insert(ex: Executor, r: InvoiceLineRow) {
+  async insert(ex: Tx, r: InvoiceLineRow) {
     await ex.run(
       `INSERT INTO invoice_lines (id, invoice_id, product_id, position, name, description, amount, included_tax_amount,
          unit_of_measure, quantity, created_at, updated_at)
@@ -134,11 +134,11 @@ export const invoiceLineRepo = {
     );
   },
   /** A kept line: its position, and its quantity (updated_at moves only when the quantity does). */
-  keep: (ex: Executor, id: string, position: number, quantity: number, at: string) =>
+  keep: (ex: Tx, id: string, position: number, quantity: number, at: string) =>
     ex.run(
       `UPDATE invoice_lines SET position = ?, updated_at = CASE WHEN quantity = ? THEN updated_at ELSE ? END, quantity = ?
        WHERE id = ?`,
       [position, quantity, at, quantity, id],
     ),
-  remove: (ex: Executor, id: string) => ex.run('DELETE FROM invoice_lines WHERE id = ?', [id]),
+  remove: (ex: Tx, id: string) => ex.run('DELETE FROM invoice_lines WHERE id = ?', [id]),
 };

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface SignupFormRow {
   id: string;
@@ -20,7 +20,7 @@ export interface SignupEntryRow {
 }
 
 export const signupFormRepo = {
-  async insert(ex: Executor, f: SignupFormRow) {
+  async insert(ex: Tx, f: SignupFormRow) {
     await ex.run('INSERT INTO signup_forms (id, name, created_at) VALUES (?, ?, ?)', [f.id, f.name, f.created_at]);
   },
   find: (ex: Executor, id: string) => ex.get<SignupFormRow>('SELECT * FROM signup_forms WHERE id = ?', [id]),
@@ -28,7 +28,7 @@ export const signupFormRepo = {
 };
 
 export const signupEntryRepo = {
-  async insert(ex: Executor, e: SignupEntryRow) {
+  async insert(ex: Tx, e: SignupEntryRow) {
     await ex.run(
       `INSERT INTO signup_entries (id, signup_form_id, external_id, group_id, status, business_name, entry_json, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface OutboxRow {
   id: string;
@@ -16,7 +16,7 @@ export interface OutboxRow {
 }
 
 export const outboxRepo = {
-  async insert(ex: Executor, r: OutboxRow) {
+  async insert(ex: Tx, r: OutboxRow) {
     await ex.run(
       `INSERT INTO outbox (id, kind, to_address, subject, body, related_id, group_id, status, error, created_at, sent_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -28,6 +28,6 @@ export const outboxRepo = {
     kind
       ? ex.all<OutboxRow>('SELECT * FROM outbox WHERE kind = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [kind, limit, offset])
       : ex.all<OutboxRow>('SELECT * FROM outbox ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [limit, offset]),
-  markDelivered: (ex: Executor, id: string, status: 'sent' | 'failed', error: string | null, at: string) =>
+  markDelivered: (ex: Tx, id: string, status: 'sent' | 'failed', error: string | null, at: string) =>
     ex.run('UPDATE outbox SET status = ?, error = ?, sent_at = ? WHERE id = ?', [status, error, at, id]),
 };

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 import { likePattern } from './products.js';
 
 export interface PartnerRow {
@@ -23,7 +23,7 @@ const NAME_MATCH = `(LOWER(company) LIKE ? ESCAPE '\\' OR LOWER(first_name) LIKE
   OR LOWER(last_name) LIKE ? ESCAPE '\\' OR LOWER(first_name || ' ' || last_name) LIKE ? ESCAPE '\\')`;
 
 export const partnerRepo = {
-  async insert(ex: Executor, r: PartnerRow) {
+  async insert(ex: Tx, r: PartnerRow) {
     await ex.run(
       `INSERT INTO partners (id, group_id, company, first_name, last_name, email, line_1, line_2, city, country, subdivision,
          postal_code, created_at, updated_at)

@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export type StoredLinkStatus = 'available' | 'paid' | 'deactivated' | 'expired';
 
@@ -50,7 +50,7 @@ function statusClause(f: PaymentLinkListFilter): { sql: string; params: unknown[
 }
 
 export const paymentLinkRepo = {
-  async insert(ex: Executor, r: PaymentLinkRow) {
+  async insert(ex: Tx, r: PaymentLinkRow) {
     await ex.run(
       `INSERT INTO payment_links (id, group_id, processor_id, amount, description, redirect_url, card_enabled, ach_enabled,
          status, expires_at, paid_transaction_id, created_at, updated_at)
@@ -75,21 +75,21 @@ export const paymentLinkRepo = {
     return row?.n ?? 0;
   },
   /** Compare-and-set: only a link that is available and not past its expiry becomes paid. */
-  markPaid: (ex: Executor, id: string, now: string) =>
+  markPaid: (ex: Tx, id: string, now: string) =>
     ex.run(
       `UPDATE payment_links SET status = 'paid', updated_at = ?
        WHERE id = ? AND status = 'available' AND (expires_at IS NULL OR expires_at > ?)`,
       [now, id, now],
     ),
-  setPaidTransaction: (ex: Executor, id: string, transactionId: string) =>
+  setPaidTransaction: (ex: Tx, id: string, transactionId: string) =>
     ex.run("UPDATE payment_links SET paid_transaction_id = ? WHERE id = ? AND status = 'paid'", [transactionId, id]),
   /** Compare-and-set: available (expired or not) → deactivated. */
-  deactivate: (ex: Executor, id: string, now: string) =>
+  deactivate: (ex: Tx, id: string, now: string) =>
     ex.run("UPDATE payment_links SET status = 'deactivated', updated_at = ? WHERE id = ? AND status = 'available'", [now, id]),
 };
 
 export const paymentLinkSessionRepo = {
-  async insert(ex: Executor, r: PaymentLinkSessionRow) {
+  async insert(ex: Tx, r: PaymentLinkSessionRow) {
     await ex.run(
       'INSERT INTO payment_link_sessions (token_hash, payment_link_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
       [r.token_hash, r.payment_link_id, r.created_at, r.expires_at],
@@ -97,5 +97,5 @@ export const paymentLinkSessionRepo = {
   },
   find: (ex: Executor, tokenHash: string) =>
     ex.get<PaymentLinkSessionRow>('SELECT * FROM payment_link_sessions WHERE token_hash = ?', [tokenHash]),
-  deleteExpiredBefore: (ex: Executor, before: string) => ex.run('DELETE FROM payment_link_sessions WHERE expires_at < ?', [before]),
+  deleteExpiredBefore: (ex: Tx, before: string) => ex.run('DELETE FROM payment_link_sessions WHERE expires_at < ?', [before]),
 };

@@ -1,5 +1,5 @@
 // Plans of a linked account.
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface PlanRow {
   id: string;
@@ -34,13 +34,13 @@ const COLUMNS = [
 const MUTABLE = COLUMNS.filter((c) => !['id', 'group_id', 'linked_account_id', 'created_at'].includes(c));
 
 export const planRepo = {
-  async insert(ex: Executor, row: PlanRow): Promise<void> {
+  async insert(ex: Tx, row: PlanRow): Promise<void> {
     await ex.run(
       `INSERT INTO plans (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
       COLUMNS.map((c) => row[c]),
     );
   },
-  async update(ex: Executor, row: PlanRow): Promise<void> {
+  async update(ex: Tx, row: PlanRow): Promise<void> {
     await ex.run(`UPDATE plans SET ${MUTABLE.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
       ...MUTABLE.map((c) => row[c]),
       row.id,

@@ -1,5 +1,5 @@
 import type { UnitOfMeasure } from '../../domain/catalog.js';
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface ProductRow {
   id: string;
@@ -19,7 +19,7 @@ export function likePattern(text: string): string {
 }
 
 export const productRepo = {
-  async insert(ex: Executor, r: ProductRow) {
+  async insert(ex: Tx, r: ProductRow) {
     await ex.run(
       `INSERT INTO products (id, group_id, name, description, unit_of_measure, amount, included_tax_amount, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -35,7 +35,7 @@ export const productRepo = {
     const marks = unique.map(() => '?').join(', ');
     return ex.all<ProductRow>(`SELECT * FROM products WHERE group_id = ? AND id IN (${marks})`, [groupId, ...unique]);
   },
-  update: (ex: Executor, r: Pick<ProductRow, 'id' | 'group_id' | 'name' | 'description' | 'unit_of_measure' | 'amount' | 'included_tax_amount' | 'updated_at'>) =>
+  update: (ex: Tx, r: Pick<ProductRow, 'id' | 'group_id' | 'name' | 'description' | 'unit_of_measure' | 'amount' | 'included_tax_amount' | 'updated_at'>) =>
     ex.run(
       `UPDATE products SET name = ?, description = ?, unit_of_measure = ?, amount = ?, included_tax_amount = ?, updated_at = ?
        WHERE group_id = ? AND id = ?`,

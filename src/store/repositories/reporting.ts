@@ -11,6 +11,7 @@
 // SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
 import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
 import type { TransactionRow } from './transactions.js';
+import { rollupInsertSelect } from '../migrations/011-reporting-rollup-triggers.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
 export interface ReportScope {
@@ -204,33 +205,6 @@ export const reportingRepo = {
 
 const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
 const DIMENSION_COUNT = 9;
-const rowKey = (r: 'NEW' | 'OLD') =>
-  `${r}.group_id, substr(${r}.created_at, 1, 10), ${r}.status, ${r}.transaction_type, ${r}.method_detail, COALESCE(${r}.brand, ''), ${r}.source, ${r}.currency, ${r}.processor_id`;
-const matchOld = `group_id = OLD.group_id AND day = substr(OLD.created_at, 1, 10) AND status = OLD.status
-    AND transaction_type = OLD.transaction_type AND method_detail = OLD.method_detail AND brand = COALESCE(OLD.brand, '')
-    AND source = OLD.source AND currency = OLD.currency AND processor_id = OLD.processor_id`;
-const addNew = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
-    VALUES (${rowKey('NEW')}, 1, NEW.captured_amount - NEW.refunded_amount)
-    ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + 1, net_amount = net_amount + excluded.net_amount;`;
-const removeOld = `UPDATE transaction_daily SET tx_count = tx_count - 1, net_amount = net_amount - (OLD.captured_amount - OLD.refunded_amount)
-    WHERE ${matchOld};`;
-
-/** The trigger that counted each inserted row (replaced by rollupOfInserts; dropped wherever found). */
-export const OLD_INSERT_TRIGGER = 'transactions_daily_insert';
-
-export const ROLLUP_TRIGGERS: Record<string, string> = {
-  transactions_daily_update: `CREATE TRIGGER transactions_daily_update
-  AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
-  ON transactions
-  BEGIN
-    ${removeOld}
-    ${addNew}
-  END`,
-  transactions_daily_delete: `CREATE TRIGGER transactions_daily_delete AFTER DELETE ON transactions
-  BEGIN
-    ${removeOld}
-  END`,
-};
 
 /**
  * New transactions into the rollup, once per write batch: the batch's rows summed per
@@ -262,56 +236,16 @@ ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_coun
 
 /** Add one group's transactions to the rollup (rows copied by INSERT … SELECT, e.g. a sandbox fork). */
 export async function countGroupIntoRollup(tx: Tx, groupId: string): Promise<void> {
-  await tx.run(
-    `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
-     SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
-            COUNT(*), SUM(captured_amount - refunded_amount)
-     FROM transactions WHERE group_id = ?
-     GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id
-     ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`,
-    [groupId],
-  );
-}
-
-async function rollupReady(ex: Executor): Promise<boolean> {
-  const names = [...Object.keys(ROLLUP_TRIGGERS), OLD_INSERT_TRIGGER];
-  const rows = await ex.all<{ name: string }>(
-    `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name IN (${names.map(() => '?').join(', ')})`,
-    names,
-  );
-  const have = new Set(rows.map((r) => r.name));
-  return Object.keys(ROLLUP_TRIGGERS).every((n) => have.has(n)) && !have.has(OLD_INSERT_TRIGGER);
-}
-
-/** Stop maintaining the rollup (bulk loads: rebuilding afterwards is cheaper than a trigger per row). */
-export async function dropReportingRollup(tx: Tx): Promise<void> {
-  for (const name of [...Object.keys(ROLLUP_TRIGGERS), OLD_INSERT_TRIGGER]) await tx.run(`DROP TRIGGER IF EXISTS ${name}`);
-}
-
-/** Recount the rollup from every transaction and (re)create its triggers, inside one write transaction. */
-export async function rebuildReportingRollup(tx: Tx): Promise<void> {
-  await dropReportingRollup(tx);
-  await tx.run('DELETE FROM transaction_daily');
-  await tx.run(
-    `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
-     SELECT group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id,
-            COUNT(*), SUM(captured_amount - refunded_amount)
-     FROM transactions
-     GROUP BY group_id, substr(created_at, 1, 10), status, transaction_type, method_detail, COALESCE(brand, ''), source, currency, processor_id`,
-  );
-  for (const sql of Object.values(ROLLUP_TRIGGERS)) await tx.run(sql);
+  await tx.run(rollupInsertSelect('WHERE group_id = ?'), [groupId]);
 }
 
 /**
- * Make sure the rollup is maintained: when its triggers are missing (a new database,
- * or a bulk load that stopped half-way), rebuild it in one write transaction, so no
- * transaction is counted twice or missed. Returns whether it had to.
+ * Insert many transactions (`insert`, e.g. a seed's multi-row statements) inside `tx`
+ * and add them to the rollup in one aggregate in the same transaction, so every commit
+ * leaves it exact. New rows are told apart by rowid (SQLite appends them above the largest).
  */
-export async function ensureReportingRollup(ex: Executor, write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>): Promise<boolean> {
-  if (await rollupReady(ex)) return false;
-  return write(async (tx) => {
-    if (await rollupReady(tx)) return false;
-    await rebuildReportingRollup(tx);
-    return true;
-  });
+export async function insertCountedInRollup(tx: Tx, insert: () => Promise<void>): Promise<void> {
+  const before = (await tx.get<{ m: number | null }>('SELECT MAX(rowid) AS m FROM transactions'))?.m ?? 0;
+  await insert();
+  await tx.run(rollupInsertSelect('WHERE rowid > ?'), [before]);
 }

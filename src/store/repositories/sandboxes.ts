@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 import type { GroupRow } from './groups.js';
 
 export interface SandboxRow extends GroupRow {
@@ -7,7 +7,7 @@ export interface SandboxRow extends GroupRow {
 
 /** Groups made by the sandbox API (groups.sandbox = 1). */
 export const sandboxRepo = {
-  async insert(ex: Executor, g: SandboxRow) {
+  async insert(ex: Tx, g: SandboxRow) {
     await ex.run(
       'INSERT INTO groups (id, name, pricing, status, created_at, updated_at, clock_offset_ms, sandbox) VALUES (?, ?, ?, ?, ?, ?, ?, 1)',
       [g.id, g.name, g.pricing, g.status, g.created_at, g.updated_at, g.clock_offset_ms],
@@ -18,6 +18,6 @@ export const sandboxRepo = {
   list: (ex: Executor) =>
     ex.all<SandboxRow>('SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE sandbox = 1 ORDER BY created_at, id'),
   /** A fork's own name and creation time (its other columns are the original's). */
-  nameFork: (ex: Executor, id: string, name: string, at: string) =>
+  nameFork: (ex: Tx, id: string, name: string, at: string) =>
     ex.run('UPDATE groups SET name = ?, created_at = ?, updated_at = ? WHERE id = ?', [name, at, at, id]),
 };

@@ -5,7 +5,7 @@
 // one `->>` per column). Only the columns that vary are sent; values shared by every
 // row are bound once, and columns left out take their table default. SQLite-only (a
 // PostgreSQL store would use COPY); used for seeding, never by the API.
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 import type { TransactionRow } from './transactions.js';
 
 type Column = keyof TransactionRow;
@@ -33,7 +33,7 @@ SELECT ${[...fixed.map(() => '?'), ...shape.columns.map((_, i) => `v ->> ${i}`)]
 
 export const seedRepo = {
   /** Many transaction rows in one statement. */
-  async insertTransactions(ex: Executor, rows: TransactionRow[], shape: BulkShape): Promise<void> {
+  async insertTransactions(ex: Tx, rows: TransactionRow[], shape: BulkShape): Promise<void> {
     if (rows.length === 0) return;
     const json = JSON.stringify(rows.map((r) => shape.columns.map((c) => r[c])));
     await ex.run(insertSql(shape), [json, ...Object.values(shape.constants)]);
@@ -44,8 +44,8 @@ export const seedRepo = {
    * is what slows a long load down. Only `payctl dev seed` calls it (the process ends
    * after the load).
    */
-  bulkLoadCache: (tx: Executor) => tx.run('PRAGMA cache_size = -65536'),
-  setBatchTotals: (ex: Executor, id: string, count: number, total: number) =>
+  bulkLoadCache: (tx: Tx) => tx.run('PRAGMA cache_size = -65536'),
+  setBatchTotals: (ex: Tx, id: string, count: number, total: number) =>
     ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [count, total, id]),
-  deleteBatch: (ex: Executor, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
+  deleteBatch: (ex: Tx, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
 };

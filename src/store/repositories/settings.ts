@@ -1,10 +1,10 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export const settingsRepo = {
   async get(ex: Executor, name: string): Promise<string | undefined> {
     return (await ex.get<{ value: string }>('SELECT value FROM settings WHERE name = ?', [name]))?.value;
   },
-  async put(ex: Executor, name: string, value: string): Promise<void> {
+  async put(ex: Tx, name: string, value: string): Promise<void> {
     await ex.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
   },
 };

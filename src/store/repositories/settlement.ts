@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
 
 export interface SettleCandidate {
@@ -19,7 +19,7 @@ export const settlementRepo = {
       [before, ...s.params, limit],
     );
   },
-  async insertBatch(ex: Executor, b: { id: string; group_id: string; cutoff_at: string; transaction_count: number; total_amount: number; created_at: string }) {
+  async insertBatch(ex: Tx, b: { id: string; group_id: string; cutoff_at: string; transaction_count: number; total_amount: number; created_at: string }) {
     await ex.run(
       'INSERT INTO settlement_batches (id, group_id, cutoff_at, transaction_count, total_amount, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       [b.id, b.group_id, b.cutoff_at, b.transaction_count, b.total_amount, b.created_at],
@@ -38,14 +38,14 @@ export const settlementRepo = {
       [batchId, at, JSON.stringify(ids)],
     ),
   /** A batch's totals, from the rows settle() moved into it. */
-  setBatchTotals: (ex: Executor, id: string, transactionCount: number, totalAmount: number) =>
+  setBatchTotals: (ex: Tx, id: string, transactionCount: number, totalAmount: number) =>
     ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, totalAmount, id]),
-  deleteBatch: (ex: Executor, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
+  deleteBatch: (ex: Tx, id: string) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
   async hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean> {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
   },
-  expireAuths(ex: Executor, createdBefore: string, at: string, scope: GroupScope) {
+  expireAuths(ex: Tx, createdBefore: string, at: string, scope: GroupScope) {
     const s = scopeCondition(scope);
     return ex.run(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql}`, [
       at,

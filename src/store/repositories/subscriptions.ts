@@ -1,5 +1,5 @@
 // Subscriptions and their charge ledger.
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
 import type { CustomerBankAccountRow, CustomerCardRow } from './customers.js';
 
@@ -94,7 +94,7 @@ function where(f: SubscriptionFilter): { sql: string; params: unknown[] } {
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export const subscriptionRepo = {
-  async insert(ex: Executor, row: SubscriptionRow): Promise<void> {
+  async insert(ex: Tx, row: SubscriptionRow): Promise<void> {
     await ex.run(`INSERT INTO subscriptions (${COLUMNS.join(', ')}) VALUES (${placeholders(COLUMNS.length)})`, COLUMNS.map((c) => row[c]));
   },
 
@@ -102,7 +102,7 @@ export const subscriptionRepo = {
    * Compare-and-set save: writes every mutable column when the stored version is still
    * `row.version`, and bumps it. Returns the number of rows changed (0 = someone else won).
    */
-  async save(ex: Executor, row: SubscriptionRow): Promise<number> {
+  async save(ex: Tx, row: SubscriptionRow): Promise<number> {
     const { changes } = await ex.run(
       `UPDATE subscriptions SET ${MUTABLE.map((c) => `${c} = ?`).join(', ')}, version = version + 1 WHERE id = ? AND version = ?`,
       [...MUTABLE.map((c) => row[c]), row.id, row.version],
@@ -181,7 +181,7 @@ export const subscriptionRepo = {
 
 export const subscriptionChargeRepo = {
   /** Claims one attempt; returns false when it was already recorded (the UNIQUE key). */
-  async claim(ex: Executor, row: SubscriptionChargeRow): Promise<boolean> {
+  async claim(ex: Tx, row: SubscriptionChargeRow): Promise<boolean> {
     const { changes } = await ex.run(
       `INSERT INTO subscription_charges (id, subscription_id, kind, period, attempt, amount, due_at, transaction_id, outcome, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -190,7 +190,7 @@ export const subscriptionChargeRepo = {
     );
     return changes === 1;
   },
-  async settle(ex: Executor, id: string, outcome: SubscriptionChargeRow['outcome'], transactionId: string | null): Promise<void> {
+  async settle(ex: Tx, id: string, outcome: SubscriptionChargeRow['outcome'], transactionId: string | null): Promise<void> {
     await ex.run('UPDATE subscription_charges SET outcome = ?, transaction_id = ? WHERE id = ?', [outcome, transactionId, id]);
   },
   /** Next free attempt number of a kind and period (proration charges are numbered in order). */

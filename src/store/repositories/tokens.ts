@@ -1,4 +1,4 @@
-import type { Executor } from '../db.js';
+import type { Executor, Tx } from '../db.js';
 
 export interface TokenRow {
   token: string;
@@ -20,10 +20,10 @@ export interface TokenRow {
 }
 
 export interface TokenRepository {
-  insert(ex: Executor, row: TokenRow): Promise<void>;
+  insert(ex: Tx, row: TokenRow): Promise<void>;
   find(ex: Executor, token: string): Promise<TokenRow | undefined>;
-  markUsed(ex: Executor, token: string, at: string): Promise<{ changes: number }>;
-  deleteExpired(ex: Executor, before: string): Promise<{ changes: number }>;
+  markUsed(ex: Tx, token: string, at: string): Promise<{ changes: number }>;
+  deleteExpired(ex: Tx, before: string): Promise<{ changes: number }>;
 }
 
 export const tokenRepo: TokenRepository = {

@@ -1,4 +1,4 @@
-import { isTx, type Executor } from '../db.js';
+import { isTx, type Executor, type Tx } from '../db.js';
 import { rollupOfInserts } from './reporting.js';
 
 export interface TransactionRow {
@@ -77,15 +77,13 @@ export const transactionRepo = {
    * Inside a write the row is deferred: sent with the batch's other new transactions in
    * one statement, and counted into the reporting rollup once per batch.
    */
-  async insert(ex: Executor, row: TransactionRow) {
-    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
+  insert(ex: Tx, row: TransactionRow): void {
     ex.deferInsert('transactions', COLUMNS, COLUMNS.map((c) => row[c]));
     ex.accumulate(rollupOfInserts, row);
   },
   /** Many rows in one statement (seeding). */
-  async insertMany(ex: Executor, rows: TransactionRow[]) {
+  async insertMany(ex: Tx, rows: TransactionRow[]) {
     if (rows.length === 0) return;
-    if (!isTx(ex)) throw new Error('transactions are inserted inside a write');
     for (const row of rows) ex.accumulate(rollupOfInserts, row);
     const one = `(${COLUMNS.map(() => '?').join(', ')})`;
     await ex.run(
@@ -98,20 +96,20 @@ export const transactionRepo = {
     // Inside a write, new rows of the batch not yet sent are sent first only if one is this row.
     return isTx(ex) ? ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : ex.get<TransactionRow>(sql, [groupId, id]);
   },
-  setCustomer: (ex: Executor, id: string, customerId: string) =>
+  setCustomer: (ex: Tx, id: string, customerId: string) =>
     ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
-  setStatus: (ex: Executor, id: string, from: string[], to: string, at: string) =>
+  setStatus: (ex: Tx, id: string, from: string[], to: string, at: string) =>
     ex.run(
       `UPDATE transactions SET status = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
       [to, at, id, ...from],
     ),
-  capture: (ex: Executor, id: string, captured: number, status: string, at: string) =>
+  capture: (ex: Tx, id: string, captured: number, status: string, at: string) =>
     ex.run(
       "UPDATE transactions SET status = ?, captured_amount = ?, updated_at = ? WHERE id = ? AND status = 'authorized' AND ? <= authorized_amount",
       [status, captured, at, id, captured],
     ),
-  refund: (ex: Executor, id: string, amount: number, at: string) =>
+  refund: (ex: Tx, id: string, amount: number, at: string) =>
     ex.run(
       `UPDATE transactions SET refunded_amount = refunded_amount + ?,
          status = CASE WHEN refunded_amount + ? >= captured_amount THEN 'refunded' ELSE 'partially_refunded' END,

@@ -8,8 +8,8 @@
 // add it to PARAM_IDS below (or make the demo create the object).
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { seedDemo, type DemoOutput } from '../../../src/services/demo.js';
-import { createKey, revokeKey } from '../../../src/services/keys.js';
+import { seedDemo, type DemoOutput } from '../../../src/dev/demo.js';
+import { createKey, revokeKey } from '../../../src/services/groups/keys.js';
 import { PERMISSIONS, type Permission } from '../../../src/domain/permissions.js';
 import type { RouteDef } from '../../../src/http/route.js';
 import type { ServerOptions } from '../../../src/http/app.js';

@@ -1,0 +1,23 @@
+// Demo data for payment links: `payctl init --demo` adds payment_link_ids (two
+// available links: a fixed amount and an open amount); init prints the first's pay page.
+import type { DemoStep } from './demo.js';
+import { createPaymentLink } from '../services/payment-links/payment-links.js';
+import { contextFor } from '../services/context.js';
+
+export const paymentLinksDemoStep: DemoStep = {
+  name: 'payment-links',
+  async run(p, state) {
+    const fixed = await createPaymentLink(p, contextFor(p, state.group_id), {
+      processor_id: state.processor_id,
+      amount: 2500,
+      description: 'Espresso tasting for two',
+    });
+    const open = await createPaymentLink(p, contextFor(p, state.group_id), {
+      processor_id: state.processor_id,
+      open_amount: true,
+      description: 'Tip the baristas',
+      ach_enabled: true,
+    });
+    return { payment_link_ids: [fixed.id, open.id] };
+  },
+};

@@ -1,0 +1,83 @@
+// Paying an invoice on its public page (extension, no key: the slug is the secret).
+// The token is used, the sale runs through the transaction service and the invoice
+// moves pending → paid, all in one write: a crash leaves either all of it or none.
+// A decline is not an error: the declined transaction is kept, the invoice stays
+// payable, and the result says why (response_code, response_text).
+import { platformClock, type Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { actFor, type RequestContext } from '../context.js';
+import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
+import { partnerRepo } from '../../store/repositories/partners.js';
+import { invoiceIncludedTax, invoiceStatus, payInvoiceSchema, type InvoicePayment } from '../../domain/catalog.js';
+import { formatMoney } from '../../domain/money.js';
+import { invalidRequest, notFound, parseOrThrow } from '../../errors.js';
+import { consumeToken } from '../tokens/tokens.js';
+import { chargeInTx } from '../transactions/charge.js';
+
+export interface PayContext {
+  ipAddress?: string;
+}
+
+export async function payInvoice(platform: Platform, request: RequestContext, slug: string, body: unknown, client: PayContext = {}): Promise<InvoicePayment> {
+  const input = parseOrThrow(payInvoiceSchema, body);
+  return unitOfWork(request, async ({ tx }) => {
+    const row = await invoiceRepo.findBySlug(tx, slug);
+    if (!row) throw notFound('invoice');
+    const { p, ctx } = await actFor(platform, request, row.group_id, tx);
+    if (row.status === 'paid') throw invalidRequest('this invoice is already paid');
+    if (row.status === 'archived') throw invalidRequest('this invoice is archived and can no longer be paid');
+    if (row.amount === 0) throw invalidRequest(`the invoice total is ${formatMoney(0)}; there is nothing to pay`);
+
+    const now = ctx.clock.now();
+    const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
+    const method = token.type === 'card' ? 'card' : 'ach';
+    if (method === 'card' && row.card_enabled !== 1) {
+      throw invalidRequest('card payments are not enabled for this invoice', [{ path: 'token', message: 'must be a bank account token (ACH)' }]);
+    }
+    if (method === 'ach' && row.ach_enabled !== 1) {
+      throw invalidRequest('ACH payments are not enabled for this invoice', [{ path: 'token', message: 'must be a card token' }]);
+    }
+
+    const [partner, lines] = await Promise.all([partnerRepo.find(tx, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(tx, row.id)]);
+    const transaction = await chargeInTx(tx, p, ctx.clock, {
+      groupId: row.group_id,
+      processorId: row.processor_id,
+      type: 'sale',
+      source: 'invoice',
+      payment: { kind: 'token', token },
+      amounts: { requested: row.amount, tax: invoiceIncludedTax(lines) },
+      billingAddress: partner
+        ? {
+            first_name: partner.first_name, last_name: partner.last_name, company: partner.company, line_1: partner.line_1,
+            line_2: partner.line_2, city: partner.city, subdivision: partner.subdivision, postal_code: partner.postal_code,
+            country: partner.country, email: partner.email,
+          }
+        : undefined,
+      email: partner?.email,
+      emailReceipt: true,
+      description: `Invoice ${row.invoice_number}`,
+      orderId: row.invoice_number,
+      ipAddress: client.ipAddress,
+      links: { invoiceId: row.id, invoiceNumber: row.invoice_number, invoiceExternalId: row.external_id || undefined },
+    });
+
+    const nowIso = now.toISOString();
+    let status = invoiceStatus(row.status, row.due_date, nowIso);
+    if (transaction.status !== 'declined') {
+      const { changes } = await invoiceRepo.markPaid(tx, row.id, transaction.id, nowIso);
+      if (changes !== 1) throw invalidRequest('this invoice can no longer be paid');
+      status = 'paid';
+    }
+    return {
+      invoice_id: row.id,
+      invoice_number: row.invoice_number,
+      status,
+      amount: row.amount,
+      payment_method: method,
+      transaction_id: transaction.id,
+      transaction_status: transaction.status,
+      response_code: transaction.response_code,
+      response_text: transaction.response_text,
+    };
+  });
+}

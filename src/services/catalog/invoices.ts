@@ -1,0 +1,342 @@
+// Invoices (spec 9, 10, 11; create, get and list are extensions). Status is stored as
+// pending, paid or archived; past_due is derived from the due day and the platform
+// clock every time an invoice is read, so it is right the moment the clock moves.
+import { randomBytes } from 'node:crypto';
+import { forGroup, type Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { GroupContext } from '../context.js';
+import type { Executor, Tx } from '../../store/db.js';
+import {
+  invoiceLineRepo,
+  invoiceRepo,
+  type InvoiceLineRow,
+  type InvoiceListFilter,
+  type InvoiceRow,
+} from '../../store/repositories/invoices.js';
+import { partnerRepo, type PartnerRow } from '../../store/repositories/partners.js';
+import { productRepo } from '../../store/repositories/products.js';
+import { groupRepo } from '../../store/repositories/groups.js';
+import {
+  buildInvoiceLines,
+  createInvoiceSchema,
+  dueDateToTimestamp,
+  dueDayOf,
+  invoiceListQuerySchema,
+  invoiceNumbering,
+  invoiceSlug,
+  invoiceStatus,
+  pastDueCutoffDay,
+  reconcileInvoiceLines,
+  SLUG_BYTES,
+  updateInvoiceSchema,
+  type Invoice,
+  type InvoiceLine,
+  type InvoiceList,
+  type NewInvoiceLine,
+  type ProductValues,
+} from '../../domain/catalog.js';
+import { formatMoney } from '../../domain/money.js';
+import { AppError, invalidRequest, notFound, parseOrThrow, validationError, type FieldProblem } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { requireGroup, requireProcessor } from '../groups/groups.js';
+import { toPartner } from './partners.js';
+import { queueEmail } from '../../mail/outbox.js';
+import { contextFor } from '../context.js';
+
+// ---------------------------------------------------------------- reading
+
+export function toInvoiceLine(row: InvoiceLineRow): InvoiceLine {
+  return {
+    id: row.id,
+    product_id: row.product_id,
+    name: row.name,
+    description: row.description,
+    amount: row.amount,
+    included_tax_amount: row.included_tax_amount,
+    unit_of_measure: row.unit_of_measure,
+    quantity: row.quantity,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The API object, with the status as seen at `nowIso` (past_due derived). */
+export function toInvoice(row: InvoiceRow, partner: PartnerRow, lines: InvoiceLineRow[], nowIso: string): Invoice {
+  return {
+    id: row.id,
+    invoice_number: row.invoice_number,
+    group_id: row.group_id,
+    slug: row.slug,
+    invoice_number_numeric: String(row.invoice_number_numeric),
+    year: String(row.year),
+    note: row.note,
+    external_id: row.external_id,
+    due_date: dueDateToTimestamp(row.due_date),
+    send_email: row.send_email === 1,
+    processor_id: row.processor_id,
+    card_enabled: row.card_enabled === 1,
+    ach_enabled: row.ach_enabled === 1,
+    partner: toPartner(partner),
+    products: lines.map(toInvoiceLine),
+    amount: row.amount,
+    status: invoiceStatus(row.status, row.due_date, nowIso),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** An invoice row with its partner and lines, as the API object. */
+export async function loadInvoice(ex: Executor, row: InvoiceRow, nowIso: string): Promise<Invoice> {
+  const [partner, lines] = await Promise.all([partnerRepo.find(ex, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(ex, row.id)]);
+  return toInvoice(row, partner!, lines, nowIso);
+}
+
+export async function requireInvoice(ex: Executor, groupId: string, id: string): Promise<InvoiceRow> {
+  const row = await invoiceRepo.find(ex, groupId, id);
+  if (!row) throw notFound('invoice');
+  return row;
+}
+
+export async function getInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
+  const groupId = ctx.group;
+  return loadInvoice(ctx.store, await requireInvoice(ctx.store, groupId, id), ctx.clock.nowIso());
+}
+
+/** Newest first; `status` is the effective one (past_due and pending are told apart by the due day). */
+export async function listInvoices(p: Platform, ctx: GroupContext, query: unknown): Promise<InvoiceList> {
+  const groupId = ctx.group;
+  const q = parseOrThrow(invoiceListQuerySchema, query);
+  const now = ctx.clock.nowIso();
+  const today = pastDueCutoffDay(now);
+  const filter: InvoiceListFilter = { limit: q.limit, offset: q.offset, partnerId: q.partner_id };
+  if (q.status === 'past_due') Object.assign(filter, { stored: 'pending', dueBefore: today });
+  else if (q.status === 'pending') Object.assign(filter, { stored: 'pending', dueFrom: today });
+  else if (q.status !== undefined) filter.stored = q.status;
+  const { items, total_count } = await invoiceRepo.list(ctx.store, groupId, filter);
+  const ids = items.map((i) => i.id);
+  const [partners, lines] = await Promise.all([
+    partnerRepo.findMany(ctx.store, [...new Set(items.map((i) => i.partner_id))]),
+    invoiceLineRepo.listByInvoices(ctx.store, ids),
+  ]);
+  const partnerById = new Map(partners.map((x) => [x.id, x]));
+  const linesByInvoice = new Map<string, InvoiceLineRow[]>(ids.map((id) => [id, []]));
+  for (const l of lines) linesByInvoice.get(l.invoice_id)!.push(l);
+  return {
+    data: { items: items.map((r) => toInvoice(r, partnerById.get(r.partner_id)!, linesByInvoice.get(r.id)!, now)), total_count },
+  };
+}
+
+// ---------------------------------------------------------------- writing
+
+/** Run a check and collect its field problems instead of stopping at the first. */
+async function collect<T>(problems: FieldProblem[], fn: () => Promise<T> | T): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof AppError && e.type === 'validation_error' && e.fields) {
+      problems.push(...e.fields);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+async function productsById(ex: Executor, groupId: string, ids: string[]): Promise<Map<string, ProductValues>> {
+  const rows = await productRepo.findMany(ex, groupId, ids);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function insertLines(tx: Tx, invoiceId: string, lines: Array<{ line: NewInvoiceLine; position: number }>, now: string) {
+  const rows: InvoiceLineRow[] = [];
+  for (const { line, position } of lines) {
+    const row: InvoiceLineRow = {
+      id: newId(),
+      invoice_id: invoiceId,
+      product_id: line.product_id,
+      position,
+      name: line.name,
+      description: line.description,
+      amount: line.amount,
+      included_tax_amount: line.included_tax_amount,
+      unit_of_measure: line.unit_of_measure,
+      quantity: line.quantity,
+      created_at: now,
+      updated_at: now,
+    };
+    await invoiceLineRepo.insert(tx, row);
+    rows.push(row);
+  }
+  return rows;
+}
+
+export const invoicePageUrl = (p: Platform, slug: string) => `${p.publicUrl}/invoices/${slug}`;
+
+/**
+ * Create an invoice (extension). Numbering (invoiceNumbering): per group and UTC year
+ * of the platform clock, n = last + 1 taken from invoice_counters inside this write, so
+ * two concurrent creates never share a number. Lines copy their product's values now.
+ * send_email queues the invoice e-mail with the public page link in the same write.
+ */
+export async function createInvoice(p: Platform, ctx: GroupContext, body: unknown): Promise<Invoice> {
+  const groupId = ctx.group;
+  const input = parseOrThrow(createInvoiceSchema, body);
+  await requireGroup(ctx.store, groupId);
+  return unitOfWork(ctx, async ({ tx }) => {
+    const problems: FieldProblem[] = [];
+    const partner = await partnerRepo.find(tx, groupId, input.partner_id);
+    if (!partner) problems.push({ path: 'partner_id', message: 'must be an existing partner of this group' });
+    await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
+    const products = await productsById(tx, groupId, input.products.map((l) => l.product_id));
+    const built = await collect(problems, () => buildInvoiceLines(input.products, products));
+    if (problems.length || !built || !partner) throw validationError(problems);
+
+    const now = ctx.clock.now();
+    const nowIso = now.toISOString();
+    const year = now.getUTCFullYear();
+    const n = await invoiceRepo.nextNumber(tx, groupId, year);
+    const numbering = invoiceNumbering(year, n);
+    const row: InvoiceRow = {
+      id: newId(),
+      group_id: groupId,
+      partner_id: partner.id,
+      invoice_number: numbering.invoice_number,
+      invoice_number_numeric: n,
+      year,
+      slug: invoiceSlug(randomBytes(SLUG_BYTES)),
+      note: input.note ?? '',
+      external_id: input.external_id ?? '',
+      due_date: dueDayOf(input.due_date),
+      send_email: input.send_email ? 1 : 0,
+      processor_id: input.processor_id,
+      card_enabled: input.card_enabled ? 1 : 0,
+      ach_enabled: input.ach_enabled ? 1 : 0,
+      amount: built.amount,
+      status: 'pending',
+      paid_transaction_id: null,
+      paid_at: null,
+      archived_at: null,
+      created_at: nowIso,
+      updated_at: nowIso,
+    };
+    await invoiceRepo.insert(tx, row);
+    const lines = await insertLines(tx, row.id, built.lines.map((line, position) => ({ line, position })), nowIso);
+    const invoice = toInvoice(row, partner, lines, nowIso);
+    if (input.send_email) await queueInvoiceEmail(tx, p, invoice);
+    return invoice;
+  });
+}
+
+async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise<void> {
+  const group = await groupRepo.find(tx, invoice.group_id);
+  const merchant = group?.name ?? 'Your supplier';
+  const who = [invoice.partner.first_name, invoice.partner.last_name].filter(Boolean).join(' ') || invoice.partner.company;
+  const url = invoicePageUrl(p, invoice.slug);
+  const body = [
+    `Hello ${who},`,
+    '',
+    `${merchant} sent you invoice ${invoice.invoice_number} for ${formatMoney(invoice.amount)}, due ${dueDayOf(invoice.due_date)}.`,
+    ...(invoice.note ? ['', invoice.note] : []),
+    '',
+    `View and pay it online: ${url}`,
+    '',
+    `— ${merchant}`,
+  ].join('\n');
+  await queueEmail(tx, p, {
+    kind: 'invoice',
+    to: invoice.partner.email,
+    subject: `Invoice ${invoice.invoice_number} from ${merchant}`,
+    body,
+    relatedId: invoice.id,
+    groupId: invoice.group_id,
+  });
+}
+
+/**
+ * Update Invoice (spec 9): replaces note, external_id, due date, processor and payment
+ * options, and reconciles the lines (reconcileInvoiceLines: keep by id, attach new,
+ * detach the rest; differing copies of product values are refused). The amount is
+ * recomputed from the resulting lines. Archived and paid invoices cannot be updated.
+ */
+export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Invoice> {
+  const groupId = ctx.group;
+  const input = parseOrThrow(updateInvoiceSchema, body);
+  return unitOfWork(ctx, async ({ tx }) => {
+    const row = await requireInvoice(tx, groupId, id);
+    if (row.status === 'archived') throw invalidRequest('an archived invoice cannot be updated');
+    if (row.status === 'paid') throw invalidRequest('a paid invoice cannot be updated');
+
+    const problems: FieldProblem[] = [];
+    await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
+    const existing = (await invoiceLineRepo.listByInvoice(tx, row.id)).map(toInvoiceLine);
+    const products = await productsById(tx, groupId, input.products.filter((l) => l.id === undefined).map((l) => l.product_id));
+    const r = await collect(problems, () => reconcileInvoiceLines(existing, input.products, products));
+    if (problems.length || !r) throw validationError(problems);
+
+    const now = ctx.clock.nowIso();
+    for (const line of r.detach) await invoiceLineRepo.remove(tx, line.id);
+    const added: Array<{ line: NewInvoiceLine; position: number }> = [];
+    for (const [position, line] of r.lines.entries()) {
+      if (line.id !== undefined) await invoiceLineRepo.keep(tx, line.id, position, line.quantity, now);
+      else added.push({ line, position });
+    }
+    await insertLines(tx, row.id, added, now);
+    const next: InvoiceRow = {
+      ...row,
+      note: input.note ?? '',
+      external_id: input.external_id ?? '',
+      due_date: dueDayOf(input.due_date),
+      processor_id: input.processor_id,
+      card_enabled: input.card_enabled ? 1 : 0,
+      ach_enabled: input.ach_enabled ? 1 : 0,
+      amount: r.amount,
+      updated_at: now,
+    };
+    const { changes } = await invoiceRepo.updatePending(tx, next);
+    if (changes !== 1) throw invalidRequest('the invoice changed while it was being updated; retry');
+    return loadInvoice(tx, next, now);
+  });
+}
+
+/** Archive Invoice (spec 10): any status → archived; archiving again returns it unchanged. */
+export async function archiveInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
+    const row = await requireInvoice(tx, groupId, id);
+    const now = ctx.clock.nowIso();
+    const { changes } = await invoiceRepo.archive(tx, row.id, now);
+    const current = changes === 1 ? { ...row, status: 'archived' as const, archived_at: now, updated_at: now } : row;
+    return loadInvoice(tx, current, now);
+  });
+}
+
+// ---------------------------------------------------------------- PDF and public page
+
+export interface InvoicePdf {
+  filename: string;
+  pdf: Buffer;
+  invoice: Invoice;
+}
+
+/** Download PDF (spec 11): the invoice as seen now (PAST DUE / ARCHIVED / PAID marked). */
+export async function invoicePdf(p: Platform, ctx: GroupContext, id: string): Promise<InvoicePdf> {
+  const groupId = ctx.group;
+  const invoice = await getInvoice(p, contextFor(p, groupId), id);
+  const group = await requireGroup(ctx.store, groupId);
+  const { renderInvoicePdf } = await import('../../pdf/invoice.js');
+  const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug) });
+  return { filename: `${invoice.invoice_number}.pdf`, pdf, invoice };
+}
+
+export interface PublicInvoice {
+  merchantName: string;
+  invoice: Invoice;
+}
+
+/** The invoice behind a public page slug (no key: the slug is the 128-bit secret). */
+export async function getPublicInvoice(p: Platform, slug: string): Promise<PublicInvoice> {
+  const row = await invoiceRepo.findBySlug(p.db, slug);
+  if (!row) throw notFound('invoice');
+  const g = await forGroup(p, row.group_id);
+  const [invoice, group] = await Promise.all([loadInvoice(p.db, row, g.clock.nowIso()), groupRepo.find(p.db, row.group_id)]);
+  return { merchantName: group?.name ?? '', invoice };
+}

@@ -1,0 +1,96 @@
+// The platform clock: real time plus an offset stored in the database, so the CLI and
+// a running server share one clock and tests move it instead of sleeping. Each group
+// has its own clock on top of it (GroupClock: the platform clock plus the group's
+// offset), so one sandbox can move its time without moving anyone else's. Business
+// code reads `clock.now()`; only this file reads the real time.
+import type { Database, Executor } from '../../store/db.js';
+import { clockRepo } from '../../store/repositories/clock.js';
+import { groupClockRepo } from '../../store/repositories/group-clocks.js';
+
+export interface Clock {
+  now(): Date;
+  nowIso(): string;
+  /** Re-read the offset (another process may have moved the clock). */
+  refresh(): Promise<void>;
+  /** Make `now()` real time plus `offsetMs`. */
+  setOffset(offsetMs: number): Promise<void>;
+  /** How far `now()` is from real time. */
+  offsetMs(): number;
+}
+
+export class DbClock implements Clock {
+  private offset = 0;
+  constructor(
+    private readonly db: Database,
+    private readonly realNow: () => number = Date.now,
+  ) {}
+
+  now(): Date {
+    return new Date(this.realNow() + this.offset);
+  }
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+  offsetMs(): number {
+    return this.offset;
+  }
+  async refresh(reader: Executor = this.db): Promise<void> {
+    this.offset = await clockRepo.offset(reader);
+  }
+  async setOffset(offsetMs: number): Promise<void> {
+    await this.db.write((tx) => clockRepo.setOffset(tx, offsetMs));
+    this.offset = offsetMs;
+  }
+}
+
+/** The platform clock shifted by a fixed offset: the time of every group whose own offset that is. */
+export class ShiftedClock implements Clock {
+  constructor(
+    protected readonly platform: Clock,
+    protected shift: number,
+  ) {}
+
+  now(): Date {
+    return new Date(this.platform.now().getTime() + this.shift);
+  }
+  nowIso(): string {
+    return this.now().toISOString();
+  }
+  offsetMs(): number {
+    return this.platform.offsetMs() + this.shift;
+  }
+  refresh(): Promise<void> {
+    return this.platform.refresh();
+  }
+  setOffset(_offsetMs: number): Promise<void> {
+    return Promise.reject(new Error('a shifted clock is read-only; move a group clock or the platform clock'));
+  }
+}
+
+/** A group's clock: the platform clock plus the group's own offset (re-read by refresh). */
+export class GroupClock extends ShiftedClock {
+  constructor(
+    platform: Clock,
+    private readonly db: Database,
+    readonly groupId: string,
+    groupOffsetMs: number,
+  ) {
+    super(platform, groupOffsetMs);
+  }
+
+  /** The group's own part of the offset (what moving only this group changes). */
+  groupOffsetMs(): number {
+    return this.shift;
+  }
+  override async refresh(reader: Executor = this.db): Promise<void> {
+    const [, own] = await Promise.all([this.platform.refresh(), groupClockRepo.offset(reader, this.groupId)]);
+    if (own !== undefined) this.shift = own;
+  }
+  override async setOffset(offsetMs: number): Promise<void> {
+    const own = offsetMs - this.platform.offsetMs();
+    await this.db.write((tx) => groupClockRepo.put(tx, this.groupId, own));
+    this.shift = own;
+  }
+}
+
+export { parseDuration, parseInstant } from '../../domain/time.js';

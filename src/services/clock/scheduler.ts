@@ -1,0 +1,78 @@
+// Work that falls due on the clock: settlement, subscription billing and retries,
+// auth expiry, token and idempotency clean-up. `payctl clock advance` and the timer in
+// `payctl serve` both call runDueWork. Every job is idempotent (compare-and-set on the
+// rows it moves), so two processes running it at once never do a thing twice.
+//
+// Each group has its own clock, so group work runs per group at that group's time:
+// for one group (`clock advance --group`, the sandbox clock route) or for every group,
+// one pass per distinct clock offset (groups that share an offset share a pass, so a
+// database of groups on the plain platform clock costs one pass, as before).
+import { forGroup, platformClock, withClockOffset, type Platform } from '../platform.js';
+import { purgeIdempotencyKeys } from '../idempotency.js';
+import { tokenRepo } from '../../store/repositories/tokens.js';
+import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
+import { runSettlement } from '../transactions/settlement.js';
+import { billDueSubscriptions } from '../recurring/billing.js';
+
+export type Progress = (done: number, total: number, label: string) => void;
+
+/** Work of the groups in `scope`, due by `until` (their time); `p.clock` reads their time. Returns a count of work done. */
+export interface GroupJob {
+  name: string;
+  run(p: Platform, scope: GroupScope, until: Date, progress?: Progress): Promise<number>;
+}
+
+/** Work that belongs to no group, due by `until` on the platform clock. */
+export interface PlatformJob {
+  name: string;
+  run(p: Platform, until: Date): Promise<number>;
+}
+
+// Each capability adds its job here, in the order they should run.
+const groupJobs: GroupJob[] = [
+  { name: 'subscription-billing', run: (p, scope, until, progress) => billDueSubscriptions(p, until, progress, scope) },
+  { name: 'settlement', run: (p, scope, until, progress) => runSettlement(p, until, scope, progress) },
+  { name: 'idempotency-purge', run: (p, scope, until) => purgeIdempotencyKeys(p, until, scope) },
+];
+
+const platformJobs: PlatformJob[] = [
+  {
+    name: 'token-purge',
+    run: async (p, until) => {
+      // Expired minted tokens are useless; keep a day for error messages.
+      const before = new Date(until.getTime() - 86_400_000).toISOString();
+      return (await p.db.write((tx) => tokenRepo.deleteExpired(tx, before))).changes;
+    },
+  },
+  // Keys used without an API key (public routes) belong to no group.
+  { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until, { groupId: 'public' }) },
+];
+
+export interface DueWorkOptions {
+  /** Only this group's work, at its time (nothing of any other group, nothing platform-wide). */
+  groupId?: string;
+  progress?: Progress;
+}
+
+export async function runDueWork(p: Platform, opts: DueWorkOptions | Progress = {}): Promise<Record<string, number>> {
+  const { groupId, progress } = typeof opts === 'function' ? { groupId: undefined, progress: opts } : opts;
+  const done: Record<string, number> = {};
+  const add = (name: string, n: number) => (done[name] = (done[name] ?? 0) + n);
+  if (groupId !== undefined) {
+    const g = await forGroup(p, groupId);
+    await g.clock.refresh();
+    const until = g.clock.now();
+    for (const job of groupJobs) add(job.name, await job.run(g, { groupId }, until, progress));
+    return done;
+  }
+  const base = platformClock(p);
+  await base.refresh();
+  const now = base.now();
+  for (const { offset_ms: offsetMs } of await groupClockRepo.distinctOffsets(p.db)) {
+    const shifted = withClockOffset(p, offsetMs);
+    const until = shifted.clock.now();
+    for (const job of groupJobs) add(job.name, await job.run(shifted, { offsetMs }, until, progress));
+  }
+  for (const job of platformJobs) add(job.name, await job.run(p, now));
+  return done;
+}

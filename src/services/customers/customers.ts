@@ -1,0 +1,156 @@
+// Customers and their vault of stored cards and bank accounts.
+import type { Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { GroupContext } from '../context.js';
+import type { Executor, Tx } from '../../store/db.js';
+import { customerBankAccountRepo, customerCardRepo, customerRepo, type CustomerBankAccountRow, type CustomerCardRow, type CustomerRow } from '../../store/repositories/customers.js';
+import { createCustomerSchema, expirationMMYY, type Customer, type CustomerBankAccount, type CustomerCard } from '../../domain/customers.js';
+import type { CardBillingAddress } from '../../domain/address.js';
+import type { TokenRow } from '../../store/repositories/tokens.js';
+import { notFound, parseOrThrow } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+
+export async function createCustomer(p: Platform, ctx: GroupContext, body: unknown): Promise<Customer> {
+  const groupId = ctx.group;
+  const input = parseOrThrow(createCustomerSchema, body);
+  const now = ctx.clock.nowIso();
+  const row: CustomerRow = {
+    id: newId(),
+    group_id: groupId,
+    first_name: input.first_name ?? '',
+    last_name: input.last_name ?? '',
+    email: input.email ?? '',
+    phone: input.phone ?? '',
+    billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  return unitOfWork(ctx, async ({ tx }) => {
+    await customerRepo.insert(tx, row);
+    return toCustomer(row, [], []);
+  });
+}
+
+export async function getCustomer(p: Platform, ctx: GroupContext, id: string): Promise<Customer> {
+  const groupId = ctx.group;
+  const row = await requireCustomer(ctx.store, groupId, id);
+  const [cards, banks] = await Promise.all([
+    customerCardRepo.listByCustomer(ctx.store, id),
+    customerBankAccountRepo.listByCustomer(ctx.store, id),
+  ]);
+  return toCustomer(row, cards, banks);
+}
+
+export async function requireCustomer(ex: Executor, groupId: string, id: string): Promise<CustomerRow> {
+  const row = await customerRepo.find(ex, groupId, id);
+  if (!row) throw notFound('customer');
+  return row;
+}
+
+/** Store a tokenized card on a customer (inside the caller's transaction). */
+export async function storeCard(
+  tx: Tx,
+  input: { groupId: string; customerId: string; linkedAccountId: string | null; token: TokenRow; billing: Partial<CardBillingAddress>; now: string },
+): Promise<CustomerCardRow> {
+  const t = input.token;
+  const row: CustomerCardRow = {
+    id: newId(),
+    group_id: input.groupId,
+    customer_id: input.customerId,
+    linked_account_id: input.linkedAccountId,
+    brand: t.brand!,
+    card_type: t.card_type ?? 'credit',
+    card_category: 'consumer',
+    first_six: t.first_six!,
+    last_four: t.last_four,
+    exp_month: t.exp_month!,
+    exp_year: t.exp_year!,
+    holder_name: t.holder_name,
+    issuer: `${t.brand} Test Bank`,
+    issuer_country: 'US',
+    regulated: 0,
+    commercial: 0,
+    test_outcome: t.test_outcome,
+    billing_address: JSON.stringify(input.billing),
+    created_at: input.now,
+    updated_at: input.now,
+  };
+  await customerCardRepo.insert(tx, row);
+  return row;
+}
+
+export async function storeBankAccount(
+  tx: Tx,
+  input: { groupId: string; customerId: string; token: TokenRow; now: string },
+): Promise<CustomerBankAccountRow> {
+  const t = input.token;
+  const row: CustomerBankAccountRow = {
+    id: newId(),
+    group_id: input.groupId,
+    customer_id: input.customerId,
+    routing_number: t.routing_number!,
+    last_four: t.last_four,
+    account_type: t.account_type ?? 'checking',
+    holder_name: t.holder_name,
+    test_outcome: t.test_outcome,
+    created_at: input.now,
+  };
+  await customerBankAccountRepo.insert(tx, row);
+  return row;
+}
+
+export function toCustomerCard(row: CustomerCardRow): CustomerCard {
+  const a = (row.billing_address ? JSON.parse(row.billing_address) : {}) as Partial<CardBillingAddress>;
+  return {
+    card_id: row.id,
+    first_six: row.first_six,
+    last_four: row.last_four,
+    expiration: expirationMMYY(row.exp_month, row.exp_year),
+    brand: row.brand,
+    card_type: row.card_type,
+    card_category: row.card_category,
+    holder_name: row.holder_name,
+    billing_address: {
+      line_1: a.line_1 ?? '',
+      line_2: a.line_2 ?? '',
+      city: a.city ?? '',
+      subdivision: a.subdivision ?? '',
+      postal_code: a.postal_code ?? '',
+      country: a.country ?? '',
+    },
+    issuer: row.issuer,
+    issuer_country: row.issuer_country,
+    regulated: row.regulated === 1,
+    commercial: row.commercial === 1,
+    card_on_file: true,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toCustomerBankAccount(row: CustomerBankAccountRow): CustomerBankAccount {
+  return {
+    bank_account_id: row.id,
+    routing_number: row.routing_number,
+    last_four: row.last_four,
+    account_type: row.account_type,
+    holder_name: row.holder_name,
+    created_at: row.created_at,
+  };
+}
+
+function toCustomer(row: CustomerRow, cards: CustomerCardRow[], banks: CustomerBankAccountRow[]): Customer {
+  return {
+    id: row.id,
+    group_id: row.group_id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    billing_address: row.billing_address ? (JSON.parse(row.billing_address) as Record<string, string>) : null,
+    cards: cards.map(toCustomerCard),
+    bank_accounts: banks.map(toCustomerBankAccount),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

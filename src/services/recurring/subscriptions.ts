@@ -1,0 +1,345 @@
+// Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
+import { platformClock, type Platform } from '../platform.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { GroupContext } from '../context.js';
+import type { Executor, Tx } from '../../store/db.js';
+import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
+import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
+import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
+import type { TokenRow } from '../../store/repositories/tokens.js';
+import {
+  billingAnchor,
+  createSubscriptionSchema,
+  effectiveAmounts,
+  subscriptionListQuerySchema,
+  updateSubscriptionSchema,
+  type BillingCycle,
+  type ProrationBehavior,
+  type ProrationResult,
+  type Subscription,
+  type SubscriptionList,
+  type SubscriptionStatus,
+} from '../../domain/recurring.js';
+import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { requireLinkedAccount, requireProcessor } from '../groups/groups.js';
+import { consumeToken } from '../tokens/tokens.js';
+import { applyAmountChange, billSubscription, periodBounds, reanchor, reschedule, type PaymentMethods } from './billing.js';
+
+// ---------------------------------------------------------------------------
+// Response object
+
+/** A subscription as the spec's Subscription object; `methods` holds its stored card or bank account. */
+export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): Subscription {
+  let card: { brand: string; card_type: string; first_six: string; last_four: string } | undefined;
+  let bank: { account_type: string; last_four: string } | undefined;
+  if (row.card_id) {
+    const c = methods.cards.get(row.card_id);
+    if (c) card = { brand: c.brand, card_type: c.card_type, first_six: c.first_six, last_four: c.last_four };
+  } else if (row.bank_account_id) {
+    const b = methods.banks.get(row.bank_account_id);
+    if (b) bank = { account_type: b.account_type, last_four: b.last_four };
+  } else if (row.token_snapshot) {
+    const t = JSON.parse(row.token_snapshot) as TokenRow;
+    if (t.type === 'card') card = { brand: t.brand ?? '', card_type: t.card_type ?? '', first_six: t.first_six ?? '', last_four: t.last_four };
+    else bank = { account_type: t.account_type ?? '', last_four: t.last_four };
+  }
+  return {
+    id: row.id,
+    plan_id: row.plan_id,
+    customer_id: row.customer_id,
+    duration: row.duration,
+    amounts: {
+      amount: row.amount,
+      tax_amount: row.tax_amount,
+      initial_amount: row.initial_amount,
+      shipping_amount: row.shipping_amount,
+    },
+    billing_cycle: row.billing_cycle as BillingCycle,
+    billing_factor: row.billing_factor,
+    next_bill_date: row.next_bill_date,
+    description: row.description,
+    currency: 'USD',
+    processor_id: row.processor_id,
+    retry_count: row.retry_count,
+    metadata: {
+      billing_period_start: row.billing_period_start,
+      billing_period_end: row.billing_period_end,
+      max_retry_count: row.max_retry_count,
+      form_layout_id: null,
+      form_layout_external_id: null,
+      form_entry_id: null,
+      charge_count: row.charge_count,
+      failure_attempt_count: row.failure_attempt_count,
+    },
+    payment_method: row.payment_method,
+    payment_details: { ...(card ? { card } : {}), ...(bank ? { bank_account: bank } : {}) },
+    billing_address: { address: JSON.parse(row.billing_address) as Subscription['billing_address']['address'] },
+    status: row.status as SubscriptionStatus,
+    gateway_customer_id: row.customer_id,
+    proration_result: row.proration_result as ProrationResult,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    linked_account_id: row.linked_account_id,
+    start_date: row.start_at,
+    pending_proration_amount: row.pending_proration,
+    canceled_at: row.canceled_at,
+  };
+}
+
+async function present(ex: Executor, row: SubscriptionRow): Promise<Subscription> {
+  return toSubscription(row, await subscriptionRepo.paymentMethods(ex, [row]));
+}
+
+export async function requireSubscription(ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<SubscriptionRow> {
+  const row = await subscriptionRepo.find(ex, groupId, linkedAccountId, id);
+  if (!row) throw notFound('subscription');
+  return row;
+}
+
+/** The plan a request body names: it must be a plan of the path's linked account (400 otherwise). */
+async function bodyPlan(ex: Executor, groupId: string, linkedAccountId: string, planId: string): Promise<PlanRow> {
+  const plan = await planRepo.find(ex, groupId, linkedAccountId, planId);
+  if (!plan) throw validationError([{ path: 'plan_id', message: 'is not a plan of this linked account' }]);
+  return plan;
+}
+
+/** Tax and shipping are included in the amount, also after the plan's values fill the gaps. */
+function checkIncluded(a: { amount: number; tax: number; shipping: number }): void {
+  if (a.tax + a.shipping > a.amount) {
+    throw validationError([
+      {
+        path: 'amounts.requested_amount',
+        message: `must be at least the tax + shipping included in it (${a.tax + a.shipping}; null amounts take the plan's values)`,
+      },
+    ]);
+  }
+}
+
+/** The columns of a payment method paid by a consumed token. */
+function tokenColumns(token: TokenRow): Pick<SubscriptionRow, 'payment_method' | 'card_id' | 'bank_account_id' | 'token_snapshot'> {
+  const { used_at: _used, ...snapshot } = token;
+  return {
+    payment_method: token.type === 'card' ? 'card' : 'ach',
+    card_id: null,
+    bank_account_id: null,
+    token_snapshot: JSON.stringify(snapshot),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Create (extension)
+
+/**
+ * Subscribe a customer to a plan. The subscription copies the plan's values (amounts
+ * overridable); the trial, if the plan has one, starts at start_date and regular billing
+ * at its end. Whatever is already due (start_date ≤ now) is billed in the same write, so a
+ * subscription starting now has its first charge (or trial charge) made at once.
+ */
+export async function createSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Subscription> {
+  const groupId = ctx.group;
+  const input = parseOrThrow(createSubscriptionSchema, body);
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
+    const nowIso = now.toISOString();
+    const account = await requireLinkedAccount(tx, groupId, linkedAccountId);
+    const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
+    const customer = await customerRepo.find(tx, groupId, input.customer_id);
+    if (!customer) throw validationError([{ path: 'customer_id', message: 'is not a customer of this group' }]);
+    const processorId = input.processor_id ?? account.processor_id;
+    await requireProcessor(tx, groupId, processorId);
+
+    const methods: PaymentMethods = { cards: new Map(), banks: new Map() };
+    let payment: Pick<SubscriptionRow, 'payment_method' | 'card_id' | 'bank_account_id' | 'token_snapshot'>;
+    if (input.card_id) {
+      const card = await customerCardRepo.find(tx, groupId, customer.id, input.card_id);
+      if (!card) throw validationError([{ path: 'card_id', message: 'is not a stored card of this customer' }]);
+      methods.cards.set(card.id, card);
+      payment = { payment_method: 'card', card_id: card.id, bank_account_id: null, token_snapshot: null };
+    } else if (input.bank_account_id) {
+      const bank = await customerBankAccountRepo.find(tx, groupId, customer.id, input.bank_account_id);
+      if (!bank) throw validationError([{ path: 'bank_account_id', message: 'is not a stored bank account of this customer' }]);
+      methods.banks.set(bank.id, bank);
+      payment = { payment_method: 'ach', card_id: null, bank_account_id: bank.id, token_snapshot: null };
+    } else {
+      payment = tokenColumns(await consumeToken(tx, input.payment_details!.token!, platformClock(p).now(), 'payment_details.token'));
+    }
+
+    const amounts = effectiveAmounts(plan, input.amounts ?? {});
+    checkIncluded(amounts);
+    const start = input.start_date ?? nowIso;
+    const trialDays = plan.trial_period_days ?? 0;
+    const anchor = billingAnchor(start, trialDays);
+    const row: SubscriptionRow = {
+      id: newId(),
+      group_id: groupId,
+      linked_account_id: linkedAccountId,
+      plan_id: plan.id,
+      customer_id: customer.id,
+      processor_id: processorId,
+      description: input.description ?? plan.description,
+      currency: 'USD',
+      amount: amounts.amount,
+      tax_amount: amounts.tax,
+      shipping_amount: amounts.shipping,
+      initial_amount: amounts.initialAmount,
+      trial_amount: plan.trial_amount,
+      trial_period_days: plan.trial_period_days,
+      billing_cycle: plan.billing_cycle,
+      billing_factor: plan.billing_factor,
+      duration: plan.duration,
+      max_retry_count: plan.max_retry_count,
+      retry_policy: plan.retry_policy,
+      start_at: start,
+      anchor_at: anchor,
+      anchor_count: 0,
+      trial_done: 0,
+      next_bill_date: trialDays > 0 ? start : anchor,
+      status: 'active',
+      charge_count: 0,
+      failure_attempt_count: 0,
+      retry_count: 0,
+      billing_period_start: start,
+      billing_period_end: anchor,
+      pending_proration: 0,
+      proration_result: 'none',
+      ...payment,
+      billing_address: JSON.stringify(input.billing_address ?? customerAddress(customer)),
+      version: 0,
+      created_at: nowIso,
+      updated_at: nowIso,
+      canceled_at: null,
+    };
+    if (trialDays === 0) {
+      const first = periodBounds(row, 0);
+      row.billing_period_start = first.start;
+      row.billing_period_end = first.end;
+    }
+    await subscriptionRepo.insert(tx, row);
+    await billSubscription(tx, p, row, nowIso, methods);
+    return toSubscription(row, methods);
+  });
+}
+
+/** The customer's name, e-mail and billing address as the subscription's billing address. */
+function customerAddress(c: { first_name: string; last_name: string; email: string; billing_address: string | null }): Record<string, string> {
+  const address = (c.billing_address ? JSON.parse(c.billing_address) : {}) as Record<string, string>;
+  const out: Record<string, string> = {};
+  if (c.first_name) out.first_name = c.first_name;
+  if (c.last_name) out.last_name = c.last_name;
+  Object.assign(out, address);
+  if (c.email && !out.email) out.email = c.email;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Update (spec 6)
+
+/**
+ * Update subscription (spec 6): the subscription takes the body's values (null amounts:
+ * the plan's). A change of amount is prorated over the period already paid for with the
+ * body's proration_behavior, or the plan's when absent (the override is not stored). A new
+ * billing cycle starts at the end of the current period. payment_details.token replaces
+ * the payment method. Only an active subscription can be updated.
+ */
+export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+  const groupId = ctx.group;
+  const input = parseOrThrow(updateSubscriptionSchema, body);
+  return unitOfWork(ctx, async ({ tx }) => {
+    const now = ctx.clock.now();
+    await requireLinkedAccount(tx, groupId, linkedAccountId);
+    const row = await requireSubscription(tx, groupId, linkedAccountId, id);
+    if (row.status !== 'active') {
+      throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
+    }
+    const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
+    await requireProcessor(tx, groupId, input.processor_id);
+    const amounts = effectiveAmounts(plan, input.amounts);
+    checkIncluded(amounts);
+    if (input.payment_details?.token) {
+      Object.assign(row, tokenColumns(await consumeToken(tx, input.payment_details.token, platformClock(p).now(), 'payment_details.token')));
+    }
+    const methods = await subscriptionRepo.paymentMethods(tx, [row]);
+
+    reanchor(row, input.billing_cycle, input.billing_factor ?? 1);
+    row.plan_id = plan.id;
+    row.processor_id = input.processor_id;
+    row.currency = input.currency;
+    row.tax_amount = amounts.tax;
+    row.shipping_amount = amounts.shipping;
+    row.initial_amount = amounts.initialAmount;
+    row.billing_address = JSON.stringify(input.billing_address);
+    row.duration = input.duration;
+    row.max_retry_count = input.max_retry_count;
+    row.retry_policy = plan.retry_policy;
+    if (input.description !== undefined) row.description = input.description;
+    const behavior = (input.proration_behavior ?? plan.proration_behavior) as ProrationBehavior;
+    await applyAmountChange(tx, p, row, amounts.amount, behavior, methods);
+    reschedule(row);
+    return save(tx, row, now.toISOString(), methods);
+  });
+}
+
+async function save(tx: Tx, row: SubscriptionRow, now: string, methods?: PaymentMethods): Promise<Subscription> {
+  row.updated_at = now;
+  if ((await subscriptionRepo.save(tx, row)) !== 1) throw invalidRequest('the subscription changed at the same time; retry the request');
+  row.version += 1;
+  return methods ? toSubscription(row, methods) : present(tx, row);
+}
+
+// ---------------------------------------------------------------------------
+// Cancel, get, list (extensions)
+
+/** Cancel: nothing is billed any more (status canceled). A completed or canceled subscription cannot be canceled. */
+export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
+  const groupId = ctx.group;
+  return unitOfWork(ctx, async ({ tx }) => {
+    await requireLinkedAccount(tx, groupId, linkedAccountId);
+    const row = await requireSubscription(tx, groupId, linkedAccountId, id);
+    if (row.status === 'canceled' || row.status === 'completed') {
+      throw invalidRequest(`the subscription is already ${row.status}`);
+    }
+    const now = ctx.clock.nowIso();
+    row.status = 'canceled';
+    row.next_bill_date = null;
+    row.canceled_at = now;
+    return save(tx, row, now);
+  });
+}
+
+export async function getSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
+  const groupId = ctx.group;
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+  return present(ctx.store, await requireSubscription(ctx.store, groupId, linkedAccountId, id));
+}
+
+export async function listSubscriptions(p: Platform, ctx: GroupContext, linkedAccountId: string, query: unknown = {}): Promise<SubscriptionList> {
+  const groupId = ctx.group;
+  const q = parseOrThrow(subscriptionListQuerySchema, query);
+  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+  const filter = { groupId, linkedAccountId, status: q.status, planId: q.plan_id, customerId: q.customer_id };
+  const [rows, total] = await Promise.all([subscriptionRepo.list(ctx.store, filter, q.limit, q.offset), subscriptionRepo.count(ctx.store, filter)]);
+  const methods = await subscriptionRepo.paymentMethods(ctx.store, rows);
+  return { data: { items: rows.map((r) => toSubscription(r, methods)), total_count: total } };
+}
+
+/** A subscription as an Update subscription body (for the CLI, which changes only the flags given). */
+export function subscriptionToUpdateBody(s: Subscription): Record<string, unknown> {
+  return {
+    plan_id: s.plan_id,
+    processor_id: s.processor_id,
+    currency: s.currency,
+    amounts: {
+      requested_amount: s.amounts.amount,
+      included_tax_amount: s.amounts.tax_amount,
+      included_shipping_amount: s.amounts.shipping_amount ?? null,
+      initial_amount: s.amounts.initial_amount,
+    },
+    billing_address: s.billing_address.address,
+    billing_cycle: s.billing_cycle,
+    billing_factor: s.billing_factor,
+    duration: s.duration,
+    max_retry_count: s.metadata.max_retry_count,
+    description: s.description,
+  };
+}

@@ -1,0 +1,175 @@
+// Sandboxes: a group with everything a test needs (a processor, a linked account, one
+// key per permission kind, optionally the demo data) and its own clock; created,
+// forked and dropped in one call each. Creating one is a single write (it must stay
+// cheap: suites make one per test); dropping and forking are one transaction each,
+// driven by the store's list of group-owned tables.
+import { randomBytes } from 'node:crypto';
+import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
+import { mintKey } from '../groups/keys.js';
+import { seedDemoInGroup } from '../../dev/demo.js';
+import { runDueWork, type Progress } from '../clock/scheduler.js';
+import { sandboxRepo, type SandboxRow } from '../../store/repositories/sandboxes.js';
+import { groupClockRepo } from '../../store/repositories/group-clocks.js';
+import { linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
+import { apiKeyRepo } from '../../store/repositories/api-keys.js';
+import { deleteGroupRows, forkGroupRows } from '../../store/group-tables.js';
+import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
+import { createSandboxSchema, forkSandboxSchema, moveClockSchema, type SandboxSummary } from '../../domain/sandboxes.js';
+import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
+import { parseDuration, parseInstant } from '../../domain/time.js';
+import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Tx } from '../../store/db.js';
+
+export interface Sandbox {
+  group_id: string;
+  name: string;
+  processor_id: string;
+  linked_account_id: string;
+  keys: Record<Permission, string>;
+  clock: string;
+  created_at: string;
+  [demoIds: string]: unknown;
+}
+
+/** One key per permission kind, inserted in `tx`. */
+async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<Permission, string>> {
+  const keys = {} as Record<Permission, string>;
+  const rows = PERMISSIONS.map((permission) => {
+    const { key, row } = mintKey(groupId, [permission], `sandbox ${permission}`, now);
+    keys[permission] = key;
+    return row;
+  });
+  await apiKeyRepo.insertMany(tx, rows);
+  return keys;
+}
+
+export async function createSandbox(p: Platform, body: unknown): Promise<Sandbox> {
+  const input = parseOrThrow(createSandboxSchema, body ?? {});
+  const base = platformClock(p);
+  const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
+  const groupId = newId();
+  const g = withGroupClock(p, groupId, offset);
+  const now = g.clock.nowIso();
+  const group: SandboxRow = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
+  const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
+  const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
+  const keys = await p.db.write(async (tx) => {
+    await sandboxRepo.insert(tx, group);
+    await processorRepo.insert(tx, processor);
+    await linkedAccountRepo.insert(tx, account);
+    return issueKeys(tx, groupId, now);
+  });
+  const ids = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
+  const demo = input.demo ? await seedDemoInGroup(g, ids) : {};
+  return { ...ids, name: group.name, keys, clock: g.clock.nowIso(), created_at: now, ...demo };
+}
+
+export async function listSandboxes(p: Platform): Promise<{ data: SandboxSummary[] }> {
+  const base = platformClock(p);
+  await base.refresh();
+  const rows = await sandboxRepo.list(p.db);
+  const now = base.now().getTime();
+  return {
+    data: rows.map((r) => ({
+      group_id: r.id,
+      name: r.name,
+      clock: new Date(now + r.clock_offset_ms).toISOString(),
+      offset_ms: r.clock_offset_ms,
+      created_at: r.created_at,
+    })),
+  };
+}
+
+/** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */
+export async function deleteSandbox(p: Platform, groupId: string): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> {
+  return p.db.write(async (tx) => {
+    if (!(await sandboxRepo.find(tx, groupId))) throw notFound('sandbox');
+    const rows = await deleteGroupRows(tx, groupId);
+    return { group_id: groupId, deleted: true as const, rows };
+  });
+}
+
+/** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox. */
+export async function forkSandbox(p: Platform, groupId: string, body: unknown): Promise<Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> }> {
+  const input = parseOrThrow(forkSandboxSchema, body ?? {});
+  const newGroupId = newId();
+  const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
+  return p.db.write(async (tx) => {
+    const source = await sandboxRepo.find(tx, groupId);
+    if (!source) throw notFound('sandbox');
+    const g = withGroupClock(p, newGroupId, source.clock_offset_ms);
+    const now = g.clock.nowIso();
+    const { copied, idMap } = await forkGroupRows(tx, groupId, newGroupId, fresh);
+    const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
+    await sandboxRepo.nameFork(tx, newGroupId, name, now);
+    const keys = await issueKeys(tx, newGroupId, now);
+    const [processor] = await processorRepo.listByGroup(tx, newGroupId);
+    const [account] = await linkedAccountRepo.listByGroup(tx, newGroupId);
+    return {
+      group_id: newGroupId,
+      name,
+      processor_id: processor?.id ?? '',
+      linked_account_id: account?.id ?? '',
+      keys,
+      clock: now,
+      created_at: now,
+      forked_from: groupId,
+      id_map: idMap,
+      rows: copied,
+    };
+  });
+}
+
+export interface GroupClockState {
+  group_id: string;
+  now: string;
+  offset_ms: number;
+  work?: Record<string, number>;
+}
+
+export async function showGroupClock(p: Platform, groupId: string): Promise<GroupClockState> {
+  const g = await forGroup(p, groupId);
+  if (g.groupId !== groupId) throw notFound('group');
+  await g.clock.refresh();
+  return { group_id: groupId, now: g.clock.nowIso(), offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs() };
+}
+
+/**
+ * Move one group's clock ({advance: "30d"} or {set: time}) and run that group's due
+ * work, nothing of any other group. Never backwards: a set before the group's time now
+ * is a 400 naming `set`. The move is a compare-and-set on the group's offset, so two
+ * concurrent moves both take effect.
+ */
+export async function moveGroupClock(
+  p: Platform,
+  groupId: string,
+  body: unknown,
+  progress?: Progress,
+): Promise<GroupClockState & { work: Record<string, number> }> {
+  const input = parseOrThrow(moveClockSchema, body);
+  const base = platformClock(p);
+  for (let attempt = 0; ; attempt++) {
+    await base.refresh();
+    const own = await groupClockRepo.offset(p.db, groupId);
+    if (own === undefined) throw notFound('group');
+    const current = base.now().getTime() + own;
+    let target: number;
+    if (input.advance !== undefined) {
+      target = current + parseDuration(input.advance);
+    } else {
+      target = parseInstant(input.set!).getTime();
+      if (target < current) {
+        throw validationError([
+          { path: 'set', message: `must not be before the group's time now (${new Date(current).toISOString()}): a clock never moves backwards` },
+        ]);
+      }
+    }
+    const next = own + (target - current);
+    const { changes } = await p.db.write((tx) => groupClockRepo.setOffset(tx, groupId, own, next));
+    if (changes === 1) break;
+    if (attempt >= 20) throw invalidRequest('the group clock is being moved by another request; retry');
+  }
+  const work = await runDueWork(p, { groupId, progress });
+  return { ...(await showGroupClock(p, groupId)), work };
+}

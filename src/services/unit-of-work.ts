@@ -1,0 +1,53 @@
+// The unit of work: one write transaction holding everything one operation changes —
+// the use case's rows, the Idempotency-Key record with the answer it gave, and the
+// events it emitted. Nothing else crosses into the store: the request context says
+// which key to claim, and the use case hands its changes over through `uow.tx`.
+import type { Tx } from '../store/db.js';
+import type { RequestContext } from './context.js';
+
+/** Something that happened, recorded with the change that made it happen. */
+export interface PendingEvent {
+  type: string;
+  data: unknown;
+}
+
+export interface UnitOfWork {
+  /** The write transaction: pass it to repositories. */
+  readonly tx: Tx;
+  readonly ctx: RequestContext;
+  /** Record an event; it is appended in this same transaction, just before the commit. */
+  emit(event: PendingEvent): void;
+  /** Work to run once the transaction committed (e.g. SMTP delivery). */
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
+/**
+ * Run `fn` in one write transaction for `ctx`. With an Idempotency-Key, the first unit
+ * of work of the request claims it: a completed record of the key ends the request as
+ * a replay, otherwise the record is written with `fn`'s result in the same transaction.
+ * Resolves after the commit.
+ */
+export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  const claim = ctx.idempotency?.state === 'open' ? ctx.idempotency : undefined;
+  if (claim) claim.state = 'claiming';
+  try {
+    const value = await ctx.store.write(async (tx) => {
+      if (claim) await claim.check(tx);
+      const events: PendingEvent[] = [];
+      const value = await fn({ tx, ctx, emit: (e) => events.push(e), afterCommit: (f) => tx.afterCommit(f) });
+      await appendEvents(tx, ctx, events);
+      if (claim) await claim.record(tx, value);
+      return value;
+    });
+    if (claim) claim.state = 'claimed';
+    return value;
+  } catch (err) {
+    if (claim) claim.state = 'open';
+    throw err;
+  }
+}
+
+/** Where a unit of work's events become rows of the event log (in its transaction). */
+async function appendEvents(_tx: Tx, _ctx: RequestContext, _events: PendingEvent[]): Promise<void> {
+  // The event log is not written yet: emitted events are dropped here.
+}
