@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
 import type { Platform } from '../src/services/platform.js';
 import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups/groups.js';
@@ -65,7 +66,7 @@ export default class Report extends PayctlCommand {
   ];
   static override flags = {
     type: Flags.string({ description: 'result shape [default: table]', options: [...REPORT_TYPES] }),
-    group: Flags.string({ description: 'group id [default: the first group]' }),
+    group: groupOrFirstFlag,
     'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
     start: Flags.string({ description: 'from (RFC 3339 or YYYY-MM-DD, inclusive) [default: 6 months before now]' }),
     end: Flags.string({ description: 'to (RFC 3339 or YYYY-MM-DD, inclusive) [default: now]' }),
@@ -160,7 +161,7 @@ export default class Report extends PayctlCommand {
       import('../src/render/report.js'),
     ]);
     const want = Math.min(cap, Math.max(0, ('total_count' in first ? first.total_count : 0) - query.offset));
-    const progress = ttyProgress();
+    const progress = ttyProgress({ minTotal: 2 * CSV_PAGE });
     process.stdout.write(csvLine(CSV_HEAD));
     let done = 0;
     let after: { created_at: string; id: string } | undefined;

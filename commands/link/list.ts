@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { listPaymentLinks } from '../../src/services/payment-links/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkAmount } from '../../src/render/payment-links.js';
@@ -14,7 +15,7 @@ export default class LinkList extends PayctlCommand {
     '<%= config.bin %> link list --group GROUP_ID --status available --json',
   ];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     status: Flags.string({ description: 'only links in this status', options: [...LINK_STATUSES] }),
     limit: Flags.integer({ description: 'at most this many (1-1000)', default: 50 }),
     offset: Flags.integer({ description: 'skip this many', default: 0 }),

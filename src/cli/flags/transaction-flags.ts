@@ -16,7 +16,8 @@ type Body = Record<string, unknown>;
 
 const usage = (message: string) => new AppError(400, 'validation_error', message);
 
-export const groupFlag = Flags.string({ description: 'group id', required: true });
+export { groupFlag } from './group.js';
+import { groupFlag } from './group.js';
 export const fileFlag = Flags.string({ description: 'full request body as JSON (a path, or - for stdin); replaces the body flags' });
 
 export const amountFlags = {
