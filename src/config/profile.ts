@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../errors.js';
-import type { Env } from './env.js';
+import { ENV, type Env } from './env.js';
 
 export const PROFILE_FILE = 'config.json';
 
@@ -24,12 +24,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export const SETTINGS = {
   group: {
-    env: 'PAYCTL_GROUP',
+    env: ENV.group,
     description: 'the group commands act on when --group is not given',
     check: (v: string) => (UUID_RE.test(v) ? undefined : `${JSON.stringify(v)} is not a group id (a UUID)`),
   },
   'api-url': {
-    env: 'PAYCTL_API_URL',
+    env: ENV.apiUrl,
     description: 'the payctl server commands talk to over HTTP',
     default: 'http://127.0.0.1:4000',
     check(v: string) {
