@@ -69,6 +69,7 @@ export const errorBodySchema = z
       code: z.string().optional().describe('a machine-readable reason where one exists (payment_declined)'),
       response_code: z.string().optional().describe("the processor's response code of a declined payment"),
       response_text: z.string().optional().describe("the processor's response text of a declined payment"),
+      transaction_id: z.string().optional().describe('the declined transaction of a declined payment (every attempt that reaches the processor is a transaction)'),
       fields: z
         .array(z.object({ path: z.string().describe('dotted, array indexes as numbers: products.0.quantity'), message: z.string() }))
         .optional()

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { advanceClock, type ClockState } from '../../src/services/clock/clock-control.js';
 import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { contextFor } from '../../src/services/context.js';
 import { parseDuration } from '../../src/services/clock/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
@@ -28,7 +29,7 @@ export default class ClockAdvance extends PayctlCommand {
     }
     const p = await this.platform(flags.db);
     const state = flags.group
-      ? await moveGroupClock(p, flags.group, { advance: args.duration }, ttyProgress({ json: this.jsonEnabled() }))
+      ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { advance: args.duration }, ttyProgress({ json: this.jsonEnabled() }))
       : await advanceClock(p, ms, ttyProgress({ json: this.jsonEnabled() }));
     this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
     for (const [job, n] of Object.entries(state.work)) if (n > 0) this.log(`  ${job}: ${n}`);

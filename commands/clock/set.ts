@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { setClock, type ClockState } from '../../src/services/clock/clock-control.js';
 import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { contextFor } from '../../src/services/context.js';
 import { parseInstant } from '../../src/services/clock/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
@@ -22,7 +23,7 @@ export default class ClockSet extends PayctlCommand {
       this.error((err as Error).message, { exit: 2 });
     }
     const p = await this.platform(flags.db);
-    const state = flags.group ? await moveGroupClock(p, flags.group, { set: args.time }, ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
+    const state = flags.group ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { set: args.time }, ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
     this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
     return state;
   }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { createSandbox, type Sandbox } from '../../src/services/sandboxes/sandboxes.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SandboxCreate extends PayctlCommand {
   static override description = 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock';
@@ -17,7 +18,8 @@ export default class SandboxCreate extends PayctlCommand {
 
   async run(): Promise<Sandbox> {
     const { flags } = await this.parse(SandboxCreate);
-    const sandbox = await createSandbox(await this.platform(flags.db), { name: flags.name, demo: flags.demo, clock: flags.clock });
+    const p = await this.platform(flags.db);
+    const sandbox = await createSandbox(p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
     this.log(`Sandbox ${sandbox.group_id} (${sandbox.name}), clock ${sandbox.clock}`);
     this.log(`Processor:       ${sandbox.processor_id}`);
     this.log(`Linked account:  ${sandbox.linked_account_id}`);

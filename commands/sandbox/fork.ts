@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
+import { contextFor } from '../../src/services/context.js';
 
 export default class SandboxFork extends PayctlCommand {
   static override description = 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox with its own keys';
@@ -10,7 +11,8 @@ export default class SandboxFork extends PayctlCommand {
 
   async run(): Promise<Awaited<ReturnType<typeof forkSandbox>>> {
     const { args, flags } = await this.parse(SandboxFork);
-    const fork = await forkSandbox(await this.platform(flags.db), args.id, { name: flags.name });
+    const p = await this.platform(flags.db);
+    const fork = await forkSandbox(p, contextFor(p, undefined), args.id, { name: flags.name });
     const total = Object.values(fork.rows).reduce((a, b) => a + b, 0);
     this.log(`Sandbox ${fork.group_id} (${fork.name}): ${total} rows copied from ${args.id}, clock ${fork.clock}`);
     for (const [perm, key] of Object.entries(fork.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);

@@ -60,9 +60,10 @@ function security(route: RouteDef): Json[] {
 }
 
 function description(route: RouteDef): string {
+  const text = route.description ?? `${route.summary}.`;
   return [
-    route.description ?? `${route.summary}.`,
-    authSentence(route),
+    text,
+    ...(route.auth.kind === 'public' && /no api key/i.test(text) ? [] : [authSentence(route)]),
     ...(takesIdempotencyKey(route) ? ['A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).'] : []),
     ...(route.noIdempotency ? [`Idempotency-Key is refused (400): ${route.noIdempotency}.`] : []),
   ].join('\n\n');

@@ -110,11 +110,15 @@ test('pay flow at phone width: inline errors, a declined card, then payment and 
   await Promise.all([page.waitForURL(THANKS), page.getByRole('button', { name: /^Pay/ }).click()]);
   assert.match(await page.textContent('h1') ?? '', /Thanks/);
   assert.equal(await linkStatus(id), 'paid');
-  const txn = await s.p.db.get<{ requested_amount: number; last_four: string; status: string }>(
-    'SELECT requested_amount, last_four, status FROM transactions WHERE payment_link_id = ?',
+  // Both attempts reached the processor, so both are transactions: the decline, then the sale.
+  const txns = await s.p.db.all<{ requested_amount: number; last_four: string; status: string }>(
+    'SELECT requested_amount, last_four, status FROM transactions WHERE payment_link_id = ? ORDER BY created_at, id',
     [id],
   );
-  assert.deepEqual(txn, { requested_amount: 2500, last_four: '1111', status: 'pending' });
+  assert.deepEqual(txns, [
+    { requested_amount: 2500, last_four: '0002', status: 'declined' },
+    { requested_amount: 2500, last_four: '1111', status: 'pending' },
+  ]);
   assert.deepEqual(served.filter((u) => !u.startsWith(s.url) && !u.startsWith(THANKS)), [], 'no CDN or other origin');
 
   // Coming back to the page shows it paid, with no form.

@@ -272,7 +272,7 @@ export interface paths {
         put?: never;
         /**
          * Pay Payment Link (group path of the usage example)
-         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged, link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links. The link must belong to {group_id} (404 otherwise).
+         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged; the attempt is a declined transaction, whose id is transaction_id; the link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links. The link must belong to {group_id} (404 otherwise).
          *
          *     Authorization: the session token of this payment link (from its public retrieval).
          *
@@ -696,8 +696,6 @@ export interface paths {
          * Pay an invoice (public invoice page)
          * @description No API key: the slug of the public page identifies the invoice. Takes a card or bank-account token from POST /api/v1/tokens, runs a sale (source invoice) and marks the invoice paid. A decline keeps the invoice payable and returns the transaction's response_code and response_text.
          *
-         *     No API key.
-         *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
         post: operations["postApiV1InvoicesSlugPay"];
@@ -739,8 +737,6 @@ export interface paths {
         /**
          * Retrieve a payment link (public) with a session token for paying it
          * @description No API key. Each retrieval issues a new session_token scoped to this link, valid 30 minutes of platform time.
-         *
-         *     No API key.
          */
         get: operations["getApiV1PaymentLinksPaymentLinkId"];
         put?: never;
@@ -762,7 +758,7 @@ export interface paths {
         put?: never;
         /**
          * Pay Payment Link
-         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged, link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.
+         * @description Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, 30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the processor's response_code/response_text when the payment is declined (nothing charged; the attempt is a declined transaction, whose id is transaction_id; the link stays available), 429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.
          *
          *     Authorization: the session token of this payment link (from its public retrieval).
          *
@@ -787,8 +783,6 @@ export interface paths {
         /**
          * Onboard a business
          * @description No API key. Creates the signup entry and its business account (a group in pending_review) and sends a confirmation e-mail to business.email. 201 Created; 202 when the e-mail could not be sent (the entry exists; the caller should contact support). A 400 lists every violated rule with its field path. ssn, itin and ein are stored masked and never returned.
-         *
-         *     No API key.
          *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
@@ -917,8 +911,6 @@ export interface paths {
         /**
          * Tokenize a card or bank account
          * @description No API key; CORS-enabled for browser pages. Minted tokens are single-use and expire after 15 minutes of platform time.
-         *
-         *     No API key.
          *
          *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
          */
@@ -1298,6 +1290,8 @@ export interface components {
                 response_code?: string;
                 /** @description the processor's response text of a declined payment */
                 response_text?: string;
+                /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
+                transaction_id?: string;
                 /** @enum {string} */
                 type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
             };

@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
+import net, { type Socket } from 'node:net';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { demoPlatform } from '../helpers/platform.js';
+import { startServer } from '../../src/http/app.js';
 import { ADMIN } from '../helpers/sandboxes.js';
 import { answerChecker, type AnswerCheck } from '../contract/validate.js';
 import { allRoutes } from '../../src/http/routes/index.js';
@@ -31,6 +34,18 @@ before(async () => {
   checkAnswer = answerChecker(doc);
 });
 after(() => s.close());
+
+/** Everything a socket receives, as text so far. */
+function collect(socket: Socket): () => string {
+  let text = '';
+  socket.on('data', (d: Buffer) => (text += d.toString()));
+  return () => text;
+}
+
+/** Wait until a condition holds (checked on each turn of the event loop). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 
 const visibleRoutes = () => allRoutes().filter((r) => !r.hidden);
 const operation = (route: RouteDef) => doc.paths[openApiPath(route)]?.[route.method.toLowerCase()];
@@ -142,6 +157,35 @@ describe('every status the server answers is documented on its operation', () =>
       for (const post of visibleRoutes().filter((r) => r.method === 'POST' && !r.noIdempotency)) assert.ok(documented(post).includes(code), `${post.path}: ${code}`);
     }
     assert.ok(operation(route).responses['200'].headers['Idempotent-Replayed']);
+  });
+
+  test('503 while the server shuts down: a request it has not begun is refused, as every operation documents', async () => {
+    const { p, demo } = await demoPlatform();
+    const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off' });
+    const sockets: Socket[] = [];
+    server.server.on('connection', (socket: Socket) => sockets.push(socket));
+    const { port } = new URL(server.url);
+    // A: a request the server has begun (it answered 100 Continue) and that waits for its body.
+    const a = net.connect(Number(port), '127.0.0.1');
+    const aText = collect(a);
+    a.write(`POST /api/v1/groups/${demo.group_id}/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${demo.keys.manage_customers}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    await until(() => aText().includes('100 Continue'));
+    // B: a request whose headers are not complete yet when the shutdown starts.
+    const b = net.connect(Number(port), '127.0.0.1');
+    const bText = collect(b);
+    const bClosed = new Promise((resolve) => b.once('close', resolve));
+    b.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n');
+    await until(() => sockets.length === 2 && sockets.every((x) => x.bytesRead > 0));
+    const closing = server.close();
+    b.write('Connection: close\r\n\r\n');
+    await bClosed;
+    const aClosed = new Promise((resolve) => a.once('close', resolve));
+    a.write('{}');
+    await Promise.all([closing, aClosed]);
+    await p.close();
+    assert.match(bText(), /^HTTP\/1\.1 503 /);
+    assert.match(aText(), /HTTP\/1\.1 200 /, 'the request begun before the shutdown is answered');
+    for (const route of visibleRoutes()) assert.ok(documented(route).includes('503'), `${route.method} ${route.path}: 503`);
   });
 
   test("onboarding documents its 201 and its 202 with the result's schema", () => {

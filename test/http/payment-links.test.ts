@@ -284,7 +284,7 @@ describe('paying', () => {
     assert.equal((await linkTransactions(link.id))[0]!.requested_amount, 1234);
   });
 
-  test('a declined card: 400 payment_declined with the processor\'s answer; nothing kept; the link stays payable', async () => {
+  test('a declined card: 400 payment_declined with the processor\'s answer; the attempt is a declined transaction; the link stays payable', async () => {
     const link = await createLink();
     const token = await session(link.id);
     const cardToken = await mintCard('4000000000000002');
@@ -294,15 +294,39 @@ describe('paying', () => {
     assert.equal(r.body.error.code, 'payment_declined');
     assert.equal(r.body.error.response_code, '05');
     assert.match(r.body.error.response_text, /Declined/);
-    assert.equal((await linkTransactions(link.id)).length, 0);
+    assert.match(r.body.error.transaction_id, /^[0-9a-f-]{36}$/);
+    // Every attempt that reached the processor is a transaction row, as a declined sale is.
+    const attempts = await linkTransactions(link.id);
+    assert.deepEqual(attempts.map((t) => [t.id, t.status, t.source]), [[r.body.error.transaction_id, 'declined', 'forms']]);
     const row = await s.p.db.get<{ used_at: string | null }>('SELECT used_at FROM tokens WHERE token = ?', [cardToken]);
-    assert.equal(row?.used_at, null, 'the declined attempt rolled back, token included');
+    assert.notEqual(row?.used_at, null, 'the token reached the processor: it is used, as in a declined sale');
     const insufficient = await pay(link.id, token, { token: 'tok_insufficient_funds' });
     assert.equal(insufficient.body.error.response_code, '51');
     const pub = await s.call('GET', `/api/v1/payment-links/${link.id}`);
     assert.equal(pub.body.status, 'available');
+    assert.equal((await s.call('GET', `${linksPath()}/${link.id}`, { key: s.demo.keys.manage_transactions })).body.paid_transaction_id, null);
     const ok = await pay(link.id, token, { token: await mintCard() });
-    assert.equal(ok.status, 200);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    const all = await linkTransactions(link.id);
+    assert.deepEqual(all.map((t) => t.status).sort(), ['declined', 'declined', 'pending']);
+    // The declined attempts are in reporting like any declined sale.
+    const report = await s.call('GET', `/api/v1/groups/${s.demo.group_id}/processing/${s.demo.linked_account_id}/transactions/reporting?type=table&statuses=declined&limit=1000`, { key: s.demo.keys.view_transactions });
+    assert.equal(report.status, 200, JSON.stringify(report.body));
+    const reported = new Set((report.body.items as Array<{ id: string }>).map((t) => t.id));
+    for (const t of all.filter((x) => x.status === 'declined')) assert.ok(reported.has(t.id), `declined attempt ${t.id} is reported`);
+  });
+
+  test('a declined pay replayed with its Idempotency-Key answers the same 400 and records nothing new', async () => {
+    const link = await createLink();
+    const token = await session(link.id);
+    const body = { token: 'tok_visa_declined', billing_address: billing };
+    const headers = { authorization: token, 'idempotency-key': `decline-${link.id}` };
+    const first = await s.call('POST', payPath(link.id), { headers, body });
+    assert.equal(first.status, 400);
+    assert.equal(first.body.error.code, 'payment_declined');
+    const again = await s.call('POST', payPath(link.id), { headers, body });
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.body, first.body);
     assert.equal((await linkTransactions(link.id)).length, 1);
   });
 

@@ -284,7 +284,21 @@ describe('a clock per sandbox', () => {
     assert.ok(Math.abs(c.offset_ms - 2 * DAY) < 1000, String(c.offset_ms));
   });
 
-  test('concurrent advances of one sandbox all take effect (compare-and-set on its offset)', async () => {
+  test('a retried advance with the same Idempotency-Key moves the clock once', async () => {
+    const sb = await newSandbox(s);
+    const headers = { 'idempotency-key': 'advance-1' };
+    // 12 hours: a key is kept 24 hours of the group's time, so a 1-day move would expire it.
+    const first = await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: sb.keys.manage_transactions, body: { advance: '12h' }, headers });
+    const again = await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: sb.keys.manage_transactions, body: { advance: '12h' }, headers });
+    assert.equal(first.status, 200, first.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, first.body);
+    assert.equal((await s.call('GET', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: ADMIN })).body.offset_ms, DAY / 2);
+    const other = await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: sb.keys.manage_transactions, body: { advance: '2d' }, headers });
+    assert.equal(other.status, 422);
+  });
+
+  test('concurrent advances of one sandbox all take effect (each reads and moves the offset in one write)', async () => {
     const sb = await newSandbox(s);
     const replies = await Promise.all(Array.from({ length: 5 }, () => moveClock(sb, { advance: '1d' })));
     assert.deepEqual(replies.map((r) => r.status), [200, 200, 200, 200, 200]);

@@ -6,6 +6,7 @@ import { tempPlatform } from '../helpers/platform.js';
 import { createSandbox, moveGroupClock } from '../../src/services/sandboxes/sandboxes.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { runDueWork } from '../../src/services/clock/scheduler.js';
+import { contextFor } from '../../src/services/context.js';
 import { groupClockRepo } from '../../src/store/repositories/group-clocks.js';
 
 const DAY = 86_400_000;
@@ -16,9 +17,10 @@ const charges = async (p: Awaited<ReturnType<typeof tempPlatform>>, groupId: str
 test('a platform advance bills each group at its own time; a group advance bills that group only', async () => {
   const p = await tempPlatform();
   try {
-    const [ahead, behind, other] = [await createSandbox(p, { demo: true }), await createSandbox(p, { demo: true }), await createSandbox(p, { demo: true })];
+    const ctx = contextFor(p, undefined);
+    const [ahead, behind, other] = [await createSandbox(p, ctx, { demo: true }), await createSandbox(p, ctx, { demo: true }), await createSandbox(p, ctx, { demo: true })];
     // The demo's first charge falls due 30 days in (the end of the Starter trial).
-    const moved = await moveGroupClock(p, ahead.group_id, { advance: '29d' });
+    const moved = await moveGroupClock(p, ctx, ahead.group_id, { advance: '29d' });
     assert.equal(moved.work['subscription-billing'], 0);
     const all = await advanceClock(p, 2 * DAY);
     assert.ok(all.work['subscription-billing']! >= 1, JSON.stringify(all.work));

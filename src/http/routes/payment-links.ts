@@ -30,7 +30,7 @@ const PAY_DESCRIPTION =
   'Authorization carries the session_token from GET /api/v1/payment-links/{payment_link_id} (scoped to that link, ' +
   '30 minutes of platform time). 401 missing/unknown/expired token, 403 token of another link, 400 validation error ' +
   'or link no longer available (paid, deactivated, expired), 400 invalid_request with code payment_declined and the ' +
-  'processor\'s response_code/response_text when the payment is declined (nothing charged, link stays available), ' +
+  'processor\'s response_code/response_text when the payment is declined (nothing charged; the attempt is a declined transaction, whose id is transaction_id; the link stays available), ' +
   '429 rate limited per client address (Retry-After, RateLimit headers). `amount` only for open-amount links.';
 
 const pages = path.join(packageRoot, 'src/http/pages');

@@ -30,7 +30,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => createSandbox(c.platform, c.body),
+    handler: (c) => createSandbox(c.platform, c.ctx, c.body),
   },
   {
     method: 'GET',
@@ -50,7 +50,7 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminAuth,
     response: deletedSandboxSchema,
-    handler: (c) => deleteSandbox(c.platform, c.params.group_id!),
+    handler: (c) => deleteSandbox(c.ctx, c.params.group_id!),
   },
   {
     method: 'POST',
@@ -65,7 +65,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => forkSandbox(c.platform, c.params.group_id!, c.body),
+    handler: (c) => forkSandbox(c.platform, c.ctx, c.params.group_id!, c.body),
   },
   {
     method: 'GET',
@@ -88,6 +88,6 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminOrKey('manage_transactions'),
     body: moveClockSchema,
     response: groupClockSchema,
-    handler: (c) => moveGroupClock(c.platform, c.params.group_id!, c.body),
+    handler: (c) => moveGroupClock(c.platform, c.ctx, c.params.group_id!, c.body),
   },
 ];

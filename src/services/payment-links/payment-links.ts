@@ -1,7 +1,8 @@
 // Payment links: created by the merchant (CLI or extension endpoint), retrieved publicly
 // with a session token scoped to the link, and paid once by an end-user. Paying marks the
 // link paid with a compare-and-set in the same write as the charge, so of two
-// simultaneous pays exactly one charges; the other (and a declined card) rolls back.
+// simultaneous pays exactly one charges; the other rolls back. A declined card is a
+// declined transaction, and the link stays available.
 import { forGroup, platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { actFor, type GroupContext, type RequestContext } from '../context.js';
@@ -155,8 +156,8 @@ export interface PayRequest {
  * Pay a link. Order of checks: session token (401 missing/unknown/expired, 403 another
  * link's), the link in the path's group (404), the link's status (400), the body (400),
  * then one write: compare-and-set available → paid, use the card token, charge. A
- * declined payment throws inside that write, so nothing of it is kept: the link stays
- * available and the token unused.
+ * declined payment is kept as a declined transaction (its token used) and the link is
+ * set back to available in that same write; the answer is then a 400 payment_declined.
  */
 export async function payPaymentLink(platform: Platform, request: RequestContext, req: PayRequest): Promise<PaymentLinkPayResult> {
   await requireSession(platform, req.authorization, req.linkId);
@@ -167,7 +168,7 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
 
-  return unitOfWork(ctx, async ({ tx }) => {
+  const outcome = await unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const { changes } = await paymentLinkRepo.markPaid(tx, link.id, nowIso);
@@ -198,15 +199,26 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
       ipAddress: req.clientIp,
       links: { paymentLinkId: link.id },
     });
-    if (txn.status === 'declined') throw new PaymentDeclinedError(txn.response_code, txn.response_text);
+    if (txn.status === 'declined') {
+      // The attempt reached the processor, so it is kept as a declined transaction (as a
+      // declined sale is); the link goes back to available, as it was before this write.
+      await paymentLinkRepo.reopen(tx, link.id, link.updated_at);
+      return { declined: txn, paid: undefined };
+    }
     await paymentLinkRepo.setPaidTransaction(tx, link.id, txn.id);
     return {
-      id: link.id,
-      status: 'paid' as const,
-      transaction_status: txn.status,
-      redirect_url: link.redirect_url || payPageUrl(p, link.id),
+      declined: undefined,
+      paid: {
+        id: link.id,
+        status: 'paid' as const,
+        transaction_status: txn.status,
+        redirect_url: link.redirect_url || payPageUrl(p, link.id),
+      },
     };
   });
+  // Answered after the commit: the dispatcher records this 400 as the key's answer.
+  if (outcome.declined) throw new PaymentDeclinedError(outcome.declined.response_code, outcome.declined.response_text, outcome.declined.id);
+  return outcome.paid!;
 }
 
 /** The session token in Authorization must exist, be unexpired and belong to this link. */
@@ -232,20 +244,24 @@ function assertAvailable(status: LinkStatus): void {
 }
 
 /**
- * A declined payment: 400 invalid_request with code `payment_declined` and the
- * processor's response_code and response_text. Nothing is charged or stored.
+ * A declined payment: 400 invalid_request with code `payment_declined`, the
+ * processor's response_code and response_text, and the declined transaction's id.
+ * Nothing is charged.
  */
 export class PaymentDeclinedError extends AppError {
   constructor(
     readonly responseCode: string,
     readonly responseText: string,
+    readonly transactionId: string,
   ) {
     super(400, 'invalid_request', `the payment was declined (${responseText}, response_code ${responseCode}); nothing was charged and the payment link is still available: try another card or account`);
   }
 
   override toBody() {
     const base = super.toBody();
-    return { error: { ...base.error, code: 'payment_declined', response_code: this.responseCode, response_text: this.responseText } };
+    return {
+      error: { ...base.error, code: 'payment_declined', response_code: this.responseCode, response_text: this.responseText, transaction_id: this.transactionId },
+    };
   }
 }
 

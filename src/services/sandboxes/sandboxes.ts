@@ -1,8 +1,10 @@
 // Sandboxes: a group with everything a test needs (a processor, a linked account, one
 // key per permission kind, optionally the demo data) and its own clock; created,
-// forked and dropped in one call each. Creating one is a single write (it must stay
-// cheap: suites make one per test); dropping and forking are one transaction each,
-// driven by the store's list of group-owned tables.
+// forked and dropped in one call each. Creating one is a single unit of work (it must
+// stay cheap: suites make one per test); dropping and forking are one each, driven by
+// the store's list of group-owned tables. These operations act for no group (the admin
+// token, or an operator's CLI): `ctx` carries the request, each new or named group's
+// time comes from its own clock.
 import { randomBytes } from 'node:crypto';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { mintKey } from '../groups/keys.js';
@@ -17,9 +19,11 @@ import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
 import { createSandboxSchema, forkSandboxSchema, moveClockSchema, type SandboxSummary } from '../../domain/sandboxes.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { parseDuration, parseInstant } from '../../domain/time.js';
-import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
+import { notFound, parseOrThrow, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/db.js';
+import { unitOfWork } from '../unit-of-work.js';
+import type { RequestContext } from '../context.js';
 
 export interface Sandbox {
   group_id: string;
@@ -44,7 +48,7 @@ async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<P
   return keys;
 }
 
-export async function createSandbox(p: Platform, body: unknown): Promise<Sandbox> {
+export async function createSandbox(p: Platform, ctx: RequestContext, body: unknown): Promise<Sandbox> {
   const input = parseOrThrow(createSandboxSchema, body ?? {});
   const base = platformClock(p);
   const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
@@ -54,7 +58,7 @@ export async function createSandbox(p: Platform, body: unknown): Promise<Sandbox
   const group: SandboxRow = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
   const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
   const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
-  const keys = await p.db.write(async (tx) => {
+  const keys = await unitOfWork(ctx, async ({ tx }) => {
     await sandboxRepo.insert(tx, group);
     await processorRepo.insert(tx, processor);
     await linkedAccountRepo.insert(tx, account);
@@ -82,8 +86,11 @@ export async function listSandboxes(p: Platform): Promise<{ data: SandboxSummary
 }
 
 /** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */
-export async function deleteSandbox(p: Platform, groupId: string): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> {
-  return p.db.write(async (tx) => {
+export async function deleteSandbox(
+  ctx: RequestContext,
+  groupId: string,
+): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> {
+  return unitOfWork(ctx, async ({ tx }) => {
     if (!(await sandboxRepo.find(tx, groupId))) throw notFound('sandbox');
     const rows = await deleteGroupRows(tx, groupId);
     return { group_id: groupId, deleted: true as const, rows };
@@ -91,11 +98,16 @@ export async function deleteSandbox(p: Platform, groupId: string): Promise<{ gro
 }
 
 /** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox. */
-export async function forkSandbox(p: Platform, groupId: string, body: unknown): Promise<Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> }> {
+export async function forkSandbox(
+  p: Platform,
+  ctx: RequestContext,
+  groupId: string,
+  body: unknown,
+): Promise<Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> }> {
   const input = parseOrThrow(forkSandboxSchema, body ?? {});
   const newGroupId = newId();
   const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
-  return p.db.write(async (tx) => {
+  return unitOfWork(ctx, async ({ tx }) => {
     const source = await sandboxRepo.find(tx, groupId);
     if (!source) throw notFound('sandbox');
     const g = withGroupClock(p, newGroupId, source.clock_offset_ms);
@@ -138,38 +150,34 @@ export async function showGroupClock(p: Platform, groupId: string): Promise<Grou
 /**
  * Move one group's clock ({advance: "30d"} or {set: time}) and run that group's due
  * work, nothing of any other group. Never backwards: a set before the group's time now
- * is a 400 naming `set`. The move is a compare-and-set on the group's offset, so two
- * concurrent moves both take effect.
+ * is a 400 naming `set`. The offset is read and written in one unit of work (with the
+ * request's Idempotency-Key, so a retried advance moves the clock once), then the due
+ * work runs in its own transactions.
  */
 export async function moveGroupClock(
   p: Platform,
+  ctx: RequestContext,
   groupId: string,
   body: unknown,
   progress?: Progress,
 ): Promise<GroupClockState & { work: Record<string, number> }> {
   const input = parseOrThrow(moveClockSchema, body);
   const base = platformClock(p);
-  for (let attempt = 0; ; attempt++) {
-    await base.refresh();
-    const own = await groupClockRepo.offset(p.db, groupId);
+  await base.refresh();
+  await unitOfWork(ctx, async ({ tx }) => {
+    const own = await groupClockRepo.offset(tx, groupId);
     if (own === undefined) throw notFound('group');
     const current = base.now().getTime() + own;
-    let target: number;
-    if (input.advance !== undefined) {
-      target = current + parseDuration(input.advance);
-    } else {
-      target = parseInstant(input.set!).getTime();
-      if (target < current) {
-        throw validationError([
-          { path: 'set', message: `must not be before the group's time now (${new Date(current).toISOString()}): a clock never moves backwards` },
-        ]);
-      }
+    const target = input.advance !== undefined ? current + parseDuration(input.advance) : parseInstant(input.set!).getTime();
+    if (target < current) {
+      throw validationError([
+        { path: 'set', message: `must not be before the group's time now (${new Date(current).toISOString()}): a clock never moves backwards` },
+      ]);
     }
     const next = own + (target - current);
-    const { changes } = await p.db.write((tx) => groupClockRepo.setOffset(tx, groupId, own, next));
-    if (changes === 1) break;
-    if (attempt >= 20) throw invalidRequest('the group clock is being moved by another request; retry');
-  }
+    await groupClockRepo.put(tx, groupId, next);
+    return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };
+  });
   const work = await runDueWork(p, { groupId, progress });
   return { ...(await showGroupClock(p, groupId)), work };
 }

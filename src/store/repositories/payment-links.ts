@@ -83,6 +83,9 @@ export const paymentLinkRepo = {
     ),
   setPaidTransaction: (ex: Tx, id: string, transactionId: string) =>
     ex.run("UPDATE payment_links SET paid_transaction_id = ? WHERE id = ? AND status = 'paid'", [transactionId, id]),
+  /** Undo markPaid in the same write when the charge was declined: back to available, as it was. */
+  reopen: (ex: Tx, id: string, updatedAt: string) =>
+    ex.run("UPDATE payment_links SET status = 'available', updated_at = ? WHERE id = ? AND status = 'paid' AND paid_transaction_id IS NULL", [updatedAt, id]),
   /** Compare-and-set: available (expired or not) → deactivated. */
   deactivate: (ex: Tx, id: string, now: string) =>
     ex.run("UPDATE payment_links SET status = 'deactivated', updated_at = ? WHERE id = ? AND status = 'available'", [now, id]),
