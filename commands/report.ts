@@ -185,15 +185,23 @@ export default class Report extends PayctlCommand {
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
     const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
       parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
+    const given = {
+      statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
+      brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
+      start: raw.start as string | undefined,
+      end: raw.end as string | undefined,
+    };
+    // Filters typed on the command line win; otherwise the last ones used on this database.
+    const { rememberedFilters, rememberFilters } = await import('../src/cli/report-filters.js');
+    const initial = Object.values(given).some((v) => v !== undefined) ? given : ((await rememberedFilters(p, groupId)) ?? {});
+    const { type: _t, limit: _l, offset: _o, ...summaryBase } = base as RawQuery;
     await renderReportBrowser({
-      initialFilters: {
-        statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
-        brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
-        start: raw.start as string | undefined,
-        end: raw.end as string | undefined,
-      },
+      initialFilters: initial,
       loadPage: (f, offset, limit) => reportPage(p, groupId, toQuery(f), offset, limit),
       loadSummary: (f) => reportSummary(p, groupId, toQuery(f)),
+      loadFullSummary: (f) =>
+        summarizeAll(p, groupId, parseSummaryQuery({ ...summaryBase, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end }, p.clock.now())),
+      onFiltersChange: (f) => void rememberFilters(p, groupId, f).catch(() => undefined),
     });
     return start;
   }
