@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The payctl binary: oclif loads the compiled commands from dist/commands, listed in
 // oclif.manifest.json (written by `npm run build`; rebuilt here if a later compile made
-// it stale, see src/cli/manifest.ts). Start-up is kept short (issue 9):
+// it stale, see src/cli/manifest.ts). Start-up is kept short:
 // - `--version` is answered without loading the CLI framework (the line oclif prints);
 // - oclif's check of its own Node engine range is skipped (it loads semver, ~50
 //   modules, on every start): package.json's engines already require Node 20, above

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { refundTransaction } from '../src/services/transactions/lifecycle.js';
-import type { Transaction } from '../src/domain/transactions.js';
+import { refundRequestFrom, type Transaction } from '../src/domain/transactions.js';
 import { amountFlags, amountFromFlags, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
 import { contextFor } from '../src/services/context.js';
 
@@ -17,7 +17,7 @@ export default class Refund extends PayctlCommand {
   async run(): Promise<Transaction> {
     const { args, flags } = await this.parse(Refund);
     const amount = amountFromFlags(flags);
-    const t = await refundTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id, amount === undefined ? {} : { amount });
+    const t = await refundTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id, refundRequestFrom(amount === undefined ? {} : { amount }));
     this.log(receipt(t));
     return t;
   }

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
-import { getInvoice, invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
+import type { Edit } from '../../src/services/edit.js';
+import { invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
 import { getProduct } from '../../src/services/catalog/products.js';
 import { dueDayOf, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
 import { AppError } from '../../src/errors.js';
@@ -34,11 +35,10 @@ export default class InvoiceUpdate extends PayctlCommand {
   async run(): Promise<Invoice> {
     const { args, flags } = await this.parse(InvoiceUpdate);
     const p = await this.platform(flags.db);
-    let body: unknown;
-    if (flags.file) body = await this.readBodyFile(flags.file);
-    else {
-      // The API replaces the invoice (spec 9); start from the current one.
-      const current = await getInvoice(p, contextFor(p, flags.group), args.id);
+    const ctx = contextFor(p, flags.group);
+    // The API replaces the invoice (spec 9): the flags edit the current one, read in the
+    // update's own transaction.
+    const edit: Edit<Invoice> = async (current) => {
       const remove = new Set(flags['remove-line'] ?? []);
       const quantities = new Map((flags.quantity ?? []).map((t) => idQuantity('quantity', t)).map((x) => [x.id, x.quantity]));
       for (const id of [...remove, ...quantities.keys()]) {
@@ -58,7 +58,7 @@ export default class InvoiceUpdate extends PayctlCommand {
         }));
       for (const t of flags['add-product'] ?? []) {
         const { id, quantity } = idQuantity('add-product', t);
-        const product = await getProduct(p, contextFor(p, flags.group), id);
+        const product = await getProduct(p, ctx, id);
         lines.push({
           product_id: product.id,
           name: product.name,
@@ -69,7 +69,7 @@ export default class InvoiceUpdate extends PayctlCommand {
           quantity,
         });
       }
-      body = {
+      return {
         note: flags.note ?? current.note,
         external_id: flags['external-id'] ?? current.external_id,
         due_date: flags['due-date'] ?? dueDayOf(current.due_date),
@@ -78,8 +78,8 @@ export default class InvoiceUpdate extends PayctlCommand {
         ach_enabled: flags.ach ?? current.ach_enabled,
         products: lines,
       };
-    }
-    const invoice = await updateInvoice(p, contextFor(p, flags.group), args.id, body);
+    };
+    const invoice = await updateInvoice(p, ctx, args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

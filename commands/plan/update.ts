@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
+import { planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
+import type { Edit } from '../../src/services/edit.js';
 import type { Plan } from '../../src/domain/recurring.js';
 import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
@@ -26,14 +27,14 @@ export default class PlanUpdate extends PayctlCommand {
     const { args, flags } = await this.parse(PlanUpdate);
     const p = await this.platform(flags.db);
     const account = await linkedAccountOrDefault(p, flags.group, flags['linked-account']);
-    const body = flags.file
-      ? await this.readBodyFile(flags.file)
-      : {
-          ...planToUpdateBody(await getPlan(p, contextFor(p, flags.group), account, args.id)),
-          ...planBodyFromFlags(flags),
-          update_subscriptions: flags['update-subscriptions'],
-          prorate: flags.prorate,
-        };
+    // The flags edit the current plan, read in the update's own transaction.
+    const edit: Edit<Plan> = (current) => ({
+      ...planToUpdateBody(current),
+      ...planBodyFromFlags(flags),
+      update_subscriptions: flags['update-subscriptions'],
+      prorate: flags.prorate,
+    });
+    const body = flags.file ? await this.readBodyFile(flags.file) : edit;
     const plan = await updatePlan(p, contextFor(p, flags.group), account, args.id, body);
     this.log(`Updated plan ${plan.id}`);
     this.log(describePlan(plan));

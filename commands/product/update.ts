@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
-import { getProduct, updateProduct } from '../../src/services/catalog/products.js';
+import { updateProduct } from '../../src/services/catalog/products.js';
+import type { Edit } from '../../src/services/edit.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
@@ -18,12 +19,9 @@ export default class ProductUpdate extends PayctlCommand {
   async run(): Promise<Product> {
     const { args, flags } = await this.parse(ProductUpdate);
     const p = await this.platform(flags.db);
-    let body: unknown;
-    if (flags.file) body = await this.readBodyFile(flags.file);
-    else {
-      // The API replaces every field (spec 8); start from the current product.
-      const current = await getProduct(p, contextFor(p, flags.group), args.id);
-      body = {
+    // The API replaces every field (spec 8): the flags edit the current product, read in
+    // the update's own transaction.
+    const edit: Edit<Product> = (current) => ({
         name: current.name,
         description: current.description,
         amount: current.amount,
@@ -36,9 +34,8 @@ export default class ProductUpdate extends PayctlCommand {
           included_tax_amount: amountFlag('tax', flags.tax, flags['tax-cents']),
           unit_of_measure: flags.unit,
         }),
-      };
-    }
-    const product = await updateProduct(p, contextFor(p, flags.group), args.id, body);
+      });
+    const product = await updateProduct(p, contextFor(p, flags.group), args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
     this.log(productDetails(product));
     return product;
   }

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
+import type { Edit } from '../../src/services/edit.js';
+import { subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
 import {
@@ -43,12 +44,10 @@ export default class SubscriptionUpdate extends PayctlCommand {
     const { args, flags } = await this.parse(SubscriptionUpdate);
     const p = await this.platform(flags.db);
     const account = await linkedAccountOrDefault(p, flags.group, flags['linked-account']);
-    let body: unknown;
-    if (flags.file) {
-      body = await this.readBodyFile(flags.file);
-    } else {
-      const current = subscriptionToUpdateBody(await getSubscription(p, contextFor(p, flags.group), account, args.id));
-      body = {
+    // The flags edit the current subscription, read in the update's own transaction.
+    const edit: Edit<Subscription> = (subscription) => {
+      const current = subscriptionToUpdateBody(subscription);
+      return {
         ...current,
         ...defined({
           plan_id: flags.plan,
@@ -63,8 +62,8 @@ export default class SubscriptionUpdate extends PayctlCommand {
         }),
         amounts: { ...(current.amounts as object), ...subscriptionAmountsFromFlags(flags) },
       };
-    }
-    const s = await updateSubscription(p, contextFor(p, flags.group), account, args.id, body);
+    };
+    const s = await updateSubscription(p, contextFor(p, flags.group), account, args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
     this.log(`Updated subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

@@ -46,7 +46,7 @@ export const transactionsDemoStep: DemoStep = {
       payment_details: { customer: { customer_id: state.customer_id, card_id: card.id } },
     });
     const toCapture = await createSale(p, contextFor(p, groupId), { ...common, type: 'auth', amounts: { requested_amount: 4200 }, description: 'Demo captured auth', ...withToken('tok_mastercard') });
-    const captured = await captureTransaction(p, contextFor(p, groupId), toCapture.id, { amount: toCapture.amounts.authorized_amount });
+    const captured = await captureTransaction(p, contextFor(p, groupId), toCapture.id, { kind: 'exact', amount: toCapture.amounts.authorized_amount, path: 'amount' });
     return { card_id: card.id, transaction_ids: [sale.id, declined.id, authorized.id, captured.id] };
   },
 };

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { booleanLoose, uint64 } from './money.js';
 import { customFields, email, requiredText, text, timestamp } from './strings.js';
 import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress } from './address.js';
+import { parseOrThrow } from '../errors.js';
+import type { CaptureRequest } from './transaction-transitions.js';
 
 export const SOURCES = ['api', 'forms', 'recurring', 'virtual_terminal'] as const;
 /** Sources the platform itself sets (invoice page, wallet) besides the request enum. */
@@ -130,6 +132,17 @@ export function captureSchemaFor(body: unknown): typeof captureASchema | typeof 
   return typeof body === 'object' && body !== null && 'amount' in body && !('amounts' in body) ? captureBSchema : captureASchema;
 }
 
+/** A capture body (either variant) as the typed capture request. */
+export function captureRequestFrom(body: unknown): CaptureRequest {
+  const schema = captureSchemaFor(body);
+  if (schema === captureBSchema) return { kind: 'exact', amount: parseOrThrow(captureBSchema, body).amount, path: 'amount' };
+  const a = parseOrThrow(captureASchema, body);
+  const captured = a.amounts.captured_amount;
+  return captured !== undefined
+    ? { kind: 'up_to', amount: captured, processor_id: a.processor_id, path: 'amounts.captured_amount' }
+    : { kind: 'up_to', amount: a.amounts.requested_amount, processor_id: a.processor_id, path: 'amounts.requested_amount' };
+}
+
 export const addCardSchema = z.strictObject({
   token: requiredText(100),
   billing_address: cardBillingAddress,
@@ -140,6 +153,9 @@ export const refundSchema = z
   .strictObject({ amount: uint64.min(1, { error: 'must be at least 1 cent' }).optional().describe('cents, at most the amount not yet refunded; default: all of it') })
   .meta({ id: 'RefundRequest' });
 export type RefundRequest = z.output<typeof refundSchema>;
+
+/** A refund body (none means all of it) as the typed refund request. */
+export const refundRequestFrom = (body: unknown): RefundRequest => parseOrThrow(refundSchema, body ?? {});
 
 const addressOut = z.object({
   first_name: z.string().optional(), last_name: z.string().optional(), company: z.string().optional(),

@@ -18,14 +18,7 @@ export function escapeHtml(s: string): string {
 const STATUS_LABELS: Record<InvoiceStatus, string> = { pending: 'Pending', past_due: 'Past due', paid: 'Paid', archived: 'Archived' };
 
 /** Headers of every hosted page: the slug is a secret, so no referrer, no framing, no caching, own origin only. */
-export const PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-};
+export { PAGE_HEADERS } from './page-headers.js';
 
 function partnerLines(inv: Invoice): string[] {
   const p = inv.partner;

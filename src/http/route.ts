@@ -17,13 +17,21 @@ export type RouteAuth =
   | { kind: 'admin'; orKey?: Permission[] } // the sandbox admin token; with orKey, also a key of the path's group
   | { kind: 'public' };
 
-export interface RouteContext {
+/** The parameter names of a polka path: '/a/:x/b/:y' → 'x' | 'y'. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export interface RouteContext<Param extends string = string> {
   platform: Platform;
   /** The request context use cases run with. */
   ctx: RequestContext;
   /** The same context on routes with an API key: acting for the key's group. */
   groupCtx: GroupContext;
-  params: Record<string, string>;
+  /** The path's parameters, decoded: typed by the route's path (see `route`). */
+  params: Record<Param, string>;
   query: Record<string, string | string[]>;
   body: unknown;
   headers: IncomingHttpHeaders;
@@ -54,9 +62,9 @@ export class JsonResponse {
   ) {}
 }
 
-export interface RouteDef {
+export interface RouteDef<Path extends string = string> {
   method: Method;
-  path: string; // polka pattern: /api/v1/groups/:group_id/transaction
+  path: Path; // polka pattern: /api/v1/groups/:group_id/transaction
   summary: string;
   description?: string;
   tag: string;
@@ -80,7 +88,12 @@ export interface RouteDef {
   noIdempotency?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
-  handler(ctx: RouteContext): Promise<unknown>;
+  handler(ctx: RouteContext<PathParams<Path>>): Promise<unknown>;
+}
+
+/** A route whose handler reads its path's parameters by name, checked against the path. */
+export function route<const Path extends string>(def: RouteDef<Path>): RouteDef {
+  return def as unknown as RouteDef;
 }
 
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });

@@ -2,7 +2,7 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
 
 // UUID v7 (RFC 9562) written here rather than imported from the uuid package, whose ESM
-// build is ~20 modules that every command loaded at start-up (issue 9). Same layout as
+// build is ~20 modules that every command loaded at start-up. Same layout as
 // uuid's v7: 48-bit Unix milliseconds, then a 32-bit counter seeded at random each
 // millisecond and incremented within one, so ids made by one process always increase.
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

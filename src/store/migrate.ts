@@ -20,7 +20,7 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
     );
   }
   // Every migration not yet recorded, in order (not only those above the newest applied).
-  for (const m of list.filter((x) => !applied.has(x.version))) {
+  for (const m of list.filter((x) => !applied.has(x.version)).sort((a, b) => a.version - b.version)) {
     await db.write(async (tx) => {
       // A concurrent process may have applied it while we waited for the write lock.
       const done = await tx.get('SELECT 1 FROM schema_migrations WHERE version = ?', [m.version]);

@@ -1,4 +1,4 @@
-// `npm run bench`: every scenario of issue 9 against the real `payctl`, each side by
+// `npm run bench`: every scenario against the real `payctl`, each side by
 // side with its floor in the same run; prints a table and writes
 // test/bench/results/latest.json (and latest.md, the table for BENCHMARKS.md).
 // Not part of `npm test` (its script runs only *.test.js files; no bench file is named so).

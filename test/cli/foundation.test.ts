@@ -1,4 +1,4 @@
-// The foundation commands (issue 2) as a user runs them: help, init --demo, keys,
+// The foundation commands as a user runs them: help, init --demo, keys,
 // tokens, customers, the clock, groups, and choosing the database.
 import '../helpers/env.js';
 import { test, before } from 'node:test';

@@ -1,4 +1,4 @@
-// Start-up (issue 9): the oclif manifest written at build time lists every command,
+// Start-up: the oclif manifest written at build time lists every command,
 // help works from it, a stale one is rebuilt (or removed) before use, and `--version`
 // answers without the framework in oclif's own format.
 import '../helpers/env.js';

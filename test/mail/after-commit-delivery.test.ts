@@ -18,11 +18,8 @@ test('a sale with email_receipt under SMTP answers, delivers the receipt, and la
     assert.equal(sale.status, 200);
     const next = await s.call('POST', path, { key, body: saleBody(s.demo.processor_id, { orderId: 'after-1' }) });
     assert.equal(next.status, 200);
-    for (let i = 0; i < 200; i++) {
-      const row = await s.p.db.get<{ status: string }>('SELECT status FROM outbox WHERE related_id = ?', [sale.body.id]);
-      if (row?.status === 'sent') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    // Delivery runs after the commit; wait for it (and the write recording its outcome) to finish.
+    await s.p.db.afterCommitSettled();
     const row = await s.p.db.get<{ status: string }>('SELECT status FROM outbox WHERE related_id = ?', [sale.body.id]);
     assert.equal(row?.status, 'sent');
     assert.equal(smtp.received.length, 1);

@@ -1,7 +1,9 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Database, assertSqliteVersion } from '../../src/store/db.js';
+import sqlite3 from 'sqlite3';
+import { Database, assertSqliteVersion, type Executor } from '../../src/store/db.js';
+import { migrations, type Migration } from '../../src/store/migrations/index.js';
 import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/migrate.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -13,13 +15,27 @@ test('migrations are applied in order and recorded; running again changes nothin
   const first = await migrate(db);
   assert.equal(first.from, 0);
   assert.equal(first.to, LATEST_VERSION);
-  const rows = await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-  assert.deepEqual(rows.map((r) => r.version), [...rows.map((r) => r.version)].sort((a, b) => a - b));
-  assert.equal(rows.at(-1)!.version, LATEST_VERSION);
+  const rows = await db.all<{ version: number; name: string }>('SELECT version, name FROM schema_migrations');
+  assert.deepEqual(
+    rows.map((r) => `${r.version} ${r.name}`).sort(),
+    migrations.map((m) => `${m.version} ${m.name}`).sort(),
+    'every migration is recorded, under its name',
+  );
   const again = await migrate(db);
   assert.equal(again.from, LATEST_VERSION);
   assert.equal((await db.all('SELECT version FROM schema_migrations')).length, rows.length);
   await db.close();
+
+  // Listed out of order, each still runs after the ones below it: version 2 needs version 1's table.
+  const other = await Database.open(tempDbPath());
+  const list: Migration[] = [
+    { version: 3, name: 'row', statements: ['INSERT INTO a (n) SELECT COUNT(*) FROM sqlite_master WHERE name = ?'.replace('?', "'a_n'")] },
+    { version: 2, name: 'index', statements: ['CREATE INDEX a_n ON a(n)'] },
+    { version: 1, name: 'table', statements: ['CREATE TABLE a (n INTEGER)'] },
+  ];
+  await migrate(other, list);
+  assert.deepEqual(await other.all('SELECT n FROM a'), [{ n: 1 }], 'the index existed when version 3 ran');
+  await other.close();
 });
 
 test('a database written by a newer payctl is refused with a clear message', async () => {
@@ -46,13 +62,17 @@ test('SQLite versions older than 3.51.3 are refused', () => {
   assert.doesNotThrow(() => assertSqliteVersion('3.52.0'));
 });
 
-test('WAL mode, foreign keys and the busy timeout are on', async () => {
+test('WAL mode, foreign keys and the busy timeout are on, on both connections; the writer syncs fully', async () => {
   const p = await openPlatform({ dbPath: tempDbPath() });
-  // The reader connection is query-only; these pragmas are per-database or were set on open.
-  const mode = await p.db.get<{ journal_mode: string }>('PRAGMA journal_mode');
-  assert.equal(mode?.journal_mode, 'wal');
-  const fk = await p.db.get<{ foreign_keys: number }>('PRAGMA foreign_keys');
-  assert.equal(fk?.foreign_keys, 1);
+  const pragmas = async (ex: Executor) => ({
+    journal_mode: (await ex.get<{ journal_mode: string }>('PRAGMA journal_mode'))?.journal_mode,
+    foreign_keys: (await ex.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))?.foreign_keys,
+    busy_timeout: (await ex.get<{ timeout: number }>('PRAGMA busy_timeout'))?.timeout,
+  });
+  const expected = { journal_mode: 'wal', foreign_keys: 1, busy_timeout: 10_000 };
+  assert.deepEqual(await pragmas(p.db), expected, 'the read connection');
+  const writer = await p.db.write(async (tx) => ({ ...(await pragmas(tx)), synchronous: (await tx.get<{ synchronous: number }>('PRAGMA synchronous'))?.synchronous }));
+  assert.deepEqual(writer, { ...expected, synchronous: 2 }, 'the write connection (synchronous 2 = FULL)');
   await p.close();
 });
 
@@ -110,8 +130,23 @@ test('a CLI process and this process write the same file at once without SQLITE_
 test('many concurrent first uses of one SQL text share one prepared statement; close succeeds', async () => {
   const db = await Database.open(tempDbPath());
   await db.execSchema('CREATE TABLE t (id INTEGER PRIMARY KEY)');
-  const reads = await Promise.all(Array.from({ length: 50 }, () => db.all('SELECT COUNT(*) AS n FROM t WHERE id > ?', [0])));
-  assert.equal(reads.length, 50);
+  await db.write((tx) => tx.run('INSERT INTO t (id) VALUES (1), (2), (3)'));
+  const SQL = 'SELECT COUNT(*) AS n FROM t WHERE id > ?';
+  // Count the prepares of this SQL text on every connection.
+  const proto = sqlite3.Database.prototype;
+  const prepare = proto.prepare;
+  let prepared = 0;
+  proto.prepare = function (this: sqlite3.Database, sql: string, ...rest: unknown[]) {
+    if (sql === SQL) prepared++;
+    return (prepare as (...a: unknown[]) => sqlite3.Statement).call(this, sql, ...rest);
+  } as typeof proto.prepare;
+  try {
+    const reads = await Promise.all(Array.from({ length: 50 }, () => db.all<{ n: number }>(SQL, [0])));
+    assert.deepEqual(new Set(reads.map((r) => r[0]!.n)), new Set([3]));
+  } finally {
+    proto.prepare = prepare;
+  }
+  assert.equal(prepared, 1, 'one prepare for 50 concurrent first uses');
   await db.close();
 });
 
@@ -171,4 +206,63 @@ test('a write sees the rows that earlier writes of its batch deferred (by id, by
   } finally {
     await p.close();
   }
+});
+
+test('deferred compare-and-sets and checks: sent with the batch in order; one that misses fails its write alone', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema("CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT NOT NULL DEFAULT '')");
+  const run = async (withNul: boolean) => {
+    const x = withNul ? 'x\u0000nul' : "x'quote?";
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const err = (name: string) => () => new Error(`${name} missed`);
+    const results = await Promise.allSettled([
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [x, 'new'])),
+      db.write(async (tx) => tx.deferChange('t', x, 'UPDATE t SET v = ? WHERE id = ? AND v = ?', ['changed', x, 'new'], { changes: 1, error: err('w2') })),
+      db.write(async (tx) => tx.deferChange('t', 'missing', 'UPDATE t SET v = ? WHERE id = ?', ['zzz', 'missing'], { changes: 1, error: err('w3') })),
+      db.write(async (tx) => tx.deferCheck("SELECT 1 FROM t WHERE id = ? AND v = 'changed'", [x], err('w4'))),
+      db.write(async (tx) => {
+        tx.deferInsert('t', ['id', 'v'], [`${x}-5`, 'five']);
+        tx.deferCheck('SELECT 1 FROM t WHERE id = ?', ['nope'], err('w5'));
+      }),
+      db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [`${x}-6`, 'six'])),
+    ]);
+    await hold;
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)),
+      ['ok', 'ok', 'w3 missed', 'ok', 'w5 missed', 'ok'],
+    );
+    const rows = await db.all<{ id: string; v: string }>('SELECT id, v FROM t WHERE id LIKE ? ORDER BY id', [`${x}%`]);
+    assert.deepEqual(rows, [
+      { id: x, v: 'changed' },
+      { id: `${x}-6`, v: 'six' },
+    ]);
+  };
+  await run(false); // values with a quote and a ?
+  await run(true); // and with a NUL
+  await db.close();
+});
+
+test('a batch of deferred rows only goes in one exec, its values written as literals exactly', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT, n INTEGER, r REAL)');
+  const values: Array<[string, string | null, number | null, number | null]> = [
+    ['a', "it's ? -- /* not */ a comment", 1, 0.5],
+    ['b', 'é ü 漢字 🙂 \\ back\\slash "dq"', -9007199254740991, -1e-7],
+    ['c', null, null, null],
+    ['d', 'nul\u0000inside', 0, 1e300],
+  ];
+  for (const batch of [values.slice(0, 3), values]) {
+    await db.execSchema('DELETE FROM t');
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    await Promise.all(batch.map((row) => db.write(async (tx) => tx.deferInsert('t', ['id', 'v', 'n', 'r'], row))));
+    await hold;
+    const rows = await db.all<{ id: string; v: string | null; n: number | null; r: number | null }>('SELECT id, v, n, r FROM t ORDER BY id');
+    assert.deepEqual(rows.map((x) => [x.id, x.v, x.n, x.r]), batch);
+    // Without a NUL: one exec (the hold wrote nothing: no statement). A NUL cannot be SQL text: bound statements instead.
+    const used = db.stats().statements - statementsBefore;
+    if (batch.length === 3) assert.equal(used, 1);
+    else assert.ok(used > 1, `${used}`);
+  }
+  await db.close();
 });

@@ -76,7 +76,7 @@ test('a database that was never reported on has exact rollups after sales, captu
   const voided = await sale({ amount: 700 });
   await voidTransaction(p, ctx, voided.id);
   const auth = await sale({ type: 'auth', amount: 3000 });
-  await captureTransaction(p, ctx, auth.id, { amount: 3000 });
+  await captureTransaction(p, ctx, auth.id, { kind: 'exact', amount: 3000, path: 'amount' });
   await advanceClock(p, 2 * 86_400_000); // settles both
   await refundTransaction(p, ctx, settled.id, { amount: 1200 });
   assert.ok((await p.db.all<DailyRow>(RECOUNT)).some((r) => r.status === 'partially_refunded' && r.net_amount === 3800), 'the refund moved the net amount');

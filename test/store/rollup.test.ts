@@ -65,7 +65,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     const auths = sales.filter((s) => s.status === 'authorized');
     const approvedSales = sales.filter((s) => s.status === 'pending' || s.status === 'captured');
     const changes: Array<Promise<unknown>> = [];
-    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { amount: 50 } : {}).catch(() => 'refused')));
+    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { kind: 'up_to', amount: 50, path: 'amount' } : { kind: 'up_to', path: 'amount' }).catch(() => 'refused')));
     approvedSales.slice(0, 10).forEach((s) => changes.push(voidTransaction(p, contextFor(p, demo.group_id), s.id).catch(() => 'refused')));
     changes.push(refundTransaction(p, contextFor(p, demo.group_id), approvedSales[0]!.id, { amount: 10 }).catch(() => 'refused')); // voided: refused
     await Promise.all(changes);
@@ -113,5 +113,35 @@ test('a database from before the rollup migration (per-row insert trigger, stale
     assert.equal(trigger, undefined);
   } finally {
     await reopened.close();
+  }
+});
+
+test('a stored card removed after a sale read it fails that sale alone (its check travels with the batch)', async () => {
+  const { p, demo } = await demoPlatform();
+  try {
+    const { addCard } = await import('../../src/services/transactions/add-card.js');
+    const ctx = () => contextFor(p, demo.group_id);
+    const address = { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' };
+    const keep = await addCard(p, ctx(), demo.linked_account_id, demo.customer_id, { token: 'tok_visa', billing_address: address });
+    const gone = await addCard(p, ctx(), demo.linked_account_id, demo.customer_id, { token: 'tok_mastercard', billing_address: address });
+    const body = (cardId: string) => ({
+      type: 'sale', source: 'api', processor_id: demo.processor_id, currency: 'USD', email_address: 'a@example.com', email_receipt: false,
+      amounts: { requested_amount: 500 }, payment_details: { customer: { customer_id: demo.customer_id, card_id: cardId } },
+    });
+    const before = (await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n;
+    // The card goes in a write that holds the writer while the sales (which read both cards before their writes) queue.
+    const removal = p.db.write(async (tx) => {
+      await new Promise((r) => setTimeout(r, 80));
+      await tx.run('DELETE FROM customer_cards WHERE id = ?', [gone.card_id]);
+    });
+    const sales = await Promise.allSettled([...Array.from({ length: 6 }, () => createSale(p, ctx(), body(keep.card_id))), createSale(p, ctx(), body(gone.card_id))]);
+    await removal;
+    assert.deepEqual(sales.slice(0, 6).map((s) => s.status), Array(6).fill('fulfilled'));
+    assert.equal(sales[6]!.status, 'rejected');
+    assert.match(String((sales[6] as PromiseRejectedResult).reason), /card_id: is not a card of this customer/);
+    assert.equal((await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n, before + 6);
+    await assertRollupExact(p, 'after the sales');
+  } finally {
+    await p.close();
   }
 });

@@ -207,43 +207,6 @@ export function addCardBodyFromFlags(f: SaleFlagValues): Body {
   return compact({ token: f.token, billing_address: addressFromFlags(f, false) ?? {} });
 }
 
-const BILLING_KEYS = ['first_name', 'last_name', 'company', 'line_1', 'line_2', 'city', 'subdivision', 'postal_code', 'country', 'email'] as const;
-
-/**
- * Capture variant A rebuilt from the stored auth, with `captured_amount` set: what a
- * partial capture from the CLI sends. The auth already holds the funds and the token
- * was used up by it, so the variant-A token is not charged again; `auth:<id>` stands in
- * for it unless --token is given.
- */
-export function captureABodyFromAuth(t: Transaction, captured: number, token?: string): Body {
-  const b = t.billing_address as Record<string, string | undefined>;
-  const billing: Body = {};
-  for (const k of BILLING_KEYS) if (b[k]) billing[k] = b[k];
-  billing.email ??= t.email_address || undefined;
-  const source = (SOURCES as readonly string[]).includes(t.source) ? t.source : 'api';
-  return compact({
-    type: 'auth',
-    source,
-    processor_id: t.processor_id,
-    currency: 'USD',
-    email_address: t.email_address,
-    email_receipt: t.email_receipt,
-    amounts: compact({
-      requested_amount: t.amounts.requested_amount,
-      authorized_amount: t.amounts.authorized_amount,
-      captured_amount: captured,
-      included_tax_amount: t.amounts.included_tax_amount,
-      included_shipping_amount: t.amounts.included_shipping_amount,
-    }),
-    billing_address: compact(billing),
-    payment_details: { token: token ?? `auth:${t.id}` },
-    description: t.description || undefined,
-    order_id: t.order_id || undefined,
-    po_number: t.po_number || undefined,
-    custom_fields: Object.keys(t.custom_fields).length ? t.custom_fields : undefined,
-  });
-}
-
 /** How a transaction was paid, for people: "Visa …1111" or "ACH checking …6789". */
 export function paidWith(t: Transaction): string {
   const c = t.payment_details.card;

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { createCustomer, getCustomer } from '../../services/customers/customers.js';
 import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
 
@@ -15,7 +15,7 @@ export const customerRoutes: RouteDef[] = [
     response: customerSchema,
     handler: (c) => createCustomer(c.platform, c.groupCtx, c.body),
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/customers/:customer_id',
     summary: 'Get a customer with stored cards and bank accounts',
@@ -23,6 +23,6 @@ export const customerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_customers'),
     response: customerSchema,
-    handler: (c) => getCustomer(c.platform, c.groupCtx, c.params.customer_id!),
-  },
+    handler: (c) => getCustomer(c.platform, c.groupCtx, c.params.customer_id),
+  }),
 ];

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth, publicAuth, RawResponse } from '../route.js';
+import { keyAuth, publicAuth, RawResponse, route } from '../route.js';
 import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/catalog/invoices.js';
 import { payInvoice } from '../../services/catalog/invoice-pay.js';
 import {
@@ -15,7 +15,7 @@ import { AppError } from '../../errors.js';
 import { notFoundPage, PAGE_HEADERS, readPageFile, renderInvoicePage } from '../invoice-page.js';
 
 export const invoiceRoutes: RouteDef[] = [
-  {
+  route({
     method: 'PUT',
     path: '/api/v1/groups/:group_id/invoices/:invoice_id',
     summary: 'Update Invoice',
@@ -25,9 +25,9 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices'),
     body: updateInvoiceSchema,
     response: invoiceSchema,
-    handler: (c) => updateInvoice(c.platform, c.groupCtx, c.params.invoice_id!, c.body),
-  },
-  {
+    handler: (c) => updateInvoice(c.platform, c.groupCtx, c.params.invoice_id, c.body),
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v1/groups/:group_id/invoices/:invoice_id',
     summary: 'Archive Invoice',
@@ -35,9 +35,9 @@ export const invoiceRoutes: RouteDef[] = [
     tag: 'Invoices',
     auth: keyAuth('manage_invoices'),
     response: invoiceSchema,
-    handler: (c) => archiveInvoice(c.platform, c.groupCtx, c.params.invoice_id!),
-  },
-  {
+    handler: (c) => archiveInvoice(c.platform, c.groupCtx, c.params.invoice_id),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/invoices/:invoice_id/download/pdf',
     summary: 'Download PDF',
@@ -46,7 +46,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices', 'view_invoices'),
     produces: 'application/pdf',
     handler: async (c) => {
-      const { filename, pdf } = await invoicePdf(c.platform, c.groupCtx, c.params.invoice_id!);
+      const { filename, pdf } = await invoicePdf(c.platform, c.groupCtx, c.params.invoice_id);
       return new RawResponse(200, pdf, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `attachment; filename="${filename}"`,
@@ -54,7 +54,7 @@ export const invoiceRoutes: RouteDef[] = [
         'Cache-Control': 'no-store',
       });
     },
-  },
+  }),
   {
     method: 'POST',
     path: '/api/v1/groups/:group_id/invoices',
@@ -80,7 +80,7 @@ export const invoiceRoutes: RouteDef[] = [
     response: invoiceListSchema,
     handler: (c) => listInvoices(c.platform, c.groupCtx, c.query),
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/invoices/:invoice_id',
     summary: 'Get an invoice',
@@ -88,9 +88,9 @@ export const invoiceRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_invoices', 'view_invoices'),
     response: invoiceSchema,
-    handler: (c) => getInvoice(c.platform, c.groupCtx, c.params.invoice_id!),
-  },
-  {
+    handler: (c) => getInvoice(c.platform, c.groupCtx, c.params.invoice_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/invoices/:slug/pay',
     summary: 'Pay an invoice (public invoice page)',
@@ -101,9 +101,9 @@ export const invoiceRoutes: RouteDef[] = [
     auth: publicAuth,
     body: payInvoiceSchema,
     response: invoicePaymentSchema,
-    handler: (c) => payInvoice(c.platform, c.ctx, c.params.slug!, c.body, { ipAddress: c.clientIp }),
-  },
-  {
+    handler: (c) => payInvoice(c.platform, c.ctx, c.params.slug, c.body, { ipAddress: c.clientIp }),
+  }),
+  route({
     method: 'GET',
     path: '/invoices/:slug',
     summary: 'Public invoice page',
@@ -112,14 +112,14 @@ export const invoiceRoutes: RouteDef[] = [
     auth: publicAuth,
     handler: async (c) => {
       try {
-        const { merchantName, invoice } = await getPublicInvoice(c.platform, c.params.slug!);
+        const { merchantName, invoice } = await getPublicInvoice(c.platform, c.params.slug);
         return new RawResponse(200, await renderInvoicePage(merchantName, invoice), PAGE_HEADERS);
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return new RawResponse(404, notFoundPage(), PAGE_HEADERS);
         throw err;
       }
     },
-  },
+  }),
   {
     method: 'GET',
     path: '/assets/invoice-page.css',

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { createPartner, getPartner, listPartners } from '../../services/catalog/partners.js';
 import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
 
@@ -27,7 +27,7 @@ export const partnerRoutes: RouteDef[] = [
     response: partnerSchema,
     handler: (c) => createPartner(c.platform, c.groupCtx, c.body),
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/partners/:partner_id',
     summary: 'Get a partner',
@@ -35,6 +35,6 @@ export const partnerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_partners'),
     response: partnerSchema,
-    handler: (c) => getPartner(c.platform, c.groupCtx, c.params.partner_id!),
-  },
+    handler: (c) => getPartner(c.platform, c.groupCtx, c.params.partner_id),
+  }),
 ];

@@ -3,8 +3,9 @@
 // endpoints and the hosted pay page with its two static assets.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RawResponse, keyAuth, publicAuth, sessionAuth, type RouteDef } from '../route.js';
+import { RawResponse, keyAuth, publicAuth, sessionAuth, type RouteDef, route } from '../route.js';
 import { PAY_RATE_LIMIT } from '../rate-limit.js';
+import { PAGE_HEADERS } from '../page-headers.js';
 import { packageRoot } from '../../lib/paths.js';
 import {
   createPaymentLink,
@@ -38,17 +39,9 @@ const ASSETS: Record<string, string> = {
   'pay.css': 'text/css; charset=utf-8',
   'pay.js': 'text/javascript; charset=utf-8',
 };
-// Own origin only (no CDN, no inline script), never framed (clickjacking), no referrer leaks of the link id.
-const HTML = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-};
 
 export const paymentLinkRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/payment-links/:payment_link_id',
     summary: 'Retrieve a payment link (public) with a session token for paying it',
@@ -57,9 +50,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: publicAuth,
     response: publicPaymentLinkSchema,
-    handler: (c) => retrievePublicPaymentLink(c.platform, c.ctx, c.params.payment_link_id!),
-  },
-  {
+    handler: (c) => retrievePublicPaymentLink(c.platform, c.ctx, c.params.payment_link_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/payment-links/:payment_link_id/pay',
     summary: 'Pay Payment Link',
@@ -70,9 +63,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     handler: (c) =>
-      payPaymentLink(c.platform, c.ctx, { linkId: c.params.payment_link_id!, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
-  },
-  {
+      payPaymentLink(c.platform, c.ctx, { linkId: c.params.payment_link_id, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/payment-links/:payment_link_id/pay',
     summary: 'Pay Payment Link (group path of the usage example)',
@@ -84,13 +77,13 @@ export const paymentLinkRoutes: RouteDef[] = [
     response: paymentLinkPayResultSchema,
     handler: (c) =>
       payPaymentLink(c.platform, c.ctx, {
-        linkId: c.params.payment_link_id!,
-        groupId: c.params.group_id!,
+        linkId: c.params.payment_link_id,
+        groupId: c.params.group_id,
         authorization: c.authorization,
         body: c.body,
         clientIp: c.clientIp,
       }),
-  },
+  }),
   {
     method: 'POST',
     path: '/api/v1/groups/:group_id/payment-links',
@@ -114,7 +107,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     response: paymentLinkListSchema,
     handler: (c) => listPaymentLinks(c.platform, c.groupCtx, c.query),
   },
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/payment-links/:payment_link_id',
     summary: 'Get a payment link',
@@ -122,9 +115,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => getPaymentLink(c.platform, c.groupCtx, c.params.payment_link_id!),
-  },
-  {
+    handler: (c) => getPaymentLink(c.platform, c.groupCtx, c.params.payment_link_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/payment-links/:payment_link_id/deactivate',
     summary: 'Deactivate a payment link (it can no longer be paid)',
@@ -132,9 +125,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => deactivatePaymentLink(c.platform, c.groupCtx, c.params.payment_link_id!),
-  },
-  {
+    handler: (c) => deactivatePaymentLink(c.platform, c.groupCtx, c.params.payment_link_id),
+  }),
+  route({
     method: 'GET',
     path: '/pay/:payment_link_id',
     summary: 'Hosted pay page',
@@ -142,13 +135,13 @@ export const paymentLinkRoutes: RouteDef[] = [
     hidden: true,
     auth: publicAuth,
     handler: async (c) => {
-      if (!(await paymentLinkExists(c.platform, c.params.payment_link_id!))) {
-        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), HTML);
+      if (!(await paymentLinkExists(c.platform, c.params.payment_link_id))) {
+        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), PAGE_HEADERS);
       }
-      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), HTML);
+      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), PAGE_HEADERS);
     },
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/pay/assets/:file',
     summary: 'Hosted pay page assets',
@@ -156,9 +149,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     hidden: true,
     auth: publicAuth,
     handler: async (c) => {
-      const type = Object.hasOwn(ASSETS, c.params.file!) ? ASSETS[c.params.file!] : undefined;
+      const type = Object.hasOwn(ASSETS, c.params.file) ? ASSETS[c.params.file] : undefined;
       if (!type) return new RawResponse(404, 'not found', { 'Content-Type': 'text/plain; charset=utf-8' });
-      return new RawResponse(200, await readFile(path.join(pages, c.params.file!)), { 'Content-Type': type, 'Cache-Control': 'no-cache' });
+      return new RawResponse(200, await readFile(path.join(pages, c.params.file)), { 'Content-Type': type, 'Cache-Control': 'no-cache' });
     },
-  },
+  }),
 ];

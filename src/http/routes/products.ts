@@ -1,19 +1,19 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { createProduct, getProduct, listProducts, updateProduct } from '../../services/catalog/products.js';
 import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
 
 export const productRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/products/:product_id',
     summary: 'Get Product',
     tag: 'Products',
     auth: keyAuth('manage_products'),
     response: productSchema,
-    handler: (c) => getProduct(c.platform, c.groupCtx, c.params.product_id!),
-  },
-  {
+    handler: (c) => getProduct(c.platform, c.groupCtx, c.params.product_id),
+  }),
+  route({
     method: 'PUT',
     path: '/api/v1/groups/:group_id/products/:product_id',
     summary: 'Update Product',
@@ -22,8 +22,8 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     body: updateProductSchema,
     response: productSchema,
-    handler: (c) => updateProduct(c.platform, c.groupCtx, c.params.product_id!, c.body),
-  },
+    handler: (c) => updateProduct(c.platform, c.groupCtx, c.params.product_id, c.body),
+  }),
   {
     method: 'POST',
     path: '/api/v1/groups/:group_id/products',

@@ -1,7 +1,7 @@
 // Plans and subscriptions (spec 4, 5, 6; create/get/list/cancel are extensions). The
 // linked account of the path must be one of the group's (404 otherwise).
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { createPlan, getPlan, listPlans, updatePlan } from '../../services/recurring/plans.js';
 import {
   cancelSubscription,
@@ -28,7 +28,7 @@ const auth = keyAuth('manage_transactions');
 const TAG = 'Recurring';
 
 export const recurringRoutes: RouteDef[] = [
-  {
+  route({
     method: 'POST',
     path: `${base}/plans`,
     summary: 'Create Plan',
@@ -37,9 +37,9 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createPlanSchema,
     response: planSchema,
-    handler: (c) => createPlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.body),
-  },
-  {
+    handler: (c) => createPlan(c.platform, c.groupCtx, c.params.linked_account_id, c.body),
+  }),
+  route({
     method: 'GET',
     path: `${base}/plans`,
     summary: 'List plans of a linked account (newest first)',
@@ -48,9 +48,9 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: planListQuerySchema,
     response: planListSchema,
-    handler: (c) => listPlans(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
-  },
-  {
+    handler: (c) => listPlans(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+  }),
+  route({
     method: 'GET',
     path: `${base}/plans/:plan_id`,
     summary: 'Get a plan',
@@ -58,9 +58,9 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: planSchema,
-    handler: (c) => getPlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.plan_id!),
-  },
-  {
+    handler: (c) => getPlan(c.platform, c.groupCtx, c.params.linked_account_id, c.params.plan_id),
+  }),
+  route({
     method: 'PUT',
     path: `${base}/plans/:plan_id`,
     summary: 'Update plan',
@@ -70,9 +70,9 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: updatePlanSchema,
     response: planSchema,
-    handler: (c) => updatePlan(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.plan_id!, c.body),
-  },
-  {
+    handler: (c) => updatePlan(c.platform, c.groupCtx, c.params.linked_account_id, c.params.plan_id, c.body),
+  }),
+  route({
     method: 'POST',
     path: `${base}/subscription`,
     summary: 'Create a subscription (a customer on a plan, paid by a stored card, bank account or token)',
@@ -82,9 +82,9 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createSubscriptionSchema,
     response: subscriptionSchema,
-    handler: (c) => createSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.body),
-  },
-  {
+    handler: (c) => createSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.body),
+  }),
+  route({
     method: 'GET',
     path: `${base}/subscription`,
     summary: 'List subscriptions of a linked account (newest first; filter by status, plan_id, customer_id)',
@@ -93,9 +93,9 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: subscriptionListQuerySchema,
     response: subscriptionListSchema,
-    handler: (c) => listSubscriptions(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
-  },
-  {
+    handler: (c) => listSubscriptions(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+  }),
+  route({
     method: 'GET',
     path: `${base}/subscription/:subscription_id`,
     summary: 'Get a subscription',
@@ -103,9 +103,9 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => getSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!),
-  },
-  {
+    handler: (c) => getSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id),
+  }),
+  route({
     method: 'PUT',
     path: `${base}/subscription/:subscription_id`,
     summary: 'Update subscription',
@@ -115,9 +115,9 @@ export const recurringRoutes: RouteDef[] = [
     body: updateSubscriptionSchema,
     response: subscriptionSchema,
     handler: (c) =>
-      updateSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!, c.body),
-  },
-  {
+      updateSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id, c.body),
+  }),
+  route({
     method: 'POST',
     path: `${base}/subscription/:subscription_id/cancel`,
     summary: 'Cancel a subscription (status canceled: nothing is billed any more)',
@@ -125,6 +125,6 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => cancelSubscription(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.subscription_id!),
-  },
+    handler: (c) => cancelSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id),
+  }),
 ];

@@ -1,12 +1,12 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { report } from '../../services/reporting/reporting.js';
 import { reportingSummary } from '../../services/reporting/summary.js';
 import { reportSummarySchema, summaryQuerySchema } from '../../domain/reporting-summary.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
 export const reportingRoutes: RouteDef[] = [
-  {
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/processing/:linked_account_id/transactions/reporting',
     summary: 'Transaction reporting: a table of transactions, a count or an amount sum',
@@ -22,9 +22,9 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id!, c.query),
-  },
-  {
+    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/transactions/reporting/summary',
     summary: 'Reporting summary: transaction counts and net amounts per day, status, brand, payment method or source',
@@ -39,5 +39,5 @@ export const reportingRoutes: RouteDef[] = [
     query: summaryQuerySchema,
     response: reportSummarySchema,
     handler: (c) => reportingSummary(c.platform, c.groupCtx, c.query),
-  },
+  }),
 ];

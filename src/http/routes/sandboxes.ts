@@ -1,7 +1,7 @@
 // Sandboxes (extension): groups for test suites, with their own keys, data and clock.
 // Authorised by the sandbox admin token that `payctl serve` prints; moving a sandbox's
 // clock also by a manage_transactions key of that group.
-import { adminAuth, adminOrKey, type RouteDef } from '../route.js';
+import { adminAuth, adminOrKey, type RouteDef, route } from '../route.js';
 import {
   createSandboxSchema,
   deletedSandboxSchema,
@@ -42,7 +42,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxListSchema,
     handler: (c) => listSandboxes(c.platform),
   },
-  {
+  route({
     method: 'DELETE',
     path: '/api/v1/sandboxes/:group_id',
     summary: 'Drop a sandbox and every row of it in one transaction (its keys stop working at once)',
@@ -50,9 +50,9 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminAuth,
     response: deletedSandboxSchema,
-    handler: (c) => deleteSandbox(c.ctx, c.params.group_id!),
-  },
-  {
+    handler: (c) => deleteSandbox(c.ctx, c.params.group_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/sandboxes/:group_id/fork',
     summary: 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox',
@@ -65,9 +65,9 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => forkSandbox(c.platform, c.ctx, c.params.group_id!, c.body),
-  },
-  {
+    handler: (c) => forkSandbox(c.platform, c.ctx, c.params.group_id, c.body),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/sandboxes/:group_id/clock',
     summary: "A group's clock",
@@ -75,9 +75,9 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminOrKey('manage_transactions', 'view_transactions'),
     response: groupClockSchema,
-    handler: (c) => showGroupClock(c.platform, c.params.group_id!),
-  },
-  {
+    handler: (c) => showGroupClock(c.platform, c.params.group_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/sandboxes/:group_id/clock',
     summary: "Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)",
@@ -88,6 +88,6 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminOrKey('manage_transactions'),
     body: moveClockSchema,
     response: groupClockSchema,
-    handler: (c) => moveGroupClock(c.platform, c.ctx, c.params.group_id!, c.body),
-  },
+    handler: (c) => moveGroupClock(c.platform, c.ctx, c.params.group_id, c.body),
+  }),
 ];

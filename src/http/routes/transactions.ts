@@ -1,5 +1,5 @@
-import { keyAuth, type RouteDef } from '../route.js';
-import { addCardSchema, captureRequestSchema, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
+import { keyAuth, type RouteDef, route } from '../route.js';
+import { addCardSchema, captureRequestFrom, captureRequestSchema, refundRequestFrom, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
 import { customerCardSchema } from '../../domain/customers.js';
 import { createSale } from '../../services/transactions/sale.js';
 import { captureTransaction, getTransaction, refundTransaction, voidTransaction } from '../../services/transactions/lifecycle.js';
@@ -18,7 +18,7 @@ export const transactionRoutes: RouteDef[] = [
     response: transactionSchema,
     handler: (c) => createSale(c.platform, c.groupCtx, c.body),
   },
-  {
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/transaction/:transaction_id/capture',
     summary: 'Capture Transaction (variant A: full body with captured_amount; variant B: {"amount"})',
@@ -26,9 +26,9 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: captureRequestSchema,
     response: transactionSchema,
-    handler: (c) => captureTransaction(c.platform, c.groupCtx, c.params.transaction_id!, c.body),
-  },
-  {
+    handler: (c) => captureTransaction(c.platform, c.groupCtx, c.params.transaction_id, captureRequestFrom(c.body)),
+  }),
+  route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/transaction/:transaction_id',
     summary: 'Get a transaction',
@@ -36,9 +36,9 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions', 'view_transactions'),
     response: transactionSchema,
-    handler: (c) => getTransaction(c.platform, c.groupCtx, c.params.transaction_id!),
-  },
-  {
+    handler: (c) => getTransaction(c.platform, c.groupCtx, c.params.transaction_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/transaction/:transaction_id/void',
     summary: 'Void a pending or authorized transaction',
@@ -46,9 +46,9 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: manage,
     response: transactionSchema,
-    handler: (c) => voidTransaction(c.platform, c.groupCtx, c.params.transaction_id!),
-  },
-  {
+    handler: (c) => voidTransaction(c.platform, c.groupCtx, c.params.transaction_id),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/transaction/:transaction_id/refund',
     summary: 'Refund a settled transaction (all, or part with "amount")',
@@ -57,9 +57,9 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: refundSchema,
     response: transactionSchema,
-    handler: (c) => refundTransaction(c.platform, c.groupCtx, c.params.transaction_id!, c.body),
-  },
-  {
+    handler: (c) => refundTransaction(c.platform, c.groupCtx, c.params.transaction_id, refundRequestFrom(c.body)),
+  }),
+  route({
     method: 'POST',
     path: '/api/v1/groups/:group_id/processing/:linked_account_id/customers/:customer_id/payment_methods/card',
     summary: 'Add Card for an existing Customer',
@@ -67,6 +67,6 @@ export const transactionRoutes: RouteDef[] = [
     auth: keyAuth('manage_customers'),
     body: addCardSchema,
     response: customerCardSchema,
-    handler: (c) => addCard(c.platform, c.groupCtx, c.params.linked_account_id!, c.params.customer_id!, c.body),
-  },
+    handler: (c) => addCard(c.platform, c.groupCtx, c.params.linked_account_id, c.params.customer_id, c.body),
+  }),
 ];

@@ -5,6 +5,7 @@ import type { Progress } from '../clock/scheduler.js';
 import { randomBytes } from 'node:crypto';
 import { forGroup, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import {
@@ -258,13 +259,14 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
  * detach the rest; differing copies of product values are refused). The amount is
  * recomputed from the resulting lines. Archived and paid invoices cannot be updated.
  */
-export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Invoice> {
+export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown | Edit<Invoice>): Promise<Invoice> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updateInvoiceSchema, body);
+  const given = replacement(updateInvoiceSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireInvoice(tx, groupId, id);
     if (row.status === 'archived') throw invalidRequest('an archived invoice cannot be updated');
     if (row.status === 'paid') throw invalidRequest('a paid invoice cannot be updated');
+    const input = await given(() => loadInvoice(tx, row, ctx.clock.nowIso()));
 
     const problems: FieldProblem[] = [];
     await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));

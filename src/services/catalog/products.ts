@@ -1,6 +1,7 @@
 // Products of a group (spec 7, 8; create and list are extensions).
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { productRepo, type ProductRow } from '../../store/repositories/products.js';
@@ -66,11 +67,12 @@ export async function getProduct(p: Platform, ctx: GroupContext, id: string): Pr
  * Update Product (spec 8): every field is replaced; a missing included_tax_amount means 0.
  * Lines already attached to invoices keep the values they copied.
  */
-export async function updateProduct(p: Platform, ctx: GroupContext, id: string, body: unknown): Promise<Product> {
+export async function updateProduct(p: Platform, ctx: GroupContext, id: string, body: unknown | Edit<Product>): Promise<Product> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updateProductSchema, body);
+  const given = replacement(updateProductSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireProduct(tx, groupId, id);
+    const input = await given(() => toProduct(row));
     const next: ProductRow = {
       ...row,
       name: input.name,

@@ -1,6 +1,7 @@
 // Plans (spec 4 Create Plan, 5 Update plan; get and list are extensions).
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor } from '../../store/db.js';
 import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
@@ -126,12 +127,13 @@ export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId:
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
  * amount applies from the next charge). Everything happens in one write.
  */
-export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Plan> {
+export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Plan>): Promise<Plan> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updatePlanSchema, body);
+  const given = replacement(updatePlanSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
+    const input = await given(() => toPlan(current));
     const values = planValues(input);
     const keptPolicy = current.retry_policy && (JSON.parse(current.retry_policy) as { steps: unknown[] }).steps.length === values.max_retry_count;
     const plan: PlanRow = {

@@ -1,6 +1,7 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { replacement, type Edit } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
 import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
@@ -242,9 +243,9 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
  * billing cycle starts at the end of the current period. payment_details.token replaces
  * the payment method. Only an active subscription can be updated.
  */
-export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown): Promise<Subscription> {
+export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Subscription>): Promise<Subscription> {
   const groupId = ctx.group;
-  const input = parseOrThrow(updateSubscriptionSchema, body);
+  const given = replacement(updateSubscriptionSchema, body);
   return unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
@@ -252,6 +253,7 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
     if (row.status !== 'active') {
       throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
     }
+    const input = await given(async () => toSubscription(row, await subscriptionRepo.paymentMethods(tx, [row])));
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
     await requireProcessor(tx, groupId, input.processor_id);
     const amounts = effectiveAmounts(plan, input.amounts);

@@ -114,7 +114,7 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
   const far = new Date(now.getTime() + 5 * 365 * 86_400_000);
   const card = testCards().cards.find((c) => c.token === token);
   // Plain literals, no `...common`: on this V8 (Node 20) a spread followed by more
-  // properties takes a slow path, ~25 µs here on every token sale (issue 9).
+  // properties takes a slow path, ~25 µs here on every token sale.
   const created_at = now.toISOString();
   const expires_at = far.toISOString();
   if (card) {

@@ -26,7 +26,7 @@ export interface ChargeInput {
   groupId: string;
   processorId: string;
   /** The processor row when the caller has already read it (processors never change once
-   *  created): saves a read on the writer connection inside the write (issue 9). */
+   *  created): saves a read on the writer connection inside the write. */
   processor?: ProcessorRow;
   type: 'sale' | 'auth';
   source: TransactionSource;
@@ -79,7 +79,7 @@ function methodColumns(payment: PaymentSource) {
 }
 
 // Processors never change once created, so a write reads each one once: billing charges
-// hundreds of subscriptions in one write (issue 9: one writer round trip fewer per charge).
+// hundreds of subscriptions in one write (one writer round trip fewer per charge).
 const processorsByTx = new WeakMap<Tx, Map<string, ProcessorRow>>();
 
 async function processorFor(tx: Tx, input: ChargeInput): Promise<ProcessorRow | undefined> {

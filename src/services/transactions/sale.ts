@@ -29,6 +29,12 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
     ]);
   }
   const pd = req.payment_details;
+  // A stored card is read with its customer before the write, on the reader (side by side
+  // with other requests, not in the writer's queue); the write checks, with its batch,
+  // that both are still there.
+  const stored = pd.customer?.card_id ? await customerCardRepo.findWithCustomer(ctx.store, groupId, pd.customer.customer_id, pd.customer.card_id) : undefined;
+  if (stored && !stored.customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
+  if (stored && !stored.card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
   return unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.now();
     let payment: PaymentSource;
@@ -36,16 +42,14 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
     let customerId: string | undefined;
     if (pd.customer) {
       const ref = pd.customer;
-      // A stored card is read together with its customer: one statement inside the write.
-      const found = ref.card_id
-        ? await customerCardRepo.findWithCustomer(tx, groupId, ref.customer_id, ref.card_id)
-        : { customer: await customerRepo.find(tx, groupId, ref.customer_id), card: undefined };
-      const customer = found.customer;
+      const customer = stored?.customer ?? (await customerRepo.find(tx, groupId, ref.customer_id));
       if (!customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
       customerId = customer.id;
       if (ref.card_id) {
-        const card = found.card;
-        if (!card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
+        const card = stored!.card!;
+        customerCardRepo.deferStillThere(tx, groupId, customer.id, card.id, () =>
+          validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]),
+        );
         payment = { kind: 'card', card };
         billing ??= {
           first_name: customer.first_name,

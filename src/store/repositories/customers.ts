@@ -80,9 +80,18 @@ export const customerCardRepo = {
   },
   find: (ex: Executor, groupId: string, customerId: string, id: string) =>
     ex.get<CustomerCardRow>('SELECT * FROM customer_cards WHERE group_id = ? AND customer_id = ? AND id = ?', [groupId, customerId, id]),
+  /** With the write's batch: the card (and its customer) still exist, else the write fails with `error()`. */
+  deferStillThere(tx: Tx, groupId: string, customerId: string, id: string, error: () => unknown): void {
+    tx.deferCheck(
+      `SELECT 1 FROM customer_cards k JOIN customers c ON c.id = k.customer_id AND c.group_id = k.group_id
+       WHERE k.id = ? AND k.customer_id = ? AND k.group_id = ?`,
+      [id, customerId, groupId],
+      error,
+    );
+  },
   /**
    * A customer and one of its cards in one statement (a stored-card sale reads both
-   * inside its write: one writer round trip instead of two). `card` is undefined when
+   * before its write). `card` is undefined when
    * the customer has no such card, both when there is no such customer.
    */
   async findWithCustomer(ex: Executor, groupId: string, customerId: string, id: string): Promise<{ customer?: CustomerNames; card?: CustomerCardRow }> {

@@ -104,11 +104,19 @@ export const transactionRepo = {
       `UPDATE transactions SET status = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
       [to, at, id, ...from],
     ),
-  capture: (ex: Tx, id: string, captured: number, status: string, at: string) =>
-    ex.run(
+  /**
+   * Capture as a compare-and-set sent with the write's batch (no trip of its own): the
+   * write fails with `error()` unless the row was still authorized for at least `captured`.
+   */
+  deferCapture(tx: Tx, id: string, captured: number, status: string, at: string, error: () => unknown): void {
+    tx.deferChange(
+      'transactions',
+      id,
       "UPDATE transactions SET status = ?, captured_amount = ?, updated_at = ? WHERE id = ? AND status = 'authorized' AND ? <= authorized_amount",
       [status, captured, at, id, captured],
-    ),
+      { changes: 1, error },
+    );
+  },
   refund: (ex: Tx, id: string, amount: number, at: string) =>
     ex.run(
       `UPDATE transactions SET refunded_amount = refunded_amount + ?,
