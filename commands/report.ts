@@ -1,11 +1,20 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
 import type { Platform } from '../src/services/platform.js';
 import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups/groups.js';
 import { report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
 import { LIMIT_MAX, parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
 import { formatMoney } from '../src/domain/money.js';
+import { terminalColumns } from '../src/render/terminal.js';
+import { parseSummaryQuery } from '../src/domain/reporting-summary.js';
+import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
+
+const chartFormatOf = (file: string): 'svg' | 'png' | null => {
+  const ext = file.toLowerCase().split('.').pop();
+  return ext === 'svg' || ext === 'png' ? ext : null;
+};
 import { contextFor } from '../src/services/context.js';
 
 const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
@@ -51,30 +60,41 @@ export default class Report extends PayctlCommand {
     '<%= config.bin %> report --type count --status settled --status pending',
     '<%= config.bin %> report --type amount_sum --brand Visa --start 2026-01-01 --json',
     '<%= config.bin %> report --status settled --source api --output csv > settled.csv',
+    '<%= config.bin %> report --summary --start 2026-01-01 --brand Visa',
+    '<%= config.bin %> report --summary --chart volume.png',
+    '<%= config.bin %> report --summary --output csv > summary.csv',
   ];
   static override flags = {
     type: Flags.string({ description: 'result shape [default: table]', options: [...REPORT_TYPES] }),
-    group: Flags.string({ description: 'group id [default: the first group]' }),
+    group: groupOrFirstFlag,
     'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
     start: Flags.string({ description: 'from (RFC 3339 or YYYY-MM-DD, inclusive) [default: 6 months before now]' }),
     end: Flags.string({ description: 'to (RFC 3339 or YYYY-MM-DD, inclusive) [default: now]' }),
     limit: Flags.string({ description: `rows (at most ${LIMIT_MAX}) [default: 50; csv: every row]` }),
     offset: Flags.string({ description: 'rows to skip [default: 0]' }),
     output: Flags.string({ char: 'o', description: 'table, json or csv (csv streams every page) [default: table]', options: ['table', 'json', 'csv'] }),
+    summary: Flags.boolean({
+      description: 'print the summary: daily volume chart and breakdowns by status, brand, payment method and source (with --output csv|json: the same numbers)',
+      exclusive: ['type', 'limit', 'offset', 'linked-account'],
+    }),
+    chart: Flags.string({ description: 'with --summary: also write the daily-volume chart to this file (.svg or .png)', dependsOn: ['summary'] }),
     ...filterFlags,
   };
 
-  async run(): Promise<ReportResult | { total_count: number; exported: number }> {
+  async run(): Promise<ReportResult | { total_count: number; exported: number } | ReportSummaryAll> {
     const { flags } = await this.parse(Report);
+    const chartFormat = flags.chart === undefined ? undefined : chartFormatOf(flags.chart);
+    if (chartFormat === null) this.error(`--chart ${flags.chart}: the file name must end in .svg or .png`, { exit: 2 });
     const p = await this.platform(flags.db);
     const groupId = await this.groupOf(p, flags.group);
-    const accountId = flags['linked-account'] ?? (await this.firstAccount(p, groupId));
     const raw: RawQuery = { type: flags.type ?? 'table' };
     for (const [name, [param]] of Object.entries(FILTERS) as Array<[FilterFlag, (typeof FILTERS)[FilterFlag]]>) {
       const v = flags[name] as string | string[] | undefined;
       if (v !== undefined) raw[param] = v;
     }
     for (const k of ['start', 'end', 'limit', 'offset'] as const) if (flags[k] !== undefined) raw[k] = flags[k];
+    if (flags.summary) return this.summary(p, groupId, raw, flags.output, flags.chart, chartFormat ?? undefined);
+    const accountId = flags['linked-account'] ?? (await this.firstAccount(p, groupId));
 
     const interactive = !flags.output && !this.jsonEnabled() && process.stdout.isTTY && process.stdin.isTTY;
     if (interactive && (raw.type === 'table' || !flags.type)) return this.browse(p, groupId, accountId, raw);
@@ -87,6 +107,26 @@ export default class Report extends PayctlCommand {
       this.log(await human(result, raw));
     }
     return result;
+  }
+
+  /** `--summary`: every grouping of the window, printed, exported or charted. */
+  private async summary(p: Platform, groupId: string, raw: RawQuery, output: string | undefined, chart: string | undefined, format: 'svg' | 'png' | undefined) {
+    const { type: _type, ...filters } = raw;
+    const { start, end, filters: f } = parseSummaryQuery(filters, p.clock.now());
+    const all = await summarizeAll(p, groupId, { start, end, filters: f });
+    const render = await import('../src/render/summary.js');
+    if (chart && format) {
+      const { writeChart } = await import('../src/render/chart-file.js');
+      await writeChart(chart, format, render.dailyChartSvg(all));
+    }
+    if (this.jsonEnabled()) return all;
+    if (output === 'json') this.log(JSON.stringify(render.summaryJson(all), null, 2));
+    else if (output === 'csv') {
+      const { csvLine } = await import('../src/render/csv.js');
+      process.stdout.write([render.SUMMARY_CSV_HEAD, ...render.summaryCsvRows(all)].map(csvLine).join(''));
+    } else this.log(render.summaryText(all, { width: terminalColumns() }));
+    if (chart) process.stderr.write(`wrote ${chart}\n`);
+    return all;
   }
 
   private async groupOf(p: Platform, flag: string | undefined): Promise<string> {
@@ -121,7 +161,7 @@ export default class Report extends PayctlCommand {
       import('../src/render/report.js'),
     ]);
     const want = Math.min(cap, Math.max(0, ('total_count' in first ? first.total_count : 0) - query.offset));
-    const progress = ttyProgress();
+    const progress = ttyProgress({ minTotal: 2 * CSV_PAGE });
     process.stdout.write(csvLine(CSV_HEAD));
     let done = 0;
     let after: { created_at: string; id: string } | undefined;
@@ -145,15 +185,23 @@ export default class Report extends PayctlCommand {
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
     const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
       parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
+    const given = {
+      statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
+      brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
+      start: raw.start as string | undefined,
+      end: raw.end as string | undefined,
+    };
+    // Filters typed on the command line win; otherwise the last ones used on this database.
+    const { rememberedFilters, rememberFilters } = await import('../src/cli/report-filters.js');
+    const initial = Object.values(given).some((v) => v !== undefined) ? given : ((await rememberedFilters(p, groupId)) ?? {});
+    const { type: _t, limit: _l, offset: _o, ...summaryBase } = base as RawQuery;
     await renderReportBrowser({
-      initialFilters: {
-        statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
-        brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
-        start: raw.start as string | undefined,
-        end: raw.end as string | undefined,
-      },
+      initialFilters: initial,
       loadPage: (f, offset, limit) => reportPage(p, groupId, toQuery(f), offset, limit),
       loadSummary: (f) => reportSummary(p, groupId, toQuery(f)),
+      loadFullSummary: (f) =>
+        summarizeAll(p, groupId, parseSummaryQuery({ ...summaryBase, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end }, p.clock.now())),
+      onFiltersChange: (f) => void rememberFilters(p, groupId, f).catch(() => undefined),
     });
     return start;
   }

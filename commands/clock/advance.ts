@@ -29,8 +29,8 @@ export default class ClockAdvance extends PayctlCommand {
     }
     const p = await this.platform(flags.db);
     const state = flags.group
-      ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { advance: args.duration }, ttyProgress())
-      : await advanceClock(p, ms, ttyProgress());
+      ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { advance: args.duration }, ttyProgress({ json: this.jsonEnabled() }))
+      : await advanceClock(p, ms, ttyProgress({ json: this.jsonEnabled() }));
     this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
     for (const [job, n] of Object.entries(state.work)) if (n > 0) this.log(`  ${job}: ${n}`);
     return state;

@@ -23,7 +23,7 @@ export default class ClockSet extends PayctlCommand {
       this.error((err as Error).message, { exit: 2 });
     }
     const p = await this.platform(flags.db);
-    const state = flags.group ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { set: args.time }, ttyProgress()) : await setClock(p, to, ttyProgress());
+    const state = flags.group ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { set: args.time }, ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
     this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
     return state;
   }

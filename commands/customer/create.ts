@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { contextFor } from '../../src/services/context.js';
@@ -11,7 +12,7 @@ export default class CustomerCreate extends PayctlCommand {
     '<%= config.bin %> customer create --group GROUP_ID --file customer.json',
   ];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     'first-name': Flags.string(),
     'last-name': Flags.string(),
     email: Flags.string(),

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { getCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { keyValues, table } from '../../src/render/table.js';
@@ -9,7 +10,7 @@ export default class CustomerGet extends PayctlCommand {
   static override description = 'Show a customer with stored cards and bank accounts';
   static override examples = ['<%= config.bin %> customer get CUSTOMER_ID --group GROUP_ID'];
   static override args = { id: Args.string({ description: 'customer id', required: true }) };
-  static override flags = { group: Flags.string({ description: 'group id', required: true }) };
+  static override flags = { group: groupFlag };
 
   async run(): Promise<Customer> {
     const { args, flags } = await this.parse(CustomerGet);

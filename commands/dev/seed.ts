@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupOrFirstFlag } from '../../src/cli/flags/group.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 import { MAX_SEED, seedTransactions, type SeedResult } from '../../src/dev/seed.js';
 import { keyValues } from '../../src/render/table.js';
@@ -13,7 +14,7 @@ export default class DevSeed extends PayctlCommand {
   ];
   static override flags = {
     transactions: Flags.integer({ description: `how many (1 to ${MAX_SEED.toLocaleString('en-US')})`, required: true, min: 1, max: MAX_SEED }),
-    group: Flags.string({ description: 'group id [default: the first group]' }),
+    group: groupOrFirstFlag,
     months: Flags.integer({ description: 'months back from now the rows spread over', default: 8, min: 1, max: 120 }),
     seed: Flags.integer({ description: 'seed of the random data (the same seed gives the same data)', default: 1 }),
   };
@@ -26,7 +27,7 @@ export default class DevSeed extends PayctlCommand {
       groupId: flags.group,
       months: flags.months,
       seed: flags.seed,
-      progress: this.jsonEnabled() ? undefined : ttyProgress(),
+      progress: ttyProgress({ json: this.jsonEnabled() }),
     });
     this.log(
       keyValues([

@@ -5,6 +5,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
 import { invoicePdf } from '../../src/services/catalog/invoices.js';
 import { contextFor } from '../../src/services/context.js';
+import { ttyProgress } from '../../src/cli/progress.js';
 
 export interface InvoicePdfResult {
   file: string;
@@ -28,7 +29,10 @@ export default class InvoicePdf extends PayctlCommand {
 
   async run(): Promise<InvoicePdfResult> {
     const { args, flags } = await this.parse(InvoicePdf);
-    const { filename, pdf, invoice } = await invoicePdf(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const p = await this.platform(flags.db);
+    // Only an invoice of many lines takes long enough for a bar.
+    const progress = ttyProgress({ json: this.jsonEnabled(), minTotal: 50 });
+    const { filename, pdf, invoice } = await invoicePdf(p, contextFor(p, flags.group), args.id, progress);
     const result = { bytes: pdf.length, invoice_id: invoice.id, invoice_number: invoice.invoice_number, status: invoice.status };
     if (flags.output === '-') {
       if (this.jsonEnabled()) this.error('-o - writes the PDF to stdout; it cannot be combined with --json', { exit: 2 });

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
@@ -10,7 +11,7 @@ export default class KeyCreate extends PayctlCommand {
     '<%= config.bin %> key create --group GROUP_ID --permission view_invoices --permission manage_invoices --json',
   ];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     permission: Flags.string({ description: 'permission kind (repeat for several)', options: [...PERMISSIONS], multiple: true, required: true }),
     name: Flags.string({ description: 'a label to recognise the key by' }),
   };

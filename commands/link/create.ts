@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { parseMoney } from '../../src/domain/money.js';
@@ -15,7 +16,7 @@ export default class LinkCreate extends PayctlCommand {
     '<%= config.bin %> link create --group GROUP_ID --file link.json',
   ];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     amount: Flags.string({ description: 'amount as money, e.g. 25.00', exclusive: ['amount-cents', 'open-amount', 'file'] }),
     'amount-cents': Flags.integer({ description: 'amount in cents, e.g. 2500', exclusive: ['amount', 'open-amount', 'file'] }),
     'open-amount': Flags.boolean({ description: 'the payer names the amount', exclusive: ['amount', 'amount-cents', 'file'] }),

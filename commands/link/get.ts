@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { getPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { linkDetails } from '../../src/render/payment-links.js';
@@ -9,7 +10,7 @@ export default class LinkGet extends PayctlCommand {
   static override description = 'Show a payment link';
   static override examples = ['<%= config.bin %> link get LINK_ID --group GROUP_ID', '<%= config.bin %> link get LINK_ID --group GROUP_ID --json'];
   static override args = { id: Args.string({ description: 'payment link id', required: true }) };
-  static override flags = { group: Flags.string({ description: 'group id', required: true }) };
+  static override flags = { group: groupFlag };
 
   async run(): Promise<PaymentLink> {
     const { args, flags } = await this.parse(LinkGet);

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { listPaymentLinks } from '../../src/services/payment-links/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkAmount } from '../../src/render/payment-links.js';
 import { table, when } from '../../src/render/table.js';
+import { statusWord } from '../../src/render/colour.js';
 import { contextFor } from '../../src/services/context.js';
 
 export default class LinkList extends PayctlCommand {
@@ -13,7 +15,7 @@ export default class LinkList extends PayctlCommand {
     '<%= config.bin %> link list --group GROUP_ID --status available --json',
   ];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     status: Flags.string({ description: 'only links in this status', options: [...LINK_STATUSES] }),
     limit: Flags.integer({ description: 'at most this many (1-1000)', default: 50 }),
     offset: Flags.integer({ description: 'skip this many', default: 0 }),
@@ -27,7 +29,7 @@ export default class LinkList extends PayctlCommand {
       offset: flags.offset,
     });
     const items = result.data.items;
-    this.log(table(['id', 'status', 'amount', 'description', 'created'], items.map((l) => [l.id, l.status, linkAmount(l), l.description, when(l.created_at)])));
+    this.log(table(['id', 'status', 'amount', 'description', 'created'], items.map((l) => [l.id, statusWord(l.status), linkAmount(l), l.description, when(l.created_at)])));
     this.log(`${items.length} of ${result.data.total_count} payment link${result.data.total_count === 1 ? '' : 's'}`);
     return result;
   }

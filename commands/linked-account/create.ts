@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createLinkedAccount } from '../../src/services/groups/groups.js';
 import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
 
@@ -7,7 +8,7 @@ export default class LinkedAccountCreate extends PayctlCommand {
   static override description = 'Add a linked processing account to a group (the {linked_account_id} of API paths)';
   static override examples = ['<%= config.bin %> linked-account create --group GROUP_ID --processor PROCESSOR_ID'];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     processor: Flags.string({ description: 'processor id of the group', required: true }),
     name: Flags.string({ description: 'display name' }),
   };

@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { listLinkedAccounts } from '../../src/services/groups/groups.js';
 import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
 import { table } from '../../src/render/table.js';
@@ -7,7 +7,7 @@ import { table } from '../../src/render/table.js';
 export default class LinkedAccountList extends PayctlCommand {
   static override description = "List a group's linked accounts";
   static override examples = ['<%= config.bin %> linked-account list --group GROUP_ID'];
-  static override flags = { group: Flags.string({ description: 'group id', required: true }) };
+  static override flags = { group: groupFlag };
 
   async run(): Promise<LinkedAccountRow[]> {
     const { flags } = await this.parse(LinkedAccountList);

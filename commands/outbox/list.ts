@@ -3,6 +3,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { listOutbox } from '../../src/mail/outbox.js';
 import type { OutboxRow } from '../../src/store/repositories/outbox.js';
 import { table, when } from '../../src/render/table.js';
+import { statusWord } from '../../src/render/colour.js';
 
 export default class OutboxList extends PayctlCommand {
   static override description = 'List e-mails the platform sent (receipts, invoices, onboarding), newest first';
@@ -17,7 +18,7 @@ export default class OutboxList extends PayctlCommand {
     const { flags } = await this.parse(OutboxList);
     const rows = await listOutbox(await this.platform(flags.db), { kind: flags.kind, limit: flags.limit, offset: flags.offset });
     if (rows.length === 0) this.log('No e-mails.');
-    else this.log(table(['id', 'kind', 'to', 'subject', 'status', 'created'], rows.map((r) => [r.id, r.kind, r.to_address, r.subject, r.status, when(r.created_at)])));
+    else this.log(table(['id', 'kind', 'to', 'subject', 'status', 'created'], rows.map((r) => [r.id, r.kind, r.to_address, r.subject, statusWord(r.status), when(r.created_at)])));
     return rows;
   }
 }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createProcessor } from '../../src/services/groups/groups.js';
 import type { ProcessorRow } from '../../src/store/repositories/groups.js';
 
@@ -7,7 +8,7 @@ export default class ProcessorCreate extends PayctlCommand {
   static override description = 'Add a (simulated) processor to a group';
   static override examples = ['<%= config.bin %> processor create --group GROUP_ID --type transaction_level'];
   static override flags = {
-    group: Flags.string({ description: 'group id', required: true }),
+    group: groupFlag,
     type: Flags.string({ description: 'processor type (commissions need transaction_level)', options: ['transaction_level', 'merchant_level'], required: true }),
     name: Flags.string({ description: 'display name' }),
   };

@@ -4,6 +4,7 @@ import { listSubscriptions } from '../../src/services/recurring/subscriptions.js
 import { SUBSCRIPTION_STATUSES, type SubscriptionList } from '../../src/domain/recurring.js';
 import { formatMoney } from '../../src/domain/money.js';
 import { table, when } from '../../src/render/table.js';
+import { statusWord } from '../../src/render/colour.js';
 import { defined, linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
 
@@ -33,7 +34,7 @@ export default class SubscriptionListCommand extends PayctlCommand {
         items.map((x) => [
           x.id,
           x.plan_id,
-          x.status,
+          statusWord(x.status),
           formatMoney(x.amounts.amount),
           x.billing_factor > 1 ? `${x.billing_cycle} ×${x.billing_factor}` : x.billing_cycle,
           x.next_bill_date ? when(x.next_bill_date) : '—',

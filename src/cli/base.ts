@@ -14,6 +14,27 @@ import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { requireNamedGroup } from '../services/groups/groups.js';
 import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
+import { resolveSetting, sourceText } from '../config/profile.js';
+import type { ProfileGroupFlag } from './flags/group.js';
+
+/** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
+function hasFlag(argv: string[], name: string): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === `--${name}` || a.startsWith(`--${name}=`)) return true;
+  }
+  return false;
+}
+
+function flagValue(argv: string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a === `--${name}`) return argv[i + 1];
+    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
+  }
+  return undefined;
+}
 
 export abstract class PayctlCommand extends Command {
   static override enableJsonFlag = true;
@@ -28,11 +49,24 @@ export abstract class PayctlCommand extends Command {
   private opened?: Platform;
   /** The --group of this command, when it has one: its services then run on that group's clock. */
   private groupFlag?: string;
+  /** Where a --group not typed came from (PAYCTL_GROUP or the profile file), for messages. */
+  private groupOrigin?: string;
 
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
     options?: Input<F, B, A>,
-    argv?: string[],
+    argv: string[] = this.argv,
   ): Promise<ParserOutput<F, B, A>> {
+    // A command with the shared --group flag and no --group gets the resolved default
+    // (PAYCTL_GROUP, then the profile) as if typed, so oclif's own checks still apply.
+    const def = (options?.flags as Record<string, Partial<ProfileGroupFlag>> | undefined)?.group;
+    if (def?.profileGroup && !hasFlag(argv, 'group') && !hasFlag(argv, 'help')) {
+      const dbPath = dbPathFrom(flagValue(argv, 'db'));
+      const resolved = resolveSetting('group', { dbPath });
+      if (resolved.value) {
+        argv = [...argv, '--group', resolved.value];
+        this.groupOrigin = sourceText('group', resolved, dbPath);
+      }
+    }
     const parsed = await super.parse(options, argv);
     const group = (parsed.flags as { group?: unknown }).group;
     if (typeof group === 'string') this.groupFlag = group;
@@ -45,7 +79,10 @@ export abstract class PayctlCommand extends Command {
     if (!this.groupFlag) return this.opened;
     // One check for every command with --group, so an unknown group is named as such
     // rather than surfacing as whatever the command validates first.
-    await requireNamedGroup(this.opened.db, this.groupFlag);
+    await requireNamedGroup(this.opened.db, this.groupFlag).catch((err: unknown) => {
+      if (err instanceof AppError && this.groupOrigin) err.message = `${err.message} (the group set in ${this.groupOrigin})`;
+      throw err;
+    });
     return forGroup(this.opened, this.groupFlag);
   }
 

@@ -11,6 +11,8 @@ export const ENV = {
   port: 'PAYCTL_PORT',
   host: 'PAYCTL_HOST',
   adminToken: 'PAYCTL_ADMIN_TOKEN',
+  group: 'PAYCTL_GROUP',
+  apiUrl: 'PAYCTL_API_URL',
   debug: 'DEBUG',
 } as const;
 

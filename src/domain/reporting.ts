@@ -47,7 +47,7 @@ export function netAmount(t: { status: string; captured_amount: number; refunded
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, what: string) =>
   z.enum(values, {
     error: (iss) =>
       iss.input === undefined
@@ -155,7 +155,9 @@ export interface ReportQuery {
   filters: ReportFilters;
 }
 
-const SCALAR_PARAMS = ['type', 'limit', 'offset', 'start', 'end', ...Object.keys(singleFilters)];
+/** Scalar parameters shared by every reporting endpoint (the window and single-valued filters). */
+export const WINDOW_SCALARS = ['start', 'end', ...Object.keys(singleFilters)];
+const SCALAR_PARAMS = ['type', 'limit', 'offset', ...WINDOW_SCALARS];
 const ARRAY_SET = new Set<string>(ARRAY_PARAMS);
 const SCALAR_SET = new Set<string>(SCALAR_PARAMS);
 
@@ -167,7 +169,10 @@ export type RawQuery = Record<string, string | string[] | undefined>;
  * key) and comma lists (`statuses=a,b`); empty items are dropped. A scalar parameter
  * given twice, or a parameter the endpoint does not have, is a problem.
  */
-export function normalizeReportQuery(raw: RawQuery): { value: Record<string, string | string[]>; problems: FieldProblem[] } {
+export function normalizeReportQuery(
+  raw: RawQuery,
+  scalars: ReadonlySet<string> = SCALAR_SET,
+): { value: Record<string, string | string[]>; problems: FieldProblem[] } {
   const value: Record<string, string | string[]> = {};
   const problems: FieldProblem[] = [];
   for (const [key, v] of Object.entries(raw)) {
@@ -177,11 +182,11 @@ export function normalizeReportQuery(raw: RawQuery): { value: Record<string, str
     if (ARRAY_SET.has(name)) {
       const prev = (value[name] as string[] | undefined) ?? [];
       value[name] = [...prev, ...items.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '')];
-    } else if (SCALAR_SET.has(name) && name === key) {
+    } else if (scalars.has(name) && name === key) {
       if (items.length !== 1 || name in value) problems.push({ path: name, message: 'must be given once' });
       value[name] ??= items[0]!;
     } else {
-      problems.push({ path: key, message: SCALAR_SET.has(name) ? 'takes one value, not a list' : 'is not a query parameter of this endpoint' });
+      problems.push({ path: key, message: scalars.has(name) ? 'takes one value, not a list' : 'is not a query parameter of this endpoint' });
     }
   }
   return { value, problems };
@@ -205,6 +210,15 @@ export function parseReportQuery(raw: RawQuery, now: Date): ReportQuery {
   const fields = [...problems, ...(parsed.success ? [] : fieldsFromZod(parsed.error))];
   if (fields.length > 0 || !parsed.success) throw validationError(fields);
   const { type, limit, offset, start, end, ...filters } = parsed.data;
+  const window = resolveWindow(start, end, filters, now);
+  return { type, limit: limit ?? LIMIT_DEFAULT, offset: offset ?? 0, ...window };
+}
+
+/**
+ * The window (defaults on the platform clock) and the filters without empty lists:
+ * what every reporting endpoint does with its parsed start, end and filters.
+ */
+export function resolveWindow(start: string | undefined, end: string | undefined, filters: ReportFilters, now: Date): { start: string; end: string; filters: ReportFilters } {
   const endIso = end ?? now.toISOString();
   const startIso = start ?? monthsBefore(now, DEFAULT_WINDOW_MONTHS).toISOString();
   if (startIso > endIso) {
@@ -221,7 +235,7 @@ export function parseReportQuery(raw: RawQuery, now: Date): ReportQuery {
   const clean = Object.fromEntries(
     Object.entries(filters).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
   ) as ReportFilters;
-  return { type, limit: limit ?? LIMIT_DEFAULT, offset: offset ?? 0, start: startIso, end: endIso, filters: clean };
+  return { start: startIso, end: endIso, filters: clean };
 }
 
 // ---------------------------------------------------------------------------

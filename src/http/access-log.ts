@@ -10,6 +10,11 @@ export interface AccessEntry {
   status: number;
   duration_ms: number;
   ip: string;
+  /** The Request-Id header of the answer; events of the request carry it as request.id. */
+  request_id: string;
+  idempotency_key: string | null;
+  /** The error body's type (`validation_error` …), null for a success. */
+  error_type: string | null;
 }
 
 export interface AccessLog {

@@ -103,6 +103,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const dispatch = (route: RouteDef) => async (req: Req, res: http.ServerResponse) => {
     const started = performance.now();
+    const requestId = newId();
+    let errorType: string | null = null;
     inFlight++;
     const cors = route.auth.kind === 'public' || route.auth.kind === 'session';
     let released: (() => void) | undefined;
@@ -113,7 +115,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // sequential database round trip fewer per request.
       const clockRefreshed = platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
-      const requestId = newId();
+      // Every answer, error or replay included, names its request: the same id the access
+      // log records and the route's context carries (ctx.ctx.request.id).
+      res.setHeader('Request-Id', requestId);
       const ctx: RouteContext = {
         platform,
         ctx: contextFor(platform, undefined, { requestId }),
@@ -213,9 +217,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         send(res, route.status ?? 200, result, cors ? CORS : {});
       }
     } catch (err) {
+      errorType = err instanceof AppError ? err.type : isMissingReference(err) ? 'not_found' : 'internal_error';
       sendError(res, err, cors);
     } finally {
       released?.();
+      const idem = req.headers['idempotency-key'];
       log.write({
         time: new Date().toISOString(),
         method: req.method ?? '',
@@ -223,6 +229,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         status: res.statusCode,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         ip: req.socket?.remoteAddress ?? '', // socket is null once a client's connection is destroyed (must not throw here)
+        request_id: requestId,
+        idempotency_key: typeof idem === 'string' ? idem : null,
+        error_type: errorType,
       });
       inFlight--;
       if (inFlight === 0 && drained) drained();
@@ -236,12 +245,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const app = (polka as unknown as (o: object) => PolkaApp)({
     onNoMatch: (req: Req, res: http.ServerResponse) => {
+      const requestId = newId();
+      res.setHeader('Request-Id', requestId);
       if (req.method === 'OPTIONS') {
         res.writeHead(204, CORS);
         return res.end();
       }
       sendError(res, notFound(`route ${req.method} ${req.path}`), false);
-      log.write({ time: new Date().toISOString(), method: req.method ?? '', path: req.path, status: 404, duration_ms: 0, ip: req.socket?.remoteAddress ?? '' });
+      const idem = req.headers['idempotency-key'];
+      log.write({
+        time: new Date().toISOString(), method: req.method ?? '', path: req.path, status: 404, duration_ms: 0, ip: req.socket?.remoteAddress ?? '',
+        request_id: requestId, idempotency_key: typeof idem === 'string' ? idem : null, error_type: 'not_found',
+      });
     },
   });
   for (const route of allRoutes()) app.add(route.method, route.path, dispatch(route));

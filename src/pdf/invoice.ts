@@ -11,6 +11,8 @@ export interface InvoicePdfData {
   invoice: Invoice;
   /** Absolute URL of the public invoice page, printed and linked. */
   publicUrl: string;
+  /** Called as lines are laid out (a progress bar for long invoices). */
+  progress?: (done: number, total: number, label: string) => void;
 }
 
 const MARGIN = 50;
@@ -119,7 +121,9 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
 
   if (y + 40 > bottom()) newPage();
   drawHeader();
+  let drawn = 0;
   for (const line of lines) {
+    if (drawn++ % 50 === 0) data.progress?.(drawn - 1, lines.length, 'Rendering invoice lines');
     const h = rowHeight(doc, line, columns[0]!.width - 8);
     if (y + h > bottom()) {
       newPage();
@@ -129,6 +133,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     y += h;
     doc.save().moveTo(left, y - 3).lineTo(left + width, y - 3).strokeColor(RULE).lineWidth(0.4).stroke().restore();
   }
+  data.progress?.(lines.length, lines.length, 'Rendering invoice lines');
 
   // Totals.
   if (y + 50 > bottom()) newPage();

@@ -1,4 +1,5 @@
 // Human output for products, invoices and partners.
+import { paint, statusTone } from './colour.js';
 import type { Invoice, Partner, Product } from '../domain/catalog.js';
 import { dueDayOf, invoiceIncludedTax } from '../domain/catalog.js';
 import { formatMoney } from '../domain/money.js';
@@ -34,7 +35,7 @@ export function partnerDetails(p: Partner): string {
 }
 
 const STATUS: Record<Invoice['status'], string> = { pending: 'pending', past_due: 'PAST DUE', paid: 'paid', archived: 'archived' };
-export const invoiceStatusText = (s: Invoice['status']) => STATUS[s];
+export const invoiceStatusText = (s: Invoice['status']) => paint(STATUS[s], statusTone(s));
 
 export function invoiceDetails(inv: Invoice, pageUrl: string): string {
   const head = keyValues([

@@ -1,4 +1,5 @@
 // Human output of payment links for the CLI.
+import { statusWord } from './colour.js';
 import type { PaymentLink } from '../domain/payment-links.js';
 import { formatMoney } from '../domain/money.js';
 import { keyValues, when } from './table.js';
@@ -9,7 +10,7 @@ export function linkDetails(l: PaymentLink): string {
   const methods = [l.card_enabled ? 'card' : '', l.ach_enabled ? 'ACH' : ''].filter(Boolean).join(', ');
   return keyValues([
     ['id', l.id],
-    ['status', l.status],
+    ['status', statusWord(l.status)],
     ['amount', l.amount === null ? 'open amount (the payer names it)' : `${formatMoney(l.amount)} (${l.amount} cents)`],
     ['description', l.description],
     ['accepts', methods],

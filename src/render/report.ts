@@ -3,6 +3,7 @@
 import type { Transaction } from '../domain/transactions.js';
 import { formatMoney } from '../domain/money.js';
 import { when } from './table.js';
+import { statusWord } from './colour.js';
 import type { CsvValue } from './csv.js';
 
 /** "Visa •4242", "ACH •6789". */
@@ -22,7 +23,7 @@ export const TABLE_HEAD = ['date', 'status', 'amount', 'method', 'source', 'cust
 
 export const tableRow = (t: Transaction): string[] => [
   when(t.created_at),
-  t.status,
+  statusWord(t.status),
   formatMoney(t.amounts.requested_amount, t.currency),
   methodText(t),
   t.source,

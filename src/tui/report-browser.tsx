@@ -8,7 +8,8 @@
 //
 // Keys: ↑/↓ move (and turn the page at its ends), PageUp/PageDown turn a page,
 // Enter opens the transaction, Esc goes back, f or / edits the filters (Tab moves
-// between them, Enter applies, Esc cancels), q quits.
+// between them, Enter applies, Esc cancels), s shows the summary of the filtered
+// window (daily volume chart and breakdowns; s or Esc goes back), q quits.
 //
 // Data comes only through the loadPage/loadSummary callbacks. Ink and React are loaded
 // lazily (loadReportBrowser, renderReportBrowser): JSX here compiles to calls of the
@@ -20,6 +21,9 @@ import type { Transaction } from '../domain/transactions.js';
 import { formatMoney } from '../domain/money.js';
 import { customerText, methodText } from '../render/report.js';
 import { when } from '../render/table.js';
+import { statusInkColour } from '../render/colour.js';
+import { summaryText } from '../render/summary.js';
+import type { ReportSummaryAll } from '../services/reporting/summary.js';
 
 
 // ---------------------------------------------------------------------------
@@ -44,6 +48,10 @@ export interface ReportBrowserProps {
   loadPage: (filters: BrowserFilters, offset: number, limit: number) => Promise<Transaction[]>;
   /** Count and net amount for the filters. */
   loadSummary: (filters: BrowserFilters) => Promise<ReportSummary>;
+  /** Every grouping of the filtered window, for the summary view (key s). */
+  loadFullSummary?: (filters: BrowserFilters) => Promise<ReportSummaryAll>;
+  /** Filters applied from the filter bar (the command remembers them per database). */
+  onFiltersChange?: (filters: BrowserFilters) => void;
   /** Rows per page (default: what fits the terminal, at least 5). */
   pageSize?: number;
   onExit?: () => void;
@@ -99,8 +107,10 @@ const COLUMNS: Array<{ title: string; width: number; right?: boolean; cell: (t: 
   { title: 'source', width: 17, cell: (t) => t.source },
   { title: 'customer', width: 24, cell: (t) => customerText(t) },
 ];
-const line = (cells: string[]) =>
-  cells.map((c, i) => (COLUMNS[i]!.right ? c.slice(0, COLUMNS[i]!.width - 1).padStart(COLUMNS[i]!.width - 1) + ' ' : pad(c, COLUMNS[i]!.width))).join(' ');
+const cellsOf = (cells: string[]) =>
+  cells.map((c, i) => (COLUMNS[i]!.right ? c.slice(0, COLUMNS[i]!.width - 1).padStart(COLUMNS[i]!.width - 1) + ' ' : pad(c, COLUMNS[i]!.width)));
+const line = (cells: string[]) => cellsOf(cells).join(' ');
+const STATUS_COLUMN = 1;
 
 export function detailLines(t: Transaction): Array<[string, string]> {
   const a = t.amounts;
@@ -129,7 +139,7 @@ export function detailLines(t: Transaction): Array<[string, string]> {
 // Hook: paging, filters, loading
 
 
-type Mode = 'list' | 'detail' | 'filter';
+type Mode = 'list' | 'detail' | 'filter' | 'summary';
 
 function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
   const [filters, setFilters] = React.useState<BrowserFilters>(props.initialFilters ?? {});
@@ -189,6 +199,21 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     };
   }, [filters]);
 
+  // The summary view's numbers: loaded when it is open, again when the filters change.
+  const [full, setFull] = React.useState<ReportSummaryAll | undefined>();
+  React.useEffect(() => {
+    if (mode !== 'summary' || !propsRef.current.loadFullSummary) return;
+    let live = true;
+    setFull(undefined);
+    propsRef.current.loadFullSummary(filters).then(
+      (all) => live && setFull(all),
+      (err: unknown) => live && setError(errorText(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [filters, mode]);
+
   const total = summary?.total_count;
   const hasNext = total === undefined ? rows.length === pageSize : offset + pageSize < total;
   const quit = () => {
@@ -204,7 +229,9 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
         setInputs(filtersToInputs(filters));
         setMode('list');
       } else if (key.return) {
-        setFilters(inputsToFilters(inputsRef.current));
+        const applied = inputsToFilters(inputsRef.current);
+        setFilters(applied);
+        propsRef.current.onFiltersChange?.(applied);
         setOffset(0);
         setCursor(0);
         setMode('list');
@@ -224,6 +251,16 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
       if (key.escape || key.return || key.backspace) setMode('list');
       return;
     }
+    if (mode === 'summary') {
+      if (key.escape || input === 's' || key.backspace) setMode('list');
+      else if (input === 'f' || input === '/') {
+        setInputs(filtersToInputs(filters));
+        setField(0);
+        setMode('filter');
+      }
+      return;
+    }
+    if (input === 's' && propsRef.current.loadFullSummary) return setMode('summary');
     if (key.downArrow) {
       if (cursor < rows.length - 1) setCursor(cursor + 1);
       else if (hasNext && !loading) {
@@ -250,7 +287,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     }
   });
 
-  return { filters, offset, cursor, rows, summary, loading, error, mode, inputs, field };
+  return { filters, offset, cursor, rows, summary, full, loading, error, mode, inputs, field };
 }
 
 // ---------------------------------------------------------------------------
@@ -287,7 +324,18 @@ function ReportBrowser(props: ReportBrowserProps) {
           <Text color="gray">Tab: next field · Enter: apply · Esc: cancel</Text>
         </Box>
       ) : null}
-      {s.mode === 'detail' && selected ? (
+      {s.mode === 'summary' ? (
+        <Box flexDirection="column">
+          {s.full ? (
+            summaryText(s.full, { width: (stdout?.columns ?? 80) - 1 })
+              .split('\n')
+              .map((l, i) => <Text key={i}>{l || ' '}</Text>)
+          ) : (
+            <Text color="gray">summarising…</Text>
+          )}
+          <Text color="gray">s or Esc: back to the table · f: filter · q: quit</Text>
+        </Box>
+      ) : s.mode === 'detail' && selected ? (
         <Box flexDirection="column" borderStyle="round" paddingX={1}>
           {detailLines(selected).map(([k, v]) => (
             <Text key={k}>
@@ -300,18 +348,24 @@ function ReportBrowser(props: ReportBrowserProps) {
       ) : (
         <Box flexDirection="column">
           <Text bold>{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
-          {s.rows.map((t, i) => (
-            <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor}>
-              {(i === s.cursor ? '› ' : '  ') + line(COLUMNS.map((c) => c.cell(t)))}
-            </Text>
-          ))}
+          {s.rows.map((t, i) => {
+            const cells = cellsOf(COLUMNS.map((c) => c.cell(t)));
+            return (
+              <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor}>
+                {i === s.cursor ? '› ' : '  '}
+                {cells.slice(0, STATUS_COLUMN).join(' ') + ' '}
+                <Text color={i === s.cursor ? undefined : statusInkColour(t.status)}>{cells[STATUS_COLUMN]}</Text>
+                {' ' + cells.slice(STATUS_COLUMN + 1).join(' ')}
+              </Text>
+            );
+          })}
           {!s.loading && s.rows.length === 0 && !s.error ? <Text color="gray">  No transactions match.</Text> : null}
         </Box>
       )}
       {s.error ? <Text color="red">✖ {s.error}</Text> : null}
       {s.loading ? <Text color="gray">loading…</Text> : null}
       {s.mode === 'list' ? (
-        <Text color="gray">↑/↓: move · PgUp/PgDn: page · Enter: details · f: filter · q: quit</Text>
+        <Text color="gray">↑/↓: move · PgUp/PgDn: page · Enter: details · f: filter · {props.loadFullSummary ? 's: summary · ' : ''}q: quit</Text>
       ) : null}
     </Box>
   );

@@ -202,6 +202,15 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   assert.ok('total_count' in count && count.total_count > 0);
   const sum = await expect(api.GET(reportPath, { params: { path: account, query: { type: 'amount_sum' } }, headers: key('view_transactions') }), 200);
   assert.ok('total_amount' in sum);
+  // The summary extension: per status, with the same list filters.
+  const summary = await expect(
+    api.GET('/api/v1/groups/{group_id}/transactions/reporting/summary', {
+      params: { path: group, query: { group_by: 'status', brands: ['Visa', 'Mastercard'] } },
+      headers: key('view_transactions'),
+    }),
+    200,
+  );
+  assert.equal(summary.total_count, count.total_count);
 
   // Refund (extension) of a settled transaction: the platform clock passes a cutoff.
   await world.settle();

@@ -701,6 +701,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{group_id}/transactions/reporting/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reporting summary: transaction counts and net amounts per day, status, brand, payment method or source
+         * @description The same window and filters as the reporting endpoint (array filters in the same three encodings); group_by selects the key (default day, in UTC).
+         *
+         *     amount is the net amount in cents, as total_amount of type=amount_sum; count and amount of each key add up to total_count and total_amount.
+         *
+         *     Only keys with transactions are listed, ordered by key. Whole days are read from the daily rollup, the partial first and last day from the transactions.
+         *
+         *     Authorization: an API key of the path's group with the `view_transactions` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdTransactionsReportingSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invoices/{slug}/pay": {
         parameters: {
             query?: never;
@@ -2825,6 +2851,34 @@ export interface components {
         };
         /** @description The shape `type` selects */
         ReportResult: components["schemas"]["ReportTable"] | components["schemas"]["ReportCount"] | components["schemas"]["ReportAmountSum"];
+        /** @description Counts and net amounts per group_by key */
+        ReportSummary: {
+            /**
+             * Format: date-time
+             * @description the window used (inclusive)
+             */
+            end: string;
+            /** @enum {string} */
+            group_by: "day" | "status" | "brand" | "payment_method" | "source";
+            /** @description ordered by key; only keys with transactions */
+            groups: components["schemas"]["ReportSummaryBucket"][];
+            /**
+             * Format: date-time
+             * @description the window used (inclusive)
+             */
+            start: string;
+            /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
+            total_amount: number;
+            total_count: number;
+        };
+        ReportSummaryBucket: {
+            /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
+            amount: number;
+            /** @description transactions */
+            count: number;
+            /** @description the day (YYYY-MM-DD), status, brand ("" for bank accounts), payment method or source */
+            key: string;
+        };
         /** @description type=table */
         ReportTable: {
             items: components["schemas"]["Transaction"][];
@@ -9321,6 +9375,168 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdTransactionsReportingSummary: {
+        parameters: {
+            query?: {
+                /** @description A list: `brands=a,b`; repeated keys (`brands=a&brands=b`) and bracket keys (`brands[]=a&brands[]=b`) are accepted too. */
+                brands?: ("Visa" | "Mastercard" | "Discover" | "American Express")[];
+                /** @description A list: `currencies=a,b`; repeated keys (`currencies=a&currencies=b`) and bracket keys (`currencies[]=a&currencies[]=b`) are accepted too. */
+                currencies?: "USD"[];
+                /** @description A list: `customer_ids=a,b`; repeated keys (`customer_ids=a&customer_ids=b`) and bracket keys (`customer_ids[]=a&customer_ids[]=b`) are accepted too. */
+                customer_ids?: string[];
+                destination_group_id?: string;
+                /** @description RFC 3339; default now (platform clock); inclusive */
+                end?: string;
+                /** @description A list: `form_custom_ids=a,b`; repeated keys (`form_custom_ids=a&form_custom_ids=b`) and bracket keys (`form_custom_ids[]=a&form_custom_ids[]=b`) are accepted too. */
+                form_custom_ids?: string[];
+                /** @description A list: `form_ids=a,b`; repeated keys (`form_ids=a&form_ids=b`) and bracket keys (`form_ids[]=a&form_ids[]=b`) are accepted too. */
+                form_ids?: string[];
+                /** @description day (UTC; days without transactions are left out), status, brand, payment_method or source [default: day] */
+                group_by?: "day" | "status" | "brand" | "payment_method" | "source";
+                /** @description A list: `invoice_external_ids=a,b`; repeated keys (`invoice_external_ids=a&invoice_external_ids=b`) and bracket keys (`invoice_external_ids[]=a&invoice_external_ids[]=b`) are accepted too. */
+                invoice_external_ids?: string[];
+                /** @description A list: `invoice_ids=a,b`; repeated keys (`invoice_ids=a&invoice_ids=b`) and bracket keys (`invoice_ids[]=a&invoice_ids[]=b`) are accepted too. */
+                invoice_ids?: string[];
+                /** @description A list: `invoice_numbers=a,b`; repeated keys (`invoice_numbers=a&invoice_numbers=b`) and bracket keys (`invoice_numbers[]=a&invoice_numbers[]=b`) are accepted too. */
+                invoice_numbers?: string[];
+                order_id?: string;
+                /** @description A list: `payment_methods=a,b`; repeated keys (`payment_methods=a&payment_methods=b`) and bracket keys (`payment_methods[]=a&payment_methods[]=b`) are accepted too. */
+                payment_methods?: ("wallet" | "card" | "customer_card" | "customer_ach" | "ach" | "same_day_ach" | "ach_debit_fund" | "standard_ach" | "rtp_ach")[];
+                /** @description A list: `payment_processors=a,b`; repeated keys (`payment_processors=a&payment_processors=b`) and bracket keys (`payment_processors[]=a&payment_processors[]=b`) are accepted too. */
+                payment_processors?: string[];
+                /** @description A list: `payment_types=a,b`; repeated keys (`payment_types=a&payment_types=b`) and bracket keys (`payment_types[]=a&payment_types[]=b`) are accepted too. */
+                payment_types?: ("wallet" | "sale" | "refund" | "fulfillment" | "auth" | "spendback" | "payout" | "fund")[];
+                /** @description A list: `plan_ids=a,b`; repeated keys (`plan_ids=a&plan_ids=b`) and bracket keys (`plan_ids[]=a&plan_ids[]=b`) are accepted too. */
+                plan_ids?: string[];
+                /** @description A list: `settlement_batches=a,b`; repeated keys (`settlement_batches=a&settlement_batches=b`) and bracket keys (`settlement_batches[]=a&settlement_batches[]=b`) are accepted too. */
+                settlement_batches?: string[];
+                source_group_id?: string;
+                source_or_destination_group_id?: string;
+                /** @description RFC 3339; default 6 months before now (platform clock); inclusive */
+                start?: string;
+                /** @description A list: `statuses=a,b`; repeated keys (`statuses=a&statuses=b`) and bracket keys (`statuses[]=a&statuses[]=b`) are accepted too. */
+                statuses?: ("settled" | "voided" | "declined" | "partially_refunded" | "refunded" | "pending" | "authorized" | "captured" | "expired" | "partially_captured")[];
+                /** @description A list: `subscription_ids=a,b`; repeated keys (`subscription_ids=a&subscription_ids=b`) and bracket keys (`subscription_ids[]=a&subscription_ids[]=b`) are accepted too. */
+                subscription_ids?: string[];
+                /** @description A list: `transaction_id=a,b`; repeated keys (`transaction_id=a&transaction_id=b`) and bracket keys (`transaction_id[]=a&transaction_id[]=b`) are accepted too. */
+                transaction_id?: string[];
+                /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
+                transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_by": "status",
+                     *       "start": "2026-05-23T08:16:51.443Z",
+                     *       "end": "2026-11-23T08:16:51.443Z",
+                     *       "total_count": 7,
+                     *       "total_amount": 9033,
+                     *       "groups": [
+                     *         {
+                     *           "key": "authorized",
+                     *           "count": 1,
+                     *           "amount": 0
+                     *         },
+                     *         {
+                     *           "key": "captured",
+                     *           "count": 2,
+                     *           "amount": 5434
+                     *         },
+                     *         {
+                     *           "key": "declined",
+                     *           "count": 1,
+                     *           "amount": 0
+                     *         },
+                     *         {
+                     *           "key": "partially_captured",
+                     *           "count": 1,
+                     *           "amount": 1000
+                     *         },
+                     *         {
+                     *           "key": "pending",
+                     *           "count": 1,
+                     *           "amount": 2599
+                     *         },
+                     *         {
+                     *           "key": "voided",
+                     *           "count": 1,
+                     *           "amount": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportSummary"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

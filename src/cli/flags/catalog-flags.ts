@@ -3,7 +3,8 @@ import { Flags } from '@oclif/core';
 import { AppError } from '../../errors.js';
 import { parseMoney } from '../../domain/money.js';
 
-export const groupFlag = Flags.string({ description: 'group id', required: true });
+export { groupFlag } from './group.js';
+import { groupFlag } from './group.js';
 
 /** The flags of `product create` and `product update` (the same body shape). */
 export function productFlags(unitDefault?: string) {

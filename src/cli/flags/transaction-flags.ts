@@ -2,6 +2,7 @@
 // how they become the same request bodies the HTTP API takes. The bodies are validated
 // by the services with the schemas of src/domain/transactions.ts; nothing here
 // re-validates a field, it only turns command-line text into JSON values.
+import { statusWord } from '../../render/colour.js';
 import { Flags } from '@oclif/core';
 import { AppError } from '../../errors.js';
 import { formatMoney, parseMoney } from '../../domain/money.js';
@@ -15,7 +16,8 @@ type Body = Record<string, unknown>;
 
 const usage = (message: string) => new AppError(400, 'validation_error', message);
 
-export const groupFlag = Flags.string({ description: 'group id', required: true });
+export { groupFlag } from './group.js';
+import { groupFlag } from './group.js';
 export const fileFlag = Flags.string({ description: 'full request body as JSON (a path, or - for stdin); replaces the body flags' });
 
 export const amountFlags = {
@@ -219,7 +221,7 @@ export function receipt(t: Transaction): string {
   const a = t.amounts;
   const pairs: Array<[string, string]> = [
     ['id', t.id],
-    ['status', t.status],
+    ['status', statusWord(t.status)],
     ['type', t.transaction_type],
     ['amount', `${formatMoney(a.requested_amount)} (${a.requested_amount} cents)`],
   ];

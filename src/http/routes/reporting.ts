@@ -1,6 +1,8 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { report } from '../../services/reporting/reporting.js';
+import { reportingSummary } from '../../services/reporting/summary.js';
+import { reportSummarySchema, summaryQuerySchema } from '../../domain/reporting-summary.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
 
 export const reportingRoutes: RouteDef[] = [
@@ -21,5 +23,21 @@ export const reportingRoutes: RouteDef[] = [
     query: reportQuerySchema,
     response: reportResultSchema,
     handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/transactions/reporting/summary',
+    summary: 'Reporting summary: transaction counts and net amounts per day, status, brand, payment method or source',
+    description: [
+      'The same window and filters as the reporting endpoint (array filters in the same three encodings); group_by selects the key (default day, in UTC).',
+      'amount is the net amount in cents, as total_amount of type=amount_sum; count and amount of each key add up to total_count and total_amount.',
+      'Only keys with transactions are listed, ordered by key. Whole days are read from the daily rollup, the partial first and last day from the transactions.',
+    ].join('\n\n'),
+    tag: 'Reporting',
+    extension: true,
+    auth: keyAuth('view_transactions'),
+    query: summaryQuerySchema,
+    response: reportSummarySchema,
+    handler: (c) => reportingSummary(c.platform, c.groupCtx, c.query),
   }),
 ];

@@ -1,6 +1,7 @@
 // Invoices (spec 9, 10, 11; create, get and list are extensions). Status is stored as
 // pending, paid or archived; past_due is derived from the due day and the platform
 // clock every time an invoice is read, so it is right the moment the clock moves.
+import type { Progress } from '../clock/scheduler.js';
 import { randomBytes } from 'node:crypto';
 import { forGroup, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
@@ -329,12 +330,12 @@ export interface InvoicePdf {
 }
 
 /** Download PDF (spec 11): the invoice as seen now (PAST DUE / ARCHIVED / PAID marked). */
-export async function invoicePdf(p: Platform, ctx: GroupContext, id: string): Promise<InvoicePdf> {
+export async function invoicePdf(p: Platform, ctx: GroupContext, id: string, progress?: Progress): Promise<InvoicePdf> {
   const groupId = ctx.group;
   const invoice = await getInvoice(p, contextFor(p, groupId), id);
   const group = await requireGroup(ctx.store, groupId);
   const { renderInvoicePdf } = await import('../../pdf/invoice.js');
-  const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug) });
+  const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug), progress });
   return { filename: `${invoice.invoice_number}.pdf`, pdf, invoice };
 }
 

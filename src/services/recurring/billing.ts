@@ -308,6 +308,36 @@ export async function applyAmountChange(
   return { diff, transactionId: t.id };
 }
 
+/** The terms a subscription takes from its plan (a plan update) or from its own update. */
+export interface SubscriptionTerms {
+  billing_cycle: BillingCycle;
+  billing_factor: number;
+  amount: number;
+  tax: number;
+  shipping: number;
+  initial_amount: number | null;
+  duration: number;
+  max_retry_count: number;
+  retry_policy: string | null;
+}
+
+/**
+ * Give a subscription new terms, in the one order both updates need: the calendar
+ * re-anchored, amounts and retry terms copied, an amount change prorated (`behavior`),
+ * the next charge rescheduled. `row` is updated in place (the caller saves it).
+ */
+export async function applyTerms(tx: Tx, p: Platform, row: SubscriptionRow, terms: SubscriptionTerms, behavior: ProrationBehavior, methods: PaymentMethods): Promise<void> {
+  reanchor(row, terms.billing_cycle, terms.billing_factor);
+  row.tax_amount = terms.tax;
+  row.shipping_amount = terms.shipping;
+  row.initial_amount = terms.initial_amount;
+  row.duration = terms.duration;
+  row.max_retry_count = terms.max_retry_count;
+  row.retry_policy = terms.retry_policy;
+  await applyAmountChange(tx, p, row, terms.amount, behavior, methods);
+  reschedule(row);
+}
+
 // ---------------------------------------------------------------------------
 // The scheduler job
 

@@ -24,7 +24,7 @@ import {
 import { notFound, parseOrThrow } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount } from '../groups/groups.js';
-import { applyAmountChange, BILLING_BATCH_SIZE, reanchor, reschedule } from './billing.js';
+import { applyTerms, BILLING_BATCH_SIZE } from './billing.js';
 
 export function toPlan(row: PlanRow): Plan {
   return {
@@ -155,15 +155,7 @@ export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId
         if (rows.length === 0) break;
         const methods = await subscriptionRepo.paymentMethods(tx, rows);
         for (const row of rows) {
-          reanchor(row, plan.billing_cycle as BillingCycle, plan.billing_factor);
-          row.tax_amount = plan.tax;
-          row.shipping_amount = plan.shipping_amount;
-          row.initial_amount = plan.initial_amount;
-          row.duration = plan.duration;
-          row.max_retry_count = plan.max_retry_count;
-          row.retry_policy = plan.retry_policy;
-          await applyAmountChange(tx, p, row, plan.amount, behavior, methods);
-          reschedule(row);
+          await applyTerms(tx, p, row, { ...plan, billing_cycle: plan.billing_cycle as BillingCycle, shipping: plan.shipping_amount }, behavior, methods);
           row.updated_at = plan.updated_at;
           if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
         }

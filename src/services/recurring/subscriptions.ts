@@ -26,7 +26,7 @@ import { invalidRequest, notFound, parseOrThrow, validationError } from '../../e
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
-import { applyAmountChange, billSubscription, periodBounds, reanchor, reschedule, type PaymentMethods } from './billing.js';
+import { applyTerms, billSubscription, periodBounds, type PaymentMethods } from './billing.js';
 
 // ---------------------------------------------------------------------------
 // Response object
@@ -267,21 +267,30 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
     }
     const methods = await subscriptionRepo.paymentMethods(tx, [row]);
 
-    reanchor(row, input.billing_cycle, input.billing_factor ?? 1);
     row.plan_id = plan.id;
     row.processor_id = input.processor_id;
     row.currency = input.currency;
-    row.tax_amount = amounts.tax;
-    row.shipping_amount = amounts.shipping;
-    row.initial_amount = amounts.initialAmount;
     row.billing_address = JSON.stringify(input.billing_address);
-    row.duration = input.duration;
-    row.max_retry_count = input.max_retry_count;
-    row.retry_policy = plan.retry_policy;
     if (input.description !== undefined) row.description = input.description;
     const behavior = (input.proration_behavior ?? plan.proration_behavior) as ProrationBehavior;
-    await applyAmountChange(tx, p, row, amounts.amount, behavior, methods);
-    reschedule(row);
+    await applyTerms(
+      tx,
+      p,
+      row,
+      {
+        billing_cycle: input.billing_cycle,
+        billing_factor: input.billing_factor ?? 1,
+        amount: amounts.amount,
+        tax: amounts.tax,
+        shipping: amounts.shipping,
+        initial_amount: amounts.initialAmount,
+        duration: input.duration,
+        max_retry_count: input.max_retry_count,
+        retry_policy: plan.retry_policy,
+      },
+      behavior,
+      methods,
+    );
     const after = await save(tx, row, now.toISOString(), methods);
     const updated = updatedEvent('subscription.updated', before, after);
     if (updated) emit(updated);

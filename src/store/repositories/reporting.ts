@@ -63,7 +63,7 @@ interface Bound {
 }
 
 /** The conditions of one report over one table. */
-function where(
+export function where(
   scope: ReportScope,
   opts: { time: string; from: Bound; to: Bound; onlyStatuses?: readonly string[] },
   out: Sql,

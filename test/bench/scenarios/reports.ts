@@ -11,6 +11,7 @@ import { openDirect, type Direct } from '../lib/sqlite.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
 import { reportingSql, type ReportScope } from '../../../src/store/repositories/reporting.js';
+import { summarySql } from '../../../src/store/repositories/reporting-summary.js';
 
 interface Demo {
   group_id: string;
@@ -26,9 +27,11 @@ interface Case {
   floor(db: Direct): Promise<number>;
   /** The figure of the HTTP answer to compare with the floor's (a correctness check). */
   answer(body: Record<string, unknown>): number;
+  /** Another endpoint than the reporting one (its URL). */
+  url?: string;
 }
 
-const IDS = ['report-count', 'report-amount_sum', 'report-table-0', 'report-table-10000'];
+const IDS = ['report-count', 'report-amount_sum', 'report-table-0', 'report-table-10000', 'report-summary-day', 'report-summary-brand'];
 
 function sixMonthsBefore(now: Date): Date {
   const d = new Date(now);
@@ -63,9 +66,10 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
   try {
     const base = `${server.url}/api/v1/groups/${demo.group_id}/processing/${demo.linked_account_id}/transactions/reporting`;
     const key = demo.keys.view_transactions!;
-    const get = (query: Record<string, string>) =>
+    const summaryUrl = `${server.url}/api/v1/groups/${demo.group_id}/transactions/reporting/summary`;
+    const get = (query: Record<string, string>, url = base) =>
       new Promise<Record<string, unknown>>((resolve, reject) => {
-        const req = http.get(`${base}?${new URLSearchParams(query)}`, { agent, headers: { authorization: key } }, (res) => {
+        const req = http.get(`${url}?${new URLSearchParams(query)}`, { agent, headers: { authorization: key } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
@@ -123,21 +127,34 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
       },
       tableCase(0),
       tableCase(10_000),
+      // The summary: one row per key; the floor is the statement the summary runs.
+      ...(['day', 'brand'] as const).map((groupBy): Case => ({
+        id: `report-summary-${groupBy}`,
+        title: `report summary by ${groupBy}, 6-month window + status filter`,
+        url: summaryUrl,
+        query: { group_by: groupBy, ...window, statuses: statuses.join(',') },
+        async floor(d) {
+          const q = summarySql.byKey(countScope, groupBy);
+          const rows = await d.all<{ count: number }>(q.sql, q.params);
+          return rows.reduce((n, r) => n + Number(r.count), 0);
+        },
+        answer: (b) => Number(b.total_count),
+      })),
     ];
 
     const outcomes: Outcome[] = [];
     for (const c of cases) {
       // Same answer both ways, or the comparison means nothing.
-      const [http, floor] = [c.answer(await get(c.query)), await c.floor(direct)];
+      const [http, floor] = [c.answer(await get(c.query, c.url)), await c.floor(direct)];
       if (http !== floor) throw new Error(`${c.title}: HTTP answered ${http}, the SQL ${floor}`);
       for (let i = 0; i < 2; i++) {
-        await get(c.query);
+        await get(c.query, c.url);
         await c.floor(direct);
       }
       const httpMs: number[] = [];
       const floorMs: number[] = [];
       for (let i = 0; i < cfg.reportRequests; i++) {
-        httpMs.push((await timed(() => get(c.query))).ms);
+        httpMs.push((await timed(() => get(c.query, c.url))).ms);
         floorMs.push((await timed(() => c.floor(direct))).ms);
       }
       const h = summarize(httpMs);
