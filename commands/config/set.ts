@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { dbPathFrom } from '../../src/config/env.js';
 import { checkSetting, readProfile, SETTING_NAMES, writeProfile } from '../../src/config/profile.js';
-import { requireNamedGroup } from '../../src/services/groups/groups.js';
+import { requireGroup } from '../../src/services/groups/groups.js';
 
 export default class ConfigSet extends PayctlCommand {
   static override description =
@@ -22,7 +22,7 @@ export default class ConfigSet extends PayctlCommand {
     const dbPath = dbPathFrom(flags.db);
     if (name === 'group') {
       const p = await this.platform(flags.db);
-      await requireNamedGroup(p.db, args.value);
+      await requireGroup(p.db, args.value, { named: true });
     }
     const file = writeProfile(dbPath, { ...readProfile(dbPath), [name]: args.value });
     this.log(`${name} = ${args.value} (saved in ${file})`);

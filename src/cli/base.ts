@@ -11,7 +11,7 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
-import { requireNamedGroup } from '../services/groups/groups.js';
+import { requireGroup } from '../services/groups/groups.js';
 import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
@@ -79,7 +79,7 @@ export abstract class PayctlCommand extends Command {
     if (!this.groupFlag) return this.opened;
     // One check for every command with --group, so an unknown group is named as such
     // rather than surfacing as whatever the command validates first.
-    await requireNamedGroup(this.opened.db, this.groupFlag).catch((err: unknown) => {
+    await requireGroup(this.opened.db, this.groupFlag, { named: true }).catch((err: unknown) => {
       if (err instanceof AppError && this.groupOrigin) err.message = `${err.message} (the group set in ${this.groupOrigin})`;
       throw err;
     });

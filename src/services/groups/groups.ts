@@ -30,23 +30,18 @@ function cacheOf(ex: Executor) {
   return cache.checked ? cache : undefined;
 }
 
-export async function requireGroup(ex: Executor, groupId: string): Promise<GroupRow> {
+/** The group, or 404; `named` puts the id in the message ("group ID not found", as a command's --group is reported). */
+export async function requireGroup(ex: Executor, groupId: string, opts: { named?: boolean } = {}): Promise<GroupRow> {
   const cache = cacheOf(ex);
   const version = cache?.currentVersion;
   const cached = cache?.group(groupId);
   if (cached) return cached;
   const g = await groupRepo.find(ex, groupId);
-  if (!g) throw notFound('group');
+  if (!g) throw notFound(opts.named ? `group ${groupId}` : 'group');
   if (cache && version !== undefined) cache.putGroup(version, g);
   return g;
 }
 
-/** The group a command's --group names; an unknown id is "group ID not found" (before any other check). */
-export async function requireNamedGroup(ex: Executor, groupId: string): Promise<GroupRow> {
-  const g = await groupRepo.find(ex, groupId);
-  if (!g) throw notFound(`group ${groupId}`);
-  return g;
-}
 
 export async function createProcessor(
   p: Platform,

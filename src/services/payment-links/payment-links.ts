@@ -207,14 +207,14 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
       // declined sale is); the link goes back to available, as it was before this write.
       await paymentLinkRepo.reopen(tx, link.id, link.updated_at);
       emit(chargeEvent(txn));
-      return { declined: txn, paid: undefined };
+      return { kind: 'declined' as const, txn };
     }
     await paymentLinkRepo.setPaidTransaction(tx, link.id, txn.id);
     emit(chargeEvent(txn));
     emit(event('payment_link.paid', toPaymentLink(p, (await paymentLinkRepo.find(tx, link.id))!, nowIso)));
     return {
-      declined: undefined,
-      paid: {
+      kind: 'paid' as const,
+      result: {
         id: link.id,
         status: 'paid' as const,
         transaction_status: txn.status,
@@ -223,8 +223,8 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
     };
   });
   // Answered after the commit: the dispatcher records this 400 as the key's answer.
-  if (outcome.declined) throw new PaymentDeclinedError(outcome.declined.response_code, outcome.declined.response_text, outcome.declined.id);
-  return outcome.paid!;
+  if (outcome.kind === 'declined') throw new PaymentDeclinedError(outcome.txn.response_code, outcome.txn.response_text, outcome.txn.id);
+  return outcome.result;
 }
 
 /** The session token in Authorization must exist, be unexpired and belong to this link. */
