@@ -1,8 +1,11 @@
 import { PayctlCommand } from '../src/cli/base.js';
 import { createSale } from '../src/services/transactions/sale.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { processorOrDefault, receipt, saleBodyFromFlags, saleFlags, withType } from '../src/cli/flags/transaction-flags.js';
+import { saleBodyFromFlags, saleFlags, withType } from '../src/cli/flags/transaction-flags.js';
+import { processorOrDefault } from '../src/cli/flags/scope.js';
+import { receipt } from '../src/render/transactions.js';
 import { contextFor } from '../src/services/context.js';
+import { executeRaw } from '../src/services/use-case.js';
 
 export default class Auth extends PayctlCommand {
   static override description = 'Authorize an amount to capture later (type "auth", Flat pricing only): authorized when approved, declined otherwise';
@@ -19,7 +22,7 @@ export default class Auth extends PayctlCommand {
     const body = flags.file
       ? withType(await this.readBodyFile(flags.file), 'auth')
       : saleBodyFromFlags('auth', flags, await processorOrDefault(p, flags.group, flags.processor));
-    const t = await createSale(p, contextFor(p, flags.group), body);
+    const t = await executeRaw(createSale, p, contextFor(p, flags.group), body);
     this.log(receipt(t));
     return t;
   }

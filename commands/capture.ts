@@ -3,8 +3,13 @@ import { PayctlCommand } from '../src/cli/base.js';
 import { captureTransaction } from '../src/services/transactions/lifecycle.js';
 import { captureRequestFrom, type Transaction } from '../src/domain/transactions.js';
 import type { CaptureRequest } from '../src/domain/transaction-transitions.js';
-import { amountFlags, amountFromFlags, fileFlag, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
+import { amountFlags } from '../src/cli/flags/transaction-flags.js';
+import { amountFrom } from '../src/cli/flags/money.js';
+import { fileFlag } from '../src/cli/flags/file.js';
+import { groupFlag } from '../src/cli/flags/group.js';
+import { receipt } from '../src/render/transactions.js';
 import { contextFor } from '../src/services/context.js';
+import { execute } from '../src/services/use-case.js';
 
 export default class Capture extends PayctlCommand {
   static override description = [
@@ -25,8 +30,8 @@ export default class Capture extends PayctlCommand {
     const p = await this.platform(flags.db);
     const req: CaptureRequest = flags.file
       ? captureRequestFrom(await this.readBodyFile(flags.file))
-      : { kind: 'up_to', amount: amountFromFlags(flags), path: 'amount' };
-    const t = await captureTransaction(p, contextFor(p, flags.group), args.id, req);
+      : { kind: 'up_to', amount: amountFrom(flags, 'amount'), path: 'amount' };
+    const t = await execute(captureTransaction, p, contextFor(p, flags.group), { transaction_id: args.id, capture: req });
     this.log(receipt(t));
     return t;
   }

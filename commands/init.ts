@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
 import { LATEST_VERSION } from '../src/store/migrate.js';
 
@@ -26,7 +27,7 @@ export default class Init extends PayctlCommand {
       this.log(`Processor:       ${demo.processor_id}`);
       this.log(`Customer:        ${demo.customer_id}`);
       this.log('API keys (one per permission):');
-      for (const [perm, key] of Object.entries(demo.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);
+      this.log(keyLines(demo.keys));
       const lists: Array<[string, string]> = [
         ['Transactions', 'transaction_ids'], ['Plans', 'plan_ids'], ['Subscriptions', 'subscription_ids'],
         ['Products', 'product_ids'], ['Partners', 'partner_ids'], ['Invoices', 'invoice_ids'], ['Payment links', 'payment_link_ids'],

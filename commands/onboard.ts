@@ -1,9 +1,12 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
-import { submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
+import { usage } from '../src/cli/usage.js';
+import { listSignupForms, submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
+import { execute } from '../src/services/use-case.js';
 import type { SignupEntryResult } from '../src/domain/onboarding-response.js';
 import type { FieldProblem } from '../src/errors.js';
-import { keyValues, when } from '../src/render/table.js';
+import { keyValues } from '../src/render/table.js';
+import { dateTime } from '../src/render/format.js';
 import { DELIVERY_TEXT, loadDraft, wizardSession } from '../src/cli/onboard-session.js';
 import { contextFor } from '../src/services/context.js';
 
@@ -40,9 +43,9 @@ export default class Onboard extends PayctlCommand {
       const body = await this.readBodyFile(flags.file);
       const p = await this.platform(flags.db);
       if (flags['dry-run']) return this.dryRun(await validateSignupEntry(p, body));
-      return this.show(await submitSignupEntry(p, contextFor(p, undefined), body));
+      return this.show(await execute(submitSignupEntry, p, contextFor(p, undefined), { entry: body }));
     }
-    if (!process.stdin.isTTY || !process.stdout.isTTY) this.error(NO_TTY_HINT, { exit: 2 });
+    if (!process.stdin.isTTY || !process.stdout.isTTY) throw usage(NO_TTY_HINT);
     return this.wizard(flags.db, flags.resume, flags.draft);
   }
 
@@ -76,7 +79,7 @@ export default class Onboard extends PayctlCommand {
         ['external id', e.external_id ?? '-'],
         ['business account', `${e.group_id} (group, ${e.status})`],
         ['signup form', e.signup_form_id],
-        ['created', when(e.created_at)],
+        ['created', dateTime(e.created_at)],
         ['confirmation e-mail', `${DELIVERY_TEXT[e.email_delivery]}; see payctl outbox show ${e.confirmation_email_id}`],
       ]),
     );
@@ -88,10 +91,13 @@ export default class Onboard extends PayctlCommand {
 
   private async wizard(dbFlag: string | undefined, resume: string | undefined, draftFile: string) {
     const initialDraft = resume ? await loadDraft(resume) : undefined;
-    const session = wizardSession(await this.platform(dbFlag), draftFile);
+    const p = await this.platform(dbFlag);
+    const session = wizardSession(p, draftFile);
+    const signupForms = await execute(listSignupForms, p, contextFor(p, undefined), {});
     const { renderOnboardingWizard } = await import('../src/tui/onboarding-wizard.js');
     const result = await renderOnboardingWizard({
       ...(initialDraft ? { initialDraft } : {}),
+      signupForms,
       onSubmit: session.onSubmit,
       onSaveDraft: session.onSaveDraft,
     });

@@ -1,9 +1,13 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { refundTransaction } from '../src/services/transactions/lifecycle.js';
-import { refundRequestFrom, type Transaction } from '../src/domain/transactions.js';
-import { amountFlags, amountFromFlags, groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
+import type { Transaction } from '../src/domain/transactions.js';
+import { amountFlags } from '../src/cli/flags/transaction-flags.js';
+import { amountFrom } from '../src/cli/flags/money.js';
+import { groupFlag } from '../src/cli/flags/group.js';
+import { receipt } from '../src/render/transactions.js';
 import { contextFor } from '../src/services/context.js';
+import { execute } from '../src/services/use-case.js';
 
 export default class Refund extends PayctlCommand {
   static override description = 'Refund a settled transaction: all that is left, or part of it with --amount (never more than was captured)';
@@ -16,8 +20,8 @@ export default class Refund extends PayctlCommand {
 
   async run(): Promise<Transaction> {
     const { args, flags } = await this.parse(Refund);
-    const amount = amountFromFlags(flags);
-    const t = await refundTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id, refundRequestFrom(amount === undefined ? {} : { amount }));
+    const p = await this.platform(flags.db);
+    const t = await execute(refundTransaction, p, contextFor(p, flags.group), { transaction_id: args.id, amount: amountFrom(flags, 'amount') });
     this.log(receipt(t));
     return t;
   }

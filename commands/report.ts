@@ -1,21 +1,26 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { usage } from '../src/cli/usage.js';
 import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
 import type { Platform } from '../src/services/platform.js';
-import { listGroups, listLinkedAccounts, requireGroup } from '../src/services/groups/groups.js';
-import { report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
-import { LIMIT_MAX, parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
-import { formatMoney } from '../src/domain/money.js';
+import { listGroups, requireGroup } from '../src/services/groups/groups.js';
+import { exportReport, report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
+import { execute } from '../src/services/use-case.js';
+import { parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
+import { PAGE_LIMIT_MAX } from '../src/domain/paging.js';
+import { moneyWithCents } from '../src/render/format.js';
+import { linkedAccountFlag, linkedAccountOrDefault } from '../src/cli/flags/scope.js';
 import { terminalColumns } from '../src/render/terminal.js';
 import { parseSummaryQuery } from '../src/domain/reporting-summary.js';
 import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
+
+import { contextFor } from '../src/services/context.js';
 
 const chartFormatOf = (file: string): 'svg' | 'png' | null => {
   const ext = file.toLowerCase().split('.').pop();
   return ext === 'svg' || ext === 'png' ? ext : null;
 };
-import { contextFor } from '../src/services/context.js';
 
 const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
 const one = (description: string) => Flags.string({ description });
@@ -50,8 +55,6 @@ const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [, fl
   [K in FilterFlag]: (typeof FILTERS)[K][1];
 };
 
-const CSV_PAGE = LIMIT_MAX;
-
 export default class Report extends PayctlCommand {
   static override description =
     'Report on transactions: a table, a count or a net amount sum, with every filter of the reporting API. On a terminal without --output or --json it opens the interactive report browser.';
@@ -67,10 +70,10 @@ export default class Report extends PayctlCommand {
   static override flags = {
     type: Flags.string({ description: 'result shape [default: table]', options: [...REPORT_TYPES] }),
     group: groupOrFirstFlag,
-    'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
+    'linked-account': linkedAccountFlag,
     start: Flags.string({ description: 'from (RFC 3339 or YYYY-MM-DD, inclusive) [default: 6 months before now]' }),
     end: Flags.string({ description: 'to (RFC 3339 or YYYY-MM-DD, inclusive) [default: now]' }),
-    limit: Flags.string({ description: `rows (at most ${LIMIT_MAX}) [default: 50; csv: every row]` }),
+    limit: Flags.string({ description: `rows (at most ${PAGE_LIMIT_MAX}) [default: 50; csv: every row]` }),
     offset: Flags.string({ description: 'rows to skip [default: 0]' }),
     output: Flags.string({ char: 'o', description: 'table, json or csv (csv streams every page) [default: table]', options: ['table', 'json', 'csv'] }),
     summary: Flags.boolean({
@@ -84,7 +87,7 @@ export default class Report extends PayctlCommand {
   async run(): Promise<ReportResult | { total_count: number; exported: number } | ReportSummaryAll> {
     const { flags } = await this.parse(Report);
     const chartFormat = flags.chart === undefined ? undefined : chartFormatOf(flags.chart);
-    if (chartFormat === null) this.error(`--chart ${flags.chart}: the file name must end in .svg or .png`, { exit: 2 });
+    if (chartFormat === null) throw usage(`--chart ${flags.chart}: the file name must end in .svg or .png`);
     const p = await this.platform(flags.db);
     const groupId = await this.groupOf(p, flags.group);
     const raw: RawQuery = { type: flags.type ?? 'table' };
@@ -94,13 +97,13 @@ export default class Report extends PayctlCommand {
     }
     for (const k of ['start', 'end', 'limit', 'offset'] as const) if (flags[k] !== undefined) raw[k] = flags[k];
     if (flags.summary) return this.summary(p, groupId, raw, flags.output, flags.chart, chartFormat ?? undefined);
-    const accountId = flags['linked-account'] ?? (await this.firstAccount(p, groupId));
+    const accountId = await linkedAccountOrDefault(p, groupId, flags['linked-account']);
 
     const interactive = !flags.output && !this.jsonEnabled() && process.stdout.isTTY && process.stdin.isTTY;
     if (interactive && (raw.type === 'table' || !flags.type)) return this.browse(p, groupId, accountId, raw);
     if (flags.output === 'csv' && !this.jsonEnabled()) return this.csv(p, groupId, accountId, raw);
 
-    const result = await report(p, contextFor(p, groupId), accountId, raw);
+    const result = await execute(report, p, contextFor(p, groupId), { linked_account_id: accountId, query: raw });
     if (flags.output === 'json') {
       this.log(JSON.stringify(result, null, 2));
     } else if (!this.jsonEnabled()) {
@@ -136,52 +139,33 @@ export default class Report extends PayctlCommand {
     return first.id;
   }
 
-  private async firstAccount(p: Platform, groupId: string): Promise<string> {
-    const first = (await listLinkedAccounts(p, groupId))[0];
-    if (!first) throw new AppError(400, 'validation_error', `group ${groupId} has no linked account: create one with \`payctl linked-account create\`, or pass --linked-account`);
-    return first.id;
-  }
-
-  /**
-   * Every matching row (or --limit of them, which may exceed the API's page limit),
-   * one page at a time, each written as it arrives. The window's end is fixed when the
-   * export starts, and pages continue after the last row written, so rows that arrive
-   * meanwhile neither shift nor repeat rows.
-   */
+  /** Every matching row (or --limit of them), each page written as the export yields it. */
   private async csv(p: Platform, groupId: string, accountId: string, raw: RawQuery) {
-    const cap = raw.limit === undefined ? Infinity : Number(raw.limit);
-    if (!/^\d{1,16}$/.test(String(raw.limit ?? '0'))) throw new AppError(400, 'validation_error', 'limit: must be a whole number');
-    const q = { ...raw, type: 'table', limit: '0' };
-    const first = await report(p, contextFor(p, groupId), accountId, q);
-    const query = parseReportQuery(q, p.clock.now());
+    // A flag that cannot be a row count is a usage error here (the export itself answers a 400 naming `limit`).
+    if (raw.limit !== undefined && !/^\d{1,16}$/.test(String(raw.limit))) throw usage(`--limit ${String(raw.limit)}: must be a whole number of rows`);
+    const exported = await execute(exportReport, p, contextFor(p, groupId), { linked_account_id: accountId, query: raw });
     // Rendering modules load only for the output that needs them (a --json run stays light).
     const [{ ttyProgress }, { csvLine }, { CSV_HEAD, csvRow }] = await Promise.all([
       import('../src/cli/progress.js'),
       import('../src/render/csv.js'),
       import('../src/render/report.js'),
     ]);
-    const want = Math.min(cap, Math.max(0, ('total_count' in first ? first.total_count : 0) - query.offset));
-    const progress = ttyProgress({ minTotal: 2 * CSV_PAGE });
+    const progress = ttyProgress({ minTotal: 2 * PAGE_LIMIT_MAX });
     process.stdout.write(csvLine(CSV_HEAD));
     let done = 0;
-    let after: { created_at: string; id: string } | undefined;
-    while (done < want) {
-      const items = await reportPage(p, groupId, query, after ? 0 : query.offset, Math.min(CSV_PAGE, want - done), after);
-      if (items.length === 0) break;
+    for await (const items of exported.pages) {
       const chunk = items.map((t) => csvLine(csvRow(t))).join('');
       if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
       done += items.length;
-      const last = items[items.length - 1]!;
-      after = { created_at: last.created_at, id: last.id };
-      progress?.(done, want, 'Exporting');
+      progress?.(done, exported.count, 'Exporting');
     }
-    return { total_count: 'total_count' in first ? first.total_count : 0, exported: done };
+    return { total_count: exported.total_count, exported: done };
   }
 
   private async browse(p: Platform, groupId: string, accountId: string, raw: RawQuery) {
     const base = { ...raw, type: 'table' };
     // Checks the flags (and the linked account) before the screen opens.
-    const start = await report(p, contextFor(p, groupId), accountId, { ...base, limit: '0' });
+    const start = await execute(report, p, contextFor(p, groupId), { linked_account_id: accountId, query: { ...base, limit: '0' } });
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
     const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
       parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
@@ -219,5 +203,5 @@ async function human(result: ReportResult, raw: RawQuery): Promise<string> {
     return `${table(TABLE_HEAD, result.items.map(tableRow))}\n${footer}`;
   }
   if ('total_count' in result) return keyValues([['total_count', result.total_count]]);
-  return keyValues([['total_amount', `${formatMoney(result.total_amount)} (${result.total_amount} cents)`]]);
+  return keyValues([['total_amount', moneyWithCents(result.total_amount)]]);
 }

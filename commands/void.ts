@@ -2,8 +2,10 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { voidTransaction } from '../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../src/domain/transactions.js';
-import { groupFlag, receipt } from '../src/cli/flags/transaction-flags.js';
+import { groupFlag } from '../src/cli/flags/group.js';
+import { receipt } from '../src/render/transactions.js';
 import { contextFor } from '../src/services/context.js';
+import { execute } from '../src/services/use-case.js';
 
 export default class Void extends PayctlCommand {
   static override description = 'Void a pending sale or an authorized auth before it settles (it becomes voided)';
@@ -13,7 +15,7 @@ export default class Void extends PayctlCommand {
 
   async run(): Promise<Transaction> {
     const { args, flags } = await this.parse(Void);
-    const t = await voidTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const t = await execute(voidTransaction, await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), { transaction_id: args.id });
     this.log(receipt(t));
     return t;
   }

@@ -2,8 +2,13 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { addCard } from '../../src/services/transactions/add-card.js';
 import type { CustomerCard } from '../../src/domain/customers.js';
-import { addCardBodyFromFlags, addressFlags, cardSummary, fileFlag, groupFlag, linkedAccountOrDefault } from '../../src/cli/flags/transaction-flags.js';
+import { addCardBodyFromFlags, addressFlags } from '../../src/cli/flags/transaction-flags.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { linkedAccountFlag, linkedAccountOrDefault } from '../../src/cli/flags/scope.js';
+import { cardSummary } from '../../src/render/transactions.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class CardAdd extends PayctlCommand {
   static override description = 'Add a card to an existing customer from a card token (Add Card of the API)';
@@ -13,7 +18,7 @@ export default class CardAdd extends PayctlCommand {
   ];
   static override flags = {
     group: groupFlag,
-    'linked-account': Flags.string({ description: "linked account id [default: the group's first linked account]" }),
+    'linked-account': linkedAccountFlag,
     customer: Flags.string({ description: 'customer id', required: true }),
     token: Flags.string({ description: 'card token (tok_visa … or one from `payctl token create`)' }),
     ...addressFlags,
@@ -24,7 +29,7 @@ export default class CardAdd extends PayctlCommand {
     const { flags } = await this.parse(CardAdd);
     const p = await this.platform(flags.db);
     const body = flags.file ? await this.readBodyFile(flags.file) : addCardBodyFromFlags(flags);
-    const card = await addCard(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), flags.customer, body);
+    const card = await executeRaw(addCard, p, contextFor(p, flags.group), withParams(body, { linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']), customer_id: flags.customer }));
     this.log(cardSummary(card));
     return card;
   }

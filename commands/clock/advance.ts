@@ -1,7 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { clockMoved } from '../../src/render/platform.js';
+import { usage } from '../../src/cli/usage.js';
+import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { advanceClock, type ClockState } from '../../src/services/clock/clock-control.js';
-import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { moveClock, moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { parseOrThrow } from '../../src/errors.js';
 import { contextFor } from '../../src/services/context.js';
 import { parseDuration } from '../../src/services/clock/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
@@ -16,7 +20,7 @@ export default class ClockAdvance extends PayctlCommand {
   ];
   static override args = { duration: Args.string({ description: 'how far: 30d, 12h, 90m, 1d12h', required: true }) };
   static override flags = {
-    group: Flags.string({ description: "move only this group's clock and run only its due work" }),
+    group: groupFilterFlag("move only this group's clock and run only its due work"),
   };
 
   async run(): Promise<(ClockState | GroupClockState) & { work: Record<string, number> }> {
@@ -25,14 +29,13 @@ export default class ClockAdvance extends PayctlCommand {
     try {
       ms = parseDuration(args.duration);
     } catch (err) {
-      this.error((err as Error).message, { exit: 2 });
+      throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
     const state = flags.group
-      ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { advance: args.duration }, ttyProgress({ json: this.jsonEnabled() }))
+      ? await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, { group_id: flags.group, advance: args.duration }), ttyProgress({ json: this.jsonEnabled() }))
       : await advanceClock(p, ms, ttyProgress({ json: this.jsonEnabled() }));
-    this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
-    for (const [job, n] of Object.entries(state.work)) if (n > 0) this.log(`  ${job}: ${n}`);
+    this.log(clockMoved(state, flags.group));
     return state;
   }
 }

@@ -1,7 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { clockMoved } from '../../src/render/platform.js';
+import { usage } from '../../src/cli/usage.js';
+import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { setClock, type ClockState } from '../../src/services/clock/clock-control.js';
-import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { moveClock, moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
+import { parseOrThrow } from '../../src/errors.js';
 import { contextFor } from '../../src/services/context.js';
 import { parseInstant } from '../../src/services/clock/clock.js';
 import { ttyProgress } from '../../src/cli/progress.js';
@@ -11,7 +15,7 @@ export default class ClockSet extends PayctlCommand {
   static override examples = ['<%= config.bin %> clock set 2027-01-01T00:00:00Z', '<%= config.bin %> clock set 2027-01-01T00:00:00Z --group GROUP_ID'];
   static override args = { time: Args.string({ description: 'RFC 3339 time', required: true }) };
   static override flags = {
-    group: Flags.string({ description: "set only this group's clock and run only its due work" }),
+    group: groupFilterFlag("set only this group's clock and run only its due work"),
   };
 
   async run(): Promise<(ClockState | GroupClockState) & { work: Record<string, number> }> {
@@ -20,11 +24,11 @@ export default class ClockSet extends PayctlCommand {
     try {
       to = parseInstant(args.time);
     } catch (err) {
-      this.error((err as Error).message, { exit: 2 });
+      throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
-    const state = flags.group ? await moveGroupClock(p, contextFor(p, flags.group), flags.group, { set: args.time }, ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
-    this.log(flags.group ? `Clock of group ${flags.group} now ${state.now}` : `Clock now ${state.now}`);
+    const state = flags.group ? await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, { group_id: flags.group, set: args.time }), ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
+    this.log(clockMoved(state, flags.group));
     return state;
   }
 }

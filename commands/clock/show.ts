@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { clockShown } from '../../src/render/platform.js';
+import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { showClock, type ClockState } from '../../src/services/clock/clock-control.js';
 import { showGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
 
@@ -7,7 +9,7 @@ export default class ClockShow extends PayctlCommand {
   static override description = "Show the platform clock (real time plus an offset, shared by CLI and server), or a group's clock";
   static override examples = ['<%= config.bin %> clock show', '<%= config.bin %> clock show --group GROUP_ID'];
   static override flags = {
-    group: Flags.string({ description: "this group's clock: the platform clock plus the group's own offset" }),
+    group: groupFilterFlag("this group's clock: the platform clock plus the group's own offset"),
   };
 
   async run(): Promise<ClockState | GroupClockState> {
@@ -15,11 +17,11 @@ export default class ClockShow extends PayctlCommand {
     const p = await this.platform(flags.db);
     if (flags.group) {
       const state = await showGroupClock(p, flags.group);
-      this.log(`${state.now} (group ${flags.group}: ${Math.round(state.offset_ms / 1000)}s from the platform clock)`);
+      this.log(clockShown(state, flags.group));
       return state;
     }
     const state = await showClock(p);
-    this.log(`${state.now} (offset ${Math.round(state.offset_ms / 1000)}s from real time)`);
+    this.log(clockShown(state));
     return state;
   }
 }

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
 import { createCustomer } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw } from '../../src/services/use-case.js';
 
 export default class CustomerCreate extends PayctlCommand {
   static override description = 'Create a customer in a group';
@@ -17,7 +19,7 @@ export default class CustomerCreate extends PayctlCommand {
     'last-name': Flags.string(),
     email: Flags.string(),
     phone: Flags.string(),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+    file: fileFlag,
   };
 
   async run(): Promise<Customer> {
@@ -25,7 +27,7 @@ export default class CustomerCreate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : { first_name: flags['first-name'], last_name: flags['last-name'], email: flags.email, phone: flags.phone };
-    const customer = await createCustomer(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
+    const customer = await executeRaw(createCustomer, await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
     this.log(`Created customer ${customer.id}`);
     return customer;
   }

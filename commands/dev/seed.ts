@@ -3,7 +3,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { groupOrFirstFlag } from '../../src/cli/flags/group.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 import { MAX_SEED, seedTransactions, type SeedResult } from '../../src/dev/seed.js';
-import { keyValues } from '../../src/render/table.js';
+import { seedSummary } from '../../src/render/platform.js';
 
 export default class DevSeed extends PayctlCommand {
   static override description =
@@ -29,17 +29,7 @@ export default class DevSeed extends PayctlCommand {
       seed: flags.seed,
       progress: ttyProgress({ json: this.jsonEnabled() }),
     });
-    this.log(
-      keyValues([
-        ['group', r.group_id],
-        ['transactions', r.transactions.toLocaleString('en-US')],
-        ['settlement batches', r.settlement_batches],
-        ['customers', r.customers],
-        ['from', r.from],
-        ['to', r.to],
-        ['took', `${(r.elapsed_ms / 1000).toFixed(1)} s (${r.rows_per_second.toLocaleString('en-US')} rows/s)`],
-      ]),
-    );
+    this.log(seedSummary(r));
     return r;
   }
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { createGroup } from '../../src/services/groups/groups.js';
-import type { GroupRow } from '../../src/store/repositories/groups.js';
+import type { Group } from '../../src/domain/groups.js';
 
 export default class GroupCreate extends PayctlCommand {
   static override description = 'Create a merchant group';
@@ -11,7 +11,7 @@ export default class GroupCreate extends PayctlCommand {
     pricing: Flags.string({ description: 'pricing model', options: ['flat', 'interchange_plus'], default: 'flat' }),
   };
 
-  async run(): Promise<GroupRow> {
+  async run(): Promise<Group> {
     const { flags } = await this.parse(GroupCreate);
     const group = await createGroup(await this.platform(flags.db), { name: flags.name, pricing: flags.pricing as 'flat' });
     this.log(`Created group ${group.id} (${group.name}, ${group.pricing} pricing)`);

@@ -1,9 +1,10 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { archiveInvoice } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class InvoiceArchive extends PayctlCommand {
   static override description = 'Archive an invoice (it can no longer be updated or paid; archiving again is harmless)';
@@ -13,7 +14,8 @@ export default class InvoiceArchive extends PayctlCommand {
 
   async run(): Promise<Invoice> {
     const { args, flags } = await this.parse(InvoiceArchive);
-    const invoice = await archiveInvoice(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const p = await this.platform(flags.db);
+    const invoice = await execute(archiveInvoice, p, contextFor(p, flags.group), { invoice_id: args.id });
     this.log(`Invoice ${invoice.invoice_number} is ${invoice.status}`);
     return invoice;
   }

@@ -1,10 +1,13 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { defined, idQuantity } from '../../src/cli/flags/body.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class InvoiceCreate extends PayctlCommand {
   static override description = 'Create an invoice for a partner from products (numbered INV-<year>-<n>)';
@@ -24,7 +27,7 @@ export default class InvoiceCreate extends PayctlCommand {
     card: Flags.boolean({ description: 'offer card payment on the invoice page', allowNo: true, default: true }),
     ach: Flags.boolean({ description: 'offer ACH payment on the invoice page', allowNo: true, default: true }),
     'send-email': Flags.boolean({ description: 'e-mail the invoice with its page link to the partner' }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+    file: fileFlag,
   };
 
   async run(): Promise<Invoice> {
@@ -46,7 +49,7 @@ export default class InvoiceCreate extends PayctlCommand {
           }),
         });
     const p = await this.platform(flags.db);
-    const invoice = await createInvoice(p, contextFor(p, flags.group), body);
+    const invoice = await executeRaw(createInvoice, p, contextFor(p, flags.group), body);
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

@@ -1,10 +1,11 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { getInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
 import type { Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class InvoiceGet extends PayctlCommand {
   static override description = 'Show an invoice with its lines and public page link (status as of the platform clock)';
@@ -15,7 +16,7 @@ export default class InvoiceGet extends PayctlCommand {
   async run(): Promise<Invoice> {
     const { args, flags } = await this.parse(InvoiceGet);
     const p = await this.platform(flags.db);
-    const invoice = await getInvoice(p, contextFor(p, flags.group), args.id);
+    const invoice = await execute(getInvoice, p, contextFor(p, flags.group), { invoice_id: args.id });
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

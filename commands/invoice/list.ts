@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listInvoices } from '../../src/services/catalog/invoices.js';
 import { INVOICE_STATUSES, type InvoiceList } from '../../src/domain/catalog.js';
-import { invoiceTable } from '../../src/render/catalog.js';
+import { invoiceTable, pageFooter } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class InvoiceListCommand extends PayctlCommand {
   static override description = 'List invoices, newest first (status as of the platform clock)';
@@ -21,14 +23,15 @@ export default class InvoiceListCommand extends PayctlCommand {
 
   async run(): Promise<InvoiceList> {
     const { flags } = await this.parse(InvoiceListCommand);
-    const result = await listInvoices(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
+    const p = await this.platform(flags.db);
+    const result = await executeRaw(listInvoices, p, contextFor(p, flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.status !== undefined ? { status: flags.status } : {}),
       ...(flags.partner !== undefined ? { partner_id: flags.partner } : {}),
     });
     this.log(invoiceTable(result.data.items));
-    this.log(`${result.data.items.length} shown of ${result.data.total_count} (offset ${flags.offset})`);
+    this.log(pageFooter(result.data.items.length, result.data.total_count, flags.offset));
     return result;
   }
 }

@@ -2,9 +2,11 @@ import { Args, Flags } from '@oclif/core';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { usage } from '../../src/cli/usage.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { invoicePdf } from '../../src/services/catalog/invoices.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export interface InvoicePdfResult {
@@ -29,13 +31,13 @@ export default class InvoicePdf extends PayctlCommand {
 
   async run(): Promise<InvoicePdfResult> {
     const { args, flags } = await this.parse(InvoicePdf);
+    if (flags.output === '-' && this.jsonEnabled()) throw usage('-o - writes the PDF to stdout; it cannot be combined with --json');
     const p = await this.platform(flags.db);
     // Only an invoice of many lines takes long enough for a bar.
     const progress = ttyProgress({ json: this.jsonEnabled(), minTotal: 50 });
-    const { filename, pdf, invoice } = await invoicePdf(p, contextFor(p, flags.group), args.id, progress);
+    const { filename, pdf, invoice } = await execute(invoicePdf, p, contextFor(p, flags.group), { invoice_id: args.id, progress });
     const result = { bytes: pdf.length, invoice_id: invoice.id, invoice_number: invoice.invoice_number, status: invoice.status };
     if (flags.output === '-') {
-      if (this.jsonEnabled()) this.error('-o - writes the PDF to stdout; it cannot be combined with --json', { exit: 2 });
       process.stdout.write(pdf);
       return { file: '-', ...result };
     }

@@ -1,13 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, idQuantity } from '../../src/cli/flags/catalog-flags.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { idQuantity } from '../../src/cli/flags/body.js';
 import type { Edit } from '../../src/services/edit.js';
-import { invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
+import { editInvoice, invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
 import { getProduct } from '../../src/services/catalog/products.js';
 import { dueDayOf, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
 import { AppError } from '../../src/errors.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class InvoiceUpdate extends PayctlCommand {
   static override description =
@@ -29,18 +32,20 @@ export default class InvoiceUpdate extends PayctlCommand {
     'add-product': Flags.string({ description: 'attach a new line: PRODUCT_ID or PRODUCT_ID:QUANTITY (repeatable)', multiple: true }),
     'remove-line': Flags.string({ description: 'detach the line with this id (repeatable)', multiple: true }),
     quantity: Flags.string({ description: 'change a kept line: LINE_ID:QUANTITY (repeatable)', multiple: true }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+    file: fileFlag,
   };
 
   async run(): Promise<Invoice> {
     const { args, flags } = await this.parse(InvoiceUpdate);
     const p = await this.platform(flags.db);
     const ctx = contextFor(p, flags.group);
+    // The line flags are read before anything runs: a malformed one is a usage error.
+    const remove = new Set(flags['remove-line'] ?? []);
+    const quantities = new Map((flags.quantity ?? []).map((t) => idQuantity('quantity', t)).map((x) => [x.id, x.quantity]));
+    const additions = (flags['add-product'] ?? []).map((t) => idQuantity('add-product', t));
     // The API replaces the invoice (spec 9): the flags edit the current one, read in the
     // update's own transaction.
     const edit: Edit<Invoice> = async (current) => {
-      const remove = new Set(flags['remove-line'] ?? []);
-      const quantities = new Map((flags.quantity ?? []).map((t) => idQuantity('quantity', t)).map((x) => [x.id, x.quantity]));
       for (const id of [...remove, ...quantities.keys()]) {
         if (!current.products.some((l) => l.id === id)) throw new AppError(400, 'validation_error', `${id} is not a line of invoice ${current.invoice_number}`);
       }
@@ -56,9 +61,8 @@ export default class InvoiceUpdate extends PayctlCommand {
           unit_of_measure: 'pc' as const,
           quantity: quantities.get(l.id) ?? l.quantity,
         }));
-      for (const t of flags['add-product'] ?? []) {
-        const { id, quantity } = idQuantity('add-product', t);
-        const product = await getProduct(p, ctx, id);
+      for (const { id, quantity } of additions) {
+        const product = await execute(getProduct, p, ctx, { product_id: id });
         lines.push({
           product_id: product.id,
           name: product.name,
@@ -79,7 +83,9 @@ export default class InvoiceUpdate extends PayctlCommand {
         products: lines,
       };
     };
-    const invoice = await updateInvoice(p, ctx, args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
+    const invoice = flags.file
+      ? await executeRaw(updateInvoice, p, ctx, withParams(await this.readBodyFile(flags.file), { invoice_id: args.id }))
+      : await execute(editInvoice, p, ctx, { invoice_id: args.id, edit });
     this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
     return invoice;
   }

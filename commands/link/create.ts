@@ -1,12 +1,13 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createPaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
-import { parseMoney } from '../../src/domain/money.js';
-import { validationError } from '../../src/errors.js';
+import { amountFrom, moneyFlags } from '../../src/cli/flags/money.js';
 import { linkDetails } from '../../src/render/payment-links.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw } from '../../src/services/use-case.js';
 
 export default class LinkCreate extends PayctlCommand {
   static override description = 'Create a payment link (a page where an end-user pays once)';
@@ -17,8 +18,7 @@ export default class LinkCreate extends PayctlCommand {
   ];
   static override flags = {
     group: groupFlag,
-    amount: Flags.string({ description: 'amount as money, e.g. 25.00', exclusive: ['amount-cents', 'open-amount', 'file'] }),
-    'amount-cents': Flags.integer({ description: 'amount in cents, e.g. 2500', exclusive: ['amount', 'open-amount', 'file'] }),
+    ...moneyFlags('amount', 'amount', { exclusive: ['open-amount', 'file'] }),
     'open-amount': Flags.boolean({ description: 'the payer names the amount', exclusive: ['amount', 'amount-cents', 'file'] }),
     description: Flags.string({ description: 'what is being paid for (at most 255 characters)' }),
     'redirect-url': Flags.string({ description: 'where the payer goes after paying (default: the pay page, showing "paid")' }),
@@ -26,7 +26,7 @@ export default class LinkCreate extends PayctlCommand {
     ach: Flags.boolean({ description: 'also accept bank accounts (ACH)' }),
     card: Flags.boolean({ description: 'accept cards', default: true, allowNo: true }),
     'expires-at': Flags.string({ description: 'RFC 3339 platform time after which the link cannot be paid' }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+    file: fileFlag,
   };
 
   async run(): Promise<PaymentLink> {
@@ -34,7 +34,7 @@ export default class LinkCreate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : {
-          amount: flags.amount !== undefined ? money(flags.amount) : flags['amount-cents'],
+          amount: amountFrom(flags, 'amount'),
           open_amount: flags['open-amount'] || undefined,
           description: flags.description,
           redirect_url: flags['redirect-url'],
@@ -43,17 +43,10 @@ export default class LinkCreate extends PayctlCommand {
           ach_enabled: flags.ach,
           expires_at: flags['expires-at'],
         };
-    const link = await createPaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
+    const p = await this.platform(flags.db);
+    const link = await executeRaw(createPaymentLink, p, contextFor(p, flags.group), body);
     this.log(`Created payment link ${link.id}`);
     this.log(linkDetails(link));
     return link;
-  }
-}
-
-function money(text: string): number {
-  try {
-    return parseMoney(text);
-  } catch (err) {
-    throw validationError([{ path: 'amount', message: `${(err as Error).message}` }]);
   }
 }

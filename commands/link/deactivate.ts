@@ -4,6 +4,7 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { deactivatePaymentLink } from '../../src/services/payment-links/payment-links.js';
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class LinkDeactivate extends PayctlCommand {
   static override description = 'Deactivate a payment link so it can no longer be paid (a paid link cannot be deactivated)';
@@ -13,7 +14,8 @@ export default class LinkDeactivate extends PayctlCommand {
 
   async run(): Promise<PaymentLink> {
     const { args, flags } = await this.parse(LinkDeactivate);
-    const link = await deactivatePaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const p = await this.platform(flags.db);
+    const link = await execute(deactivatePaymentLink, p, contextFor(p, flags.group), { payment_link_id: args.id });
     this.log(`Payment link ${link.id} is ${link.status}`);
     return link;
   }

@@ -5,6 +5,7 @@ import { getPaymentLink } from '../../src/services/payment-links/payment-links.j
 import type { PaymentLink } from '../../src/domain/payment-links.js';
 import { linkDetails } from '../../src/render/payment-links.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class LinkGet extends PayctlCommand {
   static override description = 'Show a payment link';
@@ -14,7 +15,8 @@ export default class LinkGet extends PayctlCommand {
 
   async run(): Promise<PaymentLink> {
     const { args, flags } = await this.parse(LinkGet);
-    const link = await getPaymentLink(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const p = await this.platform(flags.db);
+    const link = await execute(getPaymentLink, p, contextFor(p, flags.group), { payment_link_id: args.id });
     this.log(linkDetails(link));
     return link;
   }

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createLinkedAccount } from '../../src/services/groups/groups.js';
-import type { LinkedAccountRow } from '../../src/store/repositories/groups.js';
+import type { LinkedAccount } from '../../src/domain/groups.js';
 
 export default class LinkedAccountCreate extends PayctlCommand {
   static override description = 'Add a linked processing account to a group (the {linked_account_id} of API paths)';
@@ -13,7 +13,7 @@ export default class LinkedAccountCreate extends PayctlCommand {
     name: Flags.string({ description: 'display name' }),
   };
 
-  async run(): Promise<LinkedAccountRow> {
+  async run(): Promise<LinkedAccount> {
     const { flags } = await this.parse(LinkedAccountCreate);
     const row = await createLinkedAccount(await this.platform(flags.db), { groupId: flags.group, processorId: flags.processor, name: flags.name });
     this.log(`Created linked account ${row.id}`);

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { usage } from '../../src/cli/usage.js';
 import { dbPathFrom, ENV } from '../../src/config/env.js';
 import { followLog, formatEntry, matches, parseStatusFilter, pathPattern, type LogFilter } from '../../src/dev/log-tail.js';
 
@@ -32,11 +33,11 @@ export default class LogsTail extends PayctlCommand {
     try {
       status = flags.status ? parseStatusFilter(flags.status) : { statusClasses: [], statuses: [] };
     } catch (err) {
-      this.error((err as Error).message, { exit: 2 });
+      throw usage((err as Error).message);
     }
     const filter: LogFilter = { ...status, paths: (flags.path ?? []).map(pathPattern) };
     const file = flags.file ?? path.join(path.dirname(path.resolve(dbPathFrom(flags.db))), 'access.log');
-    if (file === '-' || file === 'off') this.error(`the access log is ${file === '-' ? 'written to the server\'s stderr' : 'off'}; give --file the path payctl serve --access-log writes`, { exit: 2 });
+    if (file === '-' || file === 'off') throw usage(`the access log is ${file === '-' ? 'written to the server\'s stderr' : 'off'}; give --file the path payctl serve --access-log writes`);
     if (!existsSync(file)) {
       this.error(
         `no access log at ${file}: start the server with \`payctl serve\` (it appends every request to access.log beside its database), or give --file`,

@@ -1,10 +1,13 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { defined, groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { defined } from '../../src/cli/flags/body.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { createPartner } from '../../src/services/catalog/partners.js';
 import type { Partner } from '../../src/domain/catalog.js';
 import { partnerDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class PartnerCreate extends PayctlCommand {
   static override description = 'Create a partner (a business you invoice)';
@@ -24,7 +27,7 @@ export default class PartnerCreate extends PayctlCommand {
     subdivision: Flags.string({ description: 'state or province (2 or 3 characters)' }),
     'postal-code': Flags.string(),
     country: Flags.string({ description: 'ISO country code (2 letters)' }),
-    file: Flags.string({ description: 'full request body as JSON (a path, or - for stdin)' }),
+    file: fileFlag,
   };
 
   async run(): Promise<Partner> {
@@ -43,7 +46,8 @@ export default class PartnerCreate extends PayctlCommand {
           postal_code: flags['postal-code'],
           country: flags.country,
         });
-    const partner = await createPartner(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
+    const p = await this.platform(flags.db);
+    const partner = await executeRaw(createPartner, p, contextFor(p, flags.group), body);
     this.log(partnerDetails(partner));
     return partner;
   }

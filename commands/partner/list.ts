@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listPartners } from '../../src/services/catalog/partners.js';
 import type { PartnerList } from '../../src/domain/catalog.js';
-import { table } from '../../src/render/table.js';
+import { pageFooter, partnerTable } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class PartnerListCommand extends PayctlCommand {
   static override description = 'List partners; --name matches company or person name (case-insensitive)';
@@ -20,19 +22,15 @@ export default class PartnerListCommand extends PayctlCommand {
 
   async run(): Promise<PartnerList> {
     const { flags } = await this.parse(PartnerListCommand);
-    const result = await listPartners(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
+    const p = await this.platform(flags.db);
+    const result = await execute(listPartners, p, contextFor(p, flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.name !== undefined ? { name: flags.name } : {}),
     });
     const { items, total_count } = result.data;
-    this.log(
-      table(
-        ['id', 'company', 'name', 'email', 'city', 'country'],
-        items.map((x) => [x.id, x.company, [x.first_name, x.last_name].filter(Boolean).join(' '), x.email, x.city, x.country]),
-      ),
-    );
-    this.log(`${items.length} shown of ${total_count} (offset ${flags.offset})`);
+    this.log(partnerTable(items));
+    this.log(pageFooter(items.length, total_count, flags.offset));
     return result;
   }
 }

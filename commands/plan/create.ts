@@ -2,8 +2,12 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { createPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, retryPolicyFrom, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { describePlan } from '../../src/render/recurring.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
+import { planBodyFromFlags, planFlags, retryPolicyFrom } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class PlanCreate extends PayctlCommand {
   static override description = 'Create a recurring billing plan (Create Plan of the API)';
@@ -16,7 +20,7 @@ export default class PlanCreate extends PayctlCommand {
     ...scopeFlags,
     ...planFlags,
     'retry-delays': Flags.string({ description: 'retry_policy: days before each retry, comma separated (one per retry), e.g. 1,3,5' }),
-    ...fileFlag,
+    file: fileFlag,
   };
 
   async run(): Promise<Plan> {
@@ -25,7 +29,7 @@ export default class PlanCreate extends PayctlCommand {
     const body = flags.file
       ? await this.readBodyFile(flags.file)
       : { ...planBodyFromFlags(flags), ...(flags['retry-delays'] !== undefined ? { retry_policy: retryPolicyFrom(flags['retry-delays']) } : {}) };
-    const plan = await createPlan(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    const plan = await executeRaw(createPlan, p, contextFor(p, flags.group), withParams(body, { linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']) }));
     this.log(`Created plan ${plan.id}`);
     this.log(describePlan(plan));
     return plan;

@@ -2,8 +2,10 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { getPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { describePlan } from '../../src/render/recurring.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class PlanGet extends PayctlCommand {
   static override description = 'Show a plan';
@@ -14,7 +16,7 @@ export default class PlanGet extends PayctlCommand {
   async run(): Promise<Plan> {
     const { args, flags } = await this.parse(PlanGet);
     const p = await this.platform(flags.db);
-    const plan = await getPlan(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), args.id);
+    const plan = await execute(getPlan, p, contextFor(p, flags.group), { linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']), plan_id: args.id });
     this.log(describePlan(plan));
     return plan;
   }

@@ -1,10 +1,12 @@
 import { PayctlCommand } from '../../src/cli/base.js';
 import { listPlans } from '../../src/services/recurring/plans.js';
 import type { PlanList } from '../../src/domain/recurring.js';
-import { formatMoney } from '../../src/domain/money.js';
-import { table } from '../../src/render/table.js';
-import { linkedAccountOrDefault, pagingFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { planTable } from '../../src/render/recurring.js';
+import { pageFooter } from '../../src/render/catalog.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
+import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class PlanListCommand extends PayctlCommand {
   static override description = 'List the plans of a linked account (newest first)';
@@ -14,26 +16,14 @@ export default class PlanListCommand extends PayctlCommand {
   async run(): Promise<PlanList> {
     const { flags } = await this.parse(PlanListCommand);
     const p = await this.platform(flags.db);
-    const result = await listPlans(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), {
+    const result = await execute(listPlans, p, contextFor(p, flags.group), {
+      linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']),
       limit: flags.limit,
       offset: flags.offset,
     });
     const { items, total_count } = result.data;
-    this.log(
-      table(
-        ['id', 'name', 'amount', 'cycle', 'duration', 'trial days', 'retries'],
-        items.map((x) => [
-          x.id,
-          x.name,
-          formatMoney(x.amount),
-          x.billing_factor > 1 ? `${x.billing_cycle} ×${x.billing_factor}` : x.billing_cycle,
-          x.duration === 0 ? 'endless' : x.duration,
-          x.trial_period_days ?? '',
-          x.max_retry_count,
-        ]),
-      ),
-    );
-    this.log(`${items.length} shown of ${total_count} (offset ${flags.offset})`);
+    this.log(planTable(items));
+    this.log(pageFooter(items.length, total_count, flags.offset));
     return result;
   }
 }

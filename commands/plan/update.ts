@@ -1,10 +1,14 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
+import { editPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
 import type { Edit } from '../../src/services/edit.js';
 import type { Plan } from '../../src/domain/recurring.js';
-import { describePlan, fileFlag, linkedAccountOrDefault, planBodyFromFlags, planFlags, scopeFlags } from '../../src/cli/flags/recurring-flags.js';
+import { describePlan } from '../../src/render/recurring.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
+import { planBodyFromFlags, planFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class PlanUpdate extends PayctlCommand {
   static override description =
@@ -20,7 +24,7 @@ export default class PlanUpdate extends PayctlCommand {
     ...planFlags,
     'update-subscriptions': Flags.boolean({ description: 'give active subscriptions of the plan the new values', default: false }),
     prorate: Flags.boolean({ description: 'with --update-subscriptions: take effect now and charge the prorated difference', default: false }),
-    ...fileFlag,
+    file: fileFlag,
   };
 
   async run(): Promise<Plan> {
@@ -34,8 +38,11 @@ export default class PlanUpdate extends PayctlCommand {
       update_subscriptions: flags['update-subscriptions'],
       prorate: flags.prorate,
     });
-    const body = flags.file ? await this.readBodyFile(flags.file) : edit;
-    const plan = await updatePlan(p, contextFor(p, flags.group), account, args.id, body);
+    const ctx = contextFor(p, flags.group);
+    const path = { linked_account_id: account, plan_id: args.id };
+    const plan = flags.file
+      ? await executeRaw(updatePlan, p, ctx, withParams(await this.readBodyFile(flags.file), path))
+      : await execute(editPlan, p, ctx, { ...path, edit });
     this.log(`Updated plan ${plan.id}`);
     this.log(describePlan(plan));
     return plan;

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createProcessor } from '../../src/services/groups/groups.js';
-import type { ProcessorRow } from '../../src/store/repositories/groups.js';
+import type { Processor } from '../../src/domain/groups.js';
 
 export default class ProcessorCreate extends PayctlCommand {
   static override description = 'Add a (simulated) processor to a group';
@@ -13,7 +13,7 @@ export default class ProcessorCreate extends PayctlCommand {
     name: Flags.string({ description: 'display name' }),
   };
 
-  async run(): Promise<ProcessorRow> {
+  async run(): Promise<Processor> {
     const { flags } = await this.parse(ProcessorCreate);
     const row = await createProcessor(await this.platform(flags.db), { groupId: flags.group, type: flags.type as 'transaction_level', name: flags.name });
     this.log(`Created processor ${row.id} (${row.type})`);

@@ -1,9 +1,12 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { amountFrom } from '../../src/cli/flags/money.js';
+import { defined } from '../../src/cli/flags/body.js';
+import { productFlags } from '../../src/cli/flags/catalog-flags.js';
 import { createProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
-import { formatMoney } from '../../src/domain/money.js';
+import { money } from '../../src/render/format.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class ProductCreate extends PayctlCommand {
   static override description = 'Create a product (name, description, price with tax included)';
@@ -20,12 +23,13 @@ export default class ProductCreate extends PayctlCommand {
       : defined({
           name: flags.name,
           description: flags.description,
-          amount: amountFlag('amount', flags.amount, flags['amount-cents']),
-          included_tax_amount: amountFlag('tax', flags.tax, flags['tax-cents']),
+          amount: amountFrom(flags, 'amount'),
+          included_tax_amount: amountFrom(flags, 'tax'),
           unit_of_measure: flags.unit,
         });
-    const product = await createProduct(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), body);
-    this.log(`Created product ${product.id} (${product.name}, ${formatMoney(product.amount)})`);
+    const p = await this.platform(flags.db);
+    const product = await executeRaw(createProduct, p, contextFor(p, flags.group), body);
+    this.log(`Created product ${product.id} (${product.name}, ${money(product.amount)})`);
     return product;
   }
 }

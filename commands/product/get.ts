@@ -1,10 +1,11 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
 import { getProduct } from '../../src/services/catalog/products.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class ProductGet extends PayctlCommand {
   static override description = 'Show a product';
@@ -14,7 +15,8 @@ export default class ProductGet extends PayctlCommand {
 
   async run(): Promise<Product> {
     const { args, flags } = await this.parse(ProductGet);
-    const product = await getProduct(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
+    const p = await this.platform(flags.db);
+    const product = await execute(getProduct, p, contextFor(p, flags.group), { product_id: args.id });
     this.log(productDetails(product));
     return product;
   }

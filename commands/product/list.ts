@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { groupFlag, pagingFlags } from '../../src/cli/flags/catalog-flags.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listProducts } from '../../src/services/catalog/products.js';
 import type { ProductList } from '../../src/domain/catalog.js';
-import { formatMoney } from '../../src/domain/money.js';
-import { table } from '../../src/render/table.js';
+import { pageFooter, productTable } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class ProductListCommand extends PayctlCommand {
   static override description = 'List the products of a group';
@@ -18,14 +19,15 @@ export default class ProductListCommand extends PayctlCommand {
 
   async run(): Promise<ProductList> {
     const { flags } = await this.parse(ProductListCommand);
-    const result = await listProducts(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), {
+    const p = await this.platform(flags.db);
+    const result = await execute(listProducts, p, contextFor(p, flags.group), {
       limit: flags.limit,
       offset: flags.offset,
       ...(flags.name !== undefined ? { name: flags.name } : {}),
     });
     const { items, total_count } = result.data;
-    this.log(table(['id', 'name', 'amount', 'tax incl.', 'unit'], items.map((x) => [x.id, x.name, formatMoney(x.amount), formatMoney(x.included_tax_amount), x.unit_of_measure])));
-    this.log(`${items.length} shown of ${total_count} (offset ${flags.offset})`);
+    this.log(productTable(items));
+    this.log(pageFooter(items.length, total_count, flags.offset));
     return result;
   }
 }

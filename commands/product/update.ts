@@ -1,11 +1,14 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { amountFlag, defined, productFlags } from '../../src/cli/flags/catalog-flags.js';
-import { updateProduct } from '../../src/services/catalog/products.js';
+import { amountFrom } from '../../src/cli/flags/money.js';
+import { defined } from '../../src/cli/flags/body.js';
+import { productFlags } from '../../src/cli/flags/catalog-flags.js';
+import { editProduct, updateProduct } from '../../src/services/catalog/products.js';
 import type { Edit } from '../../src/services/edit.js';
 import type { Product } from '../../src/domain/catalog.js';
 import { productDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class ProductUpdate extends PayctlCommand {
   static override description = 'Update a product: flags change those fields and keep the rest; --file replaces the whole product';
@@ -30,12 +33,15 @@ export default class ProductUpdate extends PayctlCommand {
         ...defined({
           name: flags.name,
           description: flags.description,
-          amount: amountFlag('amount', flags.amount, flags['amount-cents']),
-          included_tax_amount: amountFlag('tax', flags.tax, flags['tax-cents']),
+          amount: amountFrom(flags, 'amount'),
+          included_tax_amount: amountFrom(flags, 'tax'),
           unit_of_measure: flags.unit,
         }),
       });
-    const product = await updateProduct(p, contextFor(p, flags.group), args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
+    const ctx = contextFor(p, flags.group);
+    const product = flags.file
+      ? await executeRaw(updateProduct, p, ctx, withParams(await this.readBodyFile(flags.file), { product_id: args.id }))
+      : await execute(editProduct, p, ctx, { product_id: args.id, edit });
     this.log(productDetails(product));
     return product;
   }

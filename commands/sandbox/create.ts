@@ -1,7 +1,9 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { sandboxCreated } from '../../src/render/platform.js';
 import { createSandbox, type Sandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class SandboxCreate extends PayctlCommand {
   static override description = 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock';
@@ -19,12 +21,8 @@ export default class SandboxCreate extends PayctlCommand {
   async run(): Promise<Sandbox> {
     const { flags } = await this.parse(SandboxCreate);
     const p = await this.platform(flags.db);
-    const sandbox = await createSandbox(p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
-    this.log(`Sandbox ${sandbox.group_id} (${sandbox.name}), clock ${sandbox.clock}`);
-    this.log(`Processor:       ${sandbox.processor_id}`);
-    this.log(`Linked account:  ${sandbox.linked_account_id}`);
-    this.log('API keys (one per permission; shown once):');
-    for (const [perm, key] of Object.entries(sandbox.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);
+    const sandbox = await execute(createSandbox, p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
+    this.log(sandboxCreated(sandbox));
     return sandbox;
   }
 }

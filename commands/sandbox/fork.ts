@@ -1,7 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { sandboxForked } from '../../src/render/platform.js';
 import { forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class SandboxFork extends PayctlCommand {
   static override description = 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox with its own keys';
@@ -9,13 +11,11 @@ export default class SandboxFork extends PayctlCommand {
   static override args = { id: Args.string({ description: 'the sandbox to copy (its group id)', required: true }) };
   static override flags = { name: Flags.string({ description: 'name of the copy [default: the original\'s with " (fork)"]' }) };
 
-  async run(): Promise<Awaited<ReturnType<typeof forkSandbox>>> {
+  async run(): Promise<Awaited<ReturnType<typeof forkSandbox.run>>> {
     const { args, flags } = await this.parse(SandboxFork);
     const p = await this.platform(flags.db);
-    const fork = await forkSandbox(p, contextFor(p, undefined), args.id, { name: flags.name });
-    const total = Object.values(fork.rows).reduce((a, b) => a + b, 0);
-    this.log(`Sandbox ${fork.group_id} (${fork.name}): ${total} rows copied from ${args.id}, clock ${fork.clock}`);
-    for (const [perm, key] of Object.entries(fork.keys)) this.log(`  ${perm.padEnd(20)} ${key}`);
+    const fork = await execute(forkSandbox, p, contextFor(p, undefined), { group_id: args.id, name: flags.name });
+    this.log(sandboxForked(fork, args.id));
     return fork;
   }
 }

@@ -1,7 +1,7 @@
 import { PayctlCommand } from '../../src/cli/base.js';
 import { listSandboxes } from '../../src/services/sandboxes/sandboxes.js';
 import type { SandboxSummary } from '../../src/domain/sandboxes.js';
-import { table, when } from '../../src/render/table.js';
+import { sandboxTable } from '../../src/render/platform.js';
 
 export default class SandboxList extends PayctlCommand {
   static override description = 'List sandboxes with their clocks';
@@ -10,7 +10,7 @@ export default class SandboxList extends PayctlCommand {
   async run(): Promise<SandboxSummary[]> {
     const { flags } = await this.parse(SandboxList);
     const { data } = await listSandboxes(await this.platform(flags.db));
-    this.log(table(['group', 'name', 'clock', 'created'], data.map((s) => [s.group_id, s.name, s.clock, when(s.created_at)])));
+    this.log(sandboxTable(data));
     return data;
   }
 }

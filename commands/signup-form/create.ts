@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { createSignupForm } from '../../src/services/onboarding/onboarding.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import type { SignupForm } from '../../src/domain/onboarding-response.js';
 
 export default class SignupFormCreate extends PayctlCommand {
@@ -15,7 +17,8 @@ export default class SignupFormCreate extends PayctlCommand {
 
   async run(): Promise<SignupForm> {
     const { flags } = await this.parse(SignupFormCreate);
-    const form = await createSignupForm(await this.platform(flags.db), flags.name);
+    const p = await this.platform(flags.db);
+    const form = await execute(createSignupForm, p, contextFor(p, undefined), { name: flags.name });
     this.log(`Created signup form ${form.id} (${form.name})`);
     return form;
   }

@@ -1,7 +1,9 @@
 import { PayctlCommand } from '../../src/cli/base.js';
 import { listSignupForms } from '../../src/services/onboarding/onboarding.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import type { SignupForm } from '../../src/domain/onboarding-response.js';
-import { table, when } from '../../src/render/table.js';
+import { signupFormTable } from '../../src/render/platform.js';
 
 export default class SignupFormList extends PayctlCommand {
   static override description = 'List signup forms (the ids onboarding entries may name as signup_form_id)';
@@ -9,8 +11,9 @@ export default class SignupFormList extends PayctlCommand {
 
   async run(): Promise<SignupForm[]> {
     const { flags } = await this.parse(SignupFormList);
-    const forms = await listSignupForms(await this.platform(flags.db));
-    this.log(table(['id', 'name', 'created'], forms.map((f) => [f.id, f.name, when(f.created_at)])));
+    const p = await this.platform(flags.db);
+    const forms = await execute(listSignupForms, p, contextFor(p, undefined), {});
+    this.log(signupFormTable(forms));
     return forms;
   }
 }

@@ -2,16 +2,13 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { createSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
-import {
-  defined,
-  describeSubscription,
-  fileFlag,
-  linkedAccountOrDefault,
-  scopeFlags,
-  subscriptionAmountFlags,
-  subscriptionAmountsFromFlags,
-} from '../../src/cli/flags/recurring-flags.js';
+import { defined } from '../../src/cli/flags/body.js';
+import { describeSubscription } from '../../src/render/recurring.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
+import { subscriptionAmountFlags, subscriptionAmountsFromFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class SubscriptionCreate extends PayctlCommand {
   static override description =
@@ -32,7 +29,7 @@ export default class SubscriptionCreate extends PayctlCommand {
     processor: Flags.string({ description: 'processor id [default: the linked account\'s]' }),
     description: Flags.string({ description: 'shown to end-users [default: the plan\'s]' }),
     ...subscriptionAmountFlags,
-    ...fileFlag,
+    file: fileFlag,
   };
 
   async run(): Promise<Subscription> {
@@ -55,7 +52,7 @@ export default class SubscriptionCreate extends PayctlCommand {
         amounts: Object.keys(amounts).length ? amounts : undefined,
       });
     }
-    const s = await createSubscription(p, contextFor(p, flags.group), await linkedAccountOrDefault(p, flags.group, flags['linked-account']), body);
+    const s = await executeRaw(createSubscription, p, contextFor(p, flags.group), withParams(body, { linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']) }));
     this.log(`Created subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

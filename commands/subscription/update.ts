@@ -1,20 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import type { Edit } from '../../src/services/edit.js';
-import { subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
+import { editSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
-import {
-  defined,
-  describeSubscription,
-  fileFlag,
-  linkedAccountOrDefault,
-  prorationFlag,
-  scopeFlags,
-  subscriptionAmountFlags,
-  subscriptionAmountsFromFlags,
-} from '../../src/cli/flags/recurring-flags.js';
+import { defined } from '../../src/cli/flags/body.js';
+import { describeSubscription } from '../../src/render/recurring.js';
+import { fileFlag } from '../../src/cli/flags/file.js';
+import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
+import { prorationFlag, subscriptionAmountFlags, subscriptionAmountsFromFlags } from '../../src/cli/flags/recurring-flags.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 
 export default class SubscriptionUpdate extends PayctlCommand {
   static override description =
@@ -37,7 +33,7 @@ export default class SubscriptionUpdate extends PayctlCommand {
     description: Flags.string({ description: 'shown to end-users' }),
     'proration-behavior': prorationFlag,
     token: Flags.string({ description: 'new payment token' }),
-    ...fileFlag,
+    file: fileFlag,
   };
 
   async run(): Promise<Subscription> {
@@ -63,7 +59,11 @@ export default class SubscriptionUpdate extends PayctlCommand {
         amounts: { ...(current.amounts as object), ...subscriptionAmountsFromFlags(flags) },
       };
     };
-    const s = await updateSubscription(p, contextFor(p, flags.group), account, args.id, flags.file ? await this.readBodyFile(flags.file) : edit);
+    const ctx = contextFor(p, flags.group);
+    const path = { linked_account_id: account, subscription_id: args.id };
+    const s = flags.file
+      ? await executeRaw(updateSubscription, p, ctx, withParams(await this.readBodyFile(flags.file), path))
+      : await execute(editSubscription, p, ctx, { ...path, edit });
     this.log(`Updated subscription ${s.id}`);
     this.log(describeSubscription(s));
     return s;

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { usage } from '../../src/cli/usage.js';
 import { mintToken } from '../../src/services/tokens/tokens.js';
 import type { TokenResponse } from '../../src/domain/tokens.js';
-import { keyValues } from '../../src/render/table.js';
+import { tokenSummary } from '../../src/render/transactions.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw } from '../../src/services/use-case.js';
 
 export default class TokenCreate extends PayctlCommand {
   static override description = 'Mint a single-use payment token (the same tokenizer as POST /api/v1/tokens)';
@@ -30,18 +32,10 @@ export default class TokenCreate extends PayctlCommand {
     } else if (flags.routing) {
       body = { bank_account: { routing_number: flags.routing, account_number: flags.account, account_type: flags['account-type'], holder_name: flags.holder } };
     } else {
-      this.error('give --card with --exp and --cvv, or --routing with --account', { exit: 2 });
+      throw usage('give --card with --exp and --cvv, or --routing with --account');
     }
-    const token = await mintToken(await this.platform(flags.db), contextFor(await this.platform(flags.db), undefined), body);
-    const c = token.card;
-    this.log(
-      keyValues([
-        ['token', token.token],
-        ['type', token.type],
-        ['method', c ? `${c.brand} ${c.first_six}…${c.last_four}` : `bank ${token.bank_account?.routing_number} …${token.bank_account?.last_four}`],
-        ['expires', token.expires_at],
-      ]),
-    );
+    const token = await executeRaw(mintToken, await this.platform(flags.db), contextFor(await this.platform(flags.db), undefined), body);
+    this.log(tokenSummary(token));
     return token;
   }
 }

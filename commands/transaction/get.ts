@@ -2,9 +2,10 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { getTransaction } from '../../src/services/transactions/lifecycle.js';
 import type { Transaction } from '../../src/domain/transactions.js';
-import { groupFlag, receipt } from '../../src/cli/flags/transaction-flags.js';
-import { keyValues, when } from '../../src/render/table.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { transactionDetails } from '../../src/render/transactions.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class TransactionGet extends PayctlCommand {
   static override description = 'Show a transaction';
@@ -14,9 +15,8 @@ export default class TransactionGet extends PayctlCommand {
 
   async run(): Promise<Transaction> {
     const { args, flags } = await this.parse(TransactionGet);
-    const t = await getTransaction(await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), args.id);
-    this.log(receipt(t));
-    this.log(keyValues([['source', t.source], ['processor', `${t.processor_name} (${t.processor_id})`], ['created', when(t.created_at)], ['updated', when(t.updated_at)]]));
+    const t = await execute(getTransaction, await this.platform(flags.db), contextFor(await this.platform(flags.db), flags.group), { transaction_id: args.id });
+    this.log(transactionDetails(t));
     return t;
   }
 }

@@ -1,14 +1,14 @@
 // The base of every payctl command: the --db flag, one platform per command (closed
 // afterwards), and one mapping of errors to output and exit codes: a user error is one
-// line (plus one per bad field) and exit 1; a bug is one line, with the stack only when
-// DEBUG is set.
+// line (plus one per bad field) and exit 1; a usage error (src/cli/usage.ts, and oclif's
+// own parse errors) exits 2; a bug is one line, with the stack only when DEBUG is set.
+// Under --json each is one JSON error object on stdout.
 import { Command, Flags } from '@oclif/core';
 import type { Input, ParserOutput } from '@oclif/core/interfaces';
 
 // oclif's parser output bounds (not exported under these names).
 type FlagOutput = { [name: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-import { readFile } from 'node:fs/promises';
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { requireGroup } from '../services/groups/groups.js';
@@ -16,6 +16,8 @@ import { dbPathFrom, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/migrate.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
+import { readBodyFile } from './flags/file.js';
+import { isUsageError, USAGE_EXIT } from './usage.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
 function hasFlag(argv: string[], name: string): boolean {
@@ -101,25 +103,17 @@ export abstract class PayctlCommand extends Command {
       this.error(lines.join('\n'), { exit: 1 });
     }
     if (err instanceof SchemaTooNewError) this.error(err.message, { exit: 1 });
+    if (isUsageError(err) && this.jsonEnabled()) {
+      // oclif would print the whole parse state; one line of what is wrong is the answer.
+      this.logJson({ error: { type: 'usage_error', message: err.message.replace(/\nSee more help with --help$/, '').replace(/\s*\n\s*/g, ' ') } });
+      this.exit(USAGE_EXIT);
+    }
     if (err.oclif || process.env[ENV.debug]) return super.catch(err);
     this.error(err.message || String(err), { exit: 1 });
   }
 
   /** A request body from --file (a path, or - for stdin). */
-  protected async readBodyFile(file: string): Promise<unknown> {
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8').catch(() => {
-      throw new AppError(400, 'validation_error', `cannot read --file ${file}`);
-    });
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new AppError(400, 'validation_error', `--file ${file} is not valid JSON`);
-    }
+  protected readBodyFile(file: string): Promise<unknown> {
+    return readBodyFile(file);
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
 }

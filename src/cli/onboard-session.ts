@@ -9,6 +9,7 @@ import type { SignupEntry } from '../domain/onboarding.js';
 import type { EmailDelivery } from '../domain/onboarding-response.js';
 import type { Platform } from '../services/platform.js';
 import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding/onboarding.js';
+import { execute } from '../services/use-case.js';
 import { AppError } from '../errors.js';
 import { contextFor } from '../services/context.js';
 
@@ -68,7 +69,7 @@ export function wizardSession(p: Platform, draftFile: string): WizardSession {
     onSaveDraft: (draft) => saveDraft(draftFile, draft),
     async onSubmit(entry) {
       try {
-        created = await submitSignupEntry(p, contextFor(p, undefined), entry);
+        created = await execute(submitSignupEntry, p, contextFor(p, undefined), { entry });
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const fields = (err.fields ?? []).map((f) => `${f.path}: ${f.message}`);

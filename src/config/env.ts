@@ -13,6 +13,10 @@ export const ENV = {
   adminToken: 'PAYCTL_ADMIN_TOKEN',
   group: 'PAYCTL_GROUP',
   apiUrl: 'PAYCTL_API_URL',
+  apiKey: 'PAYCTL_API_KEY',
+  listenSecret: 'PAYCTL_LISTEN_SECRET',
+  /** How long a webhook sender holds the deliveries it claimed (ms, real time; default 15000). */
+  webhookLeaseMs: 'PAYCTL_WEBHOOK_LEASE_MS',
   debug: 'DEBUG',
 } as const;
 

@@ -3,16 +3,17 @@
 import type { DemoStep } from './demo.js';
 import { createPaymentLink } from '../services/payment-links/payment-links.js';
 import { contextFor } from '../services/context.js';
+import { execute } from '../services/use-case.js';
 
 export const paymentLinksDemoStep: DemoStep = {
   name: 'payment-links',
   async run(p, state) {
-    const fixed = await createPaymentLink(p, contextFor(p, state.group_id), {
+    const fixed = await execute(createPaymentLink, p, contextFor(p, state.group_id), {
       processor_id: state.processor_id,
       amount: 2500,
       description: 'Espresso tasting for two',
     });
-    const open = await createPaymentLink(p, contextFor(p, state.group_id), {
+    const open = await execute(createPaymentLink, p, contextFor(p, state.group_id), {
       processor_id: state.processor_id,
       open_amount: true,
       description: 'Tip the baristas',

@@ -10,6 +10,7 @@ import { createPlan } from '../services/recurring/plans.js';
 import { createSubscription } from '../services/recurring/subscriptions.js';
 import { addCycles } from '../domain/recurring.js';
 import { contextFor } from '../services/context.js';
+import { executeRaw, withParams } from '../services/use-case.js';
 
 export const recurringDemoStep: DemoStep = {
   name: 'recurring',
@@ -32,7 +33,7 @@ export const recurringDemoStep: DemoStep = {
       cardId = card.id;
     }
 
-    const starter = await createPlan(p, contextFor(p, groupId), accountId, {
+    const starter = await executeRaw(createPlan, p, contextFor(p, groupId), withParams({
       name: 'Starter',
       description: 'Starter plan, billed monthly after a 30-day free trial',
       amount: 1999,
@@ -41,8 +42,8 @@ export const recurringDemoStep: DemoStep = {
       duration: 0,
       trial_period_days: 30,
       proration_behavior: 'create_prorations',
-    });
-    const pro = await createPlan(p, contextFor(p, groupId), accountId, {
+    }, { linked_account_id: accountId }));
+    const pro = await executeRaw(createPlan, p, contextFor(p, groupId), withParams({
       name: 'Pro (annual)',
       description: 'Pro plan, billed yearly',
       amount: 19900,
@@ -51,8 +52,8 @@ export const recurringDemoStep: DemoStep = {
       max_retry_count: 3,
       retry_policy: { steps: [{ delay_days: 1 }, { delay_days: 3 }, { delay_days: 7 }] },
       proration_behavior: 'immediate_action',
-    });
-    const box = await createPlan(p, contextFor(p, groupId), accountId, {
+    }, { linked_account_id: accountId }));
+    const box = await executeRaw(createPlan, p, contextFor(p, groupId), withParams({
       name: 'Weekly box',
       description: 'Twelve weekly deliveries, shipping included',
       amount: 1250,
@@ -60,20 +61,20 @@ export const recurringDemoStep: DemoStep = {
       initial_amount: 2500,
       billing_cycle: 'weekly',
       duration: 12,
-    });
+    }, { linked_account_id: accountId }));
 
     const nextMonth = addCycles(now, 'monthly', 1, 1);
-    const onStarter = await createSubscription(p, contextFor(p, groupId), accountId, {
+    const onStarter = await executeRaw(createSubscription, p, contextFor(p, groupId), withParams({
       plan_id: starter.id,
       customer_id: state.customer_id,
       card_id: cardId,
-    });
-    const onPro = await createSubscription(p, contextFor(p, groupId), accountId, {
+    }, { linked_account_id: accountId }));
+    const onPro = await executeRaw(createSubscription, p, contextFor(p, groupId), withParams({
       plan_id: pro.id,
       customer_id: state.customer_id,
       card_id: cardId,
       start_date: nextMonth,
-    });
+    }, { linked_account_id: accountId }));
     return {
       ...(state.card_id ? {} : { card_id: cardId }),
       plan_ids: [starter.id, pro.id, box.id],

@@ -17,6 +17,7 @@ import { onboardingDemoStep } from '../services/onboarding/onboarding.js';
 import { sha256 } from '../lib/hash.js';
 import { newId } from '../lib/ids.js';
 import { contextFor } from '../services/context.js';
+import { executeRaw } from '../services/use-case.js';
 
 export interface DemoState {
   group_id: string;
@@ -33,7 +34,7 @@ export interface DemoStep {
 }
 
 const demoCustomer = (p: Platform, groupId: string) =>
-  createCustomer(p, contextFor(p, groupId), {
+  executeRaw(createCustomer, p, contextFor(p, groupId), {
     first_name: 'Ada',
     last_name: 'Lovelace',
     email: 'ada@example.com',
@@ -130,7 +131,7 @@ async function ensureDemoKeys(p: Platform, groupId: string): Promise<Record<Perm
         group_id: groupId,
         key_hash: hash,
         prefix: key.slice(0, 12),
-        permissions: JSON.stringify([permission]),
+        permissions: [permission],
         name: `demo ${permission}`,
         created_at: p.clock.nowIso(),
         revoked_at: null,

@@ -9,7 +9,8 @@ import { randomFillSync } from 'node:crypto';
 import type { Platform } from '../services/platform.js';
 import type { Progress } from '../services/clock/scheduler.js';
 import { listGroups, listLinkedAccounts, listProcessors, requireGroup } from '../services/groups/groups.js';
-import { customerRepo, type CustomerRow } from '../store/repositories/customers.js';
+import { customerRepo } from '../store/repositories/customers.js';
+import type { CustomerEntity } from '../domain/customers.js';
 import type { TransactionRow } from '../store/repositories/transactions.js';
 import { seedRepo } from '../store/repositories/seed.js';
 import { settlementRepo } from '../store/repositories/settlement.js';
@@ -65,8 +66,8 @@ function idAt(ms: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${r.slice(0, 3)}-${variant}${r.slice(3, 6)}-${r.slice(6, 18)}`;
 }
 
-/** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
+/** mulberry32: a small deterministic PRNG in [0, 1), good enough for test data (the tests' seeded kill points use it too). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -302,11 +303,11 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
 }
 
 /** The group's customers, topped up to a few dozen so customer filters have variety. */
-async function ensureCustomers(p: Platform, groupId: string, now: string): Promise<CustomerRow[]> {
+async function ensureCustomers(p: Platform, groupId: string, now: string): Promise<CustomerEntity[]> {
   const existing = await customerRepo.list(p.db, groupId, SEED_CUSTOMERS, 0);
   const missing = SEED_CUSTOMERS - existing.length;
   if (missing <= 0) return existing;
-  const fresh: CustomerRow[] = Array.from({ length: missing }, (_, i) => ({
+  const fresh: CustomerEntity[] = Array.from({ length: missing }, (_, i) => ({
     id: newId(),
     group_id: groupId,
     first_name: FIRST[i % FIRST.length]!,

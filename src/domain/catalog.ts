@@ -6,6 +6,7 @@ import { validationError, type FieldProblem } from '../errors.js';
 import { looseBillingAddress } from './address.js';
 import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
 import { requiredText, text, timestamp, uuid } from './strings.js';
+import { pagingQuery } from './paging.js';
 
 // ---------------------------------------------------------------- bounds
 
@@ -142,24 +143,9 @@ export const createPartnerSchema = looseBillingAddress.extend({
 }).meta({ id: 'CreatePartnerRequest' });
 export type CreatePartnerInput = z.output<typeof createPartnerSchema>;
 
-/** A query value: a number or digit string (query strings are strings). */
-const queryInt = (min: number, max: number, fallback: number) =>
-  uint64Loose
-    .pipe(
-      z
-        .int()
-        .min(min, { error: `must be at least ${min}` })
-        .max(max, { error: `must be at most ${max}` }),
-    )
-    .default(fallback);
-
-export const PARTNER_LIST_LIMIT_DEFAULT = 50;
-export const PARTNER_LIST_LIMIT_MAX = 1000;
-
 /** GET /partners query (spec 12): limit 1..1000 (default 50), offset ≥ 0 (default 0), name filter. */
 export const partnerListQuerySchema = z.strictObject({
-  limit: queryInt(1, PARTNER_LIST_LIMIT_MAX, PARTNER_LIST_LIMIT_DEFAULT),
-  offset: queryInt(0, MAX_AMOUNT, 0),
+  ...pagingQuery,
   // An empty name filters nothing.
   name: text(100)
     .optional()
@@ -515,17 +501,13 @@ export function invoiceSlug(randomBytes: Uint8Array): string {
 
 // ---------------------------------------------------------------- list queries and results (extensions)
 
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 1000;
-
 /** GET /products query (extension): the same paging as partners; name filters case-insensitively. */
 export const productListQuerySchema = partnerListQuerySchema;
 export type ProductListQuery = z.output<typeof productListQuerySchema>;
 
 /** GET /invoices query (extension): paging, an effective status (past_due included) and a partner. */
 export const invoiceListQuerySchema = z.strictObject({
-  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-  offset: queryInt(0, MAX_AMOUNT, 0),
+  ...pagingQuery,
   status: z.enum(INVOICE_STATUSES, { error: `must be one of ${INVOICE_STATUSES.join(', ')}` }).optional(),
   partner_id: uuid.optional(),
 });

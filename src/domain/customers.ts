@@ -1,7 +1,7 @@
 // Customers (extension) and stored payment methods (spec "Customer card").
 import { z } from 'zod';
 import { text, email, timestamp } from './strings.js';
-import { cardBillingAddress } from './address.js';
+import { cardBillingAddress, type CardBillingAddress } from './address.js';
 
 export const createCustomerSchema = z.strictObject({
   first_name: text(64).optional(),
@@ -69,3 +69,55 @@ export type Customer = z.output<typeof customerSchema>;
 /** "MM/YY" from a month and a four-digit year. */
 export const expirationMMYY = (month: number, year: number): string =>
   `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`;
+
+/** A customer as the platform keeps it (the entity repositories take and return). */
+export interface CustomerEntity {
+  id: string;
+  group_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  /** The billing address given (its fields as sent), or null. */
+  billing_address: Record<string, string> | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A card in a customer's vault (never the full number: brand, first six, last four, expiry). */
+export interface CustomerCardEntity {
+  id: string;
+  group_id: string;
+  customer_id: string;
+  linked_account_id: string | null;
+  brand: string;
+  card_type: string;
+  card_category: string;
+  first_six: string;
+  last_four: string;
+  exp_month: number;
+  exp_year: number;
+  holder_name: string;
+  issuer: string;
+  issuer_country: string;
+  regulated: boolean;
+  commercial: boolean;
+  /** The simulated processor's outcome for this card (test cards). */
+  test_outcome: string;
+  billing_address: Partial<CardBillingAddress>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A bank account in a customer's vault (routing number and last four only). */
+export interface CustomerBankAccountEntity {
+  id: string;
+  group_id: string;
+  customer_id: string;
+  routing_number: string;
+  last_four: string;
+  account_type: string;
+  holder_name: string;
+  test_outcome: string;
+  created_at: string;
+}

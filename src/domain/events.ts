@@ -148,3 +148,26 @@ export const eventListQuerySchema = z.strictObject({
   starting_after: uuid.optional().meta({ description: 'an event id: answer the events older than it' }),
 });
 export type EventListQuery = z.output<typeof eventListQuerySchema>;
+
+/** A stream position: the `id:` of a streamed message (the event's place in the log), or an event id. */
+export const streamCursor = z
+  .string()
+  .max(100)
+  .refine((s) => /^\d{1,15}$/.test(s) || uuid.safeParse(s).success, { error: 'must be the id: of a message of this stream (a whole number) or an event id' });
+
+export const eventStreamQuerySchema = z.strictObject({
+  types: typePatterns.optional().meta({ description: 'only these types (exact, or wildcards like `transaction.*`); every type when absent' }),
+  last_event_id: streamCursor
+    .optional()
+    .meta({ description: 'start after this position, as the Last-Event-ID header does (which wins when both are sent); for clients that cannot set headers' }),
+});
+export type EventStreamQuery = z.output<typeof eventStreamQuerySchema>;
+
+/** The first message of a stream: its position, so a client that reconnects before any event still resumes from there. */
+export const streamReadySchema = z
+  .object({
+    last_event_id: z.string().meta({ description: 'the position the stream starts after (also the `id:` of this message)' }),
+    types: z.array(z.string()).meta({ description: 'the type filter in force' }),
+  })
+  .meta({ id: 'EventStreamReady' });
+export type StreamReady = z.output<typeof streamReadySchema>;

@@ -536,3 +536,16 @@ export function maskSensitive<T>(entry: T): T {
   };
   return walk(entry) as T;
 }
+
+/** A signup entry as the store keeps it: the validated entry, ssn/itin/ein masked to their last four. */
+export interface SignupEntryEntity {
+  id: string;
+  signup_form_id: string;
+  external_id: string | null;
+  /** The business account (group) the entry created. */
+  group_id: string;
+  status: 'pending_review' | 'approved' | 'rejected';
+  business_name: string;
+  entry: SignupEntry;
+  created_at: string;
+}

@@ -7,14 +7,13 @@ import { z } from 'zod';
 import { isSaleCountry, payLinkBillingAddress } from './address.js';
 import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
 import { requiredText, timestamp } from './strings.js';
+import { pagingQuery } from './paging.js';
 
 export const LINK_STATUSES = ['available', 'paid', 'deactivated', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 
 export const DESCRIPTION_MAX = 255;
 export const REDIRECT_URL_MAX = 2000;
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 1000;
 
 /** The status a payer and merchant see: an available link past its expires_at is expired. */
 export function effectiveStatus(link: { status: string; expires_at: string | null }, nowIso: string): LinkStatus {
@@ -64,16 +63,10 @@ export const createPaymentLinkSchema = z
   });
 export type CreatePaymentLink = z.output<typeof createPaymentLinkSchema>;
 
-const queryInt = (min: number, max: number, fallback: number) =>
-  uint64Loose
-    .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
-    .default(fallback);
-
 /** GET /groups/{group_id}/payment-links query (extension). */
 export const paymentLinkListQuerySchema = z.strictObject({
   status: z.enum(LINK_STATUSES, { error: `must be one of ${LINK_STATUSES.join(', ')}` }).optional(),
-  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-  offset: queryInt(0, MAX_AMOUNT, 0),
+  ...pagingQuery,
 });
 export type PaymentLinkListQuery = z.output<typeof paymentLinkListQuerySchema>;
 
@@ -157,3 +150,34 @@ export const paymentLinkListSchema = z.object({
   data: z.object({ items: z.array(paymentLinkSchema), total_count: z.number().int() }),
 }).meta({ id: 'PaymentLinkList' });
 export type PaymentLinkList = z.output<typeof paymentLinkListSchema>;
+
+// ---------------------------------------------------------------- entities
+
+/** What a link stores as its status; `expired` is also derived from expires_at when read. */
+export type StoredLinkStatus = LinkStatus;
+
+/** A payment link as the store keeps it and the services work on it. */
+export interface PaymentLinkEntity {
+  id: string;
+  group_id: string;
+  processor_id: string;
+  /** Cents; null for an open-amount link (the payer names the amount). */
+  amount: number | null;
+  description: string;
+  redirect_url: string;
+  card_enabled: boolean;
+  ach_enabled: boolean;
+  status: StoredLinkStatus;
+  expires_at: string | null;
+  paid_transaction_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A session of the public pay page: only the token's hash is kept. */
+export interface PaymentLinkSessionEntity {
+  token_hash: string;
+  payment_link_id: string;
+  created_at: string;
+  expires_at: string;
+}

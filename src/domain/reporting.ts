@@ -3,6 +3,8 @@
 // checked by one zod schema, and resolved (defaults on the platform clock) into a
 // ReportQuery that the store turns into SQL. Pure: `now` is passed in.
 import { z } from 'zod';
+// Paging is the rule of every list (src/domain/paging.ts); a larger limit is refused (400), not clamped: the spec's rule for an exceeded bound.
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './paging.js';
 import { ALL_SOURCES, STATUSES, transactionSchema, type TransactionStatus } from './transactions.js';
 import { validationError, fieldsFromZod, type FieldProblem } from '../errors.js';
 
@@ -21,9 +23,6 @@ export const CURRENCIES = ['USD'] as const;
 /** The spec's nine statuses plus `partially_captured`, which a partial capture returns. */
 export const REPORT_STATUSES = STATUSES;
 
-export const LIMIT_DEFAULT = 50;
-/** A larger limit is refused (400), not clamped: the spec's rule for an exceeded bound. */
-export const LIMIT_MAX = 1000;
 /** Values per array filter. */
 export const MAX_VALUES = 100;
 export const DEFAULT_WINDOW_MONTHS = 6;
@@ -134,7 +133,7 @@ const instant = z
  */
 export const reportQuerySchema = z.strictObject({
   type: oneOf(REPORT_TYPES, 'a report type').describe('table, count or amount_sum: selects the result shape'),
-  limit: digits(`0 to ${LIMIT_MAX}`, LIMIT_MAX).optional().describe(`rows of a table (default ${LIMIT_DEFAULT}, at most ${LIMIT_MAX})`),
+  limit: digits(`0 to ${PAGE_LIMIT_MAX}`, PAGE_LIMIT_MAX).optional().describe(`rows of a table (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`),
   offset: digits('rows to skip', Number.MAX_SAFE_INTEGER).optional().describe('rows to skip (default 0)'),
   start: instant.optional().describe('RFC 3339; default 6 months before now (platform clock); inclusive'),
   end: instant.optional().describe('RFC 3339; default now (platform clock); inclusive'),
@@ -211,7 +210,22 @@ export function parseReportQuery(raw: RawQuery, now: Date): ReportQuery {
   if (fields.length > 0 || !parsed.success) throw validationError(fields);
   const { type, limit, offset, start, end, ...filters } = parsed.data;
   const window = resolveWindow(start, end, filters, now);
-  return { type, limit: limit ?? LIMIT_DEFAULT, offset: offset ?? 0, ...window };
+  return { type, limit: limit ?? PAGE_LIMIT_DEFAULT, offset: offset ?? 0, ...window };
+}
+
+/** A raw query string as a use case's input: each parameter once or repeated. */
+export const rawQuerySchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]).optional());
+
+/**
+ * An export's query: the reporting query of a table (its type is table whatever was
+ * asked), with `limit` read as a cap on the rows exported — any whole number, beyond
+ * the API's page limit; none means every row.
+ */
+export function parseExportQuery(raw: RawQuery, now: Date): { query: ReportQuery; cap: number } {
+  const { limit, ...rest } = raw;
+  if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,16}$/.test(limit))) throw validationError([{ path: 'limit', message: 'must be a whole number' }]);
+  const query = parseReportQuery({ ...rest, type: 'table', limit: '0' }, now);
+  return { query, cap: limit === undefined ? Infinity : Number(limit) };
 }
 
 /**

@@ -39,17 +39,23 @@ export const forkSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to the original name with " (fork)"'),
 }).meta({ id: 'ForkSandboxRequest' });
 
+const moveClockFields = {
+  advance: duration.optional().describe('Move forward by a duration: 30d, 12h, 1d12h'),
+  set: instant.optional().describe('Move to a time (never earlier than the group clock now)'),
+};
+
+const exactlyOne = (v: { advance?: string; set?: string }, ctx: z.RefinementCtx) => {
+  if ((v.advance === undefined) === (v.set === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [v.advance === undefined ? 'advance' : 'set'], message: 'give exactly one of advance or set' });
+  }
+};
+
 export const moveClockSchema = z
-  .strictObject({
-    advance: duration.optional().describe('Move forward by a duration: 30d, 12h, 1d12h'),
-    set: instant.optional().describe('Move to a time (never earlier than the group clock now)'),
-  })
-  .superRefine((v, ctx) => {
-    if ((v.advance === undefined) === (v.set === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [v.advance === undefined ? 'advance' : 'set'], message: 'give exactly one of advance or set' });
-    }
-  })
+  .strictObject(moveClockFields)
+  .superRefine(exactlyOne)
   .meta({ id: 'MoveClockRequest', description: 'Exactly one of advance or set.' });
+/** The move of one group's clock: the request's fields and the group it names. */
+export const moveGroupClockInput = z.strictObject({ ...moveClockFields, group_id: z.string() }).superRefine(exactlyOne);
 export type MoveClock = z.output<typeof moveClockSchema>;
 
 export const groupClockSchema = z.object({

@@ -38,6 +38,17 @@ export function tokenBodySchemaFor(body: unknown): typeof cardTokenBody | typeof
 
 export type TokenRequest = z.output<typeof tokenRequestSchema>;
 
+/**
+ * The tokenizer's input: a card or a bank account body, each parsed by the shape its
+ * top-level member names (errors as that shape's; no "invalid union").
+ */
+export const tokenInputSchema = z.unknown().transform((body, ctx): TokenRequest => {
+  const parsed = tokenBodySchemaFor(body).safeParse(body);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: body } as (typeof ctx.issues)[number]);
+  return z.NEVER;
+});
+
 export const tokenResponseSchema = z.object({
   token: z.string(),
   type: z.enum(['card', 'bank_account']),
@@ -58,3 +69,29 @@ export const tokenResponseSchema = z.object({
     .optional(),
 }).meta({ id: 'Token' });
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
+
+/**
+ * A payment token as the platform keeps it: what a charge may know of a card or bank
+ * account (never the full number or the CVV: whether one was given).
+ */
+export interface TokenEntity {
+  token: string;
+  type: 'card' | 'bank_account';
+  brand: string | null;
+  card_type: string | null;
+  first_six: string | null;
+  last_four: string;
+  exp_month: number | null;
+  exp_year: number | null;
+  holder_name: string;
+  routing_number: string | null;
+  account_type: string | null;
+  cvv_supplied: boolean;
+  test_outcome: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** What a charge (or the vault, storing it) reads of a token's payment method. */
+export type TokenMethod = Pick<TokenEntity, 'type' | 'brand' | 'card_type' | 'first_six' | 'last_four' | 'exp_month' | 'exp_year' | 'holder_name' | 'routing_number' | 'account_type' | 'test_outcome'>;

@@ -1,6 +1,7 @@
 // What capture and refund do to a transaction, as pure rules: given the stored
 // transaction's state and the typed request, the outcome, or the user error (thrown).
 // The service applies an outcome with a compare-and-set on the status in its unit of work.
+import { z } from 'zod';
 import { invalidRequest, validationError } from '../errors.js';
 
 /** The stored state a capture reads. */
@@ -20,6 +21,12 @@ export interface CaptureState {
 export type CaptureRequest =
   | { kind: 'exact'; amount: number; path: string }
   | { kind: 'up_to'; amount?: number; processor_id?: string; path: string };
+
+/** The typed capture as a use case's input (built by the HTTP adapter from either body variant, or by the CLI from flags). */
+export const captureRequestInput: z.ZodType<CaptureRequest> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('exact'), amount: z.number().int().nonnegative(), path: z.string() }),
+  z.object({ kind: z.literal('up_to'), amount: z.number().int().nonnegative().optional(), processor_id: z.string().optional(), path: z.string() }),
+]);
 
 export interface CaptureOutcome {
   amount: number;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { booleanLoose, uint64 } from './money.js';
 import { customFields, email, requiredText, text, timestamp } from './strings.js';
-import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress } from './address.js';
+import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress, type Address } from './address.js';
 import { parseOrThrow } from '../errors.js';
 import type { CaptureRequest } from './transaction-transitions.js';
 
@@ -154,9 +154,6 @@ export const refundSchema = z
   .meta({ id: 'RefundRequest' });
 export type RefundRequest = z.output<typeof refundSchema>;
 
-/** A refund body (none means all of it) as the typed refund request. */
-export const refundRequestFrom = (body: unknown): RefundRequest => parseOrThrow(refundSchema, body ?? {});
-
 const addressOut = z.object({
   first_name: z.string().optional(), last_name: z.string().optional(), company: z.string().optional(),
   line_1: z.string().optional(), line_2: z.string().optional(), city: z.string().optional(),
@@ -216,3 +213,80 @@ export const transactionSchema = z.object({
   updated_at: timestamp,
 }).meta({ id: 'Transaction' });
 export type Transaction = z.output<typeof transactionSchema>;
+
+/** A commission as a transaction keeps it. */
+export interface Commission {
+  group_id: string;
+  flat?: number;
+  percentage?: number;
+}
+
+/**
+ * A transaction as the platform keeps it: the entity repositories take and return
+ * (addresses, custom fields and commissions as objects, flags as booleans; times as
+ * RFC 3339 UTC strings with milliseconds, the form they are compared, ordered and
+ * answered in). `toApiTransaction` turns it into the API's Transaction.
+ */
+export interface TransactionEntity {
+  id: string;
+  group_id: string;
+  linked_account_id: string | null;
+  processor_id: string;
+  transaction_type: 'sale' | 'auth';
+  /** 'card' or 'ach'. */
+  payment_method: string;
+  /** 'card', 'customer_card', 'ach' or 'customer_ach': how the method was given. */
+  method_detail: string;
+  customer_id: string | null;
+  card_id: string | null;
+  bank_account_id: string | null;
+  brand: string | null;
+  /** The card type; for a bank account its account type. */
+  card_type: string | null;
+  /** The card's first six; for a bank account its routing number. */
+  first_six: string | null;
+  last_four: string | null;
+  customer_name: string;
+  /** YY/MM. */
+  expiration_date: string | null;
+  avs: string | null;
+  cvv: string | null;
+  issued_country: string | null;
+  dynamic_descriptor: string | null;
+  requested_amount: number;
+  authorized_amount: number;
+  captured_amount: number;
+  refunded_amount: number;
+  included_tax_amount: number | null;
+  included_shipping_amount: number | null;
+  currency: string;
+  description: string;
+  source: string;
+  order_id: string;
+  po_number: string;
+  ip_address: string;
+  email_receipt: boolean;
+  email_address: string;
+  user_id: string;
+  username: string;
+  billing_address: Address;
+  shipping_address: Address | null;
+  form_id: string | null;
+  form_external_id: string;
+  form_entry_id: string;
+  subscription_id: string | null;
+  plan_id: string | null;
+  invoice_id: string | null;
+  invoice_number: string | null;
+  invoice_external_id: string | null;
+  payment_link_id: string | null;
+  destination_group_id: string | null;
+  custom_fields: Record<string, unknown> | null;
+  commissions: Commission[] | null;
+  response_code: string;
+  response_text: string;
+  status: TransactionStatus;
+  settlement_batch_id: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -9,7 +9,7 @@ import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/groups/keys.js';
 import { readJsonBody } from './body.js';
-import { JsonResponse, RawResponse, type RouteContext, type RouteDef } from './route.js';
+import { JsonResponse, RawResponse, StreamResponse, type RouteContext, type RouteDef } from './route.js';
 import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
@@ -23,6 +23,7 @@ import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';
 import { isMissingReference } from '../store/errors.js';
 import { withGroupClock } from '../services/platform.js';
+import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -60,6 +61,8 @@ const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  // A page's script may read these answer headers (the request id to quote in a support question).
+  'Access-Control-Expose-Headers': 'Request-Id, Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
 };
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -68,6 +71,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const inFlightKeys = new Set<string>();
   let inFlight = 0;
   let shuttingDown = false;
+  // Aborted at shutdown: long-lived answers (event streams) end, so the drain completes.
+  const closing = new AbortController();
   let drained: (() => void) | undefined;
   let baseUrl = '';
   const rateLimits = new RateLimits(opts.settings ?? {});
@@ -156,7 +161,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Key authentication checked the cached groups, processors and keys; other routes check them here.
       if (!ctx.key) await configCache(platform.db).check(platform.db);
       let raw = '';
-      if (route.method === 'POST' || route.method === 'PUT') {
+      if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
         const parsed = await readJsonBody(req);
         raw = parsed.raw;
         ctx.body = parsed.value;
@@ -203,12 +208,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: JSON.stringify(err.toBody()) });
         throw err;
       }
-      if (claim && !(result instanceof RawResponse)) {
+      if (claim && !(result instanceof RawResponse) && !(result instanceof StreamResponse)) {
         const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
         await claim.settle(platform.db, { status: answer.status, body: JSON.stringify(answer.body) });
       }
 
-      if (result instanceof RawResponse) {
+      if (result instanceof StreamResponse) {
+        await result.run({ req, res, signal: connectionSignal(res, closing.signal), settings: opts.settings ?? {} });
+      } else if (result instanceof RawResponse) {
         res.writeHead(result.status, { ...(cors ? CORS : {}), ...result.headers });
         res.end(result.body);
       } else if (result instanceof JsonResponse) {
@@ -272,6 +279,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
   platform.publicUrl = baseUrl;
 
+  // Webhook deliveries are sent from here after each commit that appended events; the
+  // ones left waiting by an earlier process (a kill -9 before it sent them) go at once.
+  startDeliveryLoop(platform);
+  const catchUp = deliverAllDue(platform).catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
+
   // Due work on the platform clock (settlement, billing …) runs on a timer too.
   let ticking = false;
   const timer =
@@ -292,6 +304,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     server,
     async close() {
       shuttingDown = true;
+      closing.abort();
       if (timer) clearInterval(timer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -299,9 +312,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       server.closeAllConnections();
       await closed;
       while (ticking) await new Promise((r) => setTimeout(r, 10));
+      await catchUp;
+      await stopDeliveryLoop(platform);
       await log.close();
     },
   };
+}
+
+/** Aborts when the server shuts down or the client's connection closes. */
+function connectionSignal(res: http.ServerResponse, closing: AbortSignal): AbortSignal {
+  const ac = new AbortController();
+  const abort = () => ac.abort();
+  if (closing.aborted || res.destroyed) abort();
+  closing.addEventListener('abort', abort, { once: true });
+  res.once('close', abort); // also when the client goes away
+  ac.signal.addEventListener('abort', () => closing.removeEventListener('abort', abort), { once: true });
+  return ac.signal;
 }
 
 function decodeParams(params: Record<string, string> | undefined): Record<string, string> {

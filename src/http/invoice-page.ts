@@ -18,7 +18,6 @@ export function escapeHtml(s: string): string {
 const STATUS_LABELS: Record<InvoiceStatus, string> = { pending: 'Pending', past_due: 'Past due', paid: 'Paid', archived: 'Archived' };
 
 /** Headers of every hosted page: the slug is a secret, so no referrer, no framing, no caching, own origin only. */
-export { PAGE_HEADERS } from './page-headers.js';
 
 function partnerLines(inv: Invoice): string[] {
   const p = inv.partner;

@@ -3,7 +3,7 @@
 // ones added later — documents them without listing them itself:
 //   every operation            400, 404, 500, 503 (shutting down)
 //   any credentials            401, 403
-//   POST or PUT (a JSON body)  413 over 1 MiB, 415 not JSON
+//   POST, PUT or PATCH (a JSON body)  413 over 1 MiB, 415 not JSON
 //   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
 //   a rate limit               429 with Retry-After and RateLimit-* headers
 // plus the route's own success status and any other it declares (onboarding's 202).
@@ -18,7 +18,10 @@ export interface StatusDoc {
 
 export const RATE_LIMIT_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
-export const takesBody = (route: RouteDef) => route.method === 'POST' || route.method === 'PUT';
+/** Every answer names its request (the id the access log and the request's events carry). */
+export const REQUEST_ID_HEADER = 'Request-Id';
+
+export const takesBody = (route: RouteDef) => route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
 export const takesIdempotencyKey = (route: RouteDef) => route.method === 'POST' && !route.noIdempotency;
 
 /** Success statuses: the route's own and the alternatives it declares. */
@@ -26,18 +29,18 @@ export function successStatuses(route: RouteDef): StatusDoc[] {
   const limit = route.rateLimit ? RATE_LIMIT_HEADERS : [];
   const replay = takesIdempotencyKey(route) ? ['Idempotent-Replayed'] : [];
   return [
-    { status: route.status ?? 200, description: route.successDescription ?? 'Success', headers: [...limit, ...replay] },
+    { status: route.status ?? 200, description: route.successDescription ?? 'Success', headers: [REQUEST_ID_HEADER, ...limit, ...replay] },
     ...Object.entries(route.otherStatuses ?? {}).map(([status, description]) => ({
       status: Number(status),
       description,
-      headers: [...limit, ...replay],
+      headers: [REQUEST_ID_HEADER, ...limit, ...replay],
     })),
   ];
 }
 
 /** Error statuses, each answered with the Error body. */
 export function errorStatuses(route: RouteDef): StatusDoc[] {
-  const limit = route.rateLimit ? RATE_LIMIT_HEADERS : [];
+  const limit = [REQUEST_ID_HEADER, ...(route.rateLimit ? RATE_LIMIT_HEADERS : [])];
   const out: StatusDoc[] = [
     { status: 400, description: 'Validation error (`fields` names each bad field and its rule) or request not allowed now', headers: limit },
   ];
@@ -69,11 +72,11 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
     out.push({ status: 422, description: 'This Idempotency-Key was used with a different request body', headers: limit });
   }
   if (route.rateLimit) {
-    out.push({ status: 429, description: 'Rate limit exceeded for this client address; retry after Retry-After seconds', headers: ['Retry-After', ...limit] });
+    out.push({ status: 429, description: 'Rate limit exceeded for this client address; retry after Retry-After seconds', headers: [...limit.slice(0, 1), 'Retry-After', ...limit.slice(1)] });
   }
   out.push(
-    { status: 500, description: 'Internal error (no details in the body; the server log has them)', headers: [] },
-    { status: 503, description: 'The server is shutting down; retry shortly', headers: [] },
+    { status: 500, description: 'Internal error (no details in the body; the server log has them)', headers: [REQUEST_ID_HEADER] },
+    { status: 503, description: 'The server is shutting down; retry shortly', headers: [REQUEST_ID_HEADER] },
   );
   return out;
 }

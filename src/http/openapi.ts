@@ -20,6 +20,10 @@ export const openApiPath = (route: RouteDef): string => route.path.replace(/:([a
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 const HEADERS: Record<string, Json> = {
+  'Request-Id': {
+    description: "This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem.",
+    schema: { type: 'string', format: 'uuid' },
+  },
   'Retry-After': { description: 'Seconds until a request from this address is allowed again', schema: { type: 'integer', minimum: 1 } },
   RateLimit: { description: 'IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>`', schema: { type: 'string' } },
   'RateLimit-Policy': { description: 'The limit and its window: `<points>;w=<seconds>`', schema: { type: 'string' } },
@@ -135,7 +139,10 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
     const name = pascal(operationId(route));
     const body = route.body ? roots.push({ schema: route.body, io: 'input', fallbackName: `${name}Request` }) - 1 : undefined;
     const res = route.response ? roots.push({ schema: route.response, io: 'output', fallbackName: `${name}Response` }) - 1 : undefined;
-    return { route, body, res };
+    const messages = Object.entries(route.stream?.messages ?? {}).map(
+      ([message, schema]) => [message, roots.push({ schema, io: 'output', fallbackName: `${name}${pascal(message)}` }) - 1] as const,
+    );
+    return { route, body, res, messages };
   });
   // Every event type's payload, from the same zod schemas the event log is checked with.
   const eventRoots = EVENT_TYPES.map((type) => roots.push({ schema: eventSchemaOf(type), io: 'output', fallbackName: `Event_${type}` }) - 1);
@@ -148,8 +155,17 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
 
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
-  for (const { route, body, res } of slots) {
-    const successContent = route.produces
+  for (const { route, body, res, messages } of slots) {
+    const successContent = route.stream
+      ? {
+          [route.produces ?? 'text/event-stream']: {
+            schema: { type: 'string', description: route.stream.description },
+            example: route.stream.example,
+            // What each message's data: is (OpenAPI 3.1 has no field for the items of a stream).
+            'x-sse-messages': Object.fromEntries(messages.map(([message, i]) => [message, { $ref: components.refs[i]! }])),
+          },
+        }
+      : route.produces
       ? { [route.produces]: { schema: { type: 'string', format: 'binary' } } }
       : res !== undefined
         ? jsonContent(components.refs[res]!)
@@ -170,6 +186,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
       parameters: [
         ...[...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
         ...queryParameters(route),
+        ...Object.entries(route.requestHeaders ?? {}).map(([name, text]) => ({ name, in: 'header', required: false, description: text, schema: { type: 'string' } })),
         ...(takesIdempotencyKey(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
       ],
       ...(body !== undefined ? { requestBody: { required: true, content: jsonContent(components.refs[body]!) } } : {}),

@@ -1,7 +1,7 @@
 // The route table's shape. Every route under /api/v1 is described once here: its path
 // (exactly the spec's), who may call it, its schemas (for the OpenAPI document) and a
 // thin handler that calls one service. Services validate bodies with the same schemas.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
 import type { GroupContext, RequestContext } from '../services/context.js';
@@ -9,7 +9,7 @@ import type { ApiKeyInfo } from '../services/groups/keys.js';
 import type { Permission } from '../domain/permissions.js';
 import type { RateLimitRule } from './rate-limit.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type RouteAuth =
   | { kind: 'key'; anyOf: Permission[] } // API key of the path's group with one of these permissions
@@ -54,6 +54,23 @@ export class RawResponse {
   ) {}
 }
 
+/** What a streaming answer writes to: the raw request and response, the server's settings. */
+export interface StreamIo {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Aborts when the client goes away or the server shuts down: the stream then ends. */
+  signal: AbortSignal;
+  settings: Record<string, unknown>;
+}
+
+/**
+ * A long-lived answer (Server-Sent Events): the dispatcher hands the connection to `run`
+ * and the request lasts until it resolves (the access log records it then).
+ */
+export class StreamResponse {
+  constructor(readonly run: (io: StreamIo) => Promise<void>) {}
+}
+
 /** A JSON response with a status other than the route's default. */
 export class JsonResponse {
   constructor(
@@ -82,6 +99,10 @@ export interface RouteDef<Path extends string = string> {
   otherStatuses?: Record<number, string>;
   /** Non-JSON success content type, for the OpenAPI document. */
   produces?: string;
+  /** A `text/event-stream` answer: what its messages carry, for the OpenAPI document. */
+  stream?: { description: string; example: string; messages: Record<string, z.ZodType> };
+  /** Request headers the route reads (beyond Authorization and Idempotency-Key): name → description. */
+  requestHeaders?: Record<string, string>;
   /** Not part of the API document (hosted pages, /docs). */
   hidden?: boolean;
   /** Why this POST refuses Idempotency-Key (its answer carries secrets that are never stored). */

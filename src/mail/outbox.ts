@@ -2,9 +2,12 @@
 // `payctl outbox`). When PAYCTL_SMTP_URL is set it is also delivered over SMTP after
 // the write commits; the outcome is recorded on the row. Callers that must know the
 // outcome (onboarding: 201 vs 202) call `deliverNow` after their write.
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../domain/paging.js';
 import type { Platform } from '../services/platform.js';
 import type { Tx } from '../store/db.js';
-import { outboxRepo, type OutboxRow } from '../store/repositories/outbox.js';
+import { outboxRepo } from '../store/repositories/outbox.js';
+import { toOutboxEmail, type OutboxEmail, type OutboxEntity } from '../domain/email.js';
+import { notFound } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { ENV } from '../config/env.js';
 
@@ -19,9 +22,9 @@ export interface EmailInput {
 }
 
 /** Queue an e-mail inside the caller's write; delivery (if SMTP is configured) runs after the commit. */
-export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: { deliverAfterCommit?: boolean } = {}): Promise<OutboxRow> {
+export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: { deliverAfterCommit?: boolean } = {}): Promise<OutboxEntity> {
   const smtp = p.env[ENV.smtpUrl];
-  const row: OutboxRow = {
+  const row: OutboxEntity = {
     id: newId(),
     kind: input.kind,
     to_address: input.to,
@@ -64,6 +67,14 @@ export async function deliverNow(p: Platform, id: string): Promise<{ delivered: 
   }
 }
 
-export const listOutbox = (p: Platform, opts: { limit?: number; offset?: number; kind?: string } = {}) =>
-  outboxRepo.list(p.db, Math.min(opts.limit ?? 50, 1000), opts.offset ?? 0, opts.kind);
-export const getOutbox = (p: Platform, id: string) => outboxRepo.find(p.db, id);
+/** The outbox's e-mails, newest first. */
+export async function listOutbox(p: Platform, opts: { limit?: number; offset?: number; kind?: string } = {}): Promise<OutboxEmail[]> {
+  return (await outboxRepo.list(p.db, Math.min(opts.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX), opts.offset ?? 0, opts.kind)).map(toOutboxEmail);
+}
+
+/** One e-mail of the outbox, or 404. */
+export async function getOutbox(p: Platform, id: string): Promise<OutboxEmail> {
+  const row = await outboxRepo.find(p.db, id);
+  if (!row) throw notFound('e-mail');
+  return toOutboxEmail(row);
+}

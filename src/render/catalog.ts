@@ -2,19 +2,19 @@
 import { paint, statusTone } from './colour.js';
 import type { Invoice, Partner, Product } from '../domain/catalog.js';
 import { dueDayOf, invoiceIncludedTax } from '../domain/catalog.js';
-import { formatMoney } from '../domain/money.js';
-import { keyValues, table, when } from './table.js';
+import { keyValues, table } from './table.js';
+import { dateTime, money, moneyWithCents } from './format.js';
 
 export function productDetails(p: Product): string {
   return keyValues([
     ['id', p.id],
     ['name', p.name],
     ['description', p.description],
-    ['amount', `${formatMoney(p.amount)} (${p.amount} cents)`],
-    ['tax included', `${formatMoney(p.included_tax_amount)} (${p.included_tax_amount} cents)`],
+    ['amount', moneyWithCents(p.amount)],
+    ['tax included', moneyWithCents(p.included_tax_amount)],
     ['unit', p.unit_of_measure],
-    ['created', when(p.created_at)],
-    ['updated', when(p.updated_at)],
+    ['created', dateTime(p.created_at)],
+    ['updated', dateTime(p.updated_at)],
   ]);
 }
 
@@ -30,7 +30,7 @@ export function partnerDetails(p: Partner): string {
     ['name', [p.first_name, p.last_name].filter(Boolean).join(' ')],
     ['email', p.email],
     ['address', [p.line_1, p.line_2, `${p.city}, ${p.subdivision} ${p.postal_code}`, p.country].filter(Boolean).join(', ')],
-    ['created', when(p.created_at)],
+    ['created', dateTime(p.created_at)],
   ]);
 }
 
@@ -44,17 +44,17 @@ export function invoiceDetails(inv: Invoice, pageUrl: string): string {
     ['status', invoiceStatusText(inv.status)],
     ['partner', `${partnerName(inv.partner)} <${inv.partner.email}>`],
     ['due date', dueDayOf(inv.due_date)],
-    ['amount', `${formatMoney(inv.amount)} (tax included ${formatMoney(invoiceIncludedTax(inv.products))})`],
+    ['amount', `${money(inv.amount)} (tax included ${money(invoiceIncludedTax(inv.products))})`],
     ['payment', [inv.card_enabled ? 'card' : '', inv.ach_enabled ? 'ACH' : ''].filter(Boolean).join(', ') || 'none online'],
     ['external id', inv.external_id],
     ['note', inv.note],
     ['page', pageUrl],
-    ['created', when(inv.created_at)],
-    ['updated', when(inv.updated_at)],
+    ['created', dateTime(inv.created_at)],
+    ['updated', dateTime(inv.updated_at)],
   ]);
   const lines = table(
     ['line id', 'product', 'quantity', 'unit price', 'line total'],
-    inv.products.map((l) => [l.id, l.name, l.quantity, formatMoney(l.amount), formatMoney(l.amount * l.quantity)]),
+    inv.products.map((l) => [l.id, l.name, l.quantity, money(l.amount), money(l.amount * l.quantity)]),
   );
   return `${head}\n${lines}`;
 }
@@ -62,6 +62,23 @@ export function invoiceDetails(inv: Invoice, pageUrl: string): string {
 export function invoiceTable(items: Invoice[]): string {
   return table(
     ['id', 'number', 'status', 'partner', 'due', 'amount'],
-    items.map((i) => [i.id, i.invoice_number, invoiceStatusText(i.status), i.partner.company, dueDayOf(i.due_date), formatMoney(i.amount)]),
+    items.map((i) => [i.id, i.invoice_number, invoiceStatusText(i.status), i.partner.company, dueDayOf(i.due_date), money(i.amount)]),
   );
 }
+
+export function productTable(items: Product[]): string {
+  return table(
+    ['id', 'name', 'amount', 'tax incl.', 'unit'],
+    items.map((x) => [x.id, x.name, money(x.amount), money(x.included_tax_amount), x.unit_of_measure]),
+  );
+}
+
+export function partnerTable(items: Partner[]): string {
+  return table(
+    ['id', 'company', 'name', 'email', 'city', 'country'],
+    items.map((x) => [x.id, x.company, [x.first_name, x.last_name].filter(Boolean).join(' '), x.email, x.city, x.country]),
+  );
+}
+
+/** The line under a page of a list: "20 shown of 45 (offset 20)". */
+export const pageFooter = (shown: number, total: number, offset: number): string => `${shown} shown of ${total} (offset ${offset})`;

@@ -1,18 +1,10 @@
 // How a reported transaction is shown: the columns of `payctl report` (table and CSV)
 // and of the report browser.
 import type { Transaction } from '../domain/transactions.js';
-import { formatMoney } from '../domain/money.js';
-import { when } from './table.js';
+import { dateTime, money } from './format.js';
+import { paidWith } from './transactions.js';
 import { statusWord } from './colour.js';
 import type { CsvValue } from './csv.js';
-
-/** "Visa •4242", "ACH •6789". */
-export function methodText(t: Transaction): string {
-  const card = t.payment_details.card;
-  if (card) return `${card.brand} •${card.last_four}`;
-  const bank = t.payment_details.bank_account;
-  return bank ? `ACH •${bank.last_four}` : t.payment_method;
-}
 
 export function customerText(t: Transaction): string {
   const name = t.payment_details.card?.customer_name ?? t.payment_details.bank_account?.holder_name ?? '';
@@ -22,10 +14,10 @@ export function customerText(t: Transaction): string {
 export const TABLE_HEAD = ['date', 'status', 'amount', 'method', 'source', 'customer', 'id'];
 
 export const tableRow = (t: Transaction): string[] => [
-  when(t.created_at),
+  dateTime(t.created_at),
   statusWord(t.status),
-  formatMoney(t.amounts.requested_amount, t.currency),
-  methodText(t),
+  money(t.amounts.requested_amount, t.currency),
+  paidWith(t),
   t.source,
   customerText(t),
   t.id,

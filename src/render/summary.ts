@@ -2,9 +2,9 @@
 // count per day, in block characters, as wide as the terminal) and breakdowns by
 // status, brand, payment method and source (count, amount, share of the count as a
 // bar). The same numbers go to CSV and JSON, and the daily chart to SVG.
+import { money } from './format.js';
 import type { ReportSummaryAll, SummaryDimension } from '../services/reporting/summary.js';
 import type { SummaryBucket } from '../domain/reporting-summary.js';
-import { formatMoney } from '../domain/money.js';
 import { paint, statusTone, type ColourTarget } from './colour.js';
 import type { CsvValue } from './csv.js';
 
@@ -94,15 +94,15 @@ export interface SummaryTextOptions {
 export function summaryText(s: ReportSummaryAll, opts: SummaryTextOptions): string {
   const width = Math.max(40, opts.width);
   const lines: string[] = [];
-  lines.push(`${s.start.slice(0, 10)} … ${s.end.slice(0, 10)}`, `${s.total_count.toLocaleString('en-US')} transactions, net ${formatMoney(s.total_amount)}`);
+  lines.push(`${s.start.slice(0, 10)} … ${s.end.slice(0, 10)}`, `${s.total_count.toLocaleString('en-US')} transactions, net ${money(s.total_amount)}`);
   const days = dailySeries(s);
   if (days.length > 0 && s.total_count > 0) {
     // Wide enough for any column's label: no column exceeds the window's total.
-    const pad = Math.max(formatMoney(s.total_amount).length, s.total_count.toLocaleString('en-US').length);
+    const pad = Math.max(money(s.total_amount).length, s.total_count.toLocaleString('en-US').length);
     const { span, points } = bucketDays(days, width - pad - 2);
     const per = span === 1 ? 'per day' : `per ${span} days`;
     lines.push('');
-    lines.push(...chartBlock(`Net amount ${per}`, points.map((p) => p.amount), (n) => formatMoney(n), pad));
+    lines.push(...chartBlock(`Net amount ${per}`, points.map((p) => p.amount), (n) => money(n), pad));
     lines.push(...chartBlock(`Count ${per}`, points.map((p) => p.count), (n) => n.toLocaleString('en-US'), pad));
     const first = points[0]!.day;
     const last = points[points.length - 1]!.day;
@@ -115,14 +115,14 @@ export function summaryText(s: ReportSummaryAll, opts: SummaryTextOptions): stri
     lines.push('', DIMENSION_TITLES[dim]);
     const keyW = Math.max(...rows.map((r) => keyText(dim, r.key).length));
     const countW = Math.max(...rows.map((r) => r.count.toLocaleString('en-US').length));
-    const amountW = Math.max(...rows.map((r) => formatMoney(r.amount).length));
+    const amountW = Math.max(...rows.map((r) => money(r.amount).length));
     const barW = Math.max(4, Math.min(40, width - keyW - countW - amountW - 15));
     for (const r of [...rows].sort((a, b) => b.count - a.count)) {
       const share = s.total_count === 0 ? 0 : r.count / s.total_count;
       const key = keyText(dim, r.key).padEnd(keyW);
       const shown = dim === 'status' ? paint(key, statusTone(r.key), opts.stream) : key;
       lines.push(
-        `  ${shown}  ${r.count.toLocaleString('en-US').padStart(countW)}  ${formatMoney(r.amount).padStart(amountW)}  ${shareBar(share, barW).padEnd(barW)} ${(share * 100).toFixed(1).padStart(5)}%`,
+        `  ${shown}  ${r.count.toLocaleString('en-US').padStart(countW)}  ${money(r.amount).padStart(amountW)}  ${shareBar(share, barW).padEnd(barW)} ${(share * 100).toFixed(1).padStart(5)}%`,
       );
     }
   }
@@ -163,7 +163,7 @@ export function dailyChartSvg(s: ReportSummaryAll, opts: { width?: number; title
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">`);
   parts.push(`<rect width="${W}" height="${H}" fill="#ffffff"/>`);
-  const title = opts.title ?? `Daily volume ${s.start.slice(0, 10)} – ${s.end.slice(0, 10)}: ${s.total_count.toLocaleString('en-US')} transactions, net ${formatMoney(s.total_amount)}`;
+  const title = opts.title ?? `Daily volume ${s.start.slice(0, 10)} – ${s.end.slice(0, 10)}: ${s.total_count.toLocaleString('en-US')} transactions, net ${money(s.total_amount)}`;
   parts.push(`<text x="${left}" y="28" ${font} font-size="16" fill="#111">${esc(title)}</text>`);
   const panel = (top: number, label: string, values: number[], fmt: (n: number) => string, colour: string) => {
     const max = Math.max(0, ...values);
@@ -180,7 +180,7 @@ export function dailyChartSvg(s: ReportSummaryAll, opts: { width?: number; title
       );
     });
   };
-  panel(60, 'Net amount per day', days.map((d) => d.amount), (n) => formatMoney(n), '#2f6fdf');
+  panel(60, 'Net amount per day', days.map((d) => d.amount), (n) => money(n), '#2f6fdf');
   panel(60 + panelH + 40, 'Transactions per day', days.map((d) => d.count), (n) => n.toLocaleString('en-US'), '#3a9d5d');
   if (days.length) {
     const y = 60 + panelH * 2 + 60;

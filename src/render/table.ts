@@ -11,9 +11,3 @@ export function keyValues(pairs: Array<[string, string | number | boolean | null
   const width = Math.max(...pairs.map(([k]) => k.length));
   return pairs.map(([k, v]) => `${k.padEnd(width)}  ${v ?? ''}`).join('\n');
 }
-
-/** A timestamp as local-readable text. */
-export function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-}

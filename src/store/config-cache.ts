@@ -2,12 +2,11 @@
 // reads one counter (config_version, bumped by triggers whenever any process changes
 // those tables) instead of the rows: when it moved, everything cached is dropped, so a
 // key revoked by `payctl key revoke` in another process is refused by the next request.
-import type { Database, Executor } from './db.js';
-import type { ApiKeyRow } from './repositories/api-keys.js';
-import type { GroupRow, ProcessorRow } from './repositories/groups.js';
+import { getFresh, type Database, type Executor } from './db.js';
+import type { ApiKeyEntity, GroupEntity, ProcessorEntity } from '../domain/groups.js';
 
 /** A key as authentication reads it: with its group's clock offset. */
-export type AuthKeyRow = ApiKeyRow & { clock_offset_ms: number };
+export type AuthKeyRow = ApiKeyEntity & { clock_offset_ms: number };
 
 /** Entries per map: past it a map is emptied (only hostile traffic makes that many distinct lookups). */
 const MAX_ENTRIES = 10_000;
@@ -15,12 +14,16 @@ const MAX_ENTRIES = 10_000;
 export class ConfigCache {
   private version: number | undefined;
   private keys = new Map<string, AuthKeyRow>();
-  private groups = new Map<string, GroupRow>();
-  private processors = new Map<string, ProcessorRow>();
+  private groups = new Map<string, GroupEntity>();
+  private processors = new Map<string, ProcessorEntity>();
 
-  /** Read the counter (one small read); drop every entry if it moved. Returns the version seen. */
+  /**
+   * Read the counter (one small read, shared by the requests that ask together, each
+   * seeing a read submitted after it asked); drop every entry if it moved. Returns the
+   * version seen.
+   */
   async check(reader: Executor): Promise<number> {
-    const n = (await reader.get<{ n: number }>('SELECT n FROM config_version WHERE id = 1'))?.n ?? -1;
+    const n = (await getFresh<{ n: number }>(reader, 'SELECT n FROM config_version WHERE id = 1'))?.n ?? -1;
     if (n !== this.version) {
       this.version = n;
       this.keys.clear();
@@ -38,10 +41,10 @@ export class ConfigCache {
   key(hash: string): AuthKeyRow | undefined {
     return this.keys.get(hash);
   }
-  group(id: string): GroupRow | undefined {
+  group(id: string): GroupEntity | undefined {
     return this.groups.get(id);
   }
-  processor(groupId: string, id: string): ProcessorRow | undefined {
+  processor(groupId: string, id: string): ProcessorEntity | undefined {
     const row = this.processors.get(id);
     return row?.group_id === groupId ? row : undefined;
   }
@@ -51,10 +54,10 @@ export class ConfigCache {
   putKey(version: number, row: AuthKeyRow): void {
     if (version === this.version) put(this.keys, row.key_hash, row);
   }
-  putGroup(version: number, row: GroupRow): void {
+  putGroup(version: number, row: GroupEntity): void {
     if (version === this.version) put(this.groups, row.id, row);
   }
-  putProcessor(version: number, row: ProcessorRow): void {
+  putProcessor(version: number, row: ProcessorEntity): void {
     if (version === this.version) put(this.processors, row.id, row);
   }
   get currentVersion(): number | undefined {

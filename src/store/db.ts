@@ -11,7 +11,10 @@
 //   one's completion callback, so no JS continuation sits between them (WriterPipe);
 // - inserts a write hands to `tx.deferInsert` are held and sent together as one
 //   multi-row INSERT per table, before the commit or before any later statement that
-//   could see them;
+//   could see them; compare-and-sets (`tx.deferChange`) and checks (`tx.deferCheck`)
+//   of one SQL text likewise go as one statement for the batch;
+// - a batch whose writes ran no statement of their own is queued whole (BEGIN, its
+//   statements, COMMIT) without a savepoint;
 // - a write gets a SAVEPOINT (so that failing rolls back only itself) only when it
 //   runs a statement that changes the database; its deferred inserts need none, they
 //   are simply dropped when it fails;
@@ -32,10 +35,7 @@ export interface Executor {
   all<T>(sql: string, params?: Params): Promise<T[]>;
 }
 
-/**
- * One statement whose only parameter is a JSON text (its single `?`): it can be bound,
- * or written into the SQL as a string literal when a whole batch goes in one exec.
- */
+/** One statement whose only parameter is a JSON text (its single `?`). */
 export interface JsonStatement {
   sql: string;
   json: string;
@@ -79,6 +79,14 @@ export interface Tx extends Executor {
    * statement sees both, e.g. a DELETE of the rows and of what they added).
    */
   accumulate<T>(reducer: BatchReducer<T>, item: T): void;
+}
+
+/**
+ * `get(sql)` on `ex`; on the database's reader, shared with concurrent callers (see
+ * Database.getShared): for a small read every request makes.
+ */
+export function getFresh<T>(ex: Executor, sql: string): Promise<T | undefined> {
+  return ex instanceof Database ? ex.getShared<T>(sql) : ex.get<T>(sql);
 }
 
 /** Whether an executor is a write's transaction (deferred inserts, per-batch work) rather than the reader. */
@@ -460,7 +468,7 @@ class Batch {
       if (d.kind === 'row') {
         const rows: Deferred[] = [];
         while (i < items.length && items[i]!.kind === 'row') rows.push(items[i++]!);
-        for (const st of toStatements(rows)) await this.writer.run(st.sql, st.params);
+        for (const st of toStatements(rows, false)) await this.writer.run(st.sql, st.params);
         continue;
       }
       i++;
@@ -481,10 +489,11 @@ class Batch {
  * travel as one JSON parameter that SQLite unpacks (json_each, then `->>` per column) on
  * the writer's thread — binding every value (56 per transaction row) would convert each
  * on the main thread, the busiest part of a sale, and most of a batch's values repeat.
- * A change is followed by the check of its row count, a check by its test.
+ * A change is followed by the check of its row count, a check by its test. `reorder`:
+ * rows may be moved (see rowsLast); never when resending one write's work alone.
  */
-function toStatements(input: Deferred[]): Statement[] {
-  const items = rowsLast(input);
+function toStatements(input: Deferred[], reorder = true): Statement[] {
+  const items = reorder ? rowsLast(input) : input;
   const out: Statement[] = [];
   let i = 0;
   while (i < items.length) {
@@ -493,7 +502,7 @@ function toStatements(input: Deferred[]): Statement[] {
       const rows: unknown[][] = [];
       while (i < items.length) {
         const r = items[i]!;
-        if (r.kind !== 'row' || r.table !== d.table || r.columns !== d.columns) break;
+        if (r.kind !== 'row' || r.table !== d.table || !sameColumns(r.columns, d.columns)) break;
         rows.push(r.values);
         i++;
       }
@@ -509,28 +518,77 @@ function toStatements(input: Deferred[]): Statement[] {
         sets.push(c.params);
         i++;
       }
-      const many = sets.length > 1 ? checkEach(d.sql) : undefined;
+      const many = sets.length > 1 && sets.every((ps) => ps.every(jsonSafe)) ? checkEach(d.sql) : undefined;
       if (many) out.push({ sql: many, params: [JSON.stringify(sets)] });
       else for (const params of sets) out.push({ sql: checkExists(d.sql), params });
       continue;
     }
-    i++;
-    out.push({ sql: d.sql, params: d.params }, { sql: CHECK_CHANGES, params: [d.changes] });
+    // Consecutive compare-and-sets of one SQL text: one UPDATE over their parameters as
+    // JSON, then one check that together they changed what each must. (Two of them on one
+    // row change it once: the check fails, and the work is resent write by write.)
+    const changes: Array<Extract<Deferred, { kind: 'change' }>> = [];
+    while (i < items.length) {
+      const c = items[i]!;
+      if (c.kind !== 'change' || c.sql !== d.sql) break;
+      changes.push(c);
+      i++;
+    }
+    const many = changes.length > 1 && changes.every((c) => c.params.every(jsonSafe)) ? changeEach(d.sql) : undefined;
+    if (many) {
+      out.push(
+        { sql: many, params: [JSON.stringify(changes.map((c) => c.params))] },
+        { sql: CHECK_CHANGES, params: [changes.reduce((n, c) => n + c.changes, 0)] },
+      );
+    } else for (const c of changes) out.push({ sql: c.sql, params: c.params }, { sql: CHECK_CHANGES, params: [c.changes] });
   }
   return out;
 }
 
-/** One check statement for many parameter sets (a JSON array of arrays): each `?` becomes its value. */
-function checkEach(sql: string): string | undefined {
+const sameColumns = (a: readonly string[], b: readonly string[]): boolean => a === b || (a.length === b.length && a.every((c, i) => c === b[i]));
+
+/** A parameter that survives JSON and `->>` unchanged. */
+const jsonSafe = (v: unknown): boolean => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/** Each unquoted `?` of `sql` replaced by `value(n)` (n counting from 0), or undefined when a quote is left open. */
+function eachParam(sql: string, value: (n: number) => string): string | undefined {
   let out = '';
   let n = 0;
   let quoted = false;
   for (const ch of sql) {
     if (ch === "'") quoted = !quoted;
-    if (ch === '?' && !quoted) out += `(j.value ->> ${n++})`;
+    if (ch === '?' && !quoted) out += value(n++);
     else out += ch;
   }
-  return quoted ? undefined : `INSERT INTO temp.payctl_check (failed) SELECT 1 FROM json_each(?) AS j WHERE NOT EXISTS (${out})`;
+  return quoted ? undefined : out;
+}
+
+/**
+ * One UPDATE for many parameter sets (a JSON array of arrays) of a plain
+ * `UPDATE t SET … WHERE …` (no subquery, FROM or RETURNING): joined with the sets, each
+ * `?` becomes its set's value. The sets come through a materialized CTE whose only column
+ * has a name no table uses, so the statement's own column names keep meaning the same, and
+ * the join runs from the sets to the table: a row found by its key per set (as a subquery
+ * in FROM, the planner walked an index of the table's other condition, e.g. every
+ * authorized transaction, and scanned the sets for each). Exported for its tests.
+ */
+export function changeEach(sql: string): string | undefined {
+  const m = /^\s*UPDATE\s+(\w+)\s+SET\s+([\s\S]+?)\s+WHERE\s+([\s\S]+)$/i.exec(sql);
+  if (!m || /\b(SELECT|FROM|WHERE|RETURNING|WITH)\b/i.test(`${m[2]} ${m[3]}`)) return undefined;
+  let n = 0;
+  const param = () => `(payctl_j.payctl_p ->> ${n++})`;
+  const set = eachParam(m[2]!, param);
+  const where = eachParam(m[3]!, param);
+  return (
+    set &&
+    where &&
+    `WITH payctl_j AS MATERIALIZED (SELECT value AS payctl_p FROM json_each(?)) UPDATE ${m[1]} SET ${set} FROM payctl_j WHERE ${where}`
+  );
+}
+
+/** One check statement for many parameter sets (a JSON array of arrays): each `?` becomes its value. */
+function checkEach(sql: string): string | undefined {
+  const test = eachParam(sql, (n) => `(j.value ->> ${n})`);
+  return test && `INSERT INTO temp.payctl_check (failed) SELECT 1 FROM json_each(?) AS j WHERE NOT EXISTS (${test})`;
 }
 
 /**
@@ -541,7 +599,8 @@ function checkEach(sql: string): string | undefined {
  */
 function rowsLast(items: Deferred[]): Deferred[] {
   const rows = items.filter((d) => d.kind === 'row');
-  if (rows.length < 2 || rows.length === items.length) return items;
+  if (rows.length < 2) return items;
+  if (rows.length === items.length) return byTable(rows);
   const tables = [...new Set(rows.map((r) => r.table))];
   const ids = new Set(rows.map((r) => r.id).filter((id) => id !== undefined));
   const names = (sql: string, except?: string) => tables.some((t) => t !== except && new RegExp(`\\b${t}\\b`, 'i').test(sql));
@@ -550,7 +609,24 @@ function rowsLast(items: Deferred[]): Deferred[] {
     if (d.kind === 'check') return !names(d.sql);
     return d.id !== undefined && !ids.has(d.id) && !names(d.sql, d.table);
   });
-  return movable ? [...items.filter((d) => d.kind !== 'row'), ...rows] : items;
+  return movable ? [...items.filter((d) => d.kind !== 'row'), ...byTable(rows)] : items;
+}
+
+/**
+ * Rows grouped by table, tables in the order of their first row, rows of a table in their
+ * order: a sale defers its transaction then its event, and a batch of sales would
+ * otherwise alternate (one INSERT per row). Inserts of different tables do not see each
+ * other, except through a foreign key between two deferred tables; then the grouped
+ * statement fails and the work is resent write by write, in each write's own order.
+ */
+function byTable(rows: Deferred[]): Deferred[] {
+  const groups = new Map<string, Deferred[]>();
+  for (const r of rows) {
+    let g = groups.get(r.table);
+    if (!g) groups.set(r.table, (g = []));
+    g.push(r);
+  }
+  return groups.size === 1 ? rows : [...groups.values()].flat();
 }
 
 function insertRows(table: string, columns: readonly string[], rows: unknown[][]): Statement {
@@ -590,36 +666,6 @@ function reducedStatements(work: Contribution[]): Statement[] {
   return [...byReducer].flatMap(([reducer, list]) => reducer.statements(list).map((st) => ({ sql: st.sql, params: [st.json] })));
 }
 
-/** An SQL literal for a parameter, or undefined when one cannot be written safely (then the statement is bound). */
-function literal(v: unknown): string | undefined {
-  if (v === null || v === undefined) return 'NULL';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : undefined;
-  if (typeof v === 'bigint') return String(v);
-  if (typeof v === 'boolean') return v ? '1' : '0';
-  // Inside quotes only a quote is special (doubled); a NUL would end the SQL text early.
-  if (typeof v === 'string') return v.includes('\u0000') ? undefined : `'${v.replace(/'/g, "''")}'`;
-  return undefined;
-}
-
-/**
- * The statement with its parameters written in as literals (every `?` outside string
- * literals of the SQL text, in order), or undefined when a value cannot be.
- */
-function inlined(st: Statement): string | undefined {
-  let out = '';
-  let n = 0;
-  let quoted = false;
-  for (const ch of st.sql) {
-    if (ch === "'") quoted = !quoted;
-    if (ch === '?' && !quoted) {
-      const lit = literal(st.params[n++]);
-      if (lit === undefined) return undefined;
-      out += lit;
-    } else out += ch;
-  }
-  return n === st.params.length ? out : undefined;
-}
-
 export class Database implements Store {
   private queue: QueuedWrite[] = [];
   private draining: Promise<void> | null = null;
@@ -653,6 +699,41 @@ export class Database implements Store {
   }
   all<T>(sql: string, params?: Params): Promise<T[]> {
     return this.reader.all<T>(sql, params);
+  }
+
+  private sharedReads = new Map<string, { running?: Promise<unknown>; next?: Promise<unknown> }>();
+
+  /**
+   * `get(sql)` (no parameters) shared by the callers that ask at about the same time: the
+   * row comes from a statement submitted after the call, so it sees every commit made
+   * before the call, as a read of the caller's own would; but while one runs, every
+   * caller waits for the next, which starts when it ends. For the small reads each
+   * request makes (the clock, the configuration counter): one statement per reader trip
+   * instead of one per request.
+   */
+  getShared<T>(sql: string): Promise<T | undefined> {
+    let s = this.sharedReads.get(sql);
+    if (!s) this.sharedReads.set(sql, (s = {}));
+    const state = s;
+    const start = (): Promise<unknown> => {
+      const read = this.reader.get<T>(sql);
+      state.running = read;
+      const done = () => {
+        if (state.running === read) state.running = undefined;
+      };
+      read.then(done, done);
+      return read;
+    };
+    if (!state.running) return start() as Promise<T | undefined>;
+    // The running statement may have started before this call: wait for the next one.
+    state.next ??= state.running.then(
+      () => undefined,
+      () => undefined,
+    ).then(() => {
+      state.next = undefined;
+      return start();
+    });
+    return state.next as Promise<T | undefined>;
   }
 
   /** Run schema statements outside the queue (migrations, at open time only). */
@@ -751,9 +832,9 @@ export class Database implements Store {
       }
     }
     try {
-      // Compare-and-sets and checks run as prepared statements: in an exec each would be
-      // compiled again every batch (an UPDATE with its rollup trigger ~0.1 ms of CPU).
-      if (batch.begun || batch.deferred.some((d) => d.kind !== 'row') || !(await this.commitInOne(batch))) {
+      // Prepared statements, not one exec of the batch: an exec compiles every statement
+      // again and needs the parameters written into its text on the main thread.
+      if (batch.begun || !(await this.commitInOne(batch))) {
         await batch.ensureBegun();
         await batch.flush();
         await this.writer.exec('COMMIT');
@@ -782,19 +863,23 @@ export class Database implements Store {
   }
 
   /**
-   * A batch whose writes ran no statement (only deferred rows and per-batch work, e.g.
-   * token sales) goes to SQLite as one exec: BEGIN, the inserts, the per-batch work,
-   * COMMIT — one trip to the writer's thread instead of one per statement. False when
-   * it failed (then rolled back, to be redone statement by statement, which finds the
-   * failing write) — or when there was nothing to write at all, true.
+   * A batch whose writes ran no statement (only deferred work and per-batch work, e.g.
+   * token, stored-card sales and captures) is submitted whole: BEGIN, its statements,
+   * COMMIT, queued on the writer at once, so SQLite runs them back to back with no JS
+   * turn between and no savepoint. False when a statement failed (the rest then fail
+   * unrun and it is rolled back, to be redone with savepoints, which finds the failing
+   * write) — or when there was nothing to write at all, true.
    */
   private async commitInOne(batch: Batch): Promise<boolean> {
     const statements = batch.statements();
     if (statements.length === 0) return true;
-    const sql = statements.map(inlined);
-    if (sql.some((x) => x === undefined)) return false;
+    const sent = [
+      this.writer.exec('BEGIN IMMEDIATE'),
+      ...statements.map((st) => this.writer.run(st.sql, st.params)),
+      this.writer.exec('COMMIT'),
+    ];
     try {
-      await this.writer.exec(`BEGIN IMMEDIATE;\n${sql.join(';\n')};\nCOMMIT`);
+      await Promise.all(sent);
       batch.take();
       return true;
     } catch {

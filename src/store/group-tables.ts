@@ -76,6 +76,11 @@ export const GROUP_TABLES: GroupTable[] = [
     owner: { column: 'group_id' },
     forkSkip: 'the reporting rollup is derived: the copied transactions are counted into it after the copy (countGroupIntoRollup)',
   },
+  {
+    table: 'transaction_daily_dims',
+    owner: { column: 'group_id' },
+    forkSkip: 'derived from transaction_daily by its triggers: filled when the copied transactions are counted into it',
+  },
   { table: 'subscription_charges', owner: { column: 'subscription_id', parent: 'subscriptions' }, id: 'id', refs: ['transaction_id'] },
   {
     table: 'payment_link_sessions',
@@ -95,6 +100,14 @@ export const GROUP_TABLES: GroupTable[] = [
     id: 'id',
     forkSkip: "events record the source's history under its ids: a fork starts its own log",
   },
+  {
+    table: 'webhook_endpoints',
+    owner: { column: 'group_id' },
+    id: 'id',
+    forkSkip: 'an endpoint signs with a secret shown once: a fork adds its own endpoints (and receivers)',
+  },
+  { table: 'webhook_deliveries', owner: { column: 'group_id' }, forkSkip: "deliveries are of the source's events, which a fork does not copy" },
+  { table: 'webhook_attempts', owner: { column: 'group_id' }, id: 'id', forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
 ];
 
 /** Tables whose rows belong to no group, and why. */
@@ -106,6 +119,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   signup_forms: 'issued by the platform operator, shared by every onboarding',
   fork_id_map: 'scratch space of a fork, empty outside one',
   config_version: 'one change counter for groups, processors and API keys (what a server caches), bumped by triggers',
+  vault_version: 'one change counter for customers and their cards (what a server caches for stored-card sales), bumped by triggers',
 };
 
 const byName = new Map(GROUP_TABLES.map((t) => [t.table, t]));

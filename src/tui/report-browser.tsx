@@ -18,9 +18,9 @@ import * as ReactTypes from 'react';
 import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
 import { useKeys, type KeyInfo } from './keys.js';
 import type { Transaction } from '../domain/transactions.js';
-import { formatMoney } from '../domain/money.js';
-import { customerText, methodText } from '../render/report.js';
-import { when } from '../render/table.js';
+import { customerText } from '../render/report.js';
+import { paidWith } from '../render/transactions.js';
+import { dateTime, money as formatMoney } from '../render/format.js';
 import { statusInkColour } from '../render/colour.js';
 import { summaryText } from '../render/summary.js';
 import type { ReportSummaryAll } from '../services/reporting/summary.js';
@@ -100,10 +100,10 @@ const errorText = (err: unknown): string => {
 
 const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 const COLUMNS: Array<{ title: string; width: number; right?: boolean; cell: (t: Transaction) => string }> = [
-  { title: 'date', width: 21, cell: (t) => when(t.created_at) },
+  { title: 'date', width: 21, cell: (t) => dateTime(t.created_at) },
   { title: 'status', width: 19, cell: (t) => t.status },
   { title: 'amount', width: 13, right: true, cell: (t) => formatMoney(t.amounts.requested_amount, t.currency) },
-  { title: 'method', width: 24, cell: (t) => methodText(t) },
+  { title: 'method', width: 24, cell: (t) => paidWith(t) },
   { title: 'source', width: 17, cell: (t) => t.source },
   { title: 'customer', width: 24, cell: (t) => customerText(t) },
 ];
@@ -117,10 +117,10 @@ export function detailLines(t: Transaction): Array<[string, string]> {
   const money = (n: number) => formatMoney(n, t.currency);
   return [
     ['id', t.id],
-    ['created', when(t.created_at)],
+    ['created', dateTime(t.created_at)],
     ['status', t.status],
     ['type', `${t.transaction_type} · ${t.payment_method}`],
-    ['method', methodText(t)],
+    ['method', paidWith(t)],
     ['customer', [customerText(t), t.customer_id ? `(${t.customer_id})` : ''].filter(Boolean).join(' ')],
     ['requested', money(a.requested_amount)],
     ['authorized', money(a.authorized_amount)],

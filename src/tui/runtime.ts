@@ -17,8 +17,18 @@ export declare namespace h {
   export import JSX = ReactTypes.JSX;
 }
 
+/**
+ * Ink paints through its own chalk, which reads FORCE_COLOR and the terminal but not
+ * NO_COLOR (https://no-color.org): NO_COLOR is turned into the setting chalk does read,
+ * before Ink is first loaded. An explicit FORCE_COLOR is left as it is.
+ */
+export function inkColourEnv(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '' && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '0';
+}
+
 export async function loadRuntime(): Promise<void> {
   if (ink) return;
+  inkColourEnv();
   const [reactModule, inkModule] = await Promise.all([import('react'), import('ink')]);
   // react is CommonJS: its namespace is on `default` when imported from ESM.
   React = ((reactModule as unknown as { default?: typeof ReactTypes }).default ?? reactModule) as typeof ReactTypes;

@@ -25,8 +25,18 @@ function repoRoot(): string {
 const load = (name: string): Json => JSON.parse(readFileSync(join(repoRoot(), 'data', 'examples', name), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'payctl-draft-'));
 
-async function eventually(check: () => boolean, turns = 2000): Promise<void> {
-  for (let i = 0; i < turns && !check(); i++) await new Promise<void>((resolve) => setTimeout(resolve, 1));
+/** Output of a stream, and a wait for text in it: resolved by the write that brings it (no polling). */
+function watched(stream: NodeJS.EventEmitter): { text: () => string; until: (needle: string) => Promise<void> } {
+  let output = '';
+  const waits: Array<{ needle: string; resolve: () => void }> = [];
+  stream.on('data', (c: Buffer) => {
+    output += c.toString();
+    for (const w of waits.splice(0)) (output.includes(w.needle) ? w.resolve() : waits.push(w));
+  });
+  return {
+    text: () => output,
+    until: (needle) => (output.includes(needle) ? Promise.resolve() : new Promise((resolve) => waits.push({ needle, resolve }))),
+  };
 }
 
 describe('wizard drafts on disk', () => {
@@ -66,8 +76,7 @@ describe('the wizard session submits through the onboarding service', () => {
     const session = wizardSession(p, join(dir, 'w.json'));
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
     const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40 });
-    let output = '';
-    stdout.on('data', (c: Buffer) => (output += c.toString()));
+    const out = watched(stdout);
     const outcome = renderOnboardingWizard({
       initialDraft: draft,
       onSubmit: session.onSubmit,
@@ -75,9 +84,9 @@ describe('the wizard session submits through the onboarding service', () => {
       stdin: stdin as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
     });
-    await eventually(() => output.includes('All rules are met'));
+    await out.until('All rules are met');
     stdin.write('\u0013'); // Ctrl+S
-    await eventually(() => output.includes('Draft saved'));
+    await out.until('Draft saved');
     assert.ok(existsSync(join(dir, 'w.json')));
     assert.ok(!readFileSync(join(dir, 'w.json'), 'utf8').includes('987-65-4321'));
     stdin.write('\r');
@@ -86,7 +95,7 @@ describe('the wizard session submits through the onboarding service', () => {
     const created = session.created();
     assert.ok(created);
     assert.equal(created.status, 201);
-    assert.match(output, /Created signup entry/);
+    assert.match(out.text(), /Created signup entry/);
     const stored = await getSignupEntry(p, created.body.id);
     assert.equal(stored?.entry.business.ssn, '•••••4321');
     assert.equal((await groupRepo.find(p.db, created.body.group_id))?.status, 'pending_review');

@@ -3,6 +3,7 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { runInPty } from '../helpers/pty.js';
@@ -43,9 +44,10 @@ test('no bar when the stream is not a terminal, under --json, or for small work'
 });
 
 let db: string;
+let demo: { group_id: string; product_ids: string[]; partner_ids: string[]; processor_id: string };
 before(async () => {
   db = tempDbPath();
-  await runCliJson(['init', '--demo'], { db });
+  demo = await runCliJson(['init', '--demo'], { db });
 });
 
 test('payctl dev seed: a bar on a terminal, none under --json there, none when piped', async () => {
@@ -79,4 +81,23 @@ test('payctl report --output csv over many rows: a bar on the terminal, none whe
   const piped = await runCli(['report', '--output', 'csv', '--start', '2000-01-01'], { db });
   assert.equal(piped.stderr, '');
   assert.ok(piped.stdout.split('\r\n').length > 6000);
+});
+
+test('payctl invoice pdf of many lines: a bar on a terminal, none when piped or under --json', async () => {
+  const lines = Array.from({ length: 60 }, (_, i) => ['--product', `${demo.product_ids[i % demo.product_ids.length]}:${1 + (i % 3)}`]).flat();
+  const invoice = await runCliJson<{ id: string }>(
+    ['invoice', 'create', '--group', demo.group_id, '--partner', demo.partner_ids[0]!, '--processor', demo.processor_id, '--due-date', '2030-01-31', ...lines],
+    { db },
+  );
+  const dir = dirname(db);
+  const tty = await runInPty(['invoice', 'pdf', invoice.id, '--group', demo.group_id, '-o', join(dir, 'tty.pdf')], { db });
+  assert.equal(tty.code, 0, tty.output);
+  assert.match(tty.output, /Rendering invoice lines .*100% \| 60\/60/);
+  const json = await runInPty(['invoice', 'pdf', invoice.id, '--group', demo.group_id, '-o', join(dir, 'json.pdf'), '--json'], { db });
+  assert.equal(json.code, 0, json.output);
+  assert.doesNotMatch(json.output, BAR);
+  const piped = await runCli(['invoice', 'pdf', invoice.id, '--group', demo.group_id, '-o', join(dir, 'piped.pdf')], { db });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stderr, '');
+  assert.match(piped.stdout, /Wrote .*piped\.pdf/);
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli, runCliJson, type CliResult, assertUserError } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUsageError, assertUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { planListSchema, planSchema, subscriptionListSchema, subscriptionSchema } from '../../src/domain/recurring.js';
 
@@ -78,7 +78,8 @@ test('plan create from --file and from stdin; validation errors are one line per
   const badJson = await cli(['plan', 'create', '--group', g, '--name', 'Bad', '--amount', '1', '--billing-cycle', 'weekly', '--duration', '1', '--max-retry-count', '6', '--json']);
   assert.equal(badJson.code, 1);
   assert.equal(JSON.parse(badJson.stdout).error.fields[0].path, 'max_retry_count');
-  assertUserError(await cli(['plan', 'create', '--group', g, '--name', 'x', '--amount', '1.234', '--billing-cycle', 'monthly', '--duration', '1']), /--amount/);
+  assertUsageError(await cli(['plan', 'create', '--group', g, '--name', 'x', '--amount', '1.234', '--billing-cycle', 'monthly', '--duration', '1']), /--amount/);
+  assertUsageError(await cli(['plan', 'create', '--group', g, '--name', 'x', '--retry-delays', '1,x']), /--retry-delays "1,x" must be whole days/);
   assert.equal((await cli(['plan', 'create', '--group', g, '--billing-cycle', 'hourly'])).code, 2, 'a bad option is a usage error');
   assertUserError(await cli(['plan', 'get', '0190c7f2-1234-7abc-8def-0123456789ab', '--group', g]), /plan not found/);
 });

@@ -5,7 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, runCliJson, type CliResult, assertUserError as assertSharedUserError } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUsageError, assertUserError as assertSharedUserError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { transactionSchema } from '../../src/domain/transactions.js';
 
@@ -138,7 +138,7 @@ test('card add stores a card on the customer from a token', async () => {
   const customer = await json(['customer', 'get', demo.customer_id, '--group', g]);
   assert.ok(customer.cards.some((c: { card_id: string }) => c.card_id === card.card_id), JSON.stringify(customer.cards));
   const amex = await human(['card', 'add', '--group', g, '--customer', demo.customer_id, '--token', 'tok_amex', '--line1', '1 Main St', '--city', 'Springfield', '--state', 'IL', '--zip', '62701', '--country', 'US']);
-  assert.match(amex, /American Express 378282…0005/);
+  assert.match(amex, /card\s+American Express …0005/);
   assertUserError(
     await cli(['card', 'add', '--group', g, '--customer', demo.customer_id, '--token', 'tok_ach', '--line1', '1 Main St', '--city', 'Springfield', '--state', 'IL', '--zip', '62701', '--country', 'US']),
     /token: must be a card token/,
@@ -155,7 +155,7 @@ test('email receipts land in the outbox: outbox list and outbox show', async () 
   const shown = await human(['outbox', 'show', row.id]);
   assert.match(shown, /to\s+ada@example\.com/);
   assert.match(shown, /\$4\.20/);
-  assert.match(shown, /Visa ending 1111/);
+  assert.match(shown, /Paid with: Visa …1111/);
   assert.doesNotMatch(shown, /4111111111111111/);
   assert.equal((await json(['outbox', 'show', row.id])).body.includes(t.id), true);
   assertUserError(await cli(['outbox', 'show', 'nope']), /e-mail not found/);
@@ -177,16 +177,25 @@ test('--file takes the full body (a path or - for stdin), validated by the same 
   assert.equal(fromStdin.code, 0, fromStdin.stderr);
   assert.equal(JSON.parse(fromStdin.stdout).status, 'authorized', 'type comes from the command when the file has none');
 
-  assertUserError(await cli(['auth', '--group', g, '--file', file]), /use `payctl sale`/);
+  assertUsageError(await cli(['auth', '--group', g, '--file', file]), /use `payctl sale`/);
+  assertUsageError(await cli(['sale', '--group', g, '--file', path.join(path.dirname(db), 'no-such.json')]), /cannot read --file/);
   writeFileSync(file, JSON.stringify({ ...body, status: 'settled' }));
   assertUserError(await cli(['sale', '--group', g, '--file', file]), /status: is not a field of this request/);
   writeFileSync(file, '{"type":');
   assertUserError(await cli(['sale', '--group', g, '--file', file]), /is not valid JSON/);
 });
 
+test('flag values that are not money or cents: exit 2 naming the flag; --json prints one usage_error object', async () => {
+  assertUsageError(await cli(['sale', '--group', g, '--amount', '1.234', '--token', 'tok_visa', ...billingFlags]), /--amount[^]*"1\.234" is not an amount of money/);
+  assertUsageError(await cli(['sale', '--group', g, '--amount-cents', '12.5', '--token', 'tok_visa', ...billingFlags]), /--amount-cents[^]*"12\.5" is not a whole number of cents/);
+  assertUsageError(await cli(['sale', '--group', g, '--tax', 'x', '--amount', '1', '--token', 'tok_visa', ...billingFlags]), /--tax[^]*"x" is not an amount of money/);
+  assertUsageError(await cli(['sale', '--group', g, '--custom-field', 'novalue', '--amount', '1', '--token', 'tok_visa', ...billingFlags]), /--custom-field: "novalue" must be key=value/);
+  const r = await cli(['sale', '--group', g, '--amount', '1.234', '--token', 'tok_visa', ...billingFlags, '--json']);
+  assert.equal(r.code, 2);
+  assert.deepEqual(JSON.parse(r.stdout), { error: { type: 'usage_error', message: 'Parsing --amount "1.234" is not an amount of money (write 12.34)' } });
+});
+
 test('bad input: exit 1 with a one-line error, no stack trace; --json prints the error object', async () => {
-  assertUserError(await cli(['sale', '--group', g, '--amount', '1.234', '--token', 'tok_visa', ...billingFlags]), /--amount: "1\.234" is not an amount of money/);
-  assertUserError(await cli(['sale', '--group', g, '--amount-cents', '12.5', '--token', 'tok_visa', ...billingFlags]), /--amount-cents: "12\.5" is not a whole number of cents/);
   const countryFlags = billingFlags.map((f) => (f === 'US' ? 'DE' : f));
   assertUserError(await cli(['sale', '--group', g, '--amount', '1', '--token', 'tok_visa', ...countryFlags]), /billing_address\.country: sales are available for US, CA and UK only/);
   assertUserError(await cli(['sale', '--group', g, '--amount', '1', '--token', 'tok_visa', '--email', 'ada@example.com']), /billing_address: is required when paying with a token/);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.js';
-import { answerChecker } from './validate.js';
+import { answerChecker, streamMessageChecker } from './validate.js';
 import { dataFile } from '../../src/lib/paths.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { CARD_ADDRESS, US_BILLING as ADDRESS } from '../helpers/bodies.js';
@@ -426,6 +426,54 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
     200,
   );
   assert.equal(one.id, events.data.items[0]!.id);
+  // The live stream, resumed after the oldest event of that page: ready, then the events after it.
+  const streamPath = '/api/v1/groups/{group_id}/events/stream';
+  const oldest = events.data.items[events.data.items.length - 1]!;
+  const stream = await api.GET(streamPath, {
+    params: { path: group, query: { types: ['payment_link.*'] } },
+    headers: { ...key('manage_webhooks'), 'Last-Event-ID': oldest.id },
+    parseAs: 'stream',
+  });
+  assert.equal(stream.response.status, 200);
+  assert.match(stream.response.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const messages = await readSse(stream.response.body!, 2);
+  const checkMessage = streamMessageChecker(doc);
+  checkMessage(streamPath, 'ready', messages[0]!.data);
+  checkMessage(streamPath, 'event', messages[1]!.data);
+  assert.equal(messages[0]!.event, 'ready');
+  assert.equal(messages[1]!.event, events.data.items[events.data.items.length - 2]!.type);
+  assert.deepEqual(messages[1]!.data, events.data.items[events.data.items.length - 2]);
+  observe({ method: 'GET', schemaPath: streamPath, status: 200, requestBody: undefined, responseBody: messages });
+
+  // Webhooks (extensions): an endpoint's life, a resend of the event above, its attempts.
+  const hooks = key('manage_webhooks');
+  const endpoint = await expect(
+    api.POST('/api/v1/groups/{group_id}/webhook_endpoints', {
+      params: { path: group },
+      headers: hooks,
+      // Nothing listens on port 9: the attempts fail and are recorded.
+      body: { url: 'http://127.0.0.1:9/hooks', enabled_events: ['payment_link.*', 'invoice.paid'], description: 'Shop backend' },
+    }),
+    200,
+  );
+  assert.match(endpoint.secret ?? '', /^whsec_/);
+  const endpointPath = { ...group, endpoint_id: endpoint.id };
+  const endpoints = await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints', { params: { path: group, query: { limit: 10 } }, headers: hooks }), 200);
+  assert.ok(endpoints.data.items.some((e) => e.id === endpoint.id));
+  await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path: endpointPath }, headers: hooks }), 200);
+  const patched = await expect(
+    api.PATCH('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path: endpointPath }, headers: hooks, body: { enabled_events: ['*'] } }),
+    200,
+  );
+  assert.deepEqual(patched.enabled_events, ['*']);
+  await expect(api.POST('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/rotate_secret', { params: { path: endpointPath }, headers: hooks }), 200);
+  const resent = await expect(
+    api.POST('/api/v1/groups/{group_id}/events/{event_id}/resend', { params: { path: { ...group, event_id: one.id } }, headers: hooks, body: { endpoint_id: endpoint.id } }),
+    200,
+  );
+  assert.deepEqual(resent.endpoint_ids, [endpoint.id]);
+  await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/deliveries', { params: { path: endpointPath, query: { limit: 10 } }, headers: hooks }), 200);
+  await expect(api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path: endpointPath }, headers: hooks }), 200);
 
   // Sandboxes (extensions, admin token): create, list, clock, fork, drop.
   const admin = { Authorization: world.adminToken };
@@ -445,6 +493,35 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   // Spec 15 Onboarding (no key): 201.
   const entry = await expect(api.POST('/api/v1/processing/signup_entry', { body: signupEntry(world.signupFormId) }), 201);
   assert.equal(entry.status, 'pending_review');
+}
+
+/** The first `count` messages of a Server-Sent Events body (then the stream is cancelled). */
+async function readSse(body: ReadableStream<Uint8Array>, count: number): Promise<Array<{ id?: string; event: string; data: unknown }>> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const out: Array<{ id?: string; event: string; data: unknown }> = [];
+  let text = '';
+  while (out.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    let end: number;
+    while (out.length < count && (end = text.indexOf('\n\n')) >= 0) {
+      const block = text.slice(0, end);
+      text = text.slice(end + 2);
+      const fields = new Map<string, string>();
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        if (colon < 0) continue;
+        fields.set(line.slice(0, colon), line.slice(colon + 1).replace(/^ /, ''));
+      }
+      if (!fields.has('data')) continue;
+      out.push({ id: fields.get('id'), event: fields.get('event') ?? 'message', data: JSON.parse(fields.get('data')!) });
+    }
+  }
+  await reader.cancel();
+  return out;
 }
 
 type SignupEntry = paths['/api/v1/processing/signup_entry']['post']['requestBody']['content']['application/json'];

@@ -91,6 +91,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{group_id}/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description A new delivery, due now, to `endpoint_id` (subscribed to the type or not) or to every enabled endpoint that takes the type.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1GroupsGroupIdEventsEventIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream events live (Server-Sent Events)
+         * @description The group's events as they are committed, oldest first, as a `text/event-stream` that stays open. Each event is one message: `id:` its position in the log, `event:` its type, `data:` the event object (as the get operation answers it).
+         *
+         *     The first message is `event: ready` with the position the stream starts after; comment lines (`:`) are heartbeats, every 15 s. Without Last-Event-ID the stream starts at the log's end (only new events); a client that reconnects with the Last-Event-ID it last received (EventSource clients do) gets every event committed meanwhile, nothing twice. Events written by any process on the database are streamed.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups/{group_id}/invoices": {
         parameters: {
             query?: never;
@@ -721,6 +769,116 @@ export interface paths {
         get: operations["getApiV1GroupsGroupIdTransactionsReportingSummary"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints, newest first
+         * @description List webhook endpoints, newest first.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Events of the `enabled_events` types are POSTed to `url`, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`) with the `secret` of this answer — shown here and after a rotation only. Failed attempts are retried on the group's clock: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1GroupsGroupIdWebhookEndpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint (without its secret)
+         * @description Get a webhook endpoint (without its secret).
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdWebhookEndpointsEndpointId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint, its waiting deliveries and its attempts
+         * @description Delete a webhook endpoint, its waiting deliveries and its attempts.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        delete: operations["deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Only the fields given change. A disabled endpoint gets no new deliveries; its waiting retries resume when it is enabled again.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        patch: operations["patchApiV1GroupsGroupIdWebhookEndpointsEndpointId"];
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the delivery attempts made to a webhook endpoint, newest first
+         * @description Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page).
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdWebhookEndpointsEndpointIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret of a webhook endpoint
+         * @description The answer carries the new secret (the only time it is shown); every attempt from now on is signed with it.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1GroupsGroupIdWebhookEndpointsEndpointIdRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1802,6 +1960,23 @@ export interface components {
              */
             start_date?: string;
         };
+        CreateWebhookEndpointRequest: {
+            description?: string | null;
+            disabled?: boolean;
+            /**
+             * @description event types to deliver: exact types, family wildcards like `transaction.*`, or `*`
+             * @example [
+             *       "transaction.*",
+             *       "invoice.paid"
+             *     ]
+             */
+            enabled_events: string[];
+            /**
+             * Format: uri
+             * @example https://example.com/hooks/payctl
+             */
+            url: string;
+        };
         Customer: {
             bank_accounts: components["schemas"]["CustomerBankAccount"][];
             billing_address: {
@@ -1879,6 +2054,11 @@ export interface components {
             rows: {
                 [key: string]: number;
             };
+        };
+        DeletedWebhookEndpoint: {
+            /** @constant */
+            deleted: true;
+            id: string;
         };
         Error: {
             error: {
@@ -2506,6 +2686,12 @@ export interface components {
                 items: components["schemas"]["Event"][];
             };
         };
+        EventStreamReady: {
+            /** @description the position the stream starts after (also the `id:` of this message) */
+            last_event_id: string;
+            /** @description the type filter in force */
+            types: string[];
+        };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
             name?: string;
@@ -2884,6 +3070,15 @@ export interface components {
             items: components["schemas"]["Transaction"][];
             /** @description every match, not just this page */
             total_count: number;
+        };
+        ResendEventRequest: {
+            /** @description only this endpoint (it need not be subscribed to the type); default: every enabled endpoint that takes the type */
+            endpoint_id?: string;
+        };
+        ResendEventResult: {
+            /** @description the endpoints a new delivery was queued for */
+            endpoint_ids: string[];
+            event_id: string;
         };
         /** @description Cross-field rules: payment_details has either token (then billing_address is required) or customer (with exactly one of card_id or bank_account_id); amounts.included_tax_amount + included_shipping_amount ≤ requested_amount; type auth only for groups on the Flat pricing model; commissions only with a transaction-level processor. */
         SaleRequest: {
@@ -3546,6 +3741,86 @@ export interface components {
              */
             proration_behavior?: "none" | "create_prorations" | "immediate_action";
         };
+        /** @description Only the fields given change. */
+        UpdateWebhookEndpointRequest: {
+            description?: string | null;
+            disabled?: boolean;
+            /**
+             * @description event types to deliver: exact types, family wildcards like `transaction.*`, or `*`
+             * @example [
+             *       "transaction.*",
+             *       "invoice.paid"
+             *     ]
+             */
+            enabled_events?: string[];
+            /**
+             * Format: uri
+             * @example https://example.com/hooks/payctl
+             */
+            url?: string;
+        };
+        WebhookAttempt: {
+            /** @description which attempt of this delivery (1 is the first; a resend starts a new delivery) */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description when the attempt was sent, on the group's clock
+             */
+            created_at: string;
+            endpoint_id: string;
+            /** @description why the attempt failed (timeout, connection refused, a non-2xx status) */
+            error: string | null;
+            event_id: string;
+            event_type: string;
+            id: string;
+            latency_ms: number;
+            /** @description when the next attempt is due (group clock); null after a success or the last attempt */
+            next_attempt_at: string | null;
+            /** @description the first 1 KiB of the response body */
+            response_body: string | null;
+            /** @description the receiver's HTTP status; null when it never answered */
+            response_status: number | null;
+            /**
+             * Format: date-time
+             * @description when the attempt fell due, on the group's clock
+             */
+            scheduled_at: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+        };
+        WebhookAttemptList: {
+            data: {
+                has_more: boolean;
+                items: components["schemas"]["WebhookAttempt"][];
+            };
+        };
+        WebhookEndpoint: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            description: string | null;
+            /** @description a disabled endpoint gets no new deliveries; its waiting retries resume when it is enabled again */
+            disabled: boolean;
+            enabled_events: string[];
+            group_id: string;
+            id: string;
+            /** @description the signing secret (`whsec_` + base64): only in the answers of create and rotate_secret, never again */
+            secret?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            updated_at: string;
+            url: string;
+        };
+        WebhookEndpointList: {
+            data: {
+                has_more: boolean;
+                items: components["schemas"]["WebhookEndpoint"][];
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -3566,6 +3841,8 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Seconds until the next request is allowed */
         "RateLimit-Reset": number;
+        /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
+        "Request-Id": string;
         /** @description Seconds until a request from this address is allowed again */
         "Retry-After": number;
     };
@@ -3609,6 +3886,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3639,6 +3917,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3648,6 +3927,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,6 +3937,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3666,6 +3947,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +3957,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3684,6 +3967,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3693,6 +3977,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3702,6 +3987,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +3997,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,6 +4007,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +4031,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3773,6 +4062,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +4072,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +4082,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +4092,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +4102,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3818,6 +4112,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +4143,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4237,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +4247,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4257,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +4267,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3977,6 +4277,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,6 +4287,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4009,6 +4311,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4095,6 +4398,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4104,6 +4408,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4113,6 +4418,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4428,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +4438,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,6 +4448,256 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1GroupsGroupIdEventsEventIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                event_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpoint_id": "01a207f6-75f5-744b-babe-b99601535636"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResendEventRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "01a207f6-75dc-76f5-841a-90ee449fa9c5",
+                     *       "endpoint_ids": [
+                     *         "01a207f6-75f5-744b-babe-b99601535636"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResendEventResult"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdEventsStream: {
+        parameters: {
+            query?: {
+                /** @description start after this position, as the Last-Event-ID header does (which wins when both are sent); for clients that cannot set headers */
+                last_event_id?: string;
+                /** @description only these types (exact, or wildcards like `transaction.*`); every type when absent A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
+                types?: string[];
+            };
+            header?: {
+                /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (it ends when the client disconnects or the server shuts down) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 1000
+                     *
+                     *     id: 41
+                     *     event: ready
+                     *     data: {"last_event_id":"41","types":["*"]}
+                     *
+                     *     id: 42
+                     *     event: transaction.approved
+                     *     data: {"id":"01a207a6-41ad-721c-b4f0-014a51c53eb3","type":"transaction.approved","created_at":"2026-11-23T09:04:26.029Z","group_id":"01a207a6-40ef-716b-b391-e443e0c965fc","data":{"object":{"id":"01a207a6-41ad-7aaa-9c2e-4f1f1bb0a5a1","status":"pending"}},"request":{"id":"01a207a6-41a9-7bbb-8e3d-2a5c6d7e8f90","idempotency_key":null}}
+                     *
+                     *     :
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4725,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,6 +4805,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4255,6 +4815,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4264,6 +4825,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4273,6 +4835,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,6 +4845,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4291,6 +4855,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +4901,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4396,6 +4962,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +4972,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4414,6 +4982,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4423,6 +4992,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4432,6 +5002,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4441,6 +5012,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4450,6 +5022,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4459,6 +5032,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +5042,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4477,6 +5052,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +5076,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +5137,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4569,6 +5147,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,6 +5157,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +5167,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4596,6 +5177,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,6 +5187,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,6 +5247,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +5308,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4733,6 +5318,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4742,6 +5328,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4751,6 +5338,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +5348,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,6 +5358,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4778,6 +5368,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4787,6 +5378,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,6 +5402,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4870,6 +5463,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +5473,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,6 +5483,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4897,6 +5493,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +5503,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,6 +5513,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +5537,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +5547,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4956,6 +5557,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4965,6 +5567,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4974,6 +5577,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4983,6 +5587,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4992,6 +5597,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5018,6 +5624,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5052,6 +5659,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5061,6 +5669,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5070,6 +5679,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,6 +5689,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5699,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +5709,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5140,6 +5753,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5167,6 +5781,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5176,6 +5791,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5185,6 +5801,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5194,6 +5811,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5203,6 +5821,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5212,6 +5831,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5221,6 +5841,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5851,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +5861,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,6 +5871,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5271,6 +5895,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,6 +5923,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5307,6 +5933,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,6 +5943,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5953,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5963,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5343,6 +5973,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +6000,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5459,6 +6091,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5468,6 +6101,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5477,6 +6111,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,6 +6121,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5495,6 +6131,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,6 +6141,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +6178,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5569,6 +6208,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5578,6 +6218,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5587,6 +6228,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,6 +6238,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5605,6 +6248,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5614,6 +6258,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5623,6 +6268,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5632,6 +6278,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +6288,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5650,6 +6298,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,6 +6322,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5702,6 +6352,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5711,6 +6362,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5720,6 +6372,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5729,6 +6382,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5738,6 +6392,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5747,6 +6402,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5774,6 +6430,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,6 +6460,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,6 +6470,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5821,6 +6480,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5830,6 +6490,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +6500,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,6 +6510,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,6 +6520,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5866,6 +6530,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6540,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5884,6 +6550,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5935,6 +6602,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +6625,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5971,6 +6640,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,6 +6655,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5999,6 +6670,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6013,6 +6685,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6700,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6041,6 +6715,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6730,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6069,6 +6745,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -6079,6 +6756,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6088,6 +6766,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6132,6 +6811,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +6848,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +6858,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +6868,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +6878,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6204,6 +6888,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6213,6 +6898,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6222,6 +6908,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +6918,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6240,6 +6928,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6249,6 +6938,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6275,6 +6965,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6386,6 +7077,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +7087,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6404,6 +7097,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6413,6 +7107,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6422,6 +7117,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6431,6 +7127,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6473,6 +7170,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6504,6 +7202,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6513,6 +7212,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,6 +7222,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6531,6 +7232,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6540,6 +7242,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6549,6 +7252,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6558,6 +7262,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +7272,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6576,6 +7282,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6585,6 +7292,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6609,6 +7317,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6640,6 +7349,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6649,6 +7359,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6658,6 +7369,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6667,6 +7379,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6676,6 +7389,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6685,6 +7399,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6724,6 +7439,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,6 +7471,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6764,6 +7481,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6773,6 +7491,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7501,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6791,6 +7511,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6800,6 +7521,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,6 +7531,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +7541,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6847,6 +7571,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6924,6 +7649,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6933,6 +7659,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6942,6 +7669,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +7679,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,6 +7689,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +7699,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7007,6 +7738,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7077,6 +7809,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7086,6 +7819,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7095,6 +7829,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7104,6 +7839,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7113,6 +7849,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7122,6 +7859,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7131,6 +7869,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7140,6 +7879,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7149,6 +7889,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7158,6 +7899,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7182,6 +7924,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7252,6 +7995,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7261,6 +8005,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7270,6 +8015,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7279,6 +8025,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7288,6 +8035,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7297,6 +8045,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +8098,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7419,6 +8169,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,6 +8179,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7437,6 +8189,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7446,6 +8199,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7455,6 +8209,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,6 +8219,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,6 +8229,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7482,6 +8239,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7510,6 +8268,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7580,6 +8339,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7589,6 +8349,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +8359,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7607,6 +8369,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7616,6 +8379,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7625,6 +8389,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7634,6 +8399,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7643,6 +8409,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7652,6 +8419,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7661,6 +8429,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7733,6 +8502,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7940,6 +8710,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7949,6 +8720,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7958,6 +8730,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7967,6 +8740,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,6 +8750,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,6 +8760,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8011,6 +8787,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8051,6 +8828,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8060,6 +8838,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8069,6 +8848,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +8858,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,6 +8868,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8096,6 +8878,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,6 +8918,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8157,6 +8941,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8166,6 +8951,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8175,6 +8961,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,6 +8971,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8193,6 +8981,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8202,6 +8991,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8211,6 +9001,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8220,6 +9011,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8229,6 +9021,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,6 +9031,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8261,6 +9055,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8283,6 +9078,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8292,6 +9088,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8301,6 +9098,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8310,6 +9108,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8319,6 +9118,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +9128,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8364,6 +9165,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,6 +9188,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8395,6 +9198,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,6 +9208,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8413,6 +9218,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8422,6 +9228,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8431,6 +9238,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8440,6 +9248,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8449,6 +9258,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8506,6 +9316,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8581,6 +9392,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8590,6 +9402,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +9412,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +9422,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8617,6 +9432,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +9442,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8635,6 +9452,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,6 +9462,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8653,6 +9472,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +9482,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8685,6 +9506,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8760,6 +9582,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8769,6 +9592,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8778,6 +9602,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8787,6 +9612,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8796,6 +9622,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8805,6 +9632,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8863,6 +9691,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8938,6 +9767,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8947,6 +9777,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8956,6 +9787,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,6 +9797,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,6 +9807,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8983,6 +9817,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8992,6 +9827,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9001,6 +9837,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9010,6 +9847,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9019,6 +9857,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9055,6 +9894,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +9970,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9139,6 +9980,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9148,6 +9990,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,6 +10000,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9166,6 +10010,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9175,6 +10020,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +10030,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +10040,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9202,6 +10050,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9211,6 +10060,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9238,6 +10088,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9313,6 +10164,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9322,6 +10174,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9331,6 +10184,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9340,6 +10194,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9349,6 +10204,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9358,6 +10214,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9367,6 +10224,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +10234,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9385,6 +10244,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9394,6 +10254,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9461,6 +10322,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9511,6 +10373,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,6 +10383,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9529,6 +10393,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +10403,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9547,6 +10413,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9556,6 +10423,865 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdWebhookEndpoints: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description an endpoint id: answer the endpoints created before it */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *             "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *             "url": "https://shop.example.com/hooks/payctl",
+                     *             "description": "Shop backend",
+                     *             "enabled_events": [
+                     *               "payment_link.*",
+                     *               "invoice.paid"
+                     *             ],
+                     *             "disabled": false,
+                     *             "created_at": "2026-11-25T10:32:02.293Z",
+                     *             "updated_at": "2026-11-25T10:32:02.293Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1GroupsGroupIdWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/hooks/payctl",
+                 *       "enabled_events": [
+                 *         "payment_link.*",
+                 *         "invoice.paid"
+                 *       ],
+                 *       "description": "Shop backend"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "url": "https://shop.example.com/hooks/payctl",
+                     *       "description": "Shop backend",
+                     *       "enabled_events": [
+                     *         "payment_link.*",
+                     *         "invoice.paid"
+                     *       ],
+                     *       "disabled": false,
+                     *       "secret": "whsec_mAJaDfWMwW+fr3UlUYpPXe1phr3iG4KBwPI+akem1h0=",
+                     *       "created_at": "2026-11-25T10:32:02.293Z",
+                     *       "updated_at": "2026-11-25T10:32:02.293Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "url": "https://shop.example.com/hooks/payctl",
+                     *       "description": "Shop backend",
+                     *       "enabled_events": [
+                     *         "payment_link.*",
+                     *         "invoice.paid"
+                     *       ],
+                     *       "disabled": false,
+                     *       "secret": "whsec_mAJaDfWMwW+fr3UlUYpPXe1phr3iG4KBwPI+akem1h0=",
+                     *       "created_at": "2026-11-25T10:32:02.293Z",
+                     *       "updated_at": "2026-11-25T10:32:02.293Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled_events": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "url": "https://shop.example.com/hooks/payctl",
+                     *       "description": "Shop backend",
+                     *       "enabled_events": [
+                     *         "payment_link.*",
+                     *         "invoice.paid"
+                     *       ],
+                     *       "disabled": false,
+                     *       "secret": "whsec_mAJaDfWMwW+fr3UlUYpPXe1phr3iG4KBwPI+akem1h0=",
+                     *       "created_at": "2026-11-25T10:32:02.293Z",
+                     *       "updated_at": "2026-11-25T10:32:02.293Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdWebhookEndpointsEndpointIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description an attempt id: answer the attempts older than it */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01a207f7-0b51-7a6e-9c11-2f6d0c1e8a42",
+                     *             "endpoint_id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *             "event_id": "01a207f6-7412-7c3e-8d1e-5a0c4e2b9f10",
+                     *             "event_type": "payment_link.paid",
+                     *             "attempt": 2,
+                     *             "status": "succeeded",
+                     *             "response_status": 200,
+                     *             "response_body": "{\"received\":true}",
+                     *             "error": null,
+                     *             "latency_ms": 41,
+                     *             "scheduled_at": "2026-11-25T10:32:07.120Z",
+                     *             "next_attempt_at": null,
+                     *             "created_at": "2026-11-25T10:32:07.131Z"
+                     *           },
+                     *           {
+                     *             "id": "01a207f6-7480-72b5-b2c3-7e4f9a0d1c33",
+                     *             "endpoint_id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *             "event_id": "01a207f6-7412-7c3e-8d1e-5a0c4e2b9f10",
+                     *             "event_type": "payment_link.paid",
+                     *             "attempt": 1,
+                     *             "status": "failed",
+                     *             "response_status": 503,
+                     *             "response_body": "upstream unavailable",
+                     *             "error": "the receiver answered 503",
+                     *             "latency_ms": 12,
+                     *             "scheduled_at": "2026-11-25T10:32:02.120Z",
+                     *             "next_attempt_at": "2026-11-25T10:32:07.120Z",
+                     *             "created_at": "2026-11-25T10:32:02.124Z"
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1GroupsGroupIdWebhookEndpointsEndpointIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a207f6-75f5-744b-babe-b99601535636",
+                     *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "url": "https://shop.example.com/hooks/payctl",
+                     *       "description": "Shop backend",
+                     *       "enabled_events": [
+                     *         "payment_link.*",
+                     *         "invoice.paid"
+                     *       ],
+                     *       "disabled": false,
+                     *       "secret": "whsec_mAJaDfWMwW+fr3UlUYpPXe1phr3iG4KBwPI+akem1h0=",
+                     *       "created_at": "2026-11-25T10:32:02.293Z",
+                     *       "updated_at": "2026-11-25T10:32:02.293Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9591,6 +11317,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9613,6 +11340,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9622,6 +11350,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9631,6 +11360,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9640,6 +11370,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9649,6 +11380,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9658,6 +11390,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9667,6 +11400,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9676,6 +11410,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9696,6 +11431,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9716,6 +11452,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9725,6 +11462,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9734,6 +11472,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9743,6 +11482,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9765,6 +11505,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9790,6 +11531,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,6 +11541,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9808,6 +11551,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9817,6 +11561,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9867,6 +11612,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9889,6 +11635,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9903,6 +11650,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9917,6 +11665,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9931,6 +11680,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9945,6 +11695,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9959,6 +11710,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9973,6 +11725,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9987,6 +11740,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10001,6 +11755,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -10011,6 +11766,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10020,6 +11776,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10183,6 +11940,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10206,6 +11964,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10228,6 +11987,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10237,6 +11997,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10246,6 +12007,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10255,6 +12017,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10264,6 +12027,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10273,6 +12037,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10282,6 +12047,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10291,6 +12057,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10311,6 +12078,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10333,6 +12101,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,6 +12111,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10351,6 +12121,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +12131,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10369,6 +12141,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10378,6 +12151,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10407,6 +12181,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10435,6 +12210,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10444,6 +12220,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10453,6 +12230,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10462,6 +12240,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10471,6 +12250,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10480,6 +12260,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10489,6 +12270,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,6 +12280,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10520,6 +12303,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10560,6 +12344,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10569,6 +12354,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10578,6 +12364,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10587,6 +12374,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10596,6 +12384,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +12394,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10627,6 +12417,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10643,6 +12434,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10652,6 +12444,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10661,6 +12454,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10670,6 +12464,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10679,6 +12474,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10688,6 +12484,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10723,6 +12520,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10739,6 +12537,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +12547,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10757,6 +12557,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10766,6 +12567,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10775,6 +12577,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10784,6 +12587,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10793,6 +12597,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10802,6 +12607,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10811,6 +12617,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +12627,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,6 +12659,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10879,6 +12688,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10888,6 +12698,7 @@ export interface operations {
             /** @description Missing or unknown admin token */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10897,6 +12708,7 @@ export interface operations {
             /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10906,6 +12718,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10915,6 +12728,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10924,6 +12738,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10933,6 +12748,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10942,6 +12758,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10981,6 +12798,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,6 +12824,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11015,6 +12834,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11024,6 +12844,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11033,6 +12854,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11042,6 +12864,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11051,6 +12874,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11060,6 +12884,7 @@ export interface operations {
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11069,6 +12894,7 @@ export interface operations {
             /** @description The server is shutting down; retry shortly */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -28,3 +28,20 @@ export function answerChecker(doc: Doc): AnswerCheck {
     assert.ok(validate(value), `${where}: the answer matches ${ref}: ${ajv.errorsText(validate.errors)}`);
   };
 }
+
+export type StreamMessageCheck = (schemaPath: string, message: string, data: unknown) => void;
+
+/** Checks one message of a `text/event-stream` answer against the schema the document names for it (`x-sse-messages`). */
+export function streamMessageChecker(doc: Doc): StreamMessageCheck {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+  return (schemaPath, message, data) => {
+    const media = doc.paths[schemaPath]?.get?.responses?.['200']?.content?.['text/event-stream'];
+    assert.ok(media, `GET ${schemaPath} documents a text/event-stream answer`);
+    const ref: string | undefined = media['x-sse-messages']?.[message]?.$ref;
+    assert.ok(ref, `GET ${schemaPath}: the ${message} message is documented`);
+    const validate = ajv.getSchema(`openapi.json${ref}`) ?? ajv.compile({ $ref: `openapi.json${ref}` });
+    assert.ok(validate(data), `GET ${schemaPath} ${message} message matches ${ref}: ${ajv.errorsText(validate.errors)}`);
+  };
+}

@@ -1,16 +1,8 @@
 // Valid request bodies used by the reliability and security suites.
-export const US_BILLING = {
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  line_1: '1 Main St',
-  city: 'Springfield',
-  subdivision: 'IL',
-  postal_code: '62701',
-  country: 'US',
-  email: 'ada@example.com',
-};
+import { DEMO_BILLING, DEMO_CARD_ADDRESS } from '../../src/dev/demo-transactions.js';
 
-export const CARD_ADDRESS = { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' };
+export const US_BILLING = DEMO_BILLING;
+export const CARD_ADDRESS = DEMO_CARD_ADDRESS;
 
 /** A sale (or auth) paid with a token; `order_id` lets a test find the row it created. */
 export function saleBody(processorId: string, opts: { token?: string; amount?: number; type?: 'sale' | 'auth'; orderId?: string; emailReceipt?: boolean } = {}) {

@@ -38,3 +38,10 @@ export function assertUserError(r: CliResult, pattern: RegExp): void {
   assert.match(r.stderr, pattern);
   assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
 }
+
+/** A usage error (the command line is wrong): exit code 2, the message on stderr, and no stack trace. */
+export function assertUsageError(r: CliResult, pattern: RegExp): void {
+  assert.equal(r.code, 2, `${r.stdout}${r.stderr}`);
+  assert.match(r.stderr, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+/, 'no stack trace');
+}

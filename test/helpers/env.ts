@@ -2,3 +2,10 @@
 process.env.NO_COLOR = '1';
 process.env.COLUMNS = '120';
 process.env.FORCE_COLOR = '0';
+// Dates are shown in local time: fix the zone so frames and output are the same everywhere.
+process.env.TZ = 'UTC';
+// Ink draws only the last frame when it believes it runs in CI (is-in-ci reads CI and
+// CONTINUOUS_INTEGRATION at import): the TUI tests wait for frames, so CI machines that set
+// these would see none. Cleared here, before any test imports Ink, and so for the children too.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;

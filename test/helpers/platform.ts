@@ -16,8 +16,9 @@ export async function tempPlatform(env?: Env): Promise<Platform> {
   return openPlatform({ dbPath: tempDbPath(), ...(env ? { env } : {}) });
 }
 
-export async function demoPlatform(opts: { env?: Env } = {}): Promise<{ p: Platform; demo: DemoOutput }> {
-  const p = await tempPlatform(opts.env);
+export async function demoPlatform(opts: { env?: Env } = {}): Promise<{ p: Platform; demo: DemoOutput; dbPath: string }> {
+  const dbPath = tempDbPath();
+  const p = await openPlatform({ dbPath, ...(opts.env ? { env: opts.env } : {}) });
   const demo = await seedDemo(p);
-  return { p, demo };
+  return { p, demo, dbPath };
 }

@@ -12,26 +12,46 @@ export interface PtyResult {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function runInPty(args: string[], opts: { db?: string; env?: Record<string, string>; answer?: { when: RegExp; input: string } } = {}): Promise<PtyResult> {
-  const command = [process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ');
+export interface PtyAnswer {
+  when: RegExp;
+  input: string;
+}
+
+/**
+ * `unset`: environment variables the command must not inherit (e.g. the tests' FORCE_COLOR).
+ * `answer`: typed once its `when` is on screen; several are typed in turn, each after the
+ * previous one's `when` (e.g. a key echoed back, which shows the screen reads keys).
+ */
+export function runInPty(
+  args: string[],
+  opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[] } = {},
+): Promise<PtyResult> {
+  const answers = opts.answer === undefined ? [] : Array.isArray(opts.answer) ? [...opts.answer] : [opts.answer];
+  // The terminal gets a size (a new pseudo-terminal has 0 columns: Ink would wrap every character).
+  const command = `stty cols 100 rows 40 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', COLUMNS: '100', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) };
+    for (const name of opts.unset ?? []) delete env[name];
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      env: { ...process.env, TERM: 'xterm-256color', COLUMNS: '100', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let output = '';
-    let answered = false;
+    let seen = 0;
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
-      // Typed once the prompt is on screen, as a person would.
-      if (opts.answer && !answered && opts.answer.when.test(output)) {
-        answered = true;
-        child.stdin.write(opts.answer.input);
+      // Typed once the prompt is on screen, as a person would; the next one is looked for after it.
+      const next = answers[0];
+      const m = next?.when.exec(output.slice(seen));
+      if (next && m) {
+        answers.shift();
+        seen += m.index + m[0].length;
+        child.stdin.write(next.input);
       }
     });
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, output }));
-    if (!opts.answer) child.stdin.end();
+    if (answers.length === 0) child.stdin.end();
   });
 }

@@ -9,14 +9,5 @@ export function report(name: string, numbers: Record<string, unknown>): void {
   if (process.env.PAYCTL_RESULTS) appendFileSync(process.env.PAYCTL_RESULTS, `${line}\n`);
 }
 
-/** mulberry32: a small deterministic PRNG in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small deterministic PRNG in [0, 1) (the seeder's). */
+export { prng as seededRandom } from '../../src/dev/seed.js';

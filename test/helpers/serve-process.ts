@@ -24,12 +24,14 @@ export interface ServeOptions {
   db: string;
   args?: string[];
   env?: Record<string, string>;
+  /** A fixed port (to restart a server where its clients expect it); default: a free one. */
+  port?: number;
 }
 
 /** `payctl serve --port 0 --tick 0 --access-log off` over `db`; resolves once it listens. */
 export function spawnServe(opts: ServeOptions): Promise<ServeProcess> {
   const args = opts.args ?? ['--tick', '0', '--access-log', 'off'];
-  const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), 'serve', '--port', String(opts.port ?? 0), ...args], {
     env: { ...process.env, NO_COLOR: '1', PAYCTL_DB: opts.db, ...(opts.env ?? {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 // The real server on port 0 over a temporary database with demo data, and a small
 // fetch wrapper that sends JSON and returns status, headers and parsed body.
 import { demoPlatform } from './platform.js';
-import { startServer, type ServerOptions } from '../../src/http/app.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/http/app.js';
 import type { Platform } from '../../src/services/platform.js';
 import type { DemoOutput } from '../../src/dev/demo.js';
 import type { Env } from '../../src/config/env.js';
@@ -10,6 +10,9 @@ export interface TestServer {
   url: string;
   p: Platform;
   demo: DemoOutput;
+  /** The database file (for a second process on the same database). */
+  dbPath: string;
+  server: RunningServer['server'];
   call(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<Reply>;
   close(): Promise<void>;
 }
@@ -24,12 +27,14 @@ export interface Reply {
 /** `env` replaces process.env for the platform (e.g. PAYCTL_SMTP_URL of a test SMTP server). */
 export async function startTestServer(opts: Partial<ServerOptions> & { env?: Env } = {}): Promise<TestServer> {
   const { env, ...serverOpts } = opts;
-  const { p, demo } = await demoPlatform({ env });
+  const { p, demo, dbPath } = await demoPlatform({ env });
   const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', ...serverOpts });
   return {
     url: server.url,
     p,
     demo,
+    dbPath,
+    server: server.server,
     async call(method, path, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
       if (o.key) headers.authorization = o.key;
@@ -39,7 +44,9 @@ export async function startTestServer(opts: Partial<ServerOptions> & { env?: Env
         headers['content-type'] ??= 'application/json';
       }
       const res = await fetch(server.url + path, { method, headers, body });
-      const text = await res.text();
+      // An event stream stays open: its head is the answer here (read streams with an SSE client).
+      const stream = res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+      const text = stream ? (await res.body?.cancel(), '') : await res.text();
       let parsed: unknown = undefined;
       try {
         parsed = JSON.parse(text);

@@ -8,11 +8,13 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createGroup, createLinkedAccount, createProcessor } from '../../src/services/groups/groups.js';
 import { createKey } from '../../src/services/groups/keys.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
-import { transactionRepo, type TransactionRow } from '../../src/store/repositories/transactions.js';
+import { transactionRepo } from '../../src/store/repositories/transactions.js';
+import type { TransactionEntity, TransactionStatus } from '../../src/domain/transactions.js';
 import { settlementRepo } from '../../src/store/repositories/settlement.js';
 import { reportingRepo, reportingSql } from '../../src/store/repositories/reporting.js';
 import { transactionSchema } from '../../src/domain/transactions.js';
-import { LIMIT_MAX, monthsBefore, netAmount } from '../../src/domain/reporting.js';
+import { monthsBefore, netAmount } from '../../src/domain/reporting.js';
+import { PAGE_LIMIT_MAX } from '../../src/domain/paging.js';
 import { newId } from '../../src/lib/ids.js';
 
 const DAY = 86_400_000;
@@ -25,7 +27,7 @@ interface GroupFixture {
   processors: string[];
   batches: string[];
   viewKey: string;
-  rows: TransactionRow[];
+  rows: TransactionEntity[];
 }
 let g: GroupFixture; // the group under test
 let other: GroupFixture; // another group: its rows must never be counted
@@ -33,7 +35,7 @@ let customerKey: string; // a key of g without view_transactions
 
 const ids = { customers: [newId(), newId()], plans: [newId(), newId()], subs: [newId(), newId()], forms: [newId(), newId()], invoices: [newId(), newId()] };
 
-function row(groupId: string, processorId: string, i: number, over: Partial<TransactionRow> = {}): TransactionRow {
+function row(groupId: string, processorId: string, i: number, over: Partial<TransactionEntity> = {}): TransactionEntity {
   const at = new Date(nowMs - (i + 1) * 3_600_000).toISOString(); // one an hour, newest first
   return {
     id: newId(), group_id: groupId, linked_account_id: null, processor_id: processorId, transaction_type: 'sale',
@@ -41,8 +43,8 @@ function row(groupId: string, processorId: string, i: number, over: Partial<Tran
     card_type: 'credit', first_six: '411111', last_four: String(1000 + i), customer_name: `Customer ${i}`, expiration_date: '29/12',
     avs: 'Y', cvv: 'M', issued_country: 'US', dynamic_descriptor: null, requested_amount: 1000 + i, authorized_amount: 1000 + i,
     captured_amount: 1000 + i, refunded_amount: 0, included_tax_amount: null, included_shipping_amount: null, currency: 'USD',
-    description: '', source: 'api', order_id: '', po_number: '', ip_address: '', email_receipt: 0, email_address: '', user_id: '',
-    username: '', billing_address: null, shipping_address: null, form_id: null, form_external_id: '', form_entry_id: '',
+    description: '', source: 'api', order_id: '', po_number: '', ip_address: '', email_receipt: false, email_address: '', user_id: '',
+    username: '', billing_address: {}, shipping_address: null, form_id: null, form_external_id: '', form_entry_id: '',
     subscription_id: null, plan_id: null, invoice_id: null, invoice_number: null, invoice_external_id: null, payment_link_id: null,
     destination_group_id: null, custom_fields: null, commissions: null, response_code: '00', response_text: 'Approved',
     status: 'pending', settlement_batch_id: null, created_at: at, updated_at: at,
@@ -50,13 +52,13 @@ function row(groupId: string, processorId: string, i: number, over: Partial<Tran
   };
 }
 
-const STATUSES = ['settled', 'voided', 'declined', 'partially_refunded', 'refunded', 'pending', 'authorized', 'captured', 'expired', 'partially_captured'];
+const STATUSES: TransactionStatus[] = ['settled', 'voided', 'declined', 'partially_refunded', 'refunded', 'pending', 'authorized', 'captured', 'expired', 'partially_captured'];
 const BRANDS = ['Visa', 'Mastercard', 'Discover', 'American Express'];
 const SOURCES = ['recurring', 'virtual_terminal', 'forms', 'wallet', 'api', 'invoice'];
 const METHODS = ['card', 'customer_card', 'ach', 'customer_ach'];
 
 /** 60 rows that vary every filtered column, with amounts that agree with their status. */
-function dataset(f: Omit<GroupFixture, 'rows'>, otherGroupId: string): TransactionRow[] {
+function dataset(f: Omit<GroupFixture, 'rows'>, otherGroupId: string): TransactionEntity[] {
   return Array.from({ length: 60 }, (_, i) => {
     const status = STATUSES[i % STATUSES.length]!;
     const method = METHODS[i % METHODS.length]!;
@@ -107,7 +109,7 @@ async function makeGroup(name: string): Promise<Omit<GroupFixture, 'rows'>> {
   return { id: group.id, account: account.id, processors: [p1.id, p2.id], batches, viewKey };
 }
 
-const insert = (rows: TransactionRow[]) => s.p.db.write((tx) => transactionRepo.insertMany(tx, rows));
+const insert = (rows: TransactionEntity[]) => s.p.db.write((tx) => transactionRepo.insertMany(tx, rows));
 
 before(async () => {
   s = await startTestServer();
@@ -126,14 +128,14 @@ const path = (f: GroupFixture = g, account = f.account) => `/api/v1/groups/${f.i
 const get = (qs: string, f: GroupFixture = g, key = f.viewKey) => s.call('GET', `${path(f)}?${qs}`, { key });
 
 async function tableIds(qs: string, f: GroupFixture = g): Promise<string[]> {
-  const r = await get(`type=table&limit=${LIMIT_MAX}&${qs}`, f);
+  const r = await get(`type=table&limit=${PAGE_LIMIT_MAX}&${qs}`, f);
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.total_count, r.body.items.length);
   return r.body.items.map((t: { id: string }) => t.id);
 }
 
 /** Newest first: created_at desc, then id desc. */
-const ordered = (rows: TransactionRow[]) =>
+const ordered = (rows: TransactionEntity[]) =>
   [...rows].sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1)).map((r) => r.id);
 
 test('type=table returns Transaction objects newest first and total_count', async () => {
@@ -190,7 +192,7 @@ test('type missing or unknown is a 400 naming type', async () => {
 
 // Each filter: the rows it must include (by the stored column), checked against
 // rows it must exclude.
-const filterCases: Array<{ name: string; qs: () => string; match: (r: TransactionRow) => boolean }> = [
+const filterCases: Array<{ name: string; qs: () => string; match: (r: TransactionEntity) => boolean }> = [
   { name: 'brands', qs: () => 'brands=Mastercard', match: (r) => r.brand === 'Mastercard' },
   { name: 'brands (two, with a space)', qs: () => 'brands=American%20Express&brands=Discover', match: (r) => r.brand === 'American Express' || r.brand === 'Discover' },
   { name: 'payment_types', qs: () => 'payment_types=auth', match: (r) => r.transaction_type === 'auth' },
@@ -315,15 +317,15 @@ test('unknown parameters, lists for single-valued ones and malformed numbers and
   assert.equal(startAfterEnd.body.error.fields[0].path, 'start');
 });
 
-test(`limit defaults to 50, ${LIMIT_MAX} is the most, more is refused (400), 0 gives only the count`, async () => {
+test(`limit defaults to 50, ${PAGE_LIMIT_MAX} is the most, more is refused (400), 0 gives only the count`, async () => {
   const d = await get('type=table');
   assert.equal(d.body.items.length, 50);
   assert.equal(d.body.total_count, g.rows.length);
-  assert.equal((await get(`type=table&limit=${LIMIT_MAX}`)).body.items.length, g.rows.length);
-  for (const limit of [LIMIT_MAX + 1, 100000]) {
+  assert.equal((await get(`type=table&limit=${PAGE_LIMIT_MAX}`)).body.items.length, g.rows.length);
+  for (const limit of [PAGE_LIMIT_MAX + 1, 100000]) {
     const r = await get(`type=table&limit=${limit}`);
     assert.equal(r.status, 400);
-    assert.deepEqual(r.body.error.fields, [{ path: 'limit', message: `must be at most ${LIMIT_MAX}` }]);
+    assert.deepEqual(r.body.error.fields, [{ path: 'limit', message: `must be at most ${PAGE_LIMIT_MAX}` }]);
   }
   assert.deepEqual((await get('type=table&limit=0')).body, { items: [], total_count: g.rows.length });
   assert.deepEqual((await get('type=table&offset=1000')).body, { items: [], total_count: g.rows.length });
@@ -438,7 +440,7 @@ test('start and end default to 6 months before now and now, on the platform cloc
   const f = await makeGroup('Reporting clock');
   const fx: GroupFixture = { ...f, rows: [] };
   const now = s.p.clock.now();
-  const at = (d: Date) => ({ created_at: d.toISOString(), updated_at: d.toISOString(), status: 'voided' });
+  const at = (d: Date) => ({ created_at: d.toISOString(), updated_at: d.toISOString(), status: 'voided' as const });
   const old = row(f.id, f.processors[0]!, 0, at(new Date(monthsBefore(now, 6).getTime() - 60_000))); // just outside
   const inside = row(f.id, f.processors[0]!, 0, at(new Date(monthsBefore(now, 6).getTime() + 86_400_000))); // 6 months less a day ago
   const recent = row(f.id, f.processors[0]!, 0, at(new Date(now.getTime() - 60_000)));

@@ -632,7 +632,7 @@ test('email_receipt queues a receipt in the outbox, without the card number', as
   assert.equal(mail.kind, 'receipt');
   assert.equal(mail.to_address, 'receipt@example.com');
   assert.match(mail.body, /\$12\.34/);
-  assert.match(mail.body, /Mastercard ending 4444/);
+  assert.match(mail.body, /Paid with: Mastercard …4444/);
   assert.ok(!`${mail.subject}\n${mail.body}`.includes(number), 'no card number in the e-mail');
   assert.ok(!mail.body.includes('555555'), 'not even the first six');
   // No receipt for a decline, none when not asked.

@@ -57,7 +57,11 @@ function freshConnectionStatus(url: string, path: string, key: string): Promise<
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNREFUSED' ? resolve('refused') : reject(err)));
+    // A closed listener refuses the connection; one the kernel accepted just before the
+    // close is reset: both mean the server took no new request.
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNREFUSED' || err.code === 'ECONNRESET' ? resolve('refused') : reject(err),
+    );
     req.end();
   });
 }

@@ -19,6 +19,7 @@ import { addCycles } from '../../src/domain/recurring.js';
 import { packageRoot } from '../../src/lib/paths.js';
 import { report, seededRandom } from '../helpers/report.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw, withParams } from '../../src/services/use-case.js';
 
 const SUBSCRIPTIONS = Number(process.env.CRASH_SUBSCRIPTIONS ?? 2000);
 const ROUNDS = Number(process.env.CRASH_BILLING_ROUNDS ?? 4);
@@ -70,21 +71,21 @@ async function verifyWhole(dbPath: string, planId: string, label: string): Promi
 test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${ROUNDS} times: each period charged exactly once`, async () => {
   const { p, demo } = await demoPlatform();
   const dbPath = p.db.path;
-  const plan = await createPlan(p, contextFor(p, demo.group_id), demo.linked_account_id, {
+  const plan = await executeRaw(createPlan, p, contextFor(p, demo.group_id), withParams({
     name: 'Crash plan',
     amount: 1500,
     billing_cycle: 'monthly',
     duration: 0,
     max_retry_count: 2,
-  });
+  }, { linked_account_id: demo.linked_account_id }));
   for (let i = 0; i < SUBSCRIPTIONS; i += 200) {
     await Promise.all(
       Array.from({ length: Math.min(200, SUBSCRIPTIONS - i) }, (_, j) =>
-        createSubscription(p, contextFor(p, demo.group_id), demo.linked_account_id, {
+        executeRaw(createSubscription, p, contextFor(p, demo.group_id), withParams({
           plan_id: plan.id,
           customer_id: demo.customer_id,
           ...((i + j) % DECLINING_EVERY === 0 ? { payment_details: { token: 'tok_visa_declined' } } : { card_id: demo.card_id }),
-        }),
+        }, { linked_account_id: demo.linked_account_id })),
       ),
     );
   }

@@ -14,7 +14,7 @@ import { allRoutes } from '../../src/http/routes/index.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { ADMIN_TOKEN, buildBody, buildWorld, bodyBuilder, paramsOf, type World } from './support/fixtures.js';
 import { arbFromJsonSchema, mutated, toJsonSchema, UNKNOWN_KEYS } from './support/json-schema-arb.js';
-import { assertWellFormed, sendTo, Sessions, type Outgoing } from './support/requests.js';
+import { answerText, assertWellFormed, sendTo, Sessions, type Outgoing } from './support/requests.js';
 import { report } from '../helpers/report.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -117,7 +117,7 @@ for (const route of routes) {
             headers: { ...headers, 'content-type': 'application/json' },
             body: route.method === 'GET' ? undefined : '{}',
           });
-          const text = await res.text();
+          const text = await answerText(res);
           let body: unknown;
           try {
             body = JSON.parse(text);

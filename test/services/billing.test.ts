@@ -24,6 +24,7 @@ import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptio
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw, withParams } from '../../src/services/use-case.js';
 
 const DAY = 86_400_000;
 
@@ -57,7 +58,7 @@ async function fixture(at: string): Promise<Fixture> {
   const group = await createGroup(p, { name: 'Billing test merchant' });
   const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level' });
   const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id });
-  const customer = await createCustomer(p, contextFor(p, group.id), { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
+  const customer = await executeRaw(createCustomer, p, contextFor(p, group.id), { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
   const f: Fixture = {
     p,
     groupId: group.id,
@@ -78,13 +79,13 @@ async function fixture(at: string): Promise<Fixture> {
       return row.id;
     },
     async plan(body) {
-      return (await createPlan(p, contextFor(p, group.id), account.id, { name: 'Plan', duration: 0, ...body })).id;
+      return (await executeRaw(createPlan, p, contextFor(p, group.id), withParams({ name: 'Plan', duration: 0, ...body }, { linked_account_id: account.id }))).id;
     },
     async subscribe(planId, extra = {}) {
       const card = extra.payment_details || extra.bank_account_id || extra.card_id ? {} : { card_id: await f.card() };
-      return createSubscription(p, contextFor(p, group.id), account.id, { plan_id: planId, customer_id: customer.id, billing_address: ADDRESS, ...card, ...extra });
+      return executeRaw(createSubscription, p, contextFor(p, group.id), withParams({ plan_id: planId, customer_id: customer.id, billing_address: ADDRESS, ...card, ...extra }, { linked_account_id: account.id }));
     },
-    get: (id) => getSubscription(p, contextFor(p, group.id), account.id, id),
+    get: (id) => executeRaw(getSubscription, p, contextFor(p, group.id), { linked_account_id: account.id, subscription_id: id }),
     async advanceDays(days) {
       await advanceClock(p, days * DAY);
     },
@@ -336,7 +337,7 @@ describe('retries', () => {
     try {
       const planId = await f.plan({ amount: 2500, billing_cycle: 'monthly', proration_behavior: 'none' });
       const s0 = await f.subscribe(planId, { card_id: await f.card('tok_visa_declined') });
-      const updated = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s0.id, updateBody(s0, { payment_details: { token: 'tok_mastercard' } }));
+      const updated = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s0, { payment_details: { token: 'tok_mastercard' } }), { linked_account_id: f.accountId, subscription_id: s0.id }));
       assert.equal(updated.payment_details.card?.brand, 'Mastercard');
       assert.equal(updated.retry_count, 1);
       await f.advanceDays(1);
@@ -377,7 +378,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('none: nothing now, the new amount from the next cycle', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'none' }, { requested_amount: 4000 }));
+      const u = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s, { proration_behavior: 'none' }, { requested_amount: 4000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount, u.amounts.amount], ['none', 0, 4000]);
       await f.advanceDays(20);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 4000]);
@@ -389,7 +390,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('create_prorations: +667 (1000 × 20/30) added to the next charge', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
+      const u = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['pending', 667]);
       assert.equal((await f.charges(s.id)).length, 1, 'no charge now');
       await f.advanceDays(20);
@@ -405,7 +406,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('immediate_action: 667 charged at once; the next charge is the new amount', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 4000 }));
+      const u = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 4000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['applied', 0]);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 667]);
       assert.deepEqual((await f.ledger(s.id)).map((l) => [l.kind, l.period, l.amount]), [['regular', 0, 3000], ['proration', 0, 667]]);
@@ -419,7 +420,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('immediate_action on a downgrade: the credit (−667) goes to the next charge', async () => {
     const { f, s } = await midCycle();
     try {
-      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 2000 }));
+      const u = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s, { proration_behavior: 'immediate_action' }, { requested_amount: 2000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.deepEqual([u.proration_result, u.pending_proration_amount], ['pending', -667]);
       await f.advanceDays(20);
       assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [3000, 1333]);
@@ -431,9 +432,9 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
   it('the override applies to that update only; later updates use the plan\'s behavior', async () => {
     const { f, s } = await midCycle({ proration_behavior: 'none' });
     try {
-      const first = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }));
+      const first = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(s, { proration_behavior: 'create_prorations' }, { requested_amount: 4000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.equal(first.pending_proration_amount, 667);
-      const second = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(first, {}, { requested_amount: 7000 }));
+      const second = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(first, {}, { requested_amount: 7000 }), { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.deepEqual([second.pending_proration_amount, second.proration_result, second.amounts.amount], [667, 'pending', 7000]);
     } finally {
       await f.p.close();
@@ -447,7 +448,7 @@ describe('proration (April 2031: 30 days; change on April 11 = 20 days left)', (
       const s = await f.subscribe(planId);
       await f.advanceDays(10);
       const body = updateBody(s, { payment_details: { token: 'tok_visa_declined' } }, { requested_amount: 4000 });
-      const u = await updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, body);
+      const u = await executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(body, { linked_account_id: f.accountId, subscription_id: s.id }));
       assert.equal(u.proration_result, 'failed');
       assert.deepEqual((await f.charges(s.id)).map((t) => [t.requested_amount, t.status === 'declined']), [[3000, false], [667, true]]);
     } finally {
@@ -463,12 +464,12 @@ describe('plan update', () => {
     const planId = await f.plan({ amount: 3000, billing_cycle: 'monthly', description: 'v1' });
     const active = await f.subscribe(planId);
     const canceled = await f.subscribe(planId);
-    await cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, canceled.id);
+    await executeRaw(cancelSubscription, f.p, contextFor(f.p, f.groupId), { linked_account_id: f.accountId, subscription_id: canceled.id });
     await f.advanceDays(10);
     return { f, planId, active, canceled };
   }
   const update = (f: Fixture, planId: string, body: Record<string, unknown>) =>
-    updatePlan(f.p, contextFor(f.p, f.groupId), f.accountId, planId, { name: 'Plan v2', amount: 4000, billing_cycle: 'monthly', duration: 0, description: 'v2', tax: 100, ...body });
+    executeRaw(updatePlan, f.p, contextFor(f.p, f.groupId), withParams({ name: 'Plan v2', amount: 4000, billing_cycle: 'monthly', duration: 0, description: 'v2', tax: 100, ...body }, { linked_account_id: f.accountId, plan_id: planId }));
 
   it('update_subscriptions + prorate: active subscriptions take the values and pay 667 now', async () => {
     const { f, planId, active, canceled } = await setup();
@@ -643,12 +644,12 @@ describe('cancel', () => {
     try {
       const planId = await f.plan({ amount: 1000, billing_cycle: 'monthly' });
       const s = await f.subscribe(planId);
-      const c = await cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id);
+      const c = await executeRaw(cancelSubscription, f.p, contextFor(f.p, f.groupId), { linked_account_id: f.accountId, subscription_id: s.id });
       assert.deepEqual([c.status, c.next_bill_date, c.canceled_at], ['canceled', null, '2031-01-01T00:00:00.000Z']);
       await f.advanceDays(100);
       assert.equal((await f.charges(s.id)).length, 1);
-      await assert.rejects(cancelSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id), /already canceled/);
-      await assert.rejects(updateSubscription(f.p, contextFor(f.p, f.groupId), f.accountId, s.id, updateBody(c)), /only an active subscription/);
+      await assert.rejects(executeRaw(cancelSubscription, f.p, contextFor(f.p, f.groupId), { linked_account_id: f.accountId, subscription_id: s.id }), /already canceled/);
+      await assert.rejects(executeRaw(updateSubscription, f.p, contextFor(f.p, f.groupId), withParams(updateBody(c), { linked_account_id: f.accountId, subscription_id: s.id })), /only an active subscription/);
     } finally {
       await f.p.close();
     }

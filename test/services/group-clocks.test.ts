@@ -8,6 +8,7 @@ import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { runDueWork } from '../../src/services/clock/scheduler.js';
 import { contextFor } from '../../src/services/context.js';
 import { groupClockRepo } from '../../src/store/repositories/group-clocks.js';
+import { execute } from '../../src/services/use-case.js';
 
 const DAY = 86_400_000;
 
@@ -18,9 +19,9 @@ test('a platform advance bills each group at its own time; a group advance bills
   const p = await tempPlatform();
   try {
     const ctx = contextFor(p, undefined);
-    const [ahead, behind, other] = [await createSandbox(p, ctx, { demo: true }), await createSandbox(p, ctx, { demo: true }), await createSandbox(p, ctx, { demo: true })];
+    const [ahead, behind, other] = [await execute(createSandbox, p, ctx, { demo: true }), await execute(createSandbox, p, ctx, { demo: true }), await execute(createSandbox, p, ctx, { demo: true })];
     // The demo's first charge falls due 30 days in (the end of the Starter trial).
-    const moved = await moveGroupClock(p, ctx, ahead.group_id, { advance: '29d' });
+    const moved = await execute(moveGroupClock, p, ctx, { group_id: ahead.group_id, advance: '29d' });
     assert.equal(moved.work['subscription-billing'], 0);
     const all = await advanceClock(p, 2 * DAY);
     assert.ok(all.work['subscription-billing']! >= 1, JSON.stringify(all.work));

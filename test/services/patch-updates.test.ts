@@ -6,8 +6,9 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoPlatform } from '../helpers/platform.js';
 import { contextFor } from '../../src/services/context.js';
-import { createProduct, getProduct, updateProduct } from '../../src/services/catalog/products.js';
-import { createPlan, getPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
+import { createProduct, editProduct, getProduct } from '../../src/services/catalog/products.js';
+import { execute } from '../../src/services/use-case.js';
+import { createPlan, editPlan, getPlan, planToUpdateBody } from '../../src/services/recurring/plans.js';
 import type { Product } from '../../src/domain/catalog.js';
 
 const { p, demo } = await demoPlatform();
@@ -23,29 +24,29 @@ const productBody = (x: Product) => ({
 });
 
 test('two concurrent product edits of different fields both survive', async () => {
-  const product = await createProduct(p, ctx, { name: 'Widget', description: 'first', amount: 1000, unit_of_measure: 'pc' });
+  const product = await execute(createProduct, p, ctx, { name: 'Widget', description: 'first', amount: 1000, unit_of_measure: 'pc' });
   await Promise.all([
-    updateProduct(p, ctx, product.id, (current: Product) => ({ ...productBody(current), name: 'Gadget' })),
-    updateProduct(p, ctx, product.id, (current: Product) => ({ ...productBody(current), amount: 2500 })),
+    execute(editProduct, p, ctx, { product_id: product.id, edit: (current: Product) => ({ ...productBody(current), name: 'Gadget' }) }),
+    execute(editProduct, p, ctx, { product_id: product.id, edit: (current: Product) => ({ ...productBody(current), amount: 2500 }) }),
   ]);
-  const now = await getProduct(p, ctx, product.id);
+  const now = await execute(getProduct, p, ctx, { product_id: product.id });
   assert.equal(now.name, 'Gadget');
   assert.equal(now.amount, 2500);
 });
 
 test('an edit that yields an invalid body is refused by the same rules as the API, and changes nothing', async () => {
-  const product = await createProduct(p, ctx, { name: 'Bolt', description: 'M6', amount: 100, unit_of_measure: 'pc' });
-  await assert.rejects(updateProduct(p, ctx, product.id, (current: Product) => ({ ...productBody(current), amount: -1 })), /amount/);
-  assert.equal((await getProduct(p, ctx, product.id)).amount, 100);
+  const product = await execute(createProduct, p, ctx, { name: 'Bolt', description: 'M6', amount: 100, unit_of_measure: 'pc' });
+  await assert.rejects(execute(editProduct, p, ctx, { product_id: product.id, edit: (current: Product) => ({ ...productBody(current), amount: -1 }) }), /amount/);
+  assert.equal((await execute(getProduct, p, ctx, { product_id: product.id })).amount, 100);
 });
 
 test('two concurrent plan edits of different fields both survive', async () => {
-  const plan = await createPlan(p, ctx, demo.linked_account_id, { name: 'Monthly', description: 'basic', amount: 1500, billing_cycle: 'monthly', duration: 0 });
+  const plan = await execute(createPlan, p, ctx, { linked_account_id: demo.linked_account_id, name: 'Monthly', description: 'basic', amount: 1500, billing_cycle: 'monthly', duration: 0 });
   await Promise.all([
-    updatePlan(p, ctx, demo.linked_account_id, plan.id, (current: typeof plan) => ({ ...planToUpdateBody(current), name: 'Monthly plus' })),
-    updatePlan(p, ctx, demo.linked_account_id, plan.id, (current: typeof plan) => ({ ...planToUpdateBody(current), description: 'now with more' })),
+    execute(editPlan, p, ctx, { linked_account_id: demo.linked_account_id, plan_id: plan.id, edit: (current: typeof plan) => ({ ...planToUpdateBody(current), name: 'Monthly plus' }) }),
+    execute(editPlan, p, ctx, { linked_account_id: demo.linked_account_id, plan_id: plan.id, edit: (current: typeof plan) => ({ ...planToUpdateBody(current), description: 'now with more' }) }),
   ]);
-  const now = await getPlan(p, ctx, demo.linked_account_id, plan.id);
+  const now = await execute(getPlan, p, ctx, { linked_account_id: demo.linked_account_id, plan_id: plan.id });
   assert.equal(now.name, 'Monthly plus');
   assert.equal(now.description, 'now with more');
 });

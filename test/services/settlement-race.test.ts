@@ -9,6 +9,7 @@ import { voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { runSettlement } from '../../src/services/transactions/settlement.js';
 import { saleBody } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 const { p, demo } = await demoPlatform();
 after(() => p.close());
@@ -20,14 +21,14 @@ test('void raced against settlement 1,000 times: every batch counts exactly the 
   let settledRaces = 0;
   const ids: string[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const sale = await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { amount: 100 + i }));
+    const sale = await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { amount: 100 + i }));
     assert.equal(sale.status, 'pending');
     // Every fourth round settlement runs alone first (so there are batches to count, and
     // the void then fails); the others start both at once, so settlement reads the sale as
     // a candidate while the void is queued to write: the window the counts must survive.
     const ctx = contextFor(p, demo.group_id);
     const settle = () => runSettlement(p, dayLater(), { groupId: demo.group_id });
-    const voidIt = () => voidTransaction(p, ctx, sale.id);
+    const voidIt = () => execute(voidTransaction, p, ctx, { transaction_id: sale.id });
     let voidOk: boolean;
     let settledNow: number;
     if (i % 4 === 3) {

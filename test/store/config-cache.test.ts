@@ -46,3 +46,42 @@ test('a processor created by another process is usable by the next request; an u
     await s.close();
   }
 });
+
+test('a stored card served from memory: a change or removal of the customer or card by another process applies to the next sale', async () => {
+  const s = await startTestServer();
+  const { Database } = await import('../../src/store/db.js');
+  const other = await Database.open(s.p.db.path); // another process's connection
+  try {
+    const g = s.demo.group_id;
+    const added = await s.call('POST', `/api/v1/groups/${g}/processing/${s.demo.linked_account_id}/customers/${s.demo.customer_id}/payment_methods/card`, {
+      key: s.demo.keys.manage_customers,
+      body: { token: 'tok_visa', billing_address: { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' } },
+    });
+    assert.equal(added.status, 200, added.text);
+    const cardId = added.body.card_id as string;
+    const { billing_address: _b, ...withoutBilling } = saleBody(s.demo.processor_id);
+    const sale = () =>
+      s.call('POST', `/api/v1/groups/${g}/transaction`, {
+        key: s.demo.keys.manage_transactions,
+        body: { ...withoutBilling, payment_details: { customer: { customer_id: s.demo.customer_id, card_id: cardId } } },
+      });
+    const names = async (id: string) => (await s.p.db.get<{ customer_name: string }>('SELECT customer_name FROM transactions WHERE id = ?', [id]))!.customer_name;
+    for (let i = 0; i < 3; i++) assert.equal((await sale()).status, 200);
+    // The customer renamed elsewhere: the next sale bills the new name.
+    await other.write((tx) => tx.run("UPDATE customers SET first_name = 'Renamed', last_name = 'Elsewhere' WHERE id = ?", [s.demo.customer_id]));
+    const renamed = await sale();
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(await names(renamed.body.id), 'Renamed Elsewhere');
+    // The card removed elsewhere: the next sale is refused, naming the card.
+    await other.write(async (tx) => {
+      await tx.run('UPDATE transactions SET card_id = NULL WHERE card_id = ?', [cardId]);
+      await tx.run('DELETE FROM customer_cards WHERE id = ?', [cardId]);
+    });
+    const gone = await sale();
+    assert.equal(gone.status, 400, gone.text);
+    assert.ok(gone.body.error.fields.some((f: { path: string }) => f.path === 'payment_details.customer.card_id'), gone.text);
+  } finally {
+    await other.close();
+    await s.close();
+  }
+});

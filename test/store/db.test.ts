@@ -9,6 +9,7 @@ import { openPlatform } from '../../src/services/platform.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
 import { contextFor } from '../../src/services/context.js';
+import { executeRaw } from '../../src/services/use-case.js';
 
 test('migrations are applied in order and recorded; running again changes nothing', async () => {
   const db = await Database.open(tempDbPath());
@@ -119,7 +120,7 @@ test('a CLI process and this process write the same file at once without SQLITE_
   const cliRuns = Promise.all(
     Array.from({ length: 3 }, (_, i) => runCli(['customer', 'create', '--group', demo.group_id, '--first-name', `cli${i}`, '--json'], { db: path })),
   );
-  const local = Promise.all(Array.from({ length: 100 }, (_, i) => createCustomer(p, contextFor(p, demo.group_id), { first_name: `local${i}` })));
+  const local = Promise.all(Array.from({ length: 100 }, (_, i) => executeRaw(createCustomer, p, contextFor(p, demo.group_id), { first_name: `local${i}` })));
   const [cli] = await Promise.all([cliRuns, local]);
   for (const r of cli) assert.equal(r.code, 0, r.stderr);
   const n = await p.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM customers WHERE first_name LIKE 'cli%' OR first_name LIKE 'local%'");
@@ -169,8 +170,8 @@ test('a write sees the rows that earlier writes of its batch deferred (by id, by
   const { newId } = await import('../../src/lib/ids.js');
   const { p, demo } = await demoPlatform();
   try {
-    const first = await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
-    const template = (await p.db.get<import('../../src/store/repositories/transactions.js').TransactionRow>('SELECT * FROM transactions WHERE id = ?', [first.id]))!;
+    const first = await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
+    const template = (await transactionRepo.find(p.db, demo.group_id, first.id))!;
     const before = (await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n;
     const a = newId();
     const b = newId();
@@ -242,7 +243,7 @@ test('deferred compare-and-sets and checks: sent with the batch in order; one th
   await db.close();
 });
 
-test('a batch of deferred rows only goes in one exec, its values written as literals exactly', async () => {
+test('a batch of deferred rows only is queued whole (BEGIN, one INSERT, COMMIT), its values kept exactly', async () => {
   const db = await Database.open(tempDbPath());
   await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT, n INTEGER, r REAL)');
   const values: Array<[string, string | null, number | null, number | null]> = [
@@ -259,10 +260,147 @@ test('a batch of deferred rows only goes in one exec, its values written as lite
     await hold;
     const rows = await db.all<{ id: string; v: string | null; n: number | null; r: number | null }>('SELECT id, v, n, r FROM t ORDER BY id');
     assert.deepEqual(rows.map((x) => [x.id, x.v, x.n, x.r]), batch);
-    // Without a NUL: one exec (the hold wrote nothing: no statement). A NUL cannot be SQL text: bound statements instead.
-    const used = db.stats().statements - statementsBefore;
-    if (batch.length === 3) assert.equal(used, 1);
-    else assert.ok(used > 1, `${used}`);
+    // The hold wrote nothing: no statement of its own.
+    assert.equal(db.stats().statements - statementsBefore, 3);
   }
   await db.close();
+});
+
+test('a batch of compare-and-sets of one SQL text is one UPDATE; two on one row, or one that misses, fail their write alone', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema("CREATE TABLE t (id TEXT PRIMARY KEY, status TEXT NOT NULL, n INTEGER NOT NULL, at TEXT NOT NULL DEFAULT '')");
+  const ids = Array.from({ length: 8 }, (_, i) => `r${i}'?`);
+  await db.write(async (tx) => {
+    for (const id of ids) await tx.run("INSERT INTO t (id, status, n) VALUES (?, 'open', 10)", [id]);
+  });
+  const sql = "UPDATE t SET status = ?, n = ?, at = ? WHERE id = ? AND status = 'open' AND ? <= n";
+  const change = (id: string, n: number, name: string) => (tx: import('../../src/store/db.js').Tx) =>
+    Promise.resolve(tx.deferChange('t', id, sql, ['done', n, `at-${name}`, id, n], { changes: 1, error: () => new Error(`${name} missed`) }));
+  const run = async (writes: Array<[string, number, string]>) => {
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const results = await Promise.allSettled(writes.map(([id, n, name]) => db.write(change(id, n, name))));
+    await hold;
+    return { results: results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)), statements: db.stats().statements - statementsBefore };
+  };
+  // Four on four rows: BEGIN, the UPDATE, its check, COMMIT, queued at once.
+  const four = await run(ids.slice(0, 4).map((id, i) => [id, i + 1, `w${i}`]));
+  assert.deepEqual(four.results, ['ok', 'ok', 'ok', 'ok']);
+  assert.equal(four.statements, 4);
+  // A row changed twice in one batch (the second finds it done), one beyond its amount, one missing.
+  const mixed = await run([
+    [ids[4]!, 5, 'a'],
+    [ids[4]!, 6, 'b'],
+    [ids[5]!, 11, 'c'],
+    ['missing', 1, 'd'],
+    [ids[6]!, 7, 'e'],
+  ]);
+  assert.deepEqual(mixed.results, ['ok', 'b missed', 'c missed', 'd missed', 'ok']);
+  const rows = await db.all<{ id: string; status: string; n: number; at: string }>('SELECT id, status, n, at FROM t ORDER BY id');
+  assert.deepEqual(
+    rows.map((r) => [r.id, r.status, r.n, r.at]),
+    [
+      [ids[0], 'done', 1, 'at-w0'],
+      [ids[1], 'done', 2, 'at-w1'],
+      [ids[2], 'done', 3, 'at-w2'],
+      [ids[3], 'done', 4, 'at-w3'],
+      [ids[4], 'done', 5, 'at-a'],
+      [ids[5], 'open', 10, ''],
+      [ids[6], 'done', 7, 'at-e'],
+      [ids[7], 'open', 10, ''],
+    ],
+  );
+  await db.close();
+});
+
+test('deferred rows of two tables, alternating write by write, go as one INSERT per table; a foreign key between them still holds', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE a (id TEXT PRIMARY KEY, v TEXT); CREATE TABLE b (id TEXT PRIMARY KEY, a_id TEXT REFERENCES a(id), v TEXT)');
+  const batch = async (writes: Array<(tx: import('../../src/store/db.js').Tx) => void>) => {
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const results = await Promise.allSettled(writes.map((fn) => db.write(async (tx) => fn(tx))));
+    await hold;
+    return { results: results.map((r) => r.status), statements: db.stats().statements - statementsBefore };
+  };
+  const pair = (i: number) => (tx: import('../../src/store/db.js').Tx) => {
+    tx.deferInsert('a', ['id', 'v'], [`a${i}`, `va${i}`]);
+    tx.deferInsert('b', ['id', 'a_id', 'v'], [`b${i}`, `a${i}`, `vb${i}`]);
+  };
+  // Ten writes, a then b each: BEGIN, an INSERT per table, COMMIT.
+  const grouped = await batch(Array.from({ length: 10 }, (_, i) => pair(i)));
+  assert.deepEqual(new Set(grouped.results), new Set(['fulfilled']));
+  assert.equal(grouped.statements, 4);
+  // A b row whose a row comes later in the batch: grouping by table would put it first
+  // (b before a breaks the key), so the work is resent write by write, in order.
+  const crossed = await batch([
+    (tx) => tx.deferInsert('b', ['id', 'a_id', 'v'], ['b-free', null, 'x']),
+    (tx) => {
+      tx.deferInsert('a', ['id', 'v'], ['a-late', 'y']);
+      tx.deferInsert('b', ['id', 'a_id', 'v'], ['b-late', 'a-late', 'z']);
+    },
+    (tx) => tx.deferInsert('b', ['id', 'a_id', 'v'], ['b-bad', 'no-such-a', 'w']),
+  ]);
+  assert.deepEqual(crossed.results, ['fulfilled', 'fulfilled', 'rejected']);
+  const count = async (t: string) => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t}`))!.n;
+  assert.equal(await count('a'), 11);
+  assert.equal(await count('b'), 12);
+  await db.close();
+});
+
+test('a shared read serves the callers that ask together, and each sees every commit made before it asked', async () => {
+  const path = tempDbPath();
+  const db = await Database.open(path);
+  await db.execSchema('CREATE TABLE c (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO c VALUES (1, 0)');
+  const other = await Database.open(path);
+  const SQL = 'SELECT n FROM c WHERE id = 1';
+  const proto = sqlite3.Statement.prototype;
+  const all = proto.all;
+  let reads = 0;
+  proto.all = function (this: sqlite3.Statement, ...args: unknown[]) {
+    reads++;
+    return (all as (...a: unknown[]) => sqlite3.Statement).apply(this, args);
+  } as typeof proto.all;
+  try {
+    await db.getShared(SQL); // prepared
+    reads = 0;
+    const together = await Promise.all(Array.from({ length: 50 }, () => db.getShared<{ n: number }>(SQL)));
+    assert.deepEqual(new Set(together.map((r) => r?.n)), new Set([0]));
+    assert.ok(reads <= 2, `50 callers, ${reads} statements`);
+    // A change committed (by another connection) while a shared read runs: callers asking after it see it.
+    for (let i = 1; i <= 20; i++) {
+      const running = db.getShared<{ n: number }>(SQL);
+      await other.write((tx) => tx.run('UPDATE c SET n = ? WHERE id = 1', [i]));
+      const after = await Promise.all([db.getShared<{ n: number }>(SQL), db.getShared<{ n: number }>(SQL)]);
+      assert.deepEqual(after.map((r) => r?.n), [i, i]);
+      assert.ok((await running)!.n >= i - 1);
+    }
+  } finally {
+    proto.all = all;
+  }
+  await other.close();
+  await db.close();
+});
+
+test('the batch UPDATE of compare-and-sets finds each row by its key, not by walking an index of its other condition', async () => {
+  const { changeEach } = await import('../../src/store/db.js');
+  const { transactionRepo } = await import('../../src/store/repositories/transactions.js');
+  const p = await openPlatform({ dbPath: tempDbPath() });
+  try {
+    // The capture's compare-and-set, as the batch sends it.
+    let sql = '';
+    const tx = { deferChange: (_t: string, _id: string, s: string) => (sql = s) } as unknown as import('../../src/store/db.js').Tx;
+    transactionRepo.deferCapture(tx, 'x', 1, 'captured', 'now', () => new Error('missed'));
+    const batch = changeEach(sql)!;
+    assert.ok(batch, sql);
+    for (const analyzed of [false, true]) {
+      if (analyzed) await p.db.write((t) => t.run('ANALYZE'));
+      const plan = await p.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${batch}`, [JSON.stringify([['captured', 1, 'now', 'x', 1]])]);
+      const transactions = plan.map((r) => r.detail).filter((d) => /\btransactions\b/.test(d));
+      assert.deepEqual(transactions.length, 1, JSON.stringify(plan));
+      assert.match(transactions[0]!, /SEARCH transactions USING (INDEX sqlite_autoindex_transactions_1|PRIMARY KEY) \(id=\?\)/, JSON.stringify(plan));
+    }
+  } finally {
+    await p.close();
+  }
 });

@@ -12,6 +12,7 @@ import { contextFor } from '../../src/services/context.js';
 import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
 
 interface DailyRow {
   group_id: string;
@@ -70,15 +71,15 @@ test('the rollup triggers are part of the schema from the migrations, before any
 test('a database that was never reported on has exact rollups after sales, captures, voids, refunds, settlement and a seed', async () => {
   const { p, demo } = await demoPlatform();
   const ctx = contextFor(p, demo.group_id);
-  const sale = (opts: Parameters<typeof saleBody>[1]) => createSale(p, ctx, saleBody(demo.processor_id, opts));
+  const sale = (opts: Parameters<typeof saleBody>[1]) => executeRaw(createSale, p, ctx, saleBody(demo.processor_id, opts));
   const settled = await sale({ amount: 5000 });
   await sale({ token: 'tok_visa_declined', amount: 999 });
   const voided = await sale({ amount: 700 });
-  await voidTransaction(p, ctx, voided.id);
+  await execute(voidTransaction, p, ctx, { transaction_id: voided.id });
   const auth = await sale({ type: 'auth', amount: 3000 });
-  await captureTransaction(p, ctx, auth.id, { kind: 'exact', amount: 3000, path: 'amount' });
+  await execute(captureTransaction, p, ctx, { transaction_id: auth.id, capture: { kind: 'exact', amount: 3000, path: 'amount' } });
   await advanceClock(p, 2 * 86_400_000); // settles both
-  await refundTransaction(p, ctx, settled.id, { amount: 1200 });
+  await execute(refundTransaction, p, ctx, { transaction_id: settled.id, ...{ amount: 1200 } });
   assert.ok((await p.db.all<DailyRow>(RECOUNT)).some((r) => r.status === 'partially_refunded' && r.net_amount === 3800), 'the refund moved the net amount');
   assert.deepEqual(await p.db.all<DailyRow>(ROLLUP), await p.db.all<DailyRow>(RECOUNT));
   const path = p.db.path;

@@ -1,4 +1,4 @@
-// The reporting rollup (transaction_daily) is kept per write batch for new rows and by
+// The reporting rollups (transaction_daily, and transaction_daily_dims which follows it) are kept per write batch for new rows and by
 // triggers for changes: after mixed concurrent writes — batched sales and auths, writes
 // that fail after inserting, captures, voids, refunds, settlement by the clock — it must
 // equal the same sums computed from the rows.
@@ -11,10 +11,11 @@ import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { transactionRepo, type TransactionRow } from '../../src/store/repositories/transactions.js';
+import { transactionRepo } from '../../src/store/repositories/transactions.js';
 import type { Platform } from '../../src/services/platform.js';
 import { newId } from '../../src/lib/ids.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 
 const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
   source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
@@ -22,11 +23,23 @@ FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount
 FROM transaction_daily WHERE tx_count <> 0 OR net_amount <> 0`;
 
+// The per-dimension rollup (status alone, and by brand, method_detail, source), from the rows.
+const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
+  .map(
+    (d) => `SELECT group_id, '${d}' AS dimension, substr(created_at, 1, 10) AS day, status, ${d === '' ? "''" : d === 'brand' ? "COALESCE(brand, '')" : d} AS value,
+  COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount FROM transactions GROUP BY 1, 2, 3, 4, 5`,
+  )
+  .join(' UNION ALL ');
+const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_amount <> 0`;
+
 async function assertRollupExact(p: Platform, label: string): Promise<number> {
   const order = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).sort();
   const raw = await p.db.all<Record<string, unknown>>(RAW);
   const rollup = await p.db.all<Record<string, unknown>>(ROLLUP);
   assert.deepEqual(order(rollup), order(raw), label);
+  const dims = await p.db.all<Record<string, unknown>>(DIMS);
+  assert.deepEqual(order(dims), order(await p.db.all<Record<string, unknown>>(DIMS_RAW)), `${label}: per dimension`);
+  assert.ok(dims.length > 0, `${label}: the per-dimension rollup has rows`);
   return raw.reduce((n, r) => n + (r.tx_count as number), 0);
 }
 
@@ -37,12 +50,12 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
 
     // 60 sales and 30 auths at once (group commit: several writes per batch), a third declined,
     // interleaved with writes that insert a transaction and then fail.
-    const base = (await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id)));
-    const template = (await p.db.get<TransactionRow>('SELECT * FROM transactions WHERE id = ?', [base.id]))!;
+    const base = (await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id)));
+    const template = (await transactionRepo.find(p.db, demo.group_id, base.id))!;
     const work: Array<Promise<unknown>> = [];
     for (let i = 0; i < 90; i++) {
       const token = i % 3 === 0 ? 'tok_visa_declined' : i % 5 === 0 ? 'tok_mastercard' : 'tok_visa';
-      work.push(createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { token, amount: 100 + i, type: i % 3 === 1 ? 'auth' : 'sale' })));
+      work.push(executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id, { token, amount: 100 + i, type: i % 3 === 1 ? 'auth' : 'sale' })));
       if (i % 10 === 4) {
         work.push(
           p.db
@@ -65,9 +78,9 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     const auths = sales.filter((s) => s.status === 'authorized');
     const approvedSales = sales.filter((s) => s.status === 'pending' || s.status === 'captured');
     const changes: Array<Promise<unknown>> = [];
-    auths.forEach((a, i) => changes.push(captureTransaction(p, contextFor(p, demo.group_id), a.id, i % 2 ? { kind: 'up_to', amount: 50, path: 'amount' } : { kind: 'up_to', path: 'amount' }).catch(() => 'refused')));
-    approvedSales.slice(0, 10).forEach((s) => changes.push(voidTransaction(p, contextFor(p, demo.group_id), s.id).catch(() => 'refused')));
-    changes.push(refundTransaction(p, contextFor(p, demo.group_id), approvedSales[0]!.id, { amount: 10 }).catch(() => 'refused')); // voided: refused
+    auths.forEach((a, i) => changes.push(execute(captureTransaction, p, contextFor(p, demo.group_id), { transaction_id: a.id, capture: i % 2 ? { kind: 'up_to', amount: 50, path: 'amount' } : { kind: 'up_to', path: 'amount' } }).catch(() => 'refused')));
+    approvedSales.slice(0, 10).forEach((s) => changes.push(execute(voidTransaction, p, contextFor(p, demo.group_id), { transaction_id: s.id }).catch(() => 'refused')));
+    changes.push(execute(refundTransaction, p, contextFor(p, demo.group_id), { transaction_id: approvedSales[0]!.id, ...{ amount: 10 } }).catch(() => 'refused')); // voided: refused
     await Promise.all(changes);
     await assertRollupExact(p, 'after captures and voids');
 
@@ -75,7 +88,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     await advanceClock(p, 2 * 86_400_000);
     const settled = await p.db.all<{ id: string; captured_amount: number }>("SELECT id, captured_amount FROM transactions WHERE status = 'settled' LIMIT 6");
     assert.ok(settled.length >= 4);
-    await Promise.all(settled.map((t, i) => refundTransaction(p, contextFor(p, demo.group_id), t.id, i % 2 ? { amount: 1 } : {})));
+    await Promise.all(settled.map((t, i) => execute(refundTransaction, p, contextFor(p, demo.group_id), { transaction_id: t.id, ...i % 2 ? { amount: 1 } : {} })));
     await assertRollupExact(p, 'after settlement and refunds');
 
     // New rows queued together (one batch): each counted once.
@@ -91,7 +104,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
 test('a database from before the rollup migration (per-row insert trigger, stale totals) is recounted, never counted twice', async () => {
   const { p, demo } = await demoPlatform();
   const path = p.db.path;
-  await createSale(p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
+  await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
   // Make it what an older payctl left: migration 11 not applied, the old per-row insert
   // trigger in place, and totals that miss rows.
   await p.db.write(async (tx) => {
@@ -107,7 +120,7 @@ test('a database from before the rollup migration (per-row insert trigger, stale
   const reopened = await openPlatform({ dbPath: path });
   try {
     await assertRollupExact(reopened, 'after the migration');
-    await createSale(reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));
+    await executeRaw(createSale, reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));
     await assertRollupExact(reopened, 'after a new sale');
     const trigger = await reopened.db.get("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_daily_insert'");
     assert.equal(trigger, undefined);
@@ -122,8 +135,8 @@ test('a stored card removed after a sale read it fails that sale alone (its chec
     const { addCard } = await import('../../src/services/transactions/add-card.js');
     const ctx = () => contextFor(p, demo.group_id);
     const address = { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' };
-    const keep = await addCard(p, ctx(), demo.linked_account_id, demo.customer_id, { token: 'tok_visa', billing_address: address });
-    const gone = await addCard(p, ctx(), demo.linked_account_id, demo.customer_id, { token: 'tok_mastercard', billing_address: address });
+    const keep = await executeRaw(addCard, p, ctx(), withParams({ token: 'tok_visa', billing_address: address }, { linked_account_id: demo.linked_account_id, customer_id: demo.customer_id }));
+    const gone = await executeRaw(addCard, p, ctx(), withParams({ token: 'tok_mastercard', billing_address: address }, { linked_account_id: demo.linked_account_id, customer_id: demo.customer_id }));
     const body = (cardId: string) => ({
       type: 'sale', source: 'api', processor_id: demo.processor_id, currency: 'USD', email_address: 'a@example.com', email_receipt: false,
       amounts: { requested_amount: 500 }, payment_details: { customer: { customer_id: demo.customer_id, card_id: cardId } },
@@ -134,7 +147,7 @@ test('a stored card removed after a sale read it fails that sale alone (its chec
       await new Promise((r) => setTimeout(r, 80));
       await tx.run('DELETE FROM customer_cards WHERE id = ?', [gone.card_id]);
     });
-    const sales = await Promise.allSettled([...Array.from({ length: 6 }, () => createSale(p, ctx(), body(keep.card_id))), createSale(p, ctx(), body(gone.card_id))]);
+    const sales = await Promise.allSettled([...Array.from({ length: 6 }, () => executeRaw(createSale, p, ctx(), body(keep.card_id))), executeRaw(createSale, p, ctx(), body(gone.card_id))]);
     await removal;
     assert.deepEqual(sales.slice(0, 6).map((s) => s.status), Array(6).fill('fulfilled'));
     assert.equal(sales[6]!.status, 'rejected');

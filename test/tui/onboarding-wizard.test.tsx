@@ -1,3 +1,4 @@
+import '../helpers/env.js';
 import { afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +16,13 @@ import {
   type SubmitResult,
   type WizardResult,
 } from '../../src/tui/onboarding-wizard.js';
+
+import { tempPlatform } from '../helpers/platform.js';
+import { wizardSession } from '../../src/cli/onboard-session.js';
+import { createSignupForm, getSignupEntry, listSignupForms } from '../../src/services/onboarding/onboarding.js';
+import { execute } from '../../src/services/use-case.js';
+import { contextFor } from '../../src/services/context.js';
+import type { Platform } from '../../src/services/platform.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -338,5 +346,100 @@ describe('onboarding wizard', () => {
     const result = await outcome;
     assert.equal(result.status, 'submitted');
     assert.equal(signupEntrySchema.safeParse((result as Extract<WizardResult, { status: 'submitted' }>).entry).success, true);
+  });
+});
+
+describe('onboarding wizard: choosing the signup form from the database', () => {
+  /** A platform over a fresh database with these signup forms (none when empty). */
+  async function withForms(...names: string[]): Promise<Platform> {
+    const p = await tempPlatform({});
+    for (const name of names) await execute(createSignupForm, p, contextFor(p, undefined), { name });
+    return p;
+  }
+
+  it('lists the forms by name and id; ↓ and Enter pick the second, and the entry is created with it', async () => {
+    const p = await withForms('Website signups', 'Partner referrals');
+    const forms = await execute(listSignupForms, p, contextFor(p, undefined), {});
+    const session = wizardSession(p, join(repoRoot(), 'unused-draft.json'));
+    let finished!: (r: WizardResult) => void;
+    const outcome = new Promise<WizardResult>((resolve) => (finished = resolve));
+    const d = start({ signupForms: forms, onSubmit: session.onSubmit, onExit: (r) => finished(r) });
+    await settle();
+    assert.equal(d.field(), 'signup_form_id');
+    assert.match(d.frame(), new RegExp(`^  › Website signups \\(${forms[0]!.id}\\)$`, 'm'), 'the first form is highlighted');
+    assert.match(d.frame(), new RegExp(`^    Partner referrals \\(${forms[1]!.id}\\)$`, 'm'));
+
+    await d.press(KEY.down);
+    assert.match(d.frame(), /^  › Partner referrals/m);
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'external_id');
+
+    const target = load('signup-entry-sole-prop.json');
+    target.signup_form_id = forms[1]!.id;
+    await fillFrom(d, target);
+    assert.match(d.frame(), new RegExp(`signup_form_id: ${forms[1]!.id}`));
+    await d.press(KEY.enter);
+    assert.equal((await outcome).status, 'submitted', d.frame());
+    const created = session.created();
+    assert.ok(created, 'the session created the entry');
+    const stored = await getSignupEntry(p, created.body.id);
+    assert.equal(stored?.signup_form_id, forms[1]!.id);
+    await p.close();
+  });
+
+  it('typing a form’s name picks it; a name that matches no form is refused beside the list', async () => {
+    const p = await withForms('Website signups', 'Partner referrals');
+    const forms = await execute(listSignupForms, p, contextFor(p, undefined), {});
+    const d = start({ signupForms: forms });
+    await settle();
+    await d.press('nope', KEY.enter);
+    assert.equal(d.field(), 'signup_form_id');
+    assert.match(d.frame(), /✖ choose one of the listed options/);
+    await d.press(...Array.from({ length: 4 }, () => KEY.backspace), 'part');
+    assert.match(d.frame(), /^  › Partner referrals/m, 'the typed prefix moves the highlight');
+    await d.press(KEY.enter, KEY.ctrlS);
+    await eventually(() => d.saved.length > 0);
+    assert.equal(d.saved[0]?.signup_form_id, forms[1]!.id);
+    await p.close();
+  });
+
+  it('preselects the only form: Enter takes it', async () => {
+    const p = await withForms('Demo signup form');
+    const [only] = await execute(listSignupForms, p, contextFor(p, undefined), {});
+    const d = start({ signupForms: [only!] });
+    await settle();
+    assert.match(d.frame(), /the only one in this database/);
+    assert.match(d.frame(), new RegExp(`^  › Demo signup form \\(${only!.id}\\)$`, 'm'));
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'external_id');
+    await d.press(KEY.ctrlS);
+    await eventually(() => d.saved.length > 0);
+    assert.deepEqual(d.saved[0], { signup_form_id: only!.id });
+    await p.close();
+  });
+
+  it('without forms it says how to create one and does not move on', async () => {
+    const p = await withForms();
+    const d = start({ signupForms: await execute(listSignupForms, p, contextFor(p, undefined), {}) });
+    await settle();
+    assert.match(d.frame(), /no signup form yet\. Create one with `payctl signup-form create --name NAME`/);
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'signup_form_id');
+    assert.match(d.frame(), /✖ This database has no signup form yet/);
+    await p.close();
+  });
+
+  it('a resumed draft whose form is gone asks for the form again, with the rest kept', async () => {
+    const p = await withForms('Website signups');
+    const forms = await execute(listSignupForms, p, contextFor(p, undefined), {});
+    const d = start({ signupForms: forms, initialDraft: { signup_form_id: 'deleted-form', business: { business_name: 'Acme' } } });
+    await settle();
+    assert.equal(d.field(), 'signup_form_id');
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'external_id');
+    await d.press(KEY.ctrlS);
+    await eventually(() => d.saved.length > 0);
+    assert.deepEqual(d.saved[0], { signup_form_id: forms[0]!.id, business: { business_name: 'Acme' } });
+    await p.close();
   });
 });

@@ -37,37 +37,46 @@ afterEach(() => cleanup());
 const windowOf = (f: BrowserFilters) => ({ statuses: f.statuses, brands: f.brands, start: f.start, end: f.end });
 const summaryOf = (f: BrowserFilters) => summarizeAll(p, groupId, parseSummaryQuery(windowOf(f), p.clock.now()));
 
-async function until(frame: () => string | undefined, re: RegExp, what: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const text = stripAnsi(frame() ?? '');
-    if (re.test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  assert.fail(`${what}: ${re} never appeared in\n${stripAnsi(frame() ?? '')}`);
+type App = ReturnType<typeof render>;
+
+/** A frame that matches `re`: the current one, or the next one Ink writes that does (no polling: frames are awaited). */
+function frameMatching(app: App, re: RegExp, what: string): Promise<string> {
+  const now = stripAnsi(app.lastFrame() ?? '');
+  if (re.test(now)) return Promise.resolve(now);
+  const out = app.stdout as unknown as NodeJS.EventEmitter;
+  return new Promise((resolve, reject) => {
+    // A deadline, not a poll: a frame that never comes fails with what the screen last showed.
+    const deadline = setTimeout(() => {
+      out.off('frame', onFrame);
+      reject(new Error(`${what}: ${re} never appeared in\n${stripAnsi(app.lastFrame() ?? '')}`));
+    }, 60_000);
+    const onFrame = (frame: string) => {
+      const text = stripAnsi(frame);
+      if (!re.test(text)) return;
+      clearTimeout(deadline);
+      out.off('frame', onFrame);
+      resolve(text);
+    };
+    out.on('frame', onFrame);
+  });
 }
 
-/**
- * Press a key until the screen shows its effect: a key sent while Ink is re-rendering
- * after a load can reach the previous handler, which a person would simply press again.
- */
-async function press(app: { stdin: { write(s: string): void }; lastFrame: () => string | undefined }, key: string, re: RegExp, what: string): Promise<string> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await pause();
-    app.stdin.write(key);
-    for (let i = 0; i < 100; i++) {
-      const text = stripAnsi(app.lastFrame() ?? '');
-      if (re.test(text)) return text;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-  return until(app.lastFrame, re, what);
+/** Event-loop turns for Ink to run its effects after a render (input handlers re-bind there). */
+async function settle(turns = 6): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-/** Lets Ink re-bind its input handler after a render (a key sent sooner reaches the old one). */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+/** Press a key and wait for the frame that shows its effect. */
+async function press(app: App, key: string, re: RegExp, what: string): Promise<string> {
+  await settle();
+  app.stdin.write(key);
+  const text = await frameMatching(app, re, what);
+  await settle();
+  return text;
+}
 
-function start(onFiltersChange?: (f: BrowserFilters) => void) {
-  return render(
+function start(onFiltersChange?: (f: BrowserFilters) => void): App {
+  const app = render(
     createElement(Browser, {
       pageSize: 8,
       loadPage: (f: BrowserFilters, offset: number, limit: number) => reportPage(p, groupId, parseReportQuery({ type: 'table', ...windowOf(f) }, p.clock.now()), offset, limit),
@@ -76,6 +85,14 @@ function start(onFiltersChange?: (f: BrowserFilters) => void) {
       onFiltersChange,
     }),
   );
+  // Every frame Ink writes is announced, so a test awaits the frame it expects.
+  const out = app.stdout as unknown as NodeJS.EventEmitter & { write: (frame: string) => void };
+  const write = out.write;
+  out.write = (frame: string) => {
+    write(frame);
+    out.emit('frame', frame);
+  };
+  return app;
 }
 
 function breakdownLine(text: string, key: string): string | undefined {
@@ -84,7 +101,7 @@ function breakdownLine(text: string, key: string): string | undefined {
 
 test('s opens the summary: daily chart and a breakdown line per status with the service\'s numbers; s goes back', async () => {
   const app = start();
-  await until(app.lastFrame, /s: summary/, 'the table');
+  await frameMatching(app, /s: summary/, 'the table');
   const text = await press(app, 's', /By source/, 'the summary');
   const all = await summaryOf({});
   assert.match(text, /Net amount per (\d+ )?days?/);
@@ -102,11 +119,9 @@ test('s opens the summary: daily chart and a breakdown line per status with the 
 test('filters apply to the summary view, and the applied filters are reported for remembering', async () => {
   const applied: BrowserFilters[] = [];
   const app = start((f) => applied.push(f));
-  await until(app.lastFrame, /s: summary/, 'the table');
+  await frameMatching(app, /s: summary/, 'the table');
   await press(app, 'f', /Tab: next field/, 'the filter bar');
-  await pause();
-  app.stdin.write('settled');
-  await until(app.lastFrame, /status settled▌/, 'typed');
+  await press(app, 'settled', /status settled▌/, 'typed');
   await press(app, KEY.enter, /report {2}status settled/, 'filtered');
   const text = await press(app, 's', /By status/, 'the summary');
   const settled = await summaryOf({ statuses: ['settled'] });

@@ -24,3 +24,6 @@ export const groupOrFirstFlag = mark(
   Flags.string({ description: 'group id [default: PAYCTL_GROUP, else `payctl config set group`, else the first group]' }),
   'first',
 );
+
+/** A --group that narrows what a command covers (key list, clock …); without it, every group. */
+export const groupFilterFlag = (description: string) => Flags.string({ description });

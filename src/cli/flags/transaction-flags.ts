@@ -2,28 +2,18 @@
 // how they become the same request bodies the HTTP API takes. The bodies are validated
 // by the services with the schemas of src/domain/transactions.ts; nothing here
 // re-validates a field, it only turns command-line text into JSON values.
-import { statusWord } from '../../render/colour.js';
 import { Flags } from '@oclif/core';
-import { AppError } from '../../errors.js';
-import { formatMoney, parseMoney } from '../../domain/money.js';
-import { SOURCES, type Transaction } from '../../domain/transactions.js';
-import type { CustomerCard } from '../../domain/customers.js';
-import type { Platform } from '../../services/platform.js';
-import { listLinkedAccounts, listProcessors } from '../../services/groups/groups.js';
-import { keyValues } from '../../render/table.js';
+import { SOURCES } from '../../domain/transactions.js';
+import { usage } from '../usage.js';
+import { groupFlag } from './group.js';
+import { fileFlag } from './file.js';
+import { amountFrom, moneyFlags } from './money.js';
+import { defined, keyValuePairs } from './body.js';
 
 type Body = Record<string, unknown>;
 
-const usage = (message: string) => new AppError(400, 'validation_error', message);
-
-export { groupFlag } from './group.js';
-import { groupFlag } from './group.js';
-export const fileFlag = Flags.string({ description: 'full request body as JSON (a path, or - for stdin); replaces the body flags' });
-
-export const amountFlags = {
-  amount: Flags.string({ description: 'amount as money, e.g. 12.34', exclusive: ['amount-cents'] }),
-  'amount-cents': Flags.string({ description: 'amount in cents, e.g. 1234', exclusive: ['amount'] }),
-};
+/** --amount / --amount-cents of sale, auth, capture and refund. */
+export const amountFlags = moneyFlags('amount', 'amount');
 
 /** Address fields as flags (add-card takes the same minus names and e-mail). */
 export const addressFlags = {
@@ -40,8 +30,8 @@ export const saleFlags = {
   group: groupFlag,
   processor: Flags.string({ description: "processor id [default: the group's first processor]" }),
   ...amountFlags,
-  tax: Flags.string({ description: 'included tax as money (amounts.included_tax_amount)' }),
-  shipping: Flags.string({ description: 'included shipping as money (amounts.included_shipping_amount)' }),
+  ...moneyFlags('tax', 'included tax (amounts.included_tax_amount)'),
+  ...moneyFlags('shipping', 'included shipping (amounts.included_shipping_amount)'),
   token: Flags.string({ description: 'payment token (tok_visa, tok_ach … or one from `payctl token create`)' }),
   customer: Flags.string({ description: 'stored customer id (pay with --card or --bank-account instead of --token)' }),
   card: Flags.string({ description: 'stored card id of --customer' }),
@@ -61,12 +51,15 @@ export const saleFlags = {
   file: fileFlag,
 };
 
+/** The values of saleFlags (amounts already in cents). */
 export interface SaleFlagValues {
   processor?: string;
-  amount?: string;
-  'amount-cents'?: string;
-  tax?: string;
-  shipping?: string;
+  amount?: number;
+  'amount-cents'?: number;
+  tax?: number;
+  'tax-cents'?: number;
+  shipping?: number;
+  'shipping-cents'?: number;
   token?: string;
   customer?: string;
   card?: string;
@@ -91,33 +84,8 @@ export interface SaleFlagValues {
   'custom-field'?: string[];
 }
 
-/** Money text ("12.34") as cents; a flag-named one-line error otherwise. */
-export function moneyFlag(name: string, value: string): number {
-  try {
-    return parseMoney(value);
-  } catch (err) {
-    throw usage(`--${name}: ${(err as Error).message}`);
-  }
-}
-
-/** --amount or --amount-cents as cents; undefined when neither is given. */
-export function amountFromFlags(flags: { amount?: string; 'amount-cents'?: string }): number | undefined {
-  if (flags.amount !== undefined) return moneyFlag('amount', flags.amount);
-  const cents = flags['amount-cents'];
-  if (cents === undefined) return undefined;
-  if (!/^\d{1,16}$/.test(cents.trim()) || !Number.isSafeInteger(Number(cents))) {
-    throw usage(`--amount-cents: "${cents}" is not a whole number of cents (write 1234 for $12.34)`);
-  }
-  return Number(cents);
-}
-
-/** Drop keys whose value is undefined, so the schema reports missing fields by their API names. */
-function compact(o: Body): Body {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
 function addressFromFlags(f: SaleFlagValues, withPerson: boolean): Body | undefined {
-  const a = compact({
+  const a: Body = defined({
     ...(withPerson ? { first_name: f['first-name'], last_name: f['last-name'] } : {}),
     company: f.company,
     line_1: f.line1,
@@ -132,53 +100,27 @@ function addressFromFlags(f: SaleFlagValues, withPerson: boolean): Body | undefi
   return a;
 }
 
-function customFieldsFromFlags(pairs: string[] | undefined): Body | undefined {
-  if (!pairs?.length) return undefined;
-  const out: Body = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw usage(`--custom-field: "${pair}" must be key=value`);
-    out[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  return out;
-}
-
-/** The processor of --processor, or the group's first processor. */
-export async function processorOrDefault(p: Platform, groupId: string, flag: string | undefined): Promise<string | undefined> {
-  if (flag) return flag;
-  return (await listProcessors(p, groupId))[0]?.id;
-}
-
-/** The linked account of --linked-account, or the group's first one. */
-export async function linkedAccountOrDefault(p: Platform, groupId: string, flag: string | undefined): Promise<string> {
-  if (flag) return flag;
-  const first = (await listLinkedAccounts(p, groupId))[0];
-  if (!first) throw usage('this group has no linked account; create one with `payctl linked-account create` or pass --linked-account');
-  return first.id;
-}
-
 /** A Sale Transaction body (type sale or auth) from flags. */
 export function saleBodyFromFlags(type: 'sale' | 'auth', f: SaleFlagValues, processorId: string | undefined): Body {
-  const requested = amountFromFlags(f);
   const customer = f.customer !== undefined || f.card !== undefined || f['bank-account'] !== undefined
-    ? compact({ customer_id: f.customer, card_id: f.card, bank_account_id: f['bank-account'] })
+    ? defined({ customer_id: f.customer, card_id: f.card, bank_account_id: f['bank-account'] })
     : undefined;
-  const paymentDetails = compact({
+  const paymentDetails = defined({
     token: f.token,
     customer,
     card_details: f.descriptor !== undefined ? { dynamic_descriptor: f.descriptor } : undefined,
   });
-  return compact({
+  return defined({
     type,
     source: f.source ?? 'virtual_terminal',
     processor_id: processorId,
     currency: 'USD',
     email_address: f.email,
     email_receipt: f['email-receipt'] ?? false,
-    amounts: compact({
-      requested_amount: requested,
-      included_tax_amount: f.tax !== undefined ? moneyFlag('tax', f.tax) : undefined,
-      included_shipping_amount: f.shipping !== undefined ? moneyFlag('shipping', f.shipping) : undefined,
+    amounts: defined({
+      requested_amount: amountFrom(f, 'amount'),
+      included_tax_amount: amountFrom(f, 'tax'),
+      included_shipping_amount: amountFrom(f, 'shipping'),
     }),
     billing_address: addressFromFlags(f, true),
     payment_details: paymentDetails,
@@ -186,7 +128,7 @@ export function saleBodyFromFlags(type: 'sale' | 'auth', f: SaleFlagValues, proc
     order_id: f['order-id'],
     po_number: f['po-number'],
     save_customer: f['save-customer'] ? true : undefined,
-    custom_fields: customFieldsFromFlags(f['custom-field']),
+    custom_fields: keyValuePairs('custom-field', f['custom-field']),
   });
 }
 
@@ -204,46 +146,5 @@ export function withType(body: unknown, type: 'sale' | 'auth'): unknown {
 
 /** Add-card body from flags. */
 export function addCardBodyFromFlags(f: SaleFlagValues): Body {
-  return compact({ token: f.token, billing_address: addressFromFlags(f, false) ?? {} });
-}
-
-/** How a transaction was paid, for people: "Visa …1111" or "ACH checking …6789". */
-export function paidWith(t: Transaction): string {
-  const c = t.payment_details.card;
-  if (c) return `${c.brand} …${c.last_four}`;
-  const b = t.payment_details.bank_account;
-  if (b) return `ACH ${b.account_type} …${b.last_four}`;
-  return t.payment_method;
-}
-
-/** The short human receipt of a transaction. */
-export function receipt(t: Transaction): string {
-  const a = t.amounts;
-  const pairs: Array<[string, string]> = [
-    ['id', t.id],
-    ['status', statusWord(t.status)],
-    ['type', t.transaction_type],
-    ['amount', `${formatMoney(a.requested_amount)} (${a.requested_amount} cents)`],
-  ];
-  if (t.transaction_type === 'auth' && a.authorized_amount > 0) pairs.push(['authorized', formatMoney(a.authorized_amount)]);
-  if (a.captured_amount > 0 && (t.transaction_type === 'auth' || a.captured_amount !== a.requested_amount)) {
-    pairs.push(['captured', formatMoney(a.captured_amount)]);
-  }
-  if (a.refunded_amount > 0) pairs.push(['refunded', formatMoney(a.refunded_amount)]);
-  pairs.push(['paid with', paidWith(t)]);
-  pairs.push(['response', `${t.response_code} ${t.response_text}`]);
-  if (t.customer_id) pairs.push(['customer', t.customer_id]);
-  if (t.settlement_batch_ids.length) pairs.push(['batch', t.settlement_batch_ids.join(', ')]);
-  return keyValues(pairs);
-}
-
-/** A stored card, for people. */
-export function cardSummary(c: CustomerCard): string {
-  return keyValues([
-    ['card id', c.card_id],
-    ['card', `${c.brand} ${c.first_six}…${c.last_four}`],
-    ['expires', c.expiration],
-    ['holder', c.holder_name],
-    ['issuer', `${c.issuer} (${c.issuer_country})`],
-  ]);
+  return defined({ token: f.token, billing_address: addressFromFlags(f, false) ?? {} });
 }

@@ -5,3 +5,5 @@ export * from './proration.js';
 export * from './charges.js';
 export * from './requests.js';
 export * from './resources.js';
+export * from './entities.js';
+export * from './subscription-calendar.js';

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { uint64, uint64Loose } from '../money.js';
 import { customFields, requiredText, text, uuid } from '../strings.js';
 import { looseBillingAddress } from '../address.js';
+import { pagingQuery } from '../paging.js';
 import {
   BILLING_CYCLES,
   MAX_DAYS,
@@ -327,24 +328,14 @@ export const createSubscriptionSchema = z
 // ---------------------------------------------------------------------------
 // List queries (extensions): limit 1..1000 (default 50), offset ≥ 0, newest first.
 
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 1000;
-
-const queryInt = (min: number, max: number, fallback: number) =>
-  uint64Loose
-    .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
-    .default(fallback);
-
 /** GET …/recurring/plans. */
 export const planListQuerySchema = z.strictObject({
-  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+  ...pagingQuery,
 });
 
 /** GET …/recurring/subscription: paging plus filters by status, plan and customer. */
 export const subscriptionListQuerySchema = z.strictObject({
-  limit: queryInt(1, LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
+  ...pagingQuery,
   status: oneOf(SUBSCRIPTION_STATUSES).optional(),
   plan_id: uuid.optional(),
   customer_id: uuid.optional(),

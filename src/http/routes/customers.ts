@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createCustomer, getCustomer } from '../../services/customers/customers.js';
 import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
+import { execute, executeRaw } from '../../services/use-case.js';
 
 export const customerRoutes: RouteDef[] = [
   {
@@ -13,7 +14,7 @@ export const customerRoutes: RouteDef[] = [
     auth: keyAuth('manage_customers'),
     body: createCustomerSchema,
     response: customerSchema,
-    handler: (c) => createCustomer(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createCustomer, c.platform, c.groupCtx, c.body),
   },
   route({
     method: 'GET',
@@ -23,6 +24,6 @@ export const customerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_customers'),
     response: customerSchema,
-    handler: (c) => getCustomer(c.platform, c.groupCtx, c.params.customer_id),
+    handler: (c) => execute(getCustomer, c.platform, c.groupCtx, { customer_id: c.params.customer_id }),
   }),
 ];

@@ -1,8 +1,10 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
-import { eventListQuerySchema, eventListSchema, eventSchema } from '../../domain/events.js';
+import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
+import { openEventStream, runEventStream, STREAM_HEARTBEAT_MS } from '../../services/events/stream.js';
+import { StreamResponse } from '../route.js';
 
 // Any key of the group may ask; it reads the events whose objects it may view (all of
 // them with manage_webhooks).
@@ -22,6 +24,48 @@ export const eventRoutes: RouteDef[] = [
     response: eventListSchema,
     handler: (c) => listEvents(c.groupCtx, c.key!.permissions, c.query),
   },
+  route({
+    method: 'GET',
+    path: '/api/v1/groups/:group_id/events/stream',
+    summary: 'Stream events live (Server-Sent Events)',
+    description: [
+      "The group's events as they are committed, oldest first, as a `text/event-stream` that stays open. Each event is one message: `id:` its position in the log, `event:` its type, `data:` the event object (as the get operation answers it).",
+      'The first message is `event: ready` with the position the stream starts after; comment lines (`:`) are heartbeats, every ' +
+        `${STREAM_HEARTBEAT_MS / 1000} s. Without Last-Event-ID the stream starts at the log's end (only new events); a client that reconnects with the Last-Event-ID it last received (EventSource clients do) gets every event committed meanwhile, nothing twice. Events written by any process on the database are streamed.`,
+    ].join('\n\n'),
+    tag: 'Events',
+    extension: true,
+    auth: keyAuth('manage_webhooks'),
+    query: eventStreamQuerySchema,
+    produces: 'text/event-stream',
+    successDescription: 'The stream (it ends when the client disconnects or the server shuts down)',
+    requestHeaders: {
+      'Last-Event-ID': 'Resume after this position: the `id:` of the last message received (an event id is accepted too).',
+    },
+    stream: {
+      description: 'Messages: `ready` (first), then one per event, `event:` being its type.',
+      example: [
+        'retry: 1000',
+        '',
+        'id: 41',
+        'event: ready',
+        'data: {"last_event_id":"41","types":["*"]}',
+        '',
+        'id: 42',
+        'event: transaction.approved',
+        'data: {"id":"01a207a6-41ad-721c-b4f0-014a51c53eb3","type":"transaction.approved","created_at":"2026-11-23T09:04:26.029Z","group_id":"01a207a6-40ef-716b-b391-e443e0c965fc","data":{"object":{"id":"01a207a6-41ad-7aaa-9c2e-4f1f1bb0a5a1","status":"pending"}},"request":{"id":"01a207a6-41a9-7bbb-8e3d-2a5c6d7e8f90","idempotency_key":null}}',
+        '',
+        ':',
+        '',
+      ].join('\n'),
+      messages: { ready: streamReadySchema, event: eventSchema },
+    },
+    handler: async (c) => {
+      const header = c.headers['last-event-id'];
+      const plan = await openEventStream(c.groupCtx, c.query, typeof header === 'string' ? header : undefined);
+      return new StreamResponse((io) => runEventStream(c.groupCtx, plan, io));
+    },
+  }),
   route({
     method: 'GET',
     path: '/api/v1/groups/:group_id/events/:event_id',

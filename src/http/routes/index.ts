@@ -12,6 +12,7 @@ import { onboardingRoutes } from './onboarding.js';
 import { reportingRoutes } from './reporting.js';
 import { sandboxRoutes } from './sandboxes.js';
 import { eventRoutes } from './events.js';
+import { webhookRoutes } from './webhooks.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -22,6 +23,7 @@ export function allRoutes(): RouteDef[] {
   all.push(...reportingRoutes);
   all.push(...sandboxRoutes);
   all.push(...eventRoutes);
+  all.push(...webhookRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

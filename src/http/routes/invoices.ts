@@ -12,7 +12,9 @@ import {
   updateInvoiceSchema,
 } from '../../domain/catalog.js';
 import { AppError } from '../../errors.js';
-import { notFoundPage, PAGE_HEADERS, readPageFile, renderInvoicePage } from '../invoice-page.js';
+import { executeRaw, withParams } from '../../services/use-case.js';
+import { notFoundPage, readPageFile, renderInvoicePage } from '../invoice-page.js';
+import { PAGE_HEADERS } from '../page-headers.js';
 
 export const invoiceRoutes: RouteDef[] = [
   route({
@@ -25,7 +27,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices'),
     body: updateInvoiceSchema,
     response: invoiceSchema,
-    handler: (c) => updateInvoice(c.platform, c.groupCtx, c.params.invoice_id, c.body),
+    handler: (c) => executeRaw(updateInvoice, c.platform, c.groupCtx, withParams(c.body, { invoice_id: c.params.invoice_id })),
   }),
   route({
     method: 'DELETE',
@@ -35,7 +37,7 @@ export const invoiceRoutes: RouteDef[] = [
     tag: 'Invoices',
     auth: keyAuth('manage_invoices'),
     response: invoiceSchema,
-    handler: (c) => archiveInvoice(c.platform, c.groupCtx, c.params.invoice_id),
+    handler: (c) => executeRaw(archiveInvoice, c.platform, c.groupCtx, { invoice_id: c.params.invoice_id }),
   }),
   route({
     method: 'GET',
@@ -46,7 +48,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices', 'view_invoices'),
     produces: 'application/pdf',
     handler: async (c) => {
-      const { filename, pdf } = await invoicePdf(c.platform, c.groupCtx, c.params.invoice_id);
+      const { filename, pdf } = await executeRaw(invoicePdf, c.platform, c.groupCtx, { invoice_id: c.params.invoice_id });
       return new RawResponse(200, pdf, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `attachment; filename="${filename}"`,
@@ -66,7 +68,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices'),
     body: createInvoiceSchema,
     response: invoiceSchema,
-    handler: (c) => createInvoice(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createInvoice, c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -78,7 +80,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: keyAuth('manage_invoices', 'view_invoices'),
     query: invoiceListQuerySchema,
     response: invoiceListSchema,
-    handler: (c) => listInvoices(c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listInvoices, c.platform, c.groupCtx, c.query),
   },
   route({
     method: 'GET',
@@ -88,7 +90,7 @@ export const invoiceRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_invoices', 'view_invoices'),
     response: invoiceSchema,
-    handler: (c) => getInvoice(c.platform, c.groupCtx, c.params.invoice_id),
+    handler: (c) => executeRaw(getInvoice, c.platform, c.groupCtx, { invoice_id: c.params.invoice_id }),
   }),
   route({
     method: 'POST',
@@ -101,7 +103,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: publicAuth,
     body: payInvoiceSchema,
     response: invoicePaymentSchema,
-    handler: (c) => payInvoice(c.platform, c.ctx, c.params.slug, c.body, { ipAddress: c.clientIp }),
+    handler: (c) => executeRaw(payInvoice, c.platform, c.ctx, withParams(c.body, { slug: c.params.slug, client_ip: c.clientIp })),
   }),
   route({
     method: 'GET',
@@ -112,7 +114,7 @@ export const invoiceRoutes: RouteDef[] = [
     auth: publicAuth,
     handler: async (c) => {
       try {
-        const { merchantName, invoice } = await getPublicInvoice(c.platform, c.params.slug);
+        const { merchantName, invoice } = await executeRaw(getPublicInvoice, c.platform, c.ctx, { slug: c.params.slug });
         return new RawResponse(200, await renderInvoicePage(merchantName, invoice), PAGE_HEADERS);
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return new RawResponse(404, notFoundPage(), PAGE_HEADERS);

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { JsonResponse, publicAuth } from '../route.js';
 import { submitSignupEntry } from '../../services/onboarding/onboarding.js';
+import { executeRaw } from '../../services/use-case.js';
 import { signupEntrySchema } from '../../domain/onboarding.js';
 import { signupEntryResultSchema } from '../../domain/onboarding-response.js';
 
@@ -21,7 +22,7 @@ export const onboardingRoutes: RouteDef[] = [
     successDescription: 'Created: the entry, its business account and the confirmation e-mail (email_delivery sent or stored)',
     otherStatuses: { 202: 'Accepted: the entry exists but the confirmation e-mail could not be sent (email_delivery failed); contact support' },
     handler: async (c) => {
-      const outcome = await submitSignupEntry(c.platform, c.ctx, c.body);
+      const outcome = await executeRaw(submitSignupEntry, c.platform, c.ctx, { entry: c.body });
       return outcome.status === 201 ? outcome.body : new JsonResponse(outcome.status, outcome.body);
     },
   },

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createPartner, getPartner, listPartners } from '../../services/catalog/partners.js';
+import { executeRaw } from '../../services/use-case.js';
 import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
 
 export const partnerRoutes: RouteDef[] = [
@@ -14,7 +15,7 @@ export const partnerRoutes: RouteDef[] = [
     auth: keyAuth('manage_partners'),
     query: partnerListQuerySchema,
     response: partnerListSchema,
-    handler: (c) => listPartners(c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listPartners, c.platform, c.groupCtx, c.query),
   },
   {
     method: 'POST',
@@ -25,7 +26,7 @@ export const partnerRoutes: RouteDef[] = [
     auth: keyAuth('manage_partners'),
     body: createPartnerSchema,
     response: partnerSchema,
-    handler: (c) => createPartner(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createPartner, c.platform, c.groupCtx, c.body),
   },
   route({
     method: 'GET',
@@ -35,6 +36,6 @@ export const partnerRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_partners'),
     response: partnerSchema,
-    handler: (c) => getPartner(c.platform, c.groupCtx, c.params.partner_id),
+    handler: (c) => executeRaw(getPartner, c.platform, c.groupCtx, { partner_id: c.params.partner_id }),
   }),
 ];

@@ -25,6 +25,7 @@ import {
   payPaymentLinkRequestSchema,
   publicPaymentLinkSchema,
 } from '../../domain/payment-links.js';
+import { executeRaw } from '../../services/use-case.js';
 
 const TAG = 'Payment Links';
 const PAY_DESCRIPTION =
@@ -50,7 +51,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: publicAuth,
     response: publicPaymentLinkSchema,
-    handler: (c) => retrievePublicPaymentLink(c.platform, c.ctx, c.params.payment_link_id),
+    handler: (c) => executeRaw(retrievePublicPaymentLink, c.platform, c.ctx, { payment_link_id: c.params.payment_link_id }),
   }),
   route({
     method: 'POST',
@@ -63,7 +64,12 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     handler: (c) =>
-      payPaymentLink(c.platform, c.ctx, { linkId: c.params.payment_link_id, authorization: c.authorization, body: c.body, clientIp: c.clientIp }),
+      executeRaw(payPaymentLink, c.platform, c.ctx, {
+        payment_link_id: c.params.payment_link_id,
+        authorization: c.authorization,
+        body: c.body,
+        client_ip: c.clientIp,
+      }),
   }),
   route({
     method: 'POST',
@@ -76,12 +82,12 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     handler: (c) =>
-      payPaymentLink(c.platform, c.ctx, {
-        linkId: c.params.payment_link_id,
-        groupId: c.params.group_id,
+      executeRaw(payPaymentLink, c.platform, c.ctx, {
+        payment_link_id: c.params.payment_link_id,
+        group_id: c.params.group_id,
         authorization: c.authorization,
         body: c.body,
-        clientIp: c.clientIp,
+        client_ip: c.clientIp,
       }),
   }),
   {
@@ -94,7 +100,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     auth: keyAuth('manage_transactions'),
     body: createPaymentLinkSchema,
     response: paymentLinkSchema,
-    handler: (c) => createPaymentLink(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createPaymentLink, c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -105,7 +111,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     auth: keyAuth('manage_transactions'),
     query: paymentLinkListQuerySchema,
     response: paymentLinkListSchema,
-    handler: (c) => listPaymentLinks(c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listPaymentLinks, c.platform, c.groupCtx, c.query),
   },
   route({
     method: 'GET',
@@ -115,7 +121,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => getPaymentLink(c.platform, c.groupCtx, c.params.payment_link_id),
+    handler: (c) => executeRaw(getPaymentLink, c.platform, c.groupCtx, { payment_link_id: c.params.payment_link_id }),
   }),
   route({
     method: 'POST',
@@ -125,7 +131,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions'),
     response: paymentLinkSchema,
-    handler: (c) => deactivatePaymentLink(c.platform, c.groupCtx, c.params.payment_link_id),
+    handler: (c) => executeRaw(deactivatePaymentLink, c.platform, c.groupCtx, { payment_link_id: c.params.payment_link_id }),
   }),
   route({
     method: 'GET',
@@ -135,7 +141,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     hidden: true,
     auth: publicAuth,
     handler: async (c) => {
-      if (!(await paymentLinkExists(c.platform, c.params.payment_link_id))) {
+      if (!(await executeRaw(paymentLinkExists, c.platform, c.ctx, { payment_link_id: c.params.payment_link_id }))) {
         return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), PAGE_HEADERS);
       }
       return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), PAGE_HEADERS);

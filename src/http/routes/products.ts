@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createProduct, getProduct, listProducts, updateProduct } from '../../services/catalog/products.js';
+import { executeRaw, withParams } from '../../services/use-case.js';
 import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
 
 export const productRoutes: RouteDef[] = [
@@ -11,7 +12,7 @@ export const productRoutes: RouteDef[] = [
     tag: 'Products',
     auth: keyAuth('manage_products'),
     response: productSchema,
-    handler: (c) => getProduct(c.platform, c.groupCtx, c.params.product_id),
+    handler: (c) => executeRaw(getProduct, c.platform, c.groupCtx, { product_id: c.params.product_id }),
   }),
   route({
     method: 'PUT',
@@ -22,7 +23,7 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     body: updateProductSchema,
     response: productSchema,
-    handler: (c) => updateProduct(c.platform, c.groupCtx, c.params.product_id, c.body),
+    handler: (c) => executeRaw(updateProduct, c.platform, c.groupCtx, withParams(c.body, { product_id: c.params.product_id })),
   }),
   {
     method: 'POST',
@@ -33,7 +34,7 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     body: createProductSchema,
     response: productSchema,
-    handler: (c) => createProduct(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createProduct, c.platform, c.groupCtx, c.body),
   },
   {
     method: 'GET',
@@ -45,6 +46,6 @@ export const productRoutes: RouteDef[] = [
     auth: keyAuth('manage_products'),
     query: productListQuerySchema,
     response: productListSchema,
-    handler: (c) => listProducts(c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listProducts, c.platform, c.groupCtx, c.query),
   },
 ];

@@ -22,6 +22,7 @@ import {
   updatePlanSchema,
   updateSubscriptionSchema,
 } from '../../domain/recurring.js';
+import { executeRaw, withParams } from '../../services/use-case.js';
 
 const base = '/api/v1/groups/:group_id/processing/:linked_account_id/recurring';
 const auth = keyAuth('manage_transactions');
@@ -37,7 +38,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createPlanSchema,
     response: planSchema,
-    handler: (c) => createPlan(c.platform, c.groupCtx, c.params.linked_account_id, c.body),
+    handler: (c) => executeRaw(createPlan, c.platform, c.groupCtx, withParams(c.body, { linked_account_id: c.params.linked_account_id })),
   }),
   route({
     method: 'GET',
@@ -48,7 +49,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: planListQuerySchema,
     response: planListSchema,
-    handler: (c) => listPlans(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+    handler: (c) => executeRaw(listPlans, c.platform, c.groupCtx, withParams(c.query, { linked_account_id: c.params.linked_account_id })),
   }),
   route({
     method: 'GET',
@@ -58,7 +59,7 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: planSchema,
-    handler: (c) => getPlan(c.platform, c.groupCtx, c.params.linked_account_id, c.params.plan_id),
+    handler: (c) => executeRaw(getPlan, c.platform, c.groupCtx, { linked_account_id: c.params.linked_account_id, plan_id: c.params.plan_id }),
   }),
   route({
     method: 'PUT',
@@ -70,7 +71,8 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: updatePlanSchema,
     response: planSchema,
-    handler: (c) => updatePlan(c.platform, c.groupCtx, c.params.linked_account_id, c.params.plan_id, c.body),
+    handler: (c) =>
+      executeRaw(updatePlan, c.platform, c.groupCtx, withParams(c.body, { linked_account_id: c.params.linked_account_id, plan_id: c.params.plan_id })),
   }),
   route({
     method: 'POST',
@@ -82,7 +84,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     body: createSubscriptionSchema,
     response: subscriptionSchema,
-    handler: (c) => createSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.body),
+    handler: (c) => executeRaw(createSubscription, c.platform, c.groupCtx, withParams(c.body, { linked_account_id: c.params.linked_account_id })),
   }),
   route({
     method: 'GET',
@@ -93,7 +95,7 @@ export const recurringRoutes: RouteDef[] = [
     auth,
     query: subscriptionListQuerySchema,
     response: subscriptionListSchema,
-    handler: (c) => listSubscriptions(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+    handler: (c) => executeRaw(listSubscriptions, c.platform, c.groupCtx, withParams(c.query, { linked_account_id: c.params.linked_account_id })),
   }),
   route({
     method: 'GET',
@@ -103,7 +105,8 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => getSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id),
+    handler: (c) =>
+      executeRaw(getSubscription, c.platform, c.groupCtx, { linked_account_id: c.params.linked_account_id, subscription_id: c.params.subscription_id }),
   }),
   route({
     method: 'PUT',
@@ -115,7 +118,12 @@ export const recurringRoutes: RouteDef[] = [
     body: updateSubscriptionSchema,
     response: subscriptionSchema,
     handler: (c) =>
-      updateSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id, c.body),
+      executeRaw(
+        updateSubscription,
+        c.platform,
+        c.groupCtx,
+        withParams(c.body, { linked_account_id: c.params.linked_account_id, subscription_id: c.params.subscription_id }),
+      ),
   }),
   route({
     method: 'POST',
@@ -125,6 +133,7 @@ export const recurringRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: subscriptionSchema,
-    handler: (c) => cancelSubscription(c.platform, c.groupCtx, c.params.linked_account_id, c.params.subscription_id),
+    handler: (c) =>
+      executeRaw(cancelSubscription, c.platform, c.groupCtx, { linked_account_id: c.params.linked_account_id, subscription_id: c.params.subscription_id }),
   }),
 ];

@@ -3,7 +3,9 @@ import { keyAuth, route } from '../route.js';
 import { report } from '../../services/reporting/reporting.js';
 import { reportingSummary } from '../../services/reporting/summary.js';
 import { reportSummarySchema, summaryQuerySchema } from '../../domain/reporting-summary.js';
-import { LIMIT_DEFAULT, LIMIT_MAX, reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
+import { reportQuerySchema, reportResultSchema } from '../../domain/reporting.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/paging.js';
+import { execute } from '../../services/use-case.js';
 
 export const reportingRoutes: RouteDef[] = [
   route({
@@ -13,7 +15,7 @@ export const reportingRoutes: RouteDef[] = [
     description: [
       'type=table → {items, total_count}; type=count → {total_count}; type=amount_sum → {total_amount}.',
       'Array filters accept repeated keys (statuses=a&statuses=b), bracket keys (statuses[]=a) and comma lists (statuses=a,b).',
-      `limit defaults to ${LIMIT_DEFAULT}, at most ${LIMIT_MAX} (a larger limit is a 400); offset defaults to 0. Rows are newest first (created_at, then id).`,
+      `limit defaults to ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX} (a larger limit is a 400); offset defaults to 0. Rows are newest first (created_at, then id).`,
       'start/end are inclusive and default to 6 months before now and now (platform clock).',
       'total_amount is the net amount in cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded and refunded transactions (authorized, declined, voided and expired add 0).',
       'Only the path group\'s transactions are ever reported; the linked account must belong to the group (404).',
@@ -22,7 +24,7 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: reportQuerySchema,
     response: reportResultSchema,
-    handler: (c) => report(c.platform, c.groupCtx, c.params.linked_account_id, c.query),
+    handler: (c) => execute(report, c.platform, c.groupCtx, { linked_account_id: c.params.linked_account_id, query: c.query }),
   }),
   route({
     method: 'GET',
@@ -38,6 +40,6 @@ export const reportingRoutes: RouteDef[] = [
     auth: keyAuth('view_transactions'),
     query: summaryQuerySchema,
     response: reportSummarySchema,
-    handler: (c) => reportingSummary(c.platform, c.groupCtx, c.query),
+    handler: (c) => execute(reportingSummary, c.platform, c.groupCtx, { query: c.query }),
   }),
 ];

@@ -12,6 +12,7 @@ import {
   sandboxSchema,
 } from '../../domain/sandboxes.js';
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes/sandboxes.js';
+import { executeRaw, withParams } from '../../services/use-case.js';
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -30,7 +31,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => createSandbox(c.platform, c.ctx, c.body),
+    handler: (c) => executeRaw(createSandbox, c.platform, c.ctx, c.body ?? {}),
   },
   {
     method: 'GET',
@@ -65,7 +66,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => forkSandbox(c.platform, c.ctx, c.params.group_id, c.body),
+    handler: (c) => executeRaw(forkSandbox, c.platform, c.ctx, withParams(c.body ?? {}, { group_id: c.params.group_id })),
   }),
   route({
     method: 'GET',
@@ -88,6 +89,6 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminOrKey('manage_transactions'),
     body: moveClockSchema,
     response: groupClockSchema,
-    handler: (c) => moveGroupClock(c.platform, c.ctx, c.params.group_id, c.body),
+    handler: (c) => executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id })),
   }),
 ];

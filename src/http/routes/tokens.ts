@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.js';
 import { publicAuth } from '../route.js';
 import { mintToken } from '../../services/tokens/tokens.js';
 import { tokenRequestSchema, tokenResponseSchema } from '../../domain/tokens.js';
+import { executeRaw } from '../../services/use-case.js';
 
 export const tokenRoutes: RouteDef[] = [
   {
@@ -14,6 +15,6 @@ export const tokenRoutes: RouteDef[] = [
     auth: publicAuth,
     body: tokenRequestSchema,
     response: tokenResponseSchema,
-    handler: (c) => mintToken(c.platform, c.ctx, c.body),
+    handler: (c) => executeRaw(mintToken, c.platform, c.ctx, c.body),
   },
 ];

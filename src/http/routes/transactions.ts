@@ -1,9 +1,10 @@
 import { keyAuth, type RouteDef, route } from '../route.js';
-import { addCardSchema, captureRequestFrom, captureRequestSchema, refundRequestFrom, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
+import { addCardSchema, captureRequestFrom, captureRequestSchema, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
 import { customerCardSchema } from '../../domain/customers.js';
 import { createSale } from '../../services/transactions/sale.js';
 import { captureTransaction, getTransaction, refundTransaction, voidTransaction } from '../../services/transactions/lifecycle.js';
 import { addCard } from '../../services/transactions/add-card.js';
+import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
 const manage = keyAuth('manage_transactions');
 
@@ -16,7 +17,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: saleRequestSchema,
     response: transactionSchema,
-    handler: (c) => createSale(c.platform, c.groupCtx, c.body),
+    handler: (c) => executeRaw(createSale, c.platform, c.groupCtx, c.body),
   },
   route({
     method: 'POST',
@@ -26,7 +27,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: captureRequestSchema,
     response: transactionSchema,
-    handler: (c) => captureTransaction(c.platform, c.groupCtx, c.params.transaction_id, captureRequestFrom(c.body)),
+    handler: (c) => execute(captureTransaction, c.platform, c.groupCtx, { transaction_id: c.params.transaction_id, capture: captureRequestFrom(c.body) }),
   }),
   route({
     method: 'GET',
@@ -36,7 +37,7 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: keyAuth('manage_transactions', 'view_transactions'),
     response: transactionSchema,
-    handler: (c) => getTransaction(c.platform, c.groupCtx, c.params.transaction_id),
+    handler: (c) => execute(getTransaction, c.platform, c.groupCtx, { transaction_id: c.params.transaction_id }),
   }),
   route({
     method: 'POST',
@@ -46,7 +47,7 @@ export const transactionRoutes: RouteDef[] = [
     extension: true,
     auth: manage,
     response: transactionSchema,
-    handler: (c) => voidTransaction(c.platform, c.groupCtx, c.params.transaction_id),
+    handler: (c) => execute(voidTransaction, c.platform, c.groupCtx, { transaction_id: c.params.transaction_id }),
   }),
   route({
     method: 'POST',
@@ -57,7 +58,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: manage,
     body: refundSchema,
     response: transactionSchema,
-    handler: (c) => refundTransaction(c.platform, c.groupCtx, c.params.transaction_id, refundRequestFrom(c.body)),
+    handler: (c) => executeRaw(refundTransaction, c.platform, c.groupCtx, withParams(c.body ?? {}, { transaction_id: c.params.transaction_id })),
   }),
   route({
     method: 'POST',
@@ -67,6 +68,7 @@ export const transactionRoutes: RouteDef[] = [
     auth: keyAuth('manage_customers'),
     body: addCardSchema,
     response: customerCardSchema,
-    handler: (c) => addCard(c.platform, c.groupCtx, c.params.linked_account_id, c.params.customer_id, c.body),
+    handler: (c) =>
+      executeRaw(addCard, c.platform, c.groupCtx, withParams(c.body, { linked_account_id: c.params.linked_account_id, customer_id: c.params.customer_id })),
   }),
 ];

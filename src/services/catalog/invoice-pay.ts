@@ -7,21 +7,25 @@ import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { chargeEvent, event, forGroup } from '../events/events.js';
 import { actFor, type RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
+import { z } from 'zod';
 import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
 import { partnerRepo } from '../../store/repositories/partners.js';
 import { invoiceIncludedTax, invoiceStatus, payInvoiceSchema, type InvoicePayment } from '../../domain/catalog.js';
 import { formatMoney } from '../../domain/money.js';
-import { invalidRequest, notFound, parseOrThrow } from '../../errors.js';
+import { invalidRequest, notFound } from '../../errors.js';
 import { consumeToken } from '../tokens/tokens.js';
 import { chargeInTx } from '../transactions/charge.js';
 import { loadInvoice } from './invoices.js';
 
-export interface PayContext {
-  ipAddress?: string;
-}
+/** The body's token, the page's slug and the paying client's address. */
+export const payInvoice = useCase({
+  input: payInvoiceSchema.safeExtend({ slug: z.string(), client_ip: z.string().optional() }),
+  run: (platform: Platform, request: RequestContext, input) => pay(platform, request, input),
+});
 
-export async function payInvoice(platform: Platform, request: RequestContext, slug: string, body: unknown, client: PayContext = {}): Promise<InvoicePayment> {
-  const input = parseOrThrow(payInvoiceSchema, body);
+async function pay(platform: Platform, request: RequestContext, input: { slug: string; token: string; client_ip?: string | undefined }): Promise<InvoicePayment> {
+  const slug = input.slug;
   return unitOfWork(request, async ({ tx, emit }) => {
     const row = await invoiceRepo.findBySlug(tx, slug);
     if (!row) throw notFound('invoice');
@@ -33,10 +37,10 @@ export async function payInvoice(platform: Platform, request: RequestContext, sl
     const now = ctx.clock.now();
     const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
     const method = token.type === 'card' ? 'card' : 'ach';
-    if (method === 'card' && row.card_enabled !== 1) {
+    if (method === 'card' && !row.card_enabled) {
       throw invalidRequest('card payments are not enabled for this invoice', [{ path: 'token', message: 'must be a bank account token (ACH)' }]);
     }
-    if (method === 'ach' && row.ach_enabled !== 1) {
+    if (method === 'ach' && !row.ach_enabled) {
       throw invalidRequest('ACH payments are not enabled for this invoice', [{ path: 'token', message: 'must be a card token' }]);
     }
 
@@ -59,7 +63,7 @@ export async function payInvoice(platform: Platform, request: RequestContext, sl
       emailReceipt: true,
       description: `Invoice ${row.invoice_number}`,
       orderId: row.invoice_number,
-      ipAddress: client.ipAddress,
+      ipAddress: input.client_ip,
       links: { invoiceId: row.id, invoiceNumber: row.invoice_number, invoiceExternalId: row.external_id || undefined },
     });
 

@@ -3,20 +3,17 @@
 // clock every time an invoice is read, so it is right the moment the clock moves.
 import type { Progress } from '../clock/scheduler.js';
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { forGroup, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
-import { replacement, type Edit } from '../edit.js';
-import type { GroupContext } from '../context.js';
+import { editField } from '../edit.js';
+import type { GroupContext, RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import type { Executor, Tx } from '../../store/db.js';
-import {
-  invoiceLineRepo,
-  invoiceRepo,
-  type InvoiceLineRow,
-  type InvoiceListFilter,
-  type InvoiceRow,
-} from '../../store/repositories/invoices.js';
-import { partnerRepo, type PartnerRow } from '../../store/repositories/partners.js';
+import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
+import type { InvoiceListFilter } from '../../store/interfaces/catalog.js';
+import { partnerRepo } from '../../store/repositories/partners.js';
 import { productRepo } from '../../store/repositories/products.js';
 import { groupRepo } from '../../store/repositories/groups.js';
 import {
@@ -37,18 +34,18 @@ import {
   type InvoiceList,
   type NewInvoiceLine,
   type ProductValues,
+  type UpdateInvoiceInput,
 } from '../../domain/catalog.js';
+import type { InvoiceEntity, InvoiceLineEntity, PartnerEntity } from '../../domain/catalog-entities.js';
 import { formatMoney } from '../../domain/money.js';
 import { AppError, invalidRequest, notFound, parseOrThrow, validationError, type FieldProblem } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
-import { toPartner } from './partners.js';
 import { queueEmail } from '../../mail/outbox.js';
-import { contextFor } from '../context.js';
 
 // ---------------------------------------------------------------- reading
 
-export function toInvoiceLine(row: InvoiceLineRow): InvoiceLine {
+export function toInvoiceLine(row: InvoiceLineEntity): InvoiceLine {
   return {
     id: row.id,
     product_id: row.product_id,
@@ -64,7 +61,7 @@ export function toInvoiceLine(row: InvoiceLineRow): InvoiceLine {
 }
 
 /** The API object, with the status as seen at `nowIso` (past_due derived). */
-export function toInvoice(row: InvoiceRow, partner: PartnerRow, lines: InvoiceLineRow[], nowIso: string): Invoice {
+export function toInvoice(row: InvoiceEntity, partner: PartnerEntity, lines: InvoiceLineEntity[], nowIso: string): Invoice {
   return {
     id: row.id,
     invoice_number: row.invoice_number,
@@ -75,11 +72,11 @@ export function toInvoice(row: InvoiceRow, partner: PartnerRow, lines: InvoiceLi
     note: row.note,
     external_id: row.external_id,
     due_date: dueDateToTimestamp(row.due_date),
-    send_email: row.send_email === 1,
+    send_email: row.send_email,
     processor_id: row.processor_id,
-    card_enabled: row.card_enabled === 1,
-    ach_enabled: row.ach_enabled === 1,
-    partner: toPartner(partner),
+    card_enabled: row.card_enabled,
+    ach_enabled: row.ach_enabled,
+    partner,
     products: lines.map(toInvoiceLine),
     amount: row.amount,
     status: invoiceStatus(row.status, row.due_date, nowIso),
@@ -88,27 +85,35 @@ export function toInvoice(row: InvoiceRow, partner: PartnerRow, lines: InvoiceLi
   };
 }
 
-/** An invoice row with its partner and lines, as the API object. */
-export async function loadInvoice(ex: Executor, row: InvoiceRow, nowIso: string): Promise<Invoice> {
+/** An invoice with its partner and lines, as the API object. */
+export async function loadInvoice(ex: Executor, row: InvoiceEntity, nowIso: string): Promise<Invoice> {
   const [partner, lines] = await Promise.all([partnerRepo.find(ex, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(ex, row.id)]);
   return toInvoice(row, partner!, lines, nowIso);
 }
 
-export async function requireInvoice(ex: Executor, groupId: string, id: string): Promise<InvoiceRow> {
+export async function requireInvoice(ex: Executor, groupId: string, id: string): Promise<InvoiceEntity> {
   const row = await invoiceRepo.find(ex, groupId, id);
   if (!row) throw notFound('invoice');
   return row;
 }
 
-export async function getInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
-  const groupId = ctx.group;
-  return loadInvoice(ctx.store, await requireInvoice(ctx.store, groupId, id), ctx.clock.nowIso());
+async function findInvoice(ctx: GroupContext, id: string): Promise<Invoice> {
+  return loadInvoice(ctx.store, await requireInvoice(ctx.store, ctx.group, id), ctx.clock.nowIso());
 }
 
+export const getInvoice = useCase({
+  input: z.object({ invoice_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, input) => findInvoice(ctx, input.invoice_id),
+});
+
 /** Newest first; `status` is the effective one (past_due and pending are told apart by the due day). */
-export async function listInvoices(p: Platform, ctx: GroupContext, query: unknown): Promise<InvoiceList> {
+export const listInvoices = useCase({
+  input: invoiceListQuerySchema,
+  run: (p: Platform, ctx: GroupContext, q) => invoicePage(ctx, q),
+});
+
+async function invoicePage(ctx: GroupContext, q: z.output<typeof invoiceListQuerySchema>): Promise<InvoiceList> {
   const groupId = ctx.group;
-  const q = parseOrThrow(invoiceListQuerySchema, query);
   const now = ctx.clock.nowIso();
   const today = pastDueCutoffDay(now);
   const filter: InvoiceListFilter = { limit: q.limit, offset: q.offset, partnerId: q.partner_id };
@@ -122,7 +127,7 @@ export async function listInvoices(p: Platform, ctx: GroupContext, query: unknow
     invoiceLineRepo.listByInvoices(ctx.store, ids),
   ]);
   const partnerById = new Map(partners.map((x) => [x.id, x]));
-  const linesByInvoice = new Map<string, InvoiceLineRow[]>(ids.map((id) => [id, []]));
+  const linesByInvoice = new Map<string, InvoiceLineEntity[]>(ids.map((id) => [id, []]));
   for (const l of lines) linesByInvoice.get(l.invoice_id)!.push(l);
   return {
     data: { items: items.map((r) => toInvoice(r, partnerById.get(r.partner_id)!, linesByInvoice.get(r.id)!, now)), total_count },
@@ -145,14 +150,14 @@ async function collect<T>(problems: FieldProblem[], fn: () => Promise<T> | T): P
 }
 
 async function productsById(ex: Executor, groupId: string, ids: string[]): Promise<Map<string, ProductValues>> {
-  const rows = await productRepo.findMany(ex, groupId, ids);
-  return new Map(rows.map((r) => [r.id, r]));
+  const products = await productRepo.findMany(ex, groupId, ids);
+  return new Map(products.map((x) => [x.id, x]));
 }
 
 async function insertLines(tx: Tx, invoiceId: string, lines: Array<{ line: NewInvoiceLine; position: number }>, now: string) {
-  const rows: InvoiceLineRow[] = [];
+  const rows: InvoiceLineEntity[] = [];
   for (const { line, position } of lines) {
-    const row: InvoiceLineRow = {
+    const row: InvoiceLineEntity = {
       id: newId(),
       invoice_id: invoiceId,
       product_id: line.product_id,
@@ -180,9 +185,13 @@ export const invoicePageUrl = (p: Platform, slug: string) => `${p.publicUrl}/inv
  * two concurrent creates never share a number. Lines copy their product's values now.
  * send_email queues the invoice e-mail with the public page link in the same write.
  */
-export async function createInvoice(p: Platform, ctx: GroupContext, body: unknown): Promise<Invoice> {
+export const createInvoice = useCase({
+  input: createInvoiceSchema,
+  run: (p: Platform, ctx: GroupContext, input) => create(p, ctx, input),
+});
+
+async function create(p: Platform, ctx: GroupContext, input: z.output<typeof createInvoiceSchema>): Promise<Invoice> {
   const groupId = ctx.group;
-  const input = parseOrThrow(createInvoiceSchema, body);
   await requireGroup(ctx.store, groupId);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const problems: FieldProblem[] = [];
@@ -198,7 +207,7 @@ export async function createInvoice(p: Platform, ctx: GroupContext, body: unknow
     const year = now.getUTCFullYear();
     const n = await invoiceRepo.nextNumber(tx, groupId, year);
     const numbering = invoiceNumbering(year, n);
-    const row: InvoiceRow = {
+    const row: InvoiceEntity = {
       id: newId(),
       group_id: groupId,
       partner_id: partner.id,
@@ -209,10 +218,10 @@ export async function createInvoice(p: Platform, ctx: GroupContext, body: unknow
       note: input.note ?? '',
       external_id: input.external_id ?? '',
       due_date: dueDayOf(input.due_date),
-      send_email: input.send_email ? 1 : 0,
+      send_email: input.send_email ?? false,
       processor_id: input.processor_id,
-      card_enabled: input.card_enabled ? 1 : 0,
-      ach_enabled: input.ach_enabled ? 1 : 0,
+      card_enabled: input.card_enabled,
+      ach_enabled: input.ach_enabled,
       amount: built.amount,
       status: 'pending',
       paid_transaction_id: null,
@@ -261,15 +270,14 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
  * detach the rest; differing copies of product values are refused). The amount is
  * recomputed from the resulting lines. Archived and paid invoices cannot be updated.
  */
-export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, body: unknown | Edit<Invoice>): Promise<Invoice> {
+async function update(ctx: GroupContext, id: string, given: (current: Invoice) => Promise<UpdateInvoiceInput>): Promise<Invoice> {
   const groupId = ctx.group;
-  const given = replacement(updateInvoiceSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireInvoice(tx, groupId, id);
     if (row.status === 'archived') throw invalidRequest('an archived invoice cannot be updated');
     if (row.status === 'paid') throw invalidRequest('a paid invoice cannot be updated');
     const before = await loadInvoice(tx, row, ctx.clock.nowIso());
-    const input = await given(async () => before);
+    const input = await given(before);
 
     const problems: FieldProblem[] = [];
     await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
@@ -286,14 +294,14 @@ export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, 
       else added.push({ line, position });
     }
     await insertLines(tx, row.id, added, now);
-    const next: InvoiceRow = {
+    const next: InvoiceEntity = {
       ...row,
       note: input.note ?? '',
       external_id: input.external_id ?? '',
       due_date: dueDayOf(input.due_date),
       processor_id: input.processor_id,
-      card_enabled: input.card_enabled ? 1 : 0,
-      ach_enabled: input.ach_enabled ? 1 : 0,
+      card_enabled: input.card_enabled,
+      ach_enabled: input.ach_enabled,
       amount: r.amount,
       updated_at: now,
     };
@@ -306,8 +314,25 @@ export async function updateInvoice(p: Platform, ctx: GroupContext, id: string, 
   });
 }
 
+export const updateInvoice = useCase({
+  input: updateInvoiceSchema.safeExtend({ invoice_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, { invoice_id, ...fields }) => update(ctx, invoice_id, async () => fields),
+});
+
+/** The CLI's update: `edit` maps the current invoice to the full Update Invoice body (checked as the API's). */
+export const editInvoice = useCase({
+  input: z.object({ invoice_id: z.string(), edit: editField<Invoice>() }),
+  run: (p: Platform, ctx: GroupContext, { invoice_id, edit }) =>
+    update(ctx, invoice_id, async (current) => parseOrThrow(updateInvoiceSchema, await edit(current))),
+});
+
 /** Archive Invoice (spec 10): any status → archived; archiving again returns it unchanged. */
-export async function archiveInvoice(p: Platform, ctx: GroupContext, id: string): Promise<Invoice> {
+export const archiveInvoice = useCase({
+  input: z.object({ invoice_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, input) => archive(ctx, input.invoice_id),
+});
+
+async function archive(ctx: GroupContext, id: string): Promise<Invoice> {
   const groupId = ctx.group;
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireInvoice(tx, groupId, id);
@@ -330,9 +355,14 @@ export interface InvoicePdf {
 }
 
 /** Download PDF (spec 11): the invoice as seen now (PAST DUE / ARCHIVED / PAID marked). */
-export async function invoicePdf(p: Platform, ctx: GroupContext, id: string, progress?: Progress): Promise<InvoicePdf> {
+export const invoicePdf = useCase({
+  input: z.object({ invoice_id: z.string(), progress: z.custom<Progress>((v) => typeof v === 'function').optional() }),
+  run: (p: Platform, ctx: GroupContext, input) => renderPdf(p, ctx, input.invoice_id, input.progress),
+});
+
+async function renderPdf(p: Platform, ctx: GroupContext, id: string, progress?: Progress): Promise<InvoicePdf> {
   const groupId = ctx.group;
-  const invoice = await getInvoice(p, contextFor(p, groupId), id);
+  const invoice = await findInvoice(ctx, id);
   const group = await requireGroup(ctx.store, groupId);
   const { renderInvoicePdf } = await import('../../pdf/invoice.js');
   const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug), progress });
@@ -344,8 +374,13 @@ export interface PublicInvoice {
   invoice: Invoice;
 }
 
-/** The invoice behind a public page slug (no key: the slug is the 128-bit secret). */
-export async function getPublicInvoice(p: Platform, slug: string): Promise<PublicInvoice> {
+/** The invoice behind a public page slug (no key: the slug is the 128-bit secret), as seen on its group's clock. */
+export const getPublicInvoice = useCase({
+  input: z.object({ slug: z.string() }),
+  run: (p: Platform, ctx: RequestContext, input) => publicInvoice(p, input.slug),
+});
+
+async function publicInvoice(p: Platform, slug: string): Promise<PublicInvoice> {
   const row = await invoiceRepo.findBySlug(p.db, slug);
   if (!row) throw notFound('invoice');
   const g = await forGroup(p, row.group_id);

@@ -1,101 +1,98 @@
 // Products of a group (spec 7, 8; create and list are extensions).
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
-import { replacement, type Edit } from '../edit.js';
+import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import type { Executor } from '../../store/db.js';
-import { productRepo, type ProductRow } from '../../store/repositories/products.js';
+import { productRepo } from '../../store/repositories/products.js';
 import {
   createProductSchema,
   productListQuerySchema,
   updateProductSchema,
   type Product,
   type ProductList,
+  type UpdateProductInput,
 } from '../../domain/catalog.js';
+import type { ProductEntity } from '../../domain/catalog-entities.js';
 import { notFound, parseOrThrow } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireGroup } from '../groups/groups.js';
 
-export function toProduct(row: ProductRow): Product {
-  return {
-    id: row.id,
-    group_id: row.group_id,
-    name: row.name,
-    description: row.description,
-    unit_of_measure: row.unit_of_measure,
-    included_tax_amount: row.included_tax_amount,
-    amount: row.amount,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
+export const requireProduct = async (ex: Executor, groupId: string, id: string): Promise<ProductEntity> =>
+  (await productRepo.find(ex, groupId, id)) ?? Promise.reject(notFound('product'));
 
-export async function requireProduct(ex: Executor, groupId: string, id: string): Promise<ProductRow> {
-  const row = await productRepo.find(ex, groupId, id);
-  if (!row) throw notFound('product');
-  return row;
-}
-
-export async function createProduct(p: Platform, ctx: GroupContext, body: unknown): Promise<Product> {
-  const groupId = ctx.group;
-  const input = parseOrThrow(createProductSchema, body);
-  await requireGroup(ctx.store, groupId);
-  const now = ctx.clock.nowIso();
-  const row: ProductRow = {
-    id: newId(),
-    group_id: groupId,
-    name: input.name,
-    description: input.description,
-    unit_of_measure: input.unit_of_measure,
-    amount: input.amount,
-    included_tax_amount: input.included_tax_amount ?? 0,
-    created_at: now,
-    updated_at: now,
-  };
-  return unitOfWork(ctx, async ({ tx, emit }) => {
-    await productRepo.insert(tx, row);
-    const product = toProduct(row);
-    emit(event('product.created', product));
-    return product;
-  });
-}
-
-export async function getProduct(p: Platform, ctx: GroupContext, id: string): Promise<Product> {
-  const groupId = ctx.group;
-  return toProduct(await requireProduct(ctx.store, groupId, id));
-}
-
-/**
- * Update Product (spec 8): every field is replaced; a missing included_tax_amount means 0.
- * Lines already attached to invoices keep the values they copied.
- */
-export async function updateProduct(p: Platform, ctx: GroupContext, id: string, body: unknown | Edit<Product>): Promise<Product> {
-  const groupId = ctx.group;
-  const given = replacement(updateProductSchema, body);
-  return unitOfWork(ctx, async ({ tx, emit }) => {
-    const row = await requireProduct(tx, groupId, id);
-    const input = await given(() => toProduct(row));
-    const next: ProductRow = {
-      ...row,
+export const createProduct = useCase({
+  input: createProductSchema,
+  async run(p: Platform, ctx: GroupContext, input): Promise<Product> {
+    await requireGroup(ctx.store, ctx.group);
+    const now = ctx.clock.nowIso();
+    const product: ProductEntity = {
+      id: newId(),
+      group_id: ctx.group,
       name: input.name,
       description: input.description,
       unit_of_measure: input.unit_of_measure,
-      amount: input.amount,
       included_tax_amount: input.included_tax_amount ?? 0,
+      amount: input.amount,
+      created_at: now,
+      updated_at: now,
+    };
+    return unitOfWork(ctx, async ({ tx, emit }) => {
+      await productRepo.insert(tx, product);
+      emit(event('product.created', product));
+      return product;
+    });
+  },
+});
+
+export const getProduct = useCase({
+  input: z.object({ product_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, input): Promise<Product> => requireProduct(ctx.store, ctx.group, input.product_id),
+});
+
+/**
+ * Update Product (spec 8): every field is replaced; a missing included_tax_amount means 0.
+ * Lines already attached to invoices keep the values they copied. `next` gives the new
+ * fields from the current product, read in the update's own transaction.
+ */
+async function update(ctx: GroupContext, id: string, next: (current: Product) => Promise<UpdateProductInput>): Promise<Product> {
+  return unitOfWork(ctx, async ({ tx, emit }) => {
+    const current = await requireProduct(tx, ctx.group, id);
+    const input = await next(current);
+    const product: ProductEntity = {
+      ...current,
+      name: input.name,
+      description: input.description,
+      unit_of_measure: input.unit_of_measure,
+      included_tax_amount: input.included_tax_amount ?? 0,
+      amount: input.amount,
       updated_at: ctx.clock.nowIso(),
     };
-    await productRepo.update(tx, next);
-    const product = toProduct(next);
-    const updated = updatedEvent('product.updated', toProduct(row), product);
+    await productRepo.update(tx, product);
+    const updated = updatedEvent('product.updated', current, product);
     if (updated) emit(updated);
     return product;
   });
 }
 
-export async function listProducts(p: Platform, ctx: GroupContext, query: unknown): Promise<ProductList> {
-  const groupId = ctx.group;
-  const q = parseOrThrow(productListQuerySchema, query);
-  const { items, total_count } = await productRepo.list(ctx.store, groupId, q);
-  return { data: { items: items.map(toProduct), total_count } };
-}
+export const updateProduct = useCase({
+  input: updateProductSchema.safeExtend({ product_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, { product_id, ...fields }) => update(ctx, product_id, async () => fields),
+});
+
+/** The CLI's update: `edit` maps the current product to the full update body (checked as the API's). */
+export const editProduct = useCase({
+  input: z.object({ product_id: z.string(), edit: editField<Product>() }),
+  run: (p: Platform, ctx: GroupContext, { product_id, edit }) =>
+    update(ctx, product_id, async (current) => parseOrThrow(updateProductSchema, await edit(current))),
+});
+
+export const listProducts = useCase({
+  input: productListQuerySchema,
+  async run(p: Platform, ctx: GroupContext, q): Promise<ProductList> {
+    return { data: await productRepo.list(ctx.store, ctx.group, q) };
+  },
+});

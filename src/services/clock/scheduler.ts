@@ -1,7 +1,8 @@
 // Work that falls due on the clock: settlement, subscription billing and retries,
-// auth expiry, token and idempotency clean-up. `payctl clock advance` and the timer in
-// `payctl serve` both call runDueWork. Every job is idempotent (compare-and-set on the
-// rows it moves), so two processes running it at once never do a thing twice.
+// auth expiry, invoices going past due, token and idempotency clean-up. `payctl clock
+// advance` and the timer in `payctl serve` both call runDueWork. Every job is
+// idempotent (compare-and-set on the rows it moves), so two processes running it at
+// once never do a thing twice.
 //
 // Each group has its own clock, so group work runs per group at that group's time:
 // for one group (`clock advance --group`, the sandbox clock route) or for every group,
@@ -13,6 +14,8 @@ import { tokenRepo } from '../../store/repositories/tokens.js';
 import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
 import { runSettlement } from '../transactions/settlement.js';
 import { billDueSubscriptions } from '../recurring/billing.js';
+import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
+import { deliverDue } from '../webhooks/delivery.js';
 
 export type Progress = (done: number, total: number, label: string) => void;
 
@@ -32,7 +35,10 @@ export interface PlatformJob {
 const groupJobs: GroupJob[] = [
   { name: 'subscription-billing', run: (p, scope, until, progress) => billDueSubscriptions(p, until, progress, scope) },
   { name: 'settlement', run: (p, scope, until, progress) => runSettlement(p, until, scope, progress) },
+  { name: 'invoice-past-due', run: (p, scope, until, progress) => notifyPastDueInvoices(p, until, scope, progress) },
   { name: 'idempotency-purge', run: (p, scope, until) => purgeIdempotencyKeys(p, until, scope) },
+  // Last: the events the jobs above appended are delivered in the same pass.
+  { name: 'webhook-deliveries', run: (p, scope, until) => deliverDue({ db: p.db, clock: p.clock, env: p.env }, scope, until) },
 ];
 
 const platformJobs: PlatformJob[] = [

@@ -1,50 +1,56 @@
 // Customers and their vault of stored cards and bank accounts.
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
-import { customerBankAccountRepo, customerCardRepo, customerRepo, type CustomerBankAccountRow, type CustomerCardRow, type CustomerRow } from '../../store/repositories/customers.js';
-import { createCustomerSchema, expirationMMYY, type Customer, type CustomerBankAccount, type CustomerCard } from '../../domain/customers.js';
+import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
+import {
+  createCustomerSchema, expirationMMYY,
+  type Customer, type CustomerBankAccount, type CustomerBankAccountEntity, type CustomerCard, type CustomerCardEntity, type CustomerEntity,
+} from '../../domain/customers.js';
 import type { CardBillingAddress } from '../../domain/address.js';
-import type { TokenRow } from '../../store/repositories/tokens.js';
-import { notFound, parseOrThrow } from '../../errors.js';
+import type { TokenMethod } from '../../domain/tokens.js';
+import { notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 
-export async function createCustomer(p: Platform, ctx: GroupContext, body: unknown): Promise<Customer> {
-  const groupId = ctx.group;
-  const input = parseOrThrow(createCustomerSchema, body);
-  const now = ctx.clock.nowIso();
-  const row: CustomerRow = {
-    id: newId(),
-    group_id: groupId,
-    first_name: input.first_name ?? '',
-    last_name: input.last_name ?? '',
-    email: input.email ?? '',
-    phone: input.phone ?? '',
-    billing_address: input.billing_address ? JSON.stringify(input.billing_address) : null,
-    created_at: now,
-    updated_at: now,
-  };
-  return unitOfWork(ctx, async ({ tx, emit }) => {
-    await customerRepo.insert(tx, row);
-    const customer = toCustomer(row, [], []);
-    emit(event('customer.created', customer));
-    return customer;
-  });
-}
+export const createCustomer = useCase({
+  input: createCustomerSchema,
+  run(p: Platform, ctx: GroupContext, input): Promise<Customer> {
+    const now = ctx.clock.nowIso();
+    const row: CustomerEntity = {
+      id: newId(),
+      group_id: ctx.group,
+      first_name: input.first_name ?? '',
+      last_name: input.last_name ?? '',
+      email: input.email ?? '',
+      phone: input.phone ?? '',
+      billing_address: input.billing_address ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    return unitOfWork(ctx, async ({ tx, emit }) => {
+      await customerRepo.insert(tx, row);
+      const customer = toCustomer(row, [], []);
+      emit(event('customer.created', customer));
+      return customer;
+    });
+  },
+});
 
-export async function getCustomer(p: Platform, ctx: GroupContext, id: string): Promise<Customer> {
-  const groupId = ctx.group;
-  const row = await requireCustomer(ctx.store, groupId, id);
-  const [cards, banks] = await Promise.all([
-    customerCardRepo.listByCustomer(ctx.store, id),
-    customerBankAccountRepo.listByCustomer(ctx.store, id),
-  ]);
-  return toCustomer(row, cards, banks);
-}
+export const getCustomer = useCase({
+  input: z.object({ customer_id: z.string() }),
+  async run(p: Platform, ctx: GroupContext, input): Promise<Customer> {
+    const id = input.customer_id;
+    const row = await requireCustomer(ctx.store, ctx.group, id);
+    const [cards, banks] = await Promise.all([customerCardRepo.listByCustomer(ctx.store, id), customerBankAccountRepo.listByCustomer(ctx.store, id)]);
+    return toCustomer(row, cards, banks);
+  },
+});
 
-export async function requireCustomer(ex: Executor, groupId: string, id: string): Promise<CustomerRow> {
+export async function requireCustomer(ex: Executor, groupId: string, id: string): Promise<CustomerEntity> {
   const row = await customerRepo.find(ex, groupId, id);
   if (!row) throw notFound('customer');
   return row;
@@ -53,10 +59,10 @@ export async function requireCustomer(ex: Executor, groupId: string, id: string)
 /** Store a tokenized card on a customer (inside the caller's transaction). */
 export async function storeCard(
   tx: Tx,
-  input: { groupId: string; customerId: string; linkedAccountId: string | null; token: TokenRow; billing: Partial<CardBillingAddress>; now: string },
-): Promise<CustomerCardRow> {
+  input: { groupId: string; customerId: string; linkedAccountId: string | null; token: TokenMethod; billing: Partial<CardBillingAddress>; now: string },
+): Promise<CustomerCardEntity> {
   const t = input.token;
-  const row: CustomerCardRow = {
+  const row: CustomerCardEntity = {
     id: newId(),
     group_id: input.groupId,
     customer_id: input.customerId,
@@ -71,10 +77,10 @@ export async function storeCard(
     holder_name: t.holder_name,
     issuer: `${t.brand} Test Bank`,
     issuer_country: 'US',
-    regulated: 0,
-    commercial: 0,
+    regulated: false,
+    commercial: false,
     test_outcome: t.test_outcome,
-    billing_address: JSON.stringify(input.billing),
+    billing_address: input.billing,
     created_at: input.now,
     updated_at: input.now,
   };
@@ -84,10 +90,10 @@ export async function storeCard(
 
 export async function storeBankAccount(
   tx: Tx,
-  input: { groupId: string; customerId: string; token: TokenRow; now: string },
-): Promise<CustomerBankAccountRow> {
+  input: { groupId: string; customerId: string; token: TokenMethod; now: string },
+): Promise<CustomerBankAccountEntity> {
   const t = input.token;
-  const row: CustomerBankAccountRow = {
+  const row: CustomerBankAccountEntity = {
     id: newId(),
     group_id: input.groupId,
     customer_id: input.customerId,
@@ -102,8 +108,8 @@ export async function storeBankAccount(
   return row;
 }
 
-export function toCustomerCard(row: CustomerCardRow): CustomerCard {
-  const a = (row.billing_address ? JSON.parse(row.billing_address) : {}) as Partial<CardBillingAddress>;
+export function toCustomerCard(row: CustomerCardEntity): CustomerCard {
+  const a = row.billing_address;
   return {
     card_id: row.id,
     first_six: row.first_six,
@@ -123,15 +129,15 @@ export function toCustomerCard(row: CustomerCardRow): CustomerCard {
     },
     issuer: row.issuer,
     issuer_country: row.issuer_country,
-    regulated: row.regulated === 1,
-    commercial: row.commercial === 1,
+    regulated: row.regulated,
+    commercial: row.commercial,
     card_on_file: true,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-export function toCustomerBankAccount(row: CustomerBankAccountRow): CustomerBankAccount {
+export function toCustomerBankAccount(row: CustomerBankAccountEntity): CustomerBankAccount {
   return {
     bank_account_id: row.id,
     routing_number: row.routing_number,
@@ -142,7 +148,7 @@ export function toCustomerBankAccount(row: CustomerBankAccountRow): CustomerBank
   };
 }
 
-function toCustomer(row: CustomerRow, cards: CustomerCardRow[], banks: CustomerBankAccountRow[]): Customer {
+function toCustomer(row: CustomerEntity, cards: CustomerCardEntity[], banks: CustomerBankAccountEntity[]): Customer {
   return {
     id: row.id,
     group_id: row.group_id,
@@ -150,7 +156,7 @@ function toCustomer(row: CustomerRow, cards: CustomerCardRow[], banks: CustomerB
     last_name: row.last_name,
     email: row.email,
     phone: row.phone,
-    billing_address: row.billing_address ? (JSON.parse(row.billing_address) as Record<string, string>) : null,
+    billing_address: row.billing_address,
     cards: cards.map(toCustomerCard),
     bank_accounts: banks.map(toCustomerBankAccount),
     created_at: row.created_at,

@@ -6,7 +6,8 @@
 import type { Tx } from '../../store/db.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import type { PendingEvent } from '../unit-of-work.js';
-import { eventRepo, type EventRow } from '../../store/repositories/events.js';
+import { eventRepo } from '../../store/repositories/events.js';
+import type { EventEntity } from '../../store/interfaces/events.js';
 import {
   EVENT_FAMILIES,
   familyOf,
@@ -22,6 +23,8 @@ import type { Permission } from '../../domain/permissions.js';
 import { newId } from '../../lib/ids.js';
 import { notFound, parseOrThrow } from '../../errors.js';
 import { uuid } from '../../domain/strings.js';
+import { nudgeAfterCommit } from './nudge.js';
+import { nudgeDelivery } from '../webhooks/delivery.js';
 
 export interface EventData {
   object: unknown;
@@ -66,14 +69,24 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
 export function appendEvents(tx: Tx, ctx: RequestContext, events: readonly PendingEvent[]): void {
   if (events.length === 0) return;
   const at = ctx.clock.nowIso();
+  const groups = new Set<string>();
   for (const e of events) {
     const groupId = e.group ?? ctx.group;
     if (groupId === undefined) throw new Error(`event ${e.type} needs the group it belongs to`);
     insert(tx, { groupId, at: e.at ?? at, type: e.type, data: e.data, request: ctx.request });
+    groups.add(groupId);
   }
+  // Their webhook deliveries were made with them (a trigger); a serving process sends them once committed.
+  tx.afterCommit(() => {
+    for (const g of groups) nudgeDelivery(ctx.store, g, g === ctx.group ? ctx.clock : undefined);
+  });
 }
 
-/** Append an event of work the clock did (settlement, billing, expiry, past due): no request. */
+/**
+ * Append an event of work the clock did (settlement, billing, expiry, past due): no
+ * request. Its deliveries are sent by the scheduler's webhook job, which runs after the
+ * job that appended it.
+ */
 export function appendClockEvent(tx: Tx, groupId: string, at: string, e: PendingEvent): void {
   insert(tx, { groupId, at, type: e.type, data: e.data, request: null });
 }
@@ -86,17 +99,18 @@ function insert(tx: Tx, e: { groupId: string; at: string; type: string; data: un
     created_at: e.at,
     request_id: e.request?.id ?? null,
     idempotency_key: e.request?.idempotency_key ?? null,
-    data: JSON.stringify(e.data),
+    data: e.data,
   });
+  nudgeAfterCommit(tx, e.groupId);
 }
 
-export function toEvent(row: EventRow): Event {
+export function toEvent(row: EventEntity): Event {
   return {
     id: row.id,
     type: row.type as EventType,
     created_at: row.created_at,
     group_id: row.group_id,
-    data: JSON.parse(row.data) as Event['data'],
+    data: row.data as Event['data'],
     request: row.request_id === null ? null : { id: row.request_id, idempotency_key: row.idempotency_key },
   };
 }

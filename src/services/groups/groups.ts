@@ -2,23 +2,27 @@
 import type { Platform } from '../platform.js';
 import { Database, type Executor } from '../../store/db.js';
 import { configCache } from '../../store/config-cache.js';
-import { groupRepo, linkedAccountRepo, processorRepo, type GroupRow, type LinkedAccountRow, type ProcessorRow } from '../../store/repositories/groups.js';
+import { groupRepo, linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
+import {
+  toGroup, toLinkedAccount, toProcessor,
+  type Group, type GroupEntity, type LinkedAccount, type LinkedAccountEntity, type Processor, type ProcessorEntity,
+} from '../../domain/groups.js';
 import { newId } from '../../lib/ids.js';
 import { notFound, validationError } from '../../errors.js';
 import { PRICING, PROCESSOR_TYPES, type Pricing, type ProcessorType } from '../../domain/permissions.js';
 
-export async function createGroup(p: Platform, input: { name: string; pricing?: Pricing }): Promise<GroupRow> {
+export async function createGroup(p: Platform, input: { name: string; pricing?: Pricing }): Promise<Group> {
   const name = input.name.trim();
   if (!name || name.length > 100) throw validationError([{ path: 'name', message: 'must be 1 to 100 characters' }]);
   const pricing = input.pricing ?? 'flat';
   if (!PRICING.includes(pricing)) throw validationError([{ path: 'pricing', message: `must be one of ${PRICING.join(', ')}` }]);
   const now = p.clock.nowIso();
-  const row: GroupRow = { id: newId(), name, pricing, status: 'active', created_at: now, updated_at: now };
+  const row: GroupEntity = { id: newId(), name, pricing, status: 'active', created_at: now, updated_at: now };
   await p.db.write((tx) => groupRepo.insert(tx, row));
-  return row;
+  return toGroup(row);
 }
 
-export const listGroups = (p: Platform) => groupRepo.list(p.db);
+export const listGroups = async (p: Platform): Promise<Group[]> => (await groupRepo.list(p.db)).map(toGroup);
 
 /**
  * The cache of the reader, when a request has checked it (see config-cache.ts): inside a
@@ -31,7 +35,7 @@ function cacheOf(ex: Executor) {
 }
 
 /** The group, or 404; `named` puts the id in the message ("group ID not found", as a command's --group is reported). */
-export async function requireGroup(ex: Executor, groupId: string, opts: { named?: boolean } = {}): Promise<GroupRow> {
+export async function requireGroup(ex: Executor, groupId: string, opts: { named?: boolean } = {}): Promise<GroupEntity> {
   const cache = cacheOf(ex);
   const version = cache?.currentVersion;
   const cached = cache?.group(groupId);
@@ -46,12 +50,12 @@ export async function requireGroup(ex: Executor, groupId: string, opts: { named?
 export async function createProcessor(
   p: Platform,
   input: { groupId: string; type: ProcessorType; name?: string },
-): Promise<ProcessorRow> {
+): Promise<Processor> {
   await requireGroup(p.db, input.groupId);
   if (!PROCESSOR_TYPES.includes(input.type)) {
     throw validationError([{ path: 'type', message: `must be one of ${PROCESSOR_TYPES.join(', ')}` }]);
   }
-  const row: ProcessorRow = {
+  const row: ProcessorEntity = {
     id: newId(),
     group_id: input.groupId,
     name: input.name ?? 'Simulated Processor',
@@ -59,20 +63,20 @@ export async function createProcessor(
     created_at: p.clock.nowIso(),
   };
   await p.db.write((tx) => processorRepo.insert(tx, row));
-  return row;
+  return toProcessor(row);
 }
 
-export const listProcessors = (p: Platform, groupId: string) => processorRepo.listByGroup(p.db, groupId);
+export const listProcessors = async (p: Platform, groupId: string): Promise<Processor[]> => (await processorRepo.listByGroup(p.db, groupId)).map(toProcessor);
 
 /** The processor named in a request body, which must belong to the group. */
-export async function requireProcessor(ex: Executor, groupId: string, processorId: string, path = 'processor_id'): Promise<ProcessorRow> {
+export async function requireProcessor(ex: Executor, groupId: string, processorId: string, path = 'processor_id'): Promise<ProcessorEntity> {
   const row = await findProcessor(ex, groupId, processorId);
   if (!row) throw validationError([{ path, message: 'is not a processor of this group' }]);
   return row;
 }
 
 /** A processor of the group or undefined (from the request's checked cache when there is one). */
-export async function findProcessor(ex: Executor, groupId: string, processorId: string): Promise<ProcessorRow | undefined> {
+export async function findProcessor(ex: Executor, groupId: string, processorId: string): Promise<ProcessorEntity | undefined> {
   const cache = cacheOf(ex);
   const version = cache?.currentVersion;
   const cached = cache?.processor(groupId, processorId);
@@ -85,10 +89,10 @@ export async function findProcessor(ex: Executor, groupId: string, processorId: 
 export async function createLinkedAccount(
   p: Platform,
   input: { groupId: string; processorId: string; name?: string },
-): Promise<LinkedAccountRow> {
+): Promise<LinkedAccount> {
   await requireGroup(p.db, input.groupId);
   await requireProcessor(p.db, input.groupId, input.processorId, 'processor');
-  const row: LinkedAccountRow = {
+  const row: LinkedAccountEntity = {
     id: newId(),
     group_id: input.groupId,
     processor_id: input.processorId,
@@ -96,13 +100,14 @@ export async function createLinkedAccount(
     created_at: p.clock.nowIso(),
   };
   await p.db.write((tx) => linkedAccountRepo.insert(tx, row));
-  return row;
+  return toLinkedAccount(row);
 }
 
-export const listLinkedAccounts = (p: Platform, groupId: string) => linkedAccountRepo.listByGroup(p.db, groupId);
+export const listLinkedAccounts = async (p: Platform, groupId: string): Promise<LinkedAccount[]> =>
+  (await linkedAccountRepo.listByGroup(p.db, groupId)).map(toLinkedAccount);
 
 /** The `{linked_account_id}` of a path: 404 when it is not an account of the group. */
-export async function requireLinkedAccount(ex: Executor, groupId: string, id: string): Promise<LinkedAccountRow> {
+export async function requireLinkedAccount(ex: Executor, groupId: string, id: string): Promise<LinkedAccountEntity> {
   const row = await linkedAccountRepo.find(ex, groupId, id);
   if (!row) throw notFound('linked account');
   return row;

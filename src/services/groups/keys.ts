@@ -1,7 +1,8 @@
 // API keys: random (192 bits), shown once, stored as a SHA-256 hash (a random key
 // needs no slow hash), bound to one group, revocable.
 import type { Platform } from '../platform.js';
-import { apiKeyRepo, type ApiKeyRow } from '../../store/repositories/api-keys.js';
+import { apiKeyRepo } from '../../store/repositories/api-keys.js';
+import type { ApiKeyEntity } from '../../domain/groups.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
 import { authenticationError, notFound, validationError } from '../../errors.js';
@@ -21,13 +22,13 @@ export interface ApiKeyInfo {
 
 const KEY_PREFIX = 'sk_test_';
 
-function toInfo(row: ApiKeyRow): ApiKeyInfo {
+function toInfo(row: ApiKeyEntity): ApiKeyInfo {
   return {
     id: row.id,
     group_id: row.group_id,
     prefix: row.prefix,
     name: row.name,
-    permissions: JSON.parse(row.permissions) as Permission[],
+    permissions: row.permissions,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
   };
@@ -47,7 +48,7 @@ export async function createKey(
 }
 
 /** A new random key and the row that stores it (only its hash); the caller inserts the row. */
-export function mintKey(groupId: string, permissions: Permission[], name: string, now: string): { key: string; row: ApiKeyRow } {
+export function mintKey(groupId: string, permissions: Permission[], name: string, now: string): { key: string; row: ApiKeyEntity } {
   const key = KEY_PREFIX + randomBase62(32);
   return {
     key,
@@ -56,7 +57,7 @@ export function mintKey(groupId: string, permissions: Permission[], name: string
       group_id: groupId,
       key_hash: sha256(key),
       prefix: key.slice(0, KEY_PREFIX.length + 4),
-      permissions: JSON.stringify(permissions),
+      permissions,
       name,
       created_at: now,
       revoked_at: null,

@@ -3,12 +3,14 @@
 // SMTP server is configured the e-mail is then delivered; a failed delivery keeps the
 // entry and turns 201 into 202. ssn, itin and ein are stored masked (last four) and
 // never returned, e-mailed or logged.
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event } from '../events/events.js';
-import type { RequestContext } from '../context.js';
+import { contextFor, type RequestContext } from '../context.js';
+import { execute, useCase } from '../use-case.js';
 import type { DemoStep } from '../../dev/demo.js';
-import { signupEntrySchema, maskSensitive, type SignupEntry } from '../../domain/onboarding.js';
+import { signupEntrySchema, maskSensitive, type SignupEntry, type SignupEntryEntity } from '../../domain/onboarding.js';
 import {
   accountName,
   confirmationEmail,
@@ -17,22 +19,28 @@ import {
   type SignupEntryResult,
   type SignupForm,
 } from '../../domain/onboarding-response.js';
-import { fieldsFromZod, parseOrThrow, validationError, type FieldProblem } from '../../errors.js';
-import { signupEntryRepo, signupFormRepo, type SignupEntryRow } from '../../store/repositories/onboarding.js';
+import { fieldsFromZod, validationError, type FieldProblem } from '../../errors.js';
+import { signupEntryRepo, signupFormRepo } from '../../store/repositories/onboarding.js';
 import { groupRepo } from '../../store/repositories/groups.js';
 import type { Executor } from '../../store/db.js';
 import { deliverNow, queueEmail } from '../../mail/outbox.js';
 import { newId } from '../../lib/ids.js';
 
-export async function createSignupForm(p: Platform, name: unknown): Promise<SignupForm> {
-  const row: SignupForm = { id: newId(), name: parseOrThrow(signupFormNameSchema, name, ['name']), created_at: p.clock.nowIso() };
-  return p.db.write(async (tx) => {
-    await signupFormRepo.insert(tx, row);
-    return row;
-  });
-}
+export const createSignupForm = useCase({
+  input: z.object({ name: signupFormNameSchema }),
+  async run(p: Platform, ctx: RequestContext, input): Promise<SignupForm> {
+    const form: SignupForm = { id: newId(), name: input.name, created_at: ctx.clock.nowIso() };
+    return unitOfWork(ctx, async ({ tx }) => {
+      await signupFormRepo.insert(tx, form);
+      return form;
+    });
+  },
+});
 
-export const listSignupForms = (p: Platform): Promise<SignupForm[]> => signupFormRepo.list(p.db);
+export const listSignupForms = useCase({
+  input: z.object({}),
+  run: (p: Platform, ctx: RequestContext): Promise<SignupForm[]> => signupFormRepo.list(ctx.store),
+});
 
 const UNKNOWN_FORM: FieldProblem = {
   path: 'signup_form_id',
@@ -52,7 +60,7 @@ export async function validateSignupEntry(p: Platform, body: unknown): Promise<{
   return problems.length === 0 && parsed.success ? { entry: parsed.data, problems } : { problems };
 }
 
-function toApi(row: SignupEntryRow, emailId: string, delivery: EmailDelivery): SignupEntryResult {
+function toApi(row: SignupEntryEntity, emailId: string, delivery: EmailDelivery): SignupEntryResult {
   return {
     id: row.id,
     status: row.status,
@@ -72,8 +80,17 @@ export interface SubmitOutcome {
   body: SignupEntryResult;
 }
 
-/** POST /api/v1/processing/signup_entry. 400 lists every problem (validateSignupEntry). */
-export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: unknown): Promise<SubmitOutcome> {
+/**
+ * POST /api/v1/processing/signup_entry. 400 lists every problem (validateSignupEntry):
+ * the schema's and an unknown signup form's together, so the entry comes as it was
+ * sent and is checked here, not by the input schema alone.
+ */
+export const submitSignupEntry = useCase({
+  input: z.object({ entry: z.unknown() }),
+  run: (p: Platform, ctx: RequestContext, input) => submit(p, ctx, input.entry),
+});
+
+async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<SubmitOutcome> {
   const { entry, problems } = await validateSignupEntry(p, body);
   if (!entry) throw validationError(problems);
 
@@ -89,14 +106,14 @@ export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: 
       created_at: now,
       updated_at: now,
     });
-    const row: SignupEntryRow = {
+    const row: SignupEntryEntity = {
       id: newId(),
       signup_form_id: entry.signup_form_id,
       external_id: entry.external_id ?? null,
       group_id: groupId,
       status: 'pending_review',
       business_name: entry.business.business_name,
-      entry_json: JSON.stringify(maskSensitive(entry)),
+      entry: maskSensitive(entry),
       created_at: now,
     };
     await signupEntryRepo.insert(tx, row);
@@ -122,16 +139,13 @@ export async function submitSignupEntry(p: Platform, ctx: RequestContext, body: 
 }
 
 /** The stored entry (sensitive numbers masked), for operators and tests. */
-export async function getSignupEntry(p: Platform, id: string): Promise<(SignupEntryRow & { entry: SignupEntry }) | undefined> {
-  const row = await signupEntryRepo.find(p.db, id);
-  return row ? { ...row, entry: JSON.parse(row.entry_json) as SignupEntry } : undefined;
-}
+export const getSignupEntry = (p: Platform, id: string): Promise<SignupEntryEntity | undefined> => signupEntryRepo.find(p.db, id);
 
 /** `payctl init --demo`: one signup form, printed as signup_form_id. */
 export const onboardingDemoStep: DemoStep = {
   name: 'signup-form',
   async run(p) {
-    const form = await createSignupForm(p, 'Demo signup form');
+    const form = await execute(createSignupForm, p, contextFor(p, undefined), { name: 'Demo signup form' });
     return { signup_form_id: form.id };
   },
 };

@@ -3,7 +3,9 @@
 // link paid with a compare-and-set in the same write as the charge, so of two
 // simultaneous pays exactly one charges; the other rolls back. A declined card is a
 // declined transaction, and the link stays available.
+import { z } from 'zod';
 import { forGroup, platformClock, type Platform } from '../platform.js';
+import { useCase } from '../use-case.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { chargeEvent, event } from '../events/events.js';
 import { actFor, type GroupContext, type RequestContext } from '../context.js';
@@ -15,11 +17,12 @@ import {
   paySchemaFor,
   type LinkStatus,
   type PaymentLink,
+  type PaymentLinkEntity,
   type PaymentLinkList,
   type PaymentLinkPayResult,
   type PublicPaymentLink,
 } from '../../domain/payment-links.js';
-import { paymentLinkRepo, paymentLinkSessionRepo, type PaymentLinkRow } from '../../store/repositories/payment-links.js';
+import { paymentLinkRepo, paymentLinkSessionRepo } from '../../store/repositories/payment-links.js';
 import { processorRepo } from '../../store/repositories/groups.js';
 import { AppError, authenticationError, invalidRequest, notFound, parseOrThrow, permissionError, validationError } from '../../errors.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
@@ -35,9 +38,13 @@ const SESSION_PURGE_AFTER_MS = 24 * 3_600_000;
 
 // ---------------------------------------------------------------- merchant side
 
-export async function createPaymentLink(p: Platform, ctx: GroupContext, body: unknown): Promise<PaymentLink> {
+export const createPaymentLink = useCase({
+  input: createPaymentLinkSchema,
+  run: (p: Platform, ctx: GroupContext, input) => create(p, ctx, input),
+});
+
+async function create(p: Platform, ctx: GroupContext, input: z.output<typeof createPaymentLinkSchema>): Promise<PaymentLink> {
   const groupId = ctx.group;
-  const input = parseOrThrow(createPaymentLinkSchema, body);
   await requireGroup(ctx.store, groupId);
   const processorId = input.processor_id
     ? (await requireProcessor(ctx.store, groupId, input.processor_id)).id
@@ -47,15 +54,15 @@ export async function createPaymentLink(p: Platform, ctx: GroupContext, body: un
   if (input.expires_at !== undefined && input.expires_at <= now) {
     throw validationError([{ path: 'expires_at', message: 'must be in the future (platform time)' }]);
   }
-  const row: PaymentLinkRow = {
+  const row: PaymentLinkEntity = {
     id: newId(),
     group_id: groupId,
     processor_id: processorId,
     amount: input.open_amount ? null : input.amount!,
     description: input.description,
     redirect_url: input.redirect_url ?? '',
-    card_enabled: input.card_enabled === false ? 0 : 1,
-    ach_enabled: input.ach_enabled ? 1 : 0,
+    card_enabled: input.card_enabled !== false,
+    ach_enabled: input.ach_enabled ?? false,
     status: 'available',
     expires_at: input.expires_at ?? null,
     paid_transaction_id: null,
@@ -70,9 +77,13 @@ export async function createPaymentLink(p: Platform, ctx: GroupContext, body: un
   });
 }
 
-export async function listPaymentLinks(p: Platform, ctx: GroupContext, query: unknown): Promise<PaymentLinkList> {
+export const listPaymentLinks = useCase({
+  input: paymentLinkListQuerySchema,
+  run: (p: Platform, ctx: GroupContext, q) => linkPage(p, ctx, q),
+});
+
+async function linkPage(p: Platform, ctx: GroupContext, q: z.output<typeof paymentLinkListQuerySchema>): Promise<PaymentLinkList> {
   const groupId = ctx.group;
-  const q = parseOrThrow(paymentLinkListQuerySchema, query ?? {});
   await requireGroup(ctx.store, groupId);
   const now = ctx.clock.nowIso();
   const filter = { groupId, status: q.status, now, limit: q.limit, offset: q.offset };
@@ -80,13 +91,21 @@ export async function listPaymentLinks(p: Platform, ctx: GroupContext, query: un
   return { data: { items: rows.map((r) => toPaymentLink(p, r, now)), total_count: total } };
 }
 
-export async function getPaymentLink(p: Platform, ctx: GroupContext, id: string): Promise<PaymentLink> {
-  const groupId = ctx.group;
-  return toPaymentLink(p, await requireLink(ctx.store, groupId, id), ctx.clock.nowIso());
-}
+const linkId = { payment_link_id: z.string() };
+
+export const getPaymentLink = useCase({
+  input: z.object(linkId),
+  run: async (p: Platform, ctx: GroupContext, input): Promise<PaymentLink> =>
+    toPaymentLink(p, await requireLink(ctx.store, ctx.group, input.payment_link_id), ctx.clock.nowIso()),
+});
 
 /** available (or expired) → deactivated; deactivating again returns the link unchanged; a paid link is a 400. */
-export async function deactivatePaymentLink(p: Platform, ctx: GroupContext, id: string): Promise<PaymentLink> {
+export const deactivatePaymentLink = useCase({
+  input: z.object(linkId),
+  run: (p: Platform, ctx: GroupContext, input) => deactivate(p, ctx, input.payment_link_id),
+});
+
+async function deactivate(p: Platform, ctx: GroupContext, id: string): Promise<PaymentLink> {
   const groupId = ctx.group;
   return unitOfWork(ctx, async ({ tx }) => {
     const now = ctx.clock.nowIso();
@@ -100,11 +119,8 @@ export async function deactivatePaymentLink(p: Platform, ctx: GroupContext, id: 
   });
 }
 
-async function requireLink(ex: Executor, groupId: string, id: string): Promise<PaymentLinkRow> {
-  const row = await paymentLinkRepo.findInGroup(ex, groupId, id);
-  if (!row) throw notFound('payment link');
-  return row;
-}
+const requireLink = async (ex: Executor, groupId: string, id: string): Promise<PaymentLinkEntity> =>
+  (await paymentLinkRepo.findInGroup(ex, groupId, id)) ?? Promise.reject(notFound('payment link'));
 
 // ---------------------------------------------------------------- payer side
 
@@ -113,7 +129,12 @@ async function requireLink(ex: Executor, groupId: string, id: string): Promise<P
  * it. Only the token's hash is stored. A token is issued whatever the link's status, so
  * paying a paid, deactivated or expired link gets its own answer (400), not a 401.
  */
-export async function retrievePublicPaymentLink(platform: Platform, request: RequestContext, id: string): Promise<PublicPaymentLink> {
+export const retrievePublicPaymentLink = useCase({
+  input: z.object(linkId),
+  run: (platform: Platform, request: RequestContext, input) => retrieve(platform, request, input.payment_link_id),
+});
+
+async function retrieve(platform: Platform, request: RequestContext, id: string): Promise<PublicPaymentLink> {
   return unitOfWork(request, async ({ tx }) => {
     const row = await paymentLinkRepo.find(tx, id);
     if (!row) throw notFound('payment link');
@@ -131,8 +152,8 @@ export async function retrievePublicPaymentLink(platform: Platform, request: Req
       open_amount: row.amount === null,
       currency: 'USD' as const,
       description: row.description,
-      card_enabled: row.card_enabled === 1,
-      ach_enabled: row.ach_enabled === 1,
+      card_enabled: row.card_enabled,
+      ach_enabled: row.ach_enabled,
       status: effectiveStatus(row, nowIso),
       expires_at: row.expires_at,
       session_token: token,
@@ -142,18 +163,30 @@ export async function retrievePublicPaymentLink(platform: Platform, request: Req
 }
 
 /** Whether a link exists (the hosted page answers 404 otherwise). */
-export async function paymentLinkExists(p: Platform, id: string): Promise<boolean> {
-  return (await paymentLinkRepo.find(p.db, id)) !== undefined;
-}
+export const paymentLinkExists = useCase({
+  input: z.object(linkId),
+  run: async (p: Platform, ctx: RequestContext, input): Promise<boolean> => (await paymentLinkRepo.find(ctx.store, input.payment_link_id)) !== undefined,
+});
 
-export interface PayRequest {
-  linkId: string;
+/**
+ * A pay request. The body's shape depends on the link (an open-amount link also takes
+ * the amount), and it is checked only after the session and the link's status, so it is
+ * carried as it came and parsed with the link's own schema (`paySchemaFor`).
+ */
+const payInput = z.object({
+  ...linkId,
   /** Set on /groups/{group_id}/payment-links/{id}/pay: the link must belong to it (else 404). */
-  groupId?: string;
-  authorization: string | undefined;
-  body: unknown;
-  clientIp: string;
-}
+  group_id: z.string().optional(),
+  /** The session token (Authorization). */
+  authorization: z.string().optional(),
+  client_ip: z.string(),
+  body: z.unknown(),
+});
+
+export const payPaymentLink = useCase({
+  input: payInput,
+  run: (platform: Platform, request: RequestContext, input) => pay(platform, request, input),
+});
 
 /**
  * Pay a link. Order of checks: session token (401 missing/unknown/expired, 403 another
@@ -162,10 +195,10 @@ export interface PayRequest {
  * declined payment is kept as a declined transaction (its token used) and the link is
  * set back to available in that same write; the answer is then a 400 payment_declined.
  */
-export async function payPaymentLink(platform: Platform, request: RequestContext, req: PayRequest): Promise<PaymentLinkPayResult> {
-  await requireSession(platform, req.authorization, req.linkId);
-  const link = await paymentLinkRepo.find(platform.db, req.linkId);
-  if (!link || (req.groupId !== undefined && link.group_id !== req.groupId)) throw notFound('payment link');
+async function pay(platform: Platform, request: RequestContext, req: z.output<typeof payInput>): Promise<PaymentLinkPayResult> {
+  await requireSession(platform, req.authorization, req.payment_link_id);
+  const link = await paymentLinkRepo.find(platform.db, req.payment_link_id);
+  if (!link || (req.group_id !== undefined && link.group_id !== req.group_id)) throw notFound('payment link');
   const { p, ctx } = await actFor(platform, request, link.group_id, platform.db);
   assertAvailable(effectiveStatus(link, ctx.clock.nowIso()));
   const input = parseOrThrow(paySchemaFor(link), req.body);
@@ -182,10 +215,10 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
       throw invalidRequest('this payment link is no longer available');
     }
     const token = await consumeToken(tx, input.token, platformClock(p).now(), 'token');
-    if (token.type === 'card' && link.card_enabled !== 1) {
+    if (token.type === 'card' && !link.card_enabled) {
       throw invalidRequest('this payment link does not accept cards', [{ path: 'token', message: 'card payments are not enabled on this link' }]);
     }
-    if (token.type === 'bank_account' && link.ach_enabled !== 1) {
+    if (token.type === 'bank_account' && !link.ach_enabled) {
       throw invalidRequest('this payment link does not accept bank accounts (ACH)', [{ path: 'token', message: 'ACH payments are not enabled on this link' }]);
     }
     const txn = await chargeInTx(tx, p, ctx.clock, {
@@ -199,7 +232,7 @@ export async function payPaymentLink(platform: Platform, request: RequestContext
       email: input.billing_address.email,
       emailReceipt: true,
       description: link.description,
-      ipAddress: req.clientIp,
+      ipAddress: req.client_ip,
       links: { paymentLinkId: link.id },
     });
     if (txn.status === 'declined') {
@@ -275,7 +308,7 @@ export class PaymentDeclinedError extends AppError {
 
 const payPageUrl = (p: Platform, id: string): string => `${p.publicUrl}/pay/${id}`;
 
-function toPaymentLink(p: Platform, row: PaymentLinkRow, nowIso: string): PaymentLink {
+function toPaymentLink(p: Platform, row: PaymentLinkEntity, nowIso: string): PaymentLink {
   return {
     id: row.id,
     group_id: row.group_id,
@@ -285,8 +318,8 @@ function toPaymentLink(p: Platform, row: PaymentLinkRow, nowIso: string): Paymen
     currency: 'USD',
     description: row.description,
     redirect_url: row.redirect_url,
-    card_enabled: row.card_enabled === 1,
-    ach_enabled: row.ach_enabled === 1,
+    card_enabled: row.card_enabled,
+    ach_enabled: row.ach_enabled,
     status: effectiveStatus(row, nowIso),
     expires_at: row.expires_at,
     paid_transaction_id: row.paid_transaction_id,

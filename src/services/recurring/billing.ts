@@ -15,26 +15,18 @@ import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/db.js';
 import type { Progress } from '../clock/scheduler.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
+import { subscriptionChargeRepo, subscriptionRepo } from '../../store/repositories/subscriptions.js';
+import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
-  subscriptionChargeRepo,
-  subscriptionRepo,
-  type SubscriptionChargeRow,
-  type SubscriptionRow,
-} from '../../store/repositories/subscriptions.js';
-import type { CustomerBankAccountRow, CustomerCardRow } from '../../store/repositories/customers.js';
-import type { TokenRow } from '../../store/repositories/tokens.js';
-import type { Address } from '../../domain/address.js';
-import {
-  addCycles,
-  addDays,
+  afterAttempt,
   chargeAmountFor,
-  prorate,
-  prorationPlan,
-  retryDelayDays,
-  type BillingCycle,
+  changeAmount,
+  reschedule,
+  withTerms,
   type ProrationBehavior,
-  type RetrySettings,
+  type SubscriptionTerms,
 } from '../../domain/recurring.js';
+import type { SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
 import { newId } from '../../lib/ids.js';
 import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
@@ -44,67 +36,9 @@ import type { GroupScope } from '../../store/repositories/group-clocks.js';
 /** Subscriptions per write transaction in a billing run. */
 export const BILLING_BATCH_SIZE = 500;
 
-export interface PaymentMethods {
-  cards: Map<string, CustomerCardRow>;
-  banks: Map<string, CustomerBankAccountRow>;
-}
+export type { PaymentMethods } from '../../store/interfaces/recurring.js';
 
-// ---------------------------------------------------------------------------
-// Calendar of one subscription
-
-/** The regular bill date after `charge_count` charges; null once a finite duration is fully billed. */
-export function scheduledBillDate(row: Pick<SubscriptionRow, 'duration' | 'charge_count' | 'anchor_at' | 'anchor_count' | 'billing_cycle' | 'billing_factor'>): string | null {
-  if (row.duration > 0 && row.charge_count >= row.duration) return null;
-  return addCycles(row.anchor_at, row.billing_cycle as BillingCycle, row.billing_factor, row.charge_count - row.anchor_count);
-}
-
-/** Bounds of regular period `index` (0-based over the whole subscription) under the current anchor. */
-export function periodBounds(row: SubscriptionRow, index: number): { start: string; end: string } {
-  const n = index - row.anchor_count;
-  const cycle = row.billing_cycle as BillingCycle;
-  return { start: addCycles(row.anchor_at, cycle, row.billing_factor, n), end: addCycles(row.anchor_at, cycle, row.billing_factor, n + 1) };
-}
-
-/**
- * Move the anchor so that a new cycle/factor starts at the end of the period already
- * paid for (or stays at the start when nothing regular was billed yet).
- */
-export function reanchor(row: SubscriptionRow, cycle: BillingCycle, factor: number): void {
-  if (row.billing_cycle === cycle && row.billing_factor === factor) return;
-  if (row.charge_count > 0) {
-    row.anchor_at = row.billing_period_end;
-    row.anchor_count = row.charge_count;
-  }
-  row.billing_cycle = cycle;
-  row.billing_factor = factor;
-}
-
-/**
- * After a change of duration or schedule: complete a finite subscription that has billed
- * all its cycles, otherwise put the next bill date on the (new) calendar — unless a retry
- * or the trial charge is what comes next.
- */
-export function reschedule(row: SubscriptionRow): void {
-  if (row.status !== 'active') return;
-  if (row.duration > 0 && row.charge_count >= row.duration) {
-    row.status = 'completed';
-    row.next_bill_date = null;
-    return;
-  }
-  if (row.retry_count > 0) return;
-  if ((row.trial_period_days ?? 0) > 0 && row.trial_done === 0) return;
-  row.next_bill_date = scheduledBillDate(row);
-}
-
-export function retrySettings(row: SubscriptionRow): RetrySettings {
-  return {
-    max_retry_count: row.max_retry_count,
-    retry_policy: row.retry_policy ? (JSON.parse(row.retry_policy) as RetrySettings['retry_policy']) : null,
-    payment_method: row.payment_method,
-  };
-}
-
-function paymentSource(row: SubscriptionRow, methods: PaymentMethods): PaymentSource {
+function paymentSource(row: SubscriptionEntity, methods: PaymentMethods): PaymentSource {
   if (row.card_id) {
     const card = methods.cards.get(row.card_id);
     if (card) return { kind: 'card', card };
@@ -112,7 +46,7 @@ function paymentSource(row: SubscriptionRow, methods: PaymentMethods): PaymentSo
     const account = methods.banks.get(row.bank_account_id);
     if (account) return { kind: 'bank', account };
   } else if (row.token_snapshot) {
-    return { kind: 'token', token: JSON.parse(row.token_snapshot) as TokenRow };
+    return { kind: 'token', token: row.token_snapshot };
   }
   throw new Error(`subscription ${row.id} has no payment method on file`);
 }
@@ -121,28 +55,28 @@ function paymentSource(row: SubscriptionRow, methods: PaymentMethods): PaymentSo
 // One subscription
 
 /**
- * Bill every cycle (and retry) of `row` due at or before `until`, inside `tx`. `row` must
- * have been read inside `tx`; it is updated in place and saved once. Returns the number
- * of attempts made (a free cycle counts as one).
+ * Bill every cycle (and retry) of `subscription` due at or before `until`, inside `tx`.
+ * It must have been read inside `tx`; what each attempt does to it is `afterAttempt`'s,
+ * and the result is saved once. Returns the number of attempts made (a free cycle counts
+ * as one) and the subscription as saved.
  */
 export async function billSubscription(
   tx: Tx,
   p: Platform,
-  row: SubscriptionRow,
+  subscription: SubscriptionEntity,
   until: string,
   methods: PaymentMethods,
   /** A request's unit of work takes the events; without one, they are the clock's. */
   emit?: (e: PendingEvent) => void,
-): Promise<number> {
+): Promise<{ attempts: number; subscription: SubscriptionEntity }> {
+  let row = subscription;
   let attempts = 0;
-  let settings: RetrySettings | undefined;
-  const billing = JSON.parse(row.billing_address) as Address;
   const now = p.clock.nowIso();
   const sink = emit ?? ((e: PendingEvent) => appendClockEvent(tx, row.group_id, now, e));
   const happened: Array<'subscription.charged' | 'subscription.payment_failed' | 'subscription.completed'> = [];
   while (row.status === 'active' && row.next_bill_date !== null && row.next_bill_date <= until) {
     const dueAt = row.next_bill_date;
-    const trial = (row.trial_period_days ?? 0) > 0 && row.trial_done === 0;
+    const trial = (row.trial_period_days ?? 0) > 0 && !row.trial_done;
     const charge = chargeAmountFor({
       chargeCount: row.charge_count,
       inTrial: trial,
@@ -154,7 +88,7 @@ export async function billSubscription(
       shipping: row.shipping_amount,
       pendingProration: row.pending_proration,
     });
-    const ledger: SubscriptionChargeRow = {
+    const ledger: SubscriptionChargeEntity = {
       id: newId(),
       subscription_id: row.id,
       kind: trial ? 'trial' : 'regular',
@@ -179,7 +113,7 @@ export async function billSubscription(
         source: 'recurring',
         payment: paymentSource(row, methods),
         amounts: { requested: charge.total, tax: charge.tax, shipping: charge.shipping },
-        billingAddress: billing,
+        billingAddress: row.billing_address,
         description: row.description,
         customerId: row.customer_id,
         links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
@@ -192,98 +126,51 @@ export async function billSubscription(
       await subscriptionChargeRepo.settle(tx, ledger.id, 'free', null);
     }
 
-    if (approved) {
-      row.retry_count = 0;
-      if (trial) {
-        row.trial_done = 1;
-        row.billing_period_start = row.start_at;
-        row.billing_period_end = row.anchor_at;
-      } else {
-        const period = periodBounds(row, row.charge_count);
-        row.charge_count += 1;
-        row.billing_period_start = period.start;
-        row.billing_period_end = period.end;
-        if (row.pending_proration !== 0) {
-          row.pending_proration = charge.carriedProration;
-          if (row.pending_proration === 0) row.proration_result = 'applied';
-        }
-      }
-      row.next_bill_date = scheduledBillDate(row);
-      if (row.next_bill_date === null) {
-        row.status = 'completed';
-        happened.push('subscription.completed');
-      }
-    } else {
-      settings ??= retrySettings(row);
-      row.failure_attempt_count += 1;
-      const delay = retryDelayDays(settings, row.retry_count);
-      if (delay === null) {
-        row.status = 'failed';
-        row.next_bill_date = null;
-      } else {
-        row.retry_count += 1;
-        row.next_bill_date = addDays(dueAt, delay);
-      }
-    }
+    row = afterAttempt(row, { trial, approved, due_at: dueAt, carried_proration: charge.carriedProration });
+    if (row.status === 'completed') happened.push('subscription.completed');
   }
   if (attempts > 0) {
-    row.updated_at = now;
+    row = { ...row, updated_at: now };
     if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
     row.version += 1;
     // The subscription as saved after this run, on each of its events.
     if (happened.length > 0) {
-      const subscription = toSubscription(row, methods);
-      for (const type of happened) sink(event(type, subscription));
+      const saved = toSubscription(row, methods);
+      for (const type of happened) sink(event(type, saved));
     }
   }
-  return attempts;
+  return { attempts, subscription: row };
 }
 
 // ---------------------------------------------------------------------------
 // Proration
 
 /**
- * Switch `row` to `newAmount` now, prorating the difference over the period already paid
- * for (the last billed regular period) with `behavior`:
- * none = nothing; create_prorations = add the difference (or credit) to the next charge;
- * immediate_action = charge a positive difference at once (a credit goes to the next
- * charge). During a trial or before the first regular charge nothing is prorated: the
- * new amount simply applies to the first regular charge. `row` is updated in place (the
- * caller saves it); an immediate charge is made inside `tx`.
+ * A new amount from now (`changeAmount`: the difference prorated with `behavior`); an
+ * immediate proration is charged inside `tx`, recorded in the ledger and its transaction
+ * event handed to `emit`. Returns the subscription to save.
  */
-export async function applyAmountChange(
+async function applyAmountChange(
   tx: Tx,
   p: Platform,
-  row: SubscriptionRow,
+  subscription: SubscriptionEntity,
   newAmount: number,
   behavior: ProrationBehavior,
   methods: PaymentMethods,
-): Promise<{ diff: number; transactionId: string | null }> {
+  emit: (e: PendingEvent) => void,
+): Promise<SubscriptionEntity> {
   const now = p.clock.nowIso();
-  const oldAmount = row.amount;
-  row.amount = newAmount;
-  const paidFor = row.status === 'active' && row.charge_count > 0;
-  const diff = paidFor
-    ? prorate({ oldAmount, newAmount, periodStart: row.billing_period_start, periodEnd: row.billing_period_end, at: now })
-    : 0;
-  const action = prorationPlan(behavior, diff);
-  if (action.action === 'none') {
-    row.proration_result = row.pending_proration !== 0 ? 'pending' : 'none';
-    return { diff, transactionId: null };
-  }
-  if (action.action === 'add_to_next_charge') {
-    row.pending_proration += action.amount;
-    row.proration_result = row.pending_proration !== 0 ? 'pending' : 'none';
-    return { diff, transactionId: null };
-  }
+  const change = changeAmount(subscription, newAmount, behavior, now);
+  const row = change.subscription;
+  if (change.charge_now === undefined) return row;
   const period = row.charge_count - 1;
-  const ledger: SubscriptionChargeRow = {
+  const ledger: SubscriptionChargeEntity = {
     id: newId(),
     subscription_id: row.id,
     kind: 'proration',
     period,
     attempt: await subscriptionChargeRepo.nextAttempt(tx, row.id, 'proration', period),
-    amount: action.amount,
+    amount: change.charge_now,
     due_at: now,
     transaction_id: null,
     outcome: 'pending',
@@ -296,46 +183,35 @@ export async function applyAmountChange(
     type: 'sale',
     source: 'recurring',
     payment: paymentSource(row, methods),
-    amounts: { requested: action.amount },
-    billingAddress: JSON.parse(row.billing_address) as Address,
+    amounts: { requested: change.charge_now },
+    billingAddress: row.billing_address,
     description: `${row.description || 'Subscription'} (proration)`,
     customerId: row.customer_id,
     links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
   });
   const approved = t.status !== 'declined';
   await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
-  row.proration_result = approved ? 'applied' : 'failed';
-  return { diff, transactionId: t.id };
-}
-
-/** The terms a subscription takes from its plan (a plan update) or from its own update. */
-export interface SubscriptionTerms {
-  billing_cycle: BillingCycle;
-  billing_factor: number;
-  amount: number;
-  tax: number;
-  shipping: number;
-  initial_amount: number | null;
-  duration: number;
-  max_retry_count: number;
-  retry_policy: string | null;
+  emit(chargeEvent(t));
+  return { ...row, proration_result: approved ? 'applied' : 'failed' };
 }
 
 /**
  * Give a subscription new terms, in the one order both updates need: the calendar
- * re-anchored, amounts and retry terms copied, an amount change prorated (`behavior`),
- * the next charge rescheduled. `row` is updated in place (the caller saves it).
+ * re-anchored, amounts and retry terms copied (`withTerms`), an amount change prorated
+ * (`behavior`; an immediate charge is made inside `tx`, its event handed to `emit`), the
+ * next charge rescheduled. Returns the subscription to save.
  */
-export async function applyTerms(tx: Tx, p: Platform, row: SubscriptionRow, terms: SubscriptionTerms, behavior: ProrationBehavior, methods: PaymentMethods): Promise<void> {
-  reanchor(row, terms.billing_cycle, terms.billing_factor);
-  row.tax_amount = terms.tax;
-  row.shipping_amount = terms.shipping;
-  row.initial_amount = terms.initial_amount;
-  row.duration = terms.duration;
-  row.max_retry_count = terms.max_retry_count;
-  row.retry_policy = terms.retry_policy;
-  await applyAmountChange(tx, p, row, terms.amount, behavior, methods);
-  reschedule(row);
+export async function applyTerms(
+  tx: Tx,
+  p: Platform,
+  subscription: SubscriptionEntity,
+  terms: SubscriptionTerms,
+  behavior: ProrationBehavior,
+  methods: PaymentMethods,
+  emit: (e: PendingEvent) => void,
+): Promise<SubscriptionEntity> {
+  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit);
+  return reschedule(next);
 }
 
 // ---------------------------------------------------------------------------
@@ -365,7 +241,7 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
       const next = { at: last.next_bill_date!, id: last.id };
       const methods = await subscriptionRepo.paymentMethods(tx, rows);
       let n = 0;
-      for (const row of rows) n += await billSubscription(tx, p, row, untilIso, methods);
+      for (const row of rows) n += (await billSubscription(tx, p, row, untilIso, methods)).attempts;
       return { cursor: next, subscriptions: rows.length, attempts: n };
     });
     if (!batch) break;

@@ -1,32 +1,36 @@
 // Plans (spec 4 Create Plan, 5 Update plan; get and list are extensions).
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
-import { replacement, type Edit } from '../edit.js';
+import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import type { Executor } from '../../store/db.js';
-import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
+import { planRepo } from '../../store/repositories/plans.js';
 import { subscriptionRepo } from '../../store/repositories/subscriptions.js';
 import {
   createPlanSchema,
   DEFAULT_MAX_RETRY_COUNT,
   DEFAULT_PRORATION_BEHAVIOR,
   planListQuerySchema,
+  planTerms,
   planUpdateProrationBehavior,
   updatePlanSchema,
-  type BillingCycle,
   type CreatePlanInput,
   type Plan,
   type PlanList,
-  type ProrationBehavior,
   type RetryPolicy,
+  type UpdatePlanInput,
 } from '../../domain/recurring.js';
+import type { PlanEntity, RetryPolicySteps } from '../../domain/recurring/entities.js';
 import { notFound, parseOrThrow } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount } from '../groups/groups.js';
 import { applyTerms, BILLING_BATCH_SIZE } from './billing.js';
+import { toSubscription } from './subscriptions.js';
 
-export function toPlan(row: PlanRow): Plan {
+export function toPlan(row: PlanEntity): Plan {
   return {
     id: row.id,
     name: row.name,
@@ -34,28 +38,25 @@ export function toPlan(row: PlanRow): Plan {
     amount: row.amount,
     initial_amount: row.initial_amount,
     trial_amount: row.trial_amount,
-    billing_cycle: row.billing_cycle as BillingCycle,
+    billing_cycle: row.billing_cycle,
     billing_factor: row.billing_factor,
     linked_account_id: row.linked_account_id,
     description: row.description,
     tax: row.tax,
     shipping_amount: row.shipping_amount,
-    custom_fields: row.custom_fields ? (JSON.parse(row.custom_fields) as Plan['custom_fields']) : null,
+    custom_fields: row.custom_fields,
     created_at: row.created_at,
     updated_at: row.updated_at,
     trial_period_days: row.trial_period_days,
     max_retry_count: row.max_retry_count,
-    ...(row.retry_policy ? { retry_policy: JSON.parse(row.retry_policy) as { steps: Array<{ delay_days: number }> } } : {}),
-    proration_behavior: row.proration_behavior as ProrationBehavior,
+    ...(row.retry_policy ? { retry_policy: row.retry_policy } : {}),
+    proration_behavior: row.proration_behavior,
   };
 }
 
 /** A plan of the path's linked account; 404 otherwise. */
-export async function requirePlan(ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<PlanRow> {
-  const row = await planRepo.find(ex, groupId, linkedAccountId, id);
-  if (!row) throw notFound('plan');
-  return row;
-}
+export const requirePlan = async (ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<PlanEntity> =>
+  (await planRepo.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('plan'));
 
 /** The fields Create Plan and Update plan share, with the defaults of absent optional fields. */
 function planValues(input: Omit<CreatePlanInput, 'retry_policy'>) {
@@ -73,44 +74,54 @@ function planValues(input: Omit<CreatePlanInput, 'retry_policy'>) {
     shipping_amount: input.shipping_amount ?? 0,
     max_retry_count: input.max_retry_count ?? DEFAULT_MAX_RETRY_COUNT,
     proration_behavior: input.proration_behavior ?? DEFAULT_PRORATION_BEHAVIOR,
-    custom_fields: input.custom_fields ? JSON.stringify(input.custom_fields) : null,
+    custom_fields: input.custom_fields ?? null,
   };
 }
 
-const policyJson = (policy: RetryPolicy | undefined): string | null =>
-  policy ? JSON.stringify({ steps: (policy.steps ?? []).map((s) => ({ delay_days: s.delay_days })) }) : null;
+/** The steps of a retry policy as a plan keeps them (only the delays). */
+const policySteps = (policy: RetryPolicy | undefined): RetryPolicySteps | null =>
+  policy ? { steps: (policy.steps ?? []).map((s) => ({ delay_days: s.delay_days })) } : null;
 
-export async function createPlan(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Plan> {
-  const groupId = ctx.group;
-  const input = parseOrThrow(createPlanSchema, body);
-  const now = ctx.clock.nowIso();
-  return unitOfWork(ctx, async ({ tx, emit }) => {
-    await requireLinkedAccount(tx, groupId, linkedAccountId);
-    const row: PlanRow = {
-      id: newId(),
-      group_id: groupId,
-      linked_account_id: linkedAccountId,
-      ...planValues(input),
-      retry_policy: policyJson(input.retry_policy),
-      created_at: now,
-      updated_at: now,
-    };
-    await planRepo.insert(tx, row);
-    const created = toPlan(row);
-    emit(event('plan.created', created));
-    return created;
-  });
-}
+const linkedAccount = { linked_account_id: z.string() };
 
-export async function getPlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Plan> {
-  const groupId = ctx.group;
-  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
-  return toPlan(await requirePlan(ctx.store, groupId, linkedAccountId, id));
-}
+export const createPlan = useCase({
+  input: createPlanSchema.safeExtend(linkedAccount),
+  async run(p: Platform, ctx: GroupContext, { linked_account_id: linkedAccountId, ...input }): Promise<Plan> {
+    const now = ctx.clock.nowIso();
+    return unitOfWork(ctx, async ({ tx, emit }) => {
+      await requireLinkedAccount(tx, ctx.group, linkedAccountId);
+      const plan: PlanEntity = {
+        id: newId(),
+        group_id: ctx.group,
+        linked_account_id: linkedAccountId,
+        ...planValues(input),
+        retry_policy: policySteps(input.retry_policy),
+        created_at: now,
+        updated_at: now,
+      };
+      await planRepo.insert(tx, plan);
+      const created = toPlan(plan);
+      emit(event('plan.created', created));
+      return created;
+    });
+  },
+});
 
-export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId: string, query: unknown = {}): Promise<PlanList> {
+export const getPlan = useCase({
+  input: z.object({ ...linkedAccount, plan_id: z.string() }),
+  async run(p: Platform, ctx: GroupContext, input): Promise<Plan> {
+    await requireLinkedAccount(ctx.store, ctx.group, input.linked_account_id);
+    return toPlan(await requirePlan(ctx.store, ctx.group, input.linked_account_id, input.plan_id));
+  },
+});
+
+export const listPlans = useCase({
+  input: planListQuerySchema.safeExtend(linkedAccount),
+  run: (p: Platform, ctx: GroupContext, q) => planPage(ctx, q.linked_account_id, q),
+});
+
+async function planPage(ctx: GroupContext, linkedAccountId: string, q: { limit: number; offset: number }): Promise<PlanList> {
   const groupId = ctx.group;
-  const q = parseOrThrow(planListQuerySchema, query);
   await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const [rows, total] = await Promise.all([
     planRepo.list(ctx.store, groupId, linkedAccountId, q.limit, q.offset),
@@ -130,16 +141,21 @@ export async function listPlans(p: Platform, ctx: GroupContext, linkedAccountId:
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
  * amount applies from the next charge). Everything happens in one write.
  */
-export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Plan>): Promise<Plan> {
+async function update(
+  p: Platform,
+  ctx: GroupContext,
+  linkedAccountId: string,
+  id: string,
+  given: (current: Plan) => Promise<UpdatePlanInput>,
+): Promise<Plan> {
   const groupId = ctx.group;
-  const given = replacement(updatePlanSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
-    const input = await given(() => toPlan(current));
+    const input = await given(toPlan(current));
     const values = planValues(input);
-    const keptPolicy = current.retry_policy && (JSON.parse(current.retry_policy) as { steps: unknown[] }).steps.length === values.max_retry_count;
-    const plan: PlanRow = {
+    const keptPolicy = current.retry_policy !== null && current.retry_policy.steps.length === values.max_retry_count;
+    const plan: PlanEntity = {
       ...current,
       ...values,
       retry_policy: keptPolicy ? current.retry_policy : null,
@@ -155,9 +171,11 @@ export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId
         if (rows.length === 0) break;
         const methods = await subscriptionRepo.paymentMethods(tx, rows);
         for (const row of rows) {
-          await applyTerms(tx, p, row, { ...plan, billing_cycle: plan.billing_cycle as BillingCycle, shipping: plan.shipping_amount }, behavior, methods);
-          row.updated_at = plan.updated_at;
-          if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
+          const next = { ...(await applyTerms(tx, p, row, planTerms(plan), behavior, methods, emit)), updated_at: plan.updated_at };
+          if ((await subscriptionRepo.save(tx, next)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
+          // Each subscription the plan's new terms reached is updated too.
+          const changed = updatedEvent('subscription.updated', toSubscription(row, methods), toSubscription(next, methods));
+          if (changed) emit(changed);
         }
         after = rows.at(-1)!.id;
       }
@@ -167,6 +185,20 @@ export async function updatePlan(p: Platform, ctx: GroupContext, linkedAccountId
     return toPlan(plan);
   });
 }
+
+const planPath = { ...linkedAccount, plan_id: z.string() };
+
+export const updatePlan = useCase({
+  input: updatePlanSchema.safeExtend(planPath),
+  run: (p: Platform, ctx: GroupContext, { linked_account_id, plan_id, ...fields }) => update(p, ctx, linked_account_id, plan_id, async () => fields),
+});
+
+/** The CLI's update: `edit` maps the current plan to the full Update plan body (checked as the API's). */
+export const editPlan = useCase({
+  input: z.object({ ...planPath, edit: editField<Plan>() }),
+  run: (p: Platform, ctx: GroupContext, { linked_account_id, plan_id, edit }) =>
+    update(p, ctx, linked_account_id, plan_id, async (current) => parseOrThrow(updatePlanSchema, await edit(current))),
+});
 
 /** A plan as an Update plan body (for the CLI, which changes only the flags given). */
 export function planToUpdateBody(plan: Plan): Record<string, unknown> {

@@ -1,38 +1,41 @@
 // Subscriptions (spec 6 Update subscription; create, get, list and cancel are extensions).
+import { z } from 'zod';
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event, updatedEvent } from '../events/events.js';
-import { replacement, type Edit } from '../edit.js';
+import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import type { Executor, Tx } from '../../store/db.js';
-import { subscriptionRepo, type SubscriptionRow } from '../../store/repositories/subscriptions.js';
-import { planRepo, type PlanRow } from '../../store/repositories/plans.js';
+import { subscriptionRepo } from '../../store/repositories/subscriptions.js';
+import { planRepo } from '../../store/repositories/plans.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
-import type { TokenRow } from '../../store/repositories/tokens.js';
+import type { TokenEntity } from '../../domain/tokens.js';
 import {
   billingAnchor,
   createSubscriptionSchema,
   effectiveAmounts,
+  periodBounds,
+  planTerms,
   subscriptionListQuerySchema,
   updateSubscriptionSchema,
-  type BillingCycle,
   type ProrationBehavior,
-  type ProrationResult,
   type Subscription,
   type SubscriptionList,
-  type SubscriptionStatus,
+  type UpdateSubscriptionInput,
 } from '../../domain/recurring.js';
+import type { PlanEntity, SubscriptionEntity, SubscriptionPayment } from '../../domain/recurring/entities.js';
 import { invalidRequest, notFound, parseOrThrow, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
-import { applyTerms, billSubscription, periodBounds, type PaymentMethods } from './billing.js';
+import { applyTerms, billSubscription, type PaymentMethods } from './billing.js';
 
 // ---------------------------------------------------------------------------
 // Response object
 
 /** A subscription as the spec's Subscription object; `methods` holds its stored card or bank account. */
-export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): Subscription {
+export function toSubscription(row: SubscriptionEntity, methods: PaymentMethods): Subscription {
   let card: { brand: string; card_type: string; first_six: string; last_four: string } | undefined;
   let bank: { account_type: string; last_four: string } | undefined;
   if (row.card_id) {
@@ -42,7 +45,7 @@ export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): S
     const b = methods.banks.get(row.bank_account_id);
     if (b) bank = { account_type: b.account_type, last_four: b.last_four };
   } else if (row.token_snapshot) {
-    const t = JSON.parse(row.token_snapshot) as TokenRow;
+    const t = row.token_snapshot;
     if (t.type === 'card') card = { brand: t.brand ?? '', card_type: t.card_type ?? '', first_six: t.first_six ?? '', last_four: t.last_four };
     else bank = { account_type: t.account_type ?? '', last_four: t.last_four };
   }
@@ -57,7 +60,7 @@ export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): S
       initial_amount: row.initial_amount,
       shipping_amount: row.shipping_amount,
     },
-    billing_cycle: row.billing_cycle as BillingCycle,
+    billing_cycle: row.billing_cycle,
     billing_factor: row.billing_factor,
     next_bill_date: row.next_bill_date,
     description: row.description,
@@ -76,10 +79,10 @@ export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): S
     },
     payment_method: row.payment_method,
     payment_details: { ...(card ? { card } : {}), ...(bank ? { bank_account: bank } : {}) },
-    billing_address: { address: JSON.parse(row.billing_address) as Subscription['billing_address']['address'] },
-    status: row.status as SubscriptionStatus,
+    billing_address: { address: row.billing_address as Subscription['billing_address']['address'] },
+    status: row.status,
     gateway_customer_id: row.customer_id,
-    proration_result: row.proration_result as ProrationResult,
+    proration_result: row.proration_result,
     created_at: row.created_at,
     updated_at: row.updated_at,
     linked_account_id: row.linked_account_id,
@@ -89,18 +92,15 @@ export function toSubscription(row: SubscriptionRow, methods: PaymentMethods): S
   };
 }
 
-async function present(ex: Executor, row: SubscriptionRow): Promise<Subscription> {
+async function present(ex: Executor, row: SubscriptionEntity): Promise<Subscription> {
   return toSubscription(row, await subscriptionRepo.paymentMethods(ex, [row]));
 }
 
-export async function requireSubscription(ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<SubscriptionRow> {
-  const row = await subscriptionRepo.find(ex, groupId, linkedAccountId, id);
-  if (!row) throw notFound('subscription');
-  return row;
-}
+export const requireSubscription = async (ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<SubscriptionEntity> =>
+  (await subscriptionRepo.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('subscription'));
 
 /** The plan a request body names: it must be a plan of the path's linked account (400 otherwise). */
-async function bodyPlan(ex: Executor, groupId: string, linkedAccountId: string, planId: string): Promise<PlanRow> {
+async function bodyPlan(ex: Executor, groupId: string, linkedAccountId: string, planId: string): Promise<PlanEntity> {
   const plan = await planRepo.find(ex, groupId, linkedAccountId, planId);
   if (!plan) throw validationError([{ path: 'plan_id', message: 'is not a plan of this linked account' }]);
   return plan;
@@ -118,15 +118,10 @@ function checkIncluded(a: { amount: number; tax: number; shipping: number }): vo
   }
 }
 
-/** The columns of a payment method paid by a consumed token. */
-function tokenColumns(token: TokenRow): Pick<SubscriptionRow, 'payment_method' | 'card_id' | 'bank_account_id' | 'token_snapshot'> {
+/** The payment method of a consumed token: its snapshot. */
+function tokenPayment(token: TokenEntity): SubscriptionPayment {
   const { used_at: _used, ...snapshot } = token;
-  return {
-    payment_method: token.type === 'card' ? 'card' : 'ach',
-    card_id: null,
-    bank_account_id: null,
-    token_snapshot: JSON.stringify(snapshot),
-  };
+  return { payment_method: token.type === 'card' ? 'card' : 'ach', card_id: null, bank_account_id: null, token_snapshot: snapshot };
 }
 
 // ---------------------------------------------------------------------------
@@ -138,9 +133,16 @@ function tokenColumns(token: TokenRow): Pick<SubscriptionRow, 'payment_method' |
  * at its end. Whatever is already due (start_date ≤ now) is billed in the same write, so a
  * subscription starting now has its first charge (or trial charge) made at once.
  */
-export async function createSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, body: unknown): Promise<Subscription> {
+const linkedAccount = { linked_account_id: z.string() };
+const subscriptionPath = { ...linkedAccount, subscription_id: z.string() };
+
+export const createSubscription = useCase({
+  input: createSubscriptionSchema.safeExtend(linkedAccount),
+  run: (p: Platform, ctx: GroupContext, { linked_account_id, ...input }) => create(p, ctx, linked_account_id, input),
+});
+
+async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, input: z.output<typeof createSubscriptionSchema>): Promise<Subscription> {
   const groupId = ctx.group;
-  const input = parseOrThrow(createSubscriptionSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
@@ -152,7 +154,7 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
     await requireProcessor(tx, groupId, processorId);
 
     const methods: PaymentMethods = { cards: new Map(), banks: new Map() };
-    let payment: Pick<SubscriptionRow, 'payment_method' | 'card_id' | 'bank_account_id' | 'token_snapshot'>;
+    let payment: SubscriptionPayment;
     if (input.card_id) {
       const card = await customerCardRepo.find(tx, groupId, customer.id, input.card_id);
       if (!card) throw validationError([{ path: 'card_id', message: 'is not a stored card of this customer' }]);
@@ -164,7 +166,7 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
       methods.banks.set(bank.id, bank);
       payment = { payment_method: 'ach', card_id: null, bank_account_id: bank.id, token_snapshot: null };
     } else {
-      payment = tokenColumns(await consumeToken(tx, input.payment_details!.token!, platformClock(p).now(), 'payment_details.token'));
+      payment = tokenPayment(await consumeToken(tx, input.payment_details!.token!, platformClock(p).now(), 'payment_details.token'));
     }
 
     const amounts = effectiveAmounts(plan, input.amounts ?? {});
@@ -172,7 +174,8 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
     const start = input.start_date ?? nowIso;
     const trialDays = plan.trial_period_days ?? 0;
     const anchor = billingAnchor(start, trialDays);
-    const row: SubscriptionRow = {
+    const terms = { ...planTerms(plan), amount: amounts.amount, tax: amounts.tax, shipping: amounts.shipping, initial_amount: amounts.initialAmount };
+    const row: SubscriptionEntity = {
       id: newId(),
       group_id: groupId,
       linked_account_id: linkedAccountId,
@@ -181,21 +184,21 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
       processor_id: processorId,
       description: input.description ?? plan.description,
       currency: 'USD',
-      amount: amounts.amount,
-      tax_amount: amounts.tax,
-      shipping_amount: amounts.shipping,
-      initial_amount: amounts.initialAmount,
+      amount: terms.amount,
+      tax_amount: terms.tax,
+      shipping_amount: terms.shipping,
+      initial_amount: terms.initial_amount,
       trial_amount: plan.trial_amount,
       trial_period_days: plan.trial_period_days,
-      billing_cycle: plan.billing_cycle,
-      billing_factor: plan.billing_factor,
-      duration: plan.duration,
-      max_retry_count: plan.max_retry_count,
-      retry_policy: plan.retry_policy,
+      billing_cycle: terms.billing_cycle,
+      billing_factor: terms.billing_factor,
+      duration: terms.duration,
+      max_retry_count: terms.max_retry_count,
+      retry_policy: terms.retry_policy,
       start_at: start,
       anchor_at: anchor,
       anchor_count: 0,
-      trial_done: 0,
+      trial_done: false,
       next_bill_date: trialDays > 0 ? start : anchor,
       status: 'active',
       charge_count: 0,
@@ -206,7 +209,7 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
       pending_proration: 0,
       proration_result: 'none',
       ...payment,
-      billing_address: JSON.stringify(input.billing_address ?? customerAddress(customer)),
+      billing_address: input.billing_address ?? customerAddress(customer),
       version: 0,
       created_at: nowIso,
       updated_at: nowIso,
@@ -218,16 +221,16 @@ export async function createSubscription(p: Platform, ctx: GroupContext, linkedA
       row.billing_period_end = first.end;
     }
     await subscriptionRepo.insert(tx, row);
-    await billSubscription(tx, p, row, nowIso, methods, emit);
-    const created = toSubscription(row, methods);
+    const { subscription } = await billSubscription(tx, p, row, nowIso, methods, emit);
+    const created = toSubscription(subscription, methods);
     emit(event('subscription.created', created));
     return created;
   });
 }
 
 /** The customer's name, e-mail and billing address as the subscription's billing address. */
-function customerAddress(c: { first_name: string; last_name: string; email: string; billing_address: string | null }): Record<string, string> {
-  const address = (c.billing_address ? JSON.parse(c.billing_address) : {}) as Record<string, string>;
+function customerAddress(c: { first_name: string; last_name: string; email: string; billing_address: Record<string, string> | null }): Record<string, string> {
+  const address = c.billing_address ?? {};
   const out: Record<string, string> = {};
   if (c.first_name) out.first_name = c.first_name;
   if (c.last_name) out.last_name = c.last_name;
@@ -246,37 +249,45 @@ function customerAddress(c: { first_name: string; last_name: string; email: stri
  * billing cycle starts at the end of the current period. payment_details.token replaces
  * the payment method. Only an active subscription can be updated.
  */
-export async function updateSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string, body: unknown | Edit<Subscription>): Promise<Subscription> {
+async function update(
+  p: Platform,
+  ctx: GroupContext,
+  linkedAccountId: string,
+  id: string,
+  given: (current: Subscription) => Promise<UpdateSubscriptionInput>,
+): Promise<Subscription> {
   const groupId = ctx.group;
-  const given = replacement(updateSubscriptionSchema, body);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     await requireLinkedAccount(tx, groupId, linkedAccountId);
-    const row = await requireSubscription(tx, groupId, linkedAccountId, id);
-    if (row.status !== 'active') {
-      throw invalidRequest(`the subscription is ${row.status}; only an active subscription can be updated`);
+    const current = await requireSubscription(tx, groupId, linkedAccountId, id);
+    if (current.status !== 'active') {
+      throw invalidRequest(`the subscription is ${current.status}; only an active subscription can be updated`);
     }
-    const before = toSubscription({ ...row }, await subscriptionRepo.paymentMethods(tx, [row]));
-    const input = await given(async () => before);
+    const before = toSubscription(current, await subscriptionRepo.paymentMethods(tx, [current]));
+    const input = await given(before);
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
     await requireProcessor(tx, groupId, input.processor_id);
     const amounts = effectiveAmounts(plan, input.amounts);
     checkIncluded(amounts);
-    if (input.payment_details?.token) {
-      Object.assign(row, tokenColumns(await consumeToken(tx, input.payment_details.token, platformClock(p).now(), 'payment_details.token')));
-    }
-    const methods = await subscriptionRepo.paymentMethods(tx, [row]);
-
-    row.plan_id = plan.id;
-    row.processor_id = input.processor_id;
-    row.currency = input.currency;
-    row.billing_address = JSON.stringify(input.billing_address);
-    if (input.description !== undefined) row.description = input.description;
-    const behavior = (input.proration_behavior ?? plan.proration_behavior) as ProrationBehavior;
-    await applyTerms(
+    const payment = input.payment_details?.token
+      ? tokenPayment(await consumeToken(tx, input.payment_details.token, platformClock(p).now(), 'payment_details.token'))
+      : {};
+    const changed: SubscriptionEntity = {
+      ...current,
+      ...payment,
+      plan_id: plan.id,
+      processor_id: input.processor_id,
+      currency: input.currency,
+      billing_address: input.billing_address,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+    };
+    const methods = await subscriptionRepo.paymentMethods(tx, [changed]);
+    const behavior: ProrationBehavior = input.proration_behavior ?? plan.proration_behavior;
+    const next = await applyTerms(
       tx,
       p,
-      row,
+      changed,
       {
         billing_cycle: input.billing_cycle,
         billing_factor: input.billing_factor ?? 1,
@@ -290,16 +301,30 @@ export async function updateSubscription(p: Platform, ctx: GroupContext, linkedA
       },
       behavior,
       methods,
+      emit,
     );
-    const after = await save(tx, row, now.toISOString(), methods);
+    const after = await save(tx, next, now.toISOString(), methods);
     const updated = updatedEvent('subscription.updated', before, after);
     if (updated) emit(updated);
     return after;
   });
 }
 
-async function save(tx: Tx, row: SubscriptionRow, now: string, methods?: PaymentMethods): Promise<Subscription> {
-  row.updated_at = now;
+export const updateSubscription = useCase({
+  input: updateSubscriptionSchema.safeExtend(subscriptionPath),
+  run: (p: Platform, ctx: GroupContext, { linked_account_id, subscription_id, ...fields }) =>
+    update(p, ctx, linked_account_id, subscription_id, async () => fields),
+});
+
+/** The CLI's update: `edit` maps the current subscription to the full Update subscription body (checked as the API's). */
+export const editSubscription = useCase({
+  input: z.object({ ...subscriptionPath, edit: editField<Subscription>() }),
+  run: (p: Platform, ctx: GroupContext, { linked_account_id, subscription_id, edit }) =>
+    update(p, ctx, linked_account_id, subscription_id, async (current) => parseOrThrow(updateSubscriptionSchema, await edit(current))),
+});
+
+async function save(tx: Tx, changed: SubscriptionEntity, now: string, methods?: PaymentMethods): Promise<Subscription> {
+  const row = { ...changed, updated_at: now };
   if ((await subscriptionRepo.save(tx, row)) !== 1) throw invalidRequest('the subscription changed at the same time; retry the request');
   row.version += 1;
   return methods ? toSubscription(row, methods) : present(tx, row);
@@ -309,7 +334,12 @@ async function save(tx: Tx, row: SubscriptionRow, now: string, methods?: Payment
 // Cancel, get, list (extensions)
 
 /** Cancel: nothing is billed any more (status canceled). A completed or canceled subscription cannot be canceled. */
-export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
+export const cancelSubscription = useCase({
+  input: z.object(subscriptionPath),
+  run: (p: Platform, ctx: GroupContext, input) => cancel(ctx, input.linked_account_id, input.subscription_id),
+});
+
+async function cancel(ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
   const groupId = ctx.group;
   return unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
@@ -318,24 +348,27 @@ export async function cancelSubscription(p: Platform, ctx: GroupContext, linkedA
       throw invalidRequest(`the subscription is already ${row.status}`);
     }
     const now = ctx.clock.nowIso();
-    row.status = 'canceled';
-    row.next_bill_date = null;
-    row.canceled_at = now;
-    const canceled = await save(tx, row, now);
+    const canceled = await save(tx, { ...row, status: 'canceled', next_bill_date: null, canceled_at: now }, now);
     emit(event('subscription.canceled', canceled));
     return canceled;
   });
 }
 
-export async function getSubscription(p: Platform, ctx: GroupContext, linkedAccountId: string, id: string): Promise<Subscription> {
-  const groupId = ctx.group;
-  await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
-  return present(ctx.store, await requireSubscription(ctx.store, groupId, linkedAccountId, id));
-}
+export const getSubscription = useCase({
+  input: z.object(subscriptionPath),
+  async run(p: Platform, ctx: GroupContext, input): Promise<Subscription> {
+    await requireLinkedAccount(ctx.store, ctx.group, input.linked_account_id);
+    return present(ctx.store, await requireSubscription(ctx.store, ctx.group, input.linked_account_id, input.subscription_id));
+  },
+});
 
-export async function listSubscriptions(p: Platform, ctx: GroupContext, linkedAccountId: string, query: unknown = {}): Promise<SubscriptionList> {
+export const listSubscriptions = useCase({
+  input: subscriptionListQuerySchema.safeExtend(linkedAccount),
+  run: (p: Platform, ctx: GroupContext, q) => subscriptionPage(ctx, q.linked_account_id, q),
+});
+
+async function subscriptionPage(ctx: GroupContext, linkedAccountId: string, q: z.output<typeof subscriptionListQuerySchema>): Promise<SubscriptionList> {
   const groupId = ctx.group;
-  const q = parseOrThrow(subscriptionListQuerySchema, query);
   await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const filter = { groupId, linkedAccountId, status: q.status, planId: q.plan_id, customerId: q.customer_id };
   const [rows, total] = await Promise.all([subscriptionRepo.list(ctx.store, filter, q.limit, q.offset), subscriptionRepo.count(ctx.store, filter)]);

@@ -1,16 +1,19 @@
 // The reporting summary: counts and net amounts per key for the reporting filters.
 // The HTTP route, `payctl report --summary` and the report browser's summary view all
 // come through here.
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import { summaryRepo } from '../../store/repositories/reporting-summary.js';
 import { parseSummaryQuery, type ReportSummary, type SummaryBucket, type SummaryQuery } from '../../domain/reporting-summary.js';
-import type { RawQuery } from '../../domain/reporting.js';
+import { rawQuerySchema } from '../../domain/reporting.js';
 
-/** GET /api/v1/groups/{group_id}/transactions/reporting/summary. */
-export async function reportingSummary(p: Platform, ctx: GroupContext, query: RawQuery): Promise<ReportSummary> {
-  return summarize(p, ctx.group, parseSummaryQuery(query, ctx.clock.now()));
-}
+/** GET /api/v1/groups/{group_id}/transactions/reporting/summary: the query string, read on the group's clock. */
+export const reportingSummary = useCase({
+  input: z.object({ query: rawQuerySchema }),
+  run: (p: Platform, ctx: GroupContext, input): Promise<ReportSummary> => summarize(p, ctx.group, parseSummaryQuery(input.query, ctx.clock.now())),
+});
 
 /** A validated summary query. */
 export async function summarize(p: Platform, groupId: string, q: SummaryQuery): Promise<ReportSummary> {

@@ -6,6 +6,7 @@
 // token, or an operator's CLI): `ctx` carries the request, each new or named group's
 // time comes from its own clock.
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { mintKey } from '../groups/keys.js';
 import { seedDemoInGroup } from '../../dev/demo.js';
@@ -16,13 +17,14 @@ import { linkedAccountRepo, processorRepo } from '../../store/repositories/group
 import { apiKeyRepo } from '../../store/repositories/api-keys.js';
 import { deleteGroupRows, forkGroupRows } from '../../store/group-tables.js';
 import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
-import { createSandboxSchema, forkSandboxSchema, moveClockSchema, type SandboxSummary } from '../../domain/sandboxes.js';
+import { createSandboxSchema, forkSandboxSchema, moveGroupClockInput, type MoveClock, type SandboxSummary } from '../../domain/sandboxes.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { parseDuration, parseInstant } from '../../domain/time.js';
-import { notFound, parseOrThrow, validationError } from '../../errors.js';
+import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/db.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import type { RequestContext } from '../context.js';
 
 export interface Sandbox {
@@ -48,8 +50,9 @@ async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<P
   return keys;
 }
 
-export async function createSandbox(p: Platform, ctx: RequestContext, body: unknown): Promise<Sandbox> {
-  const input = parseOrThrow(createSandboxSchema, body ?? {});
+export const createSandbox = useCase({ input: createSandboxSchema, run: create });
+
+async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>): Promise<Sandbox> {
   const base = platformClock(p);
   const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
   const groupId = newId();
@@ -98,13 +101,14 @@ export async function deleteSandbox(
 }
 
 /** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox. */
-export async function forkSandbox(
+export const forkSandbox = useCase({ input: forkSandboxSchema.extend({ group_id: z.string() }), run: fork });
+
+async function fork(
   p: Platform,
   ctx: RequestContext,
-  groupId: string,
-  body: unknown,
+  input: z.output<typeof forkSandboxSchema> & { group_id: string },
 ): Promise<Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> }> {
-  const input = parseOrThrow(forkSandboxSchema, body ?? {});
+  const groupId = input.group_id;
   const newGroupId = newId();
   const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
   return unitOfWork(ctx, async ({ tx }) => {
@@ -147,21 +151,26 @@ export async function showGroupClock(p: Platform, groupId: string): Promise<Grou
   return { group_id: groupId, now: g.clock.nowIso(), offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs() };
 }
 
+/** Move one group's clock: `moveClock` for the group the input names. */
+export const moveGroupClock = useCase({
+  input: moveGroupClockInput,
+  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input),
+});
+
 /**
  * Move one group's clock ({advance: "30d"} or {set: time}) and run that group's due
  * work, nothing of any other group. Never backwards: a set before the group's time now
  * is a 400 naming `set`. The offset is read and written in one unit of work (with the
  * request's Idempotency-Key, so a retried advance moves the clock once), then the due
- * work runs in its own transactions.
+ * work runs in its own transactions (`progress` hears of it: the CLI's progress bar).
  */
-export async function moveGroupClock(
+export async function moveClock(
   p: Platform,
   ctx: RequestContext,
-  groupId: string,
-  body: unknown,
+  input: MoveClock & { group_id: string },
   progress?: Progress,
 ): Promise<GroupClockState & { work: Record<string, number> }> {
-  const input = parseOrThrow(moveClockSchema, body);
+  const groupId = input.group_id;
   const base = platformClock(p);
   await base.refresh();
   await unitOfWork(ctx, async ({ tx }) => {

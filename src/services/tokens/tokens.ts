@@ -3,22 +3,25 @@
 // are reusable and never stored.
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import type { RequestContext } from '../context.js';
 import type { Executor, Tx } from '../../store/db.js';
-import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
-import { tokenBodySchemaFor, type TokenResponse } from '../../domain/tokens.js';
+import { invalidRequest, validationError } from '../../errors.js';
+import { tokenInputSchema, type TokenEntity, type TokenRequest, type TokenResponse } from '../../domain/tokens.js';
 import { cvvLength, detectBrand, luhnValid, routingNumberValid } from '../../processor/cards.js';
 import { bankOutcome, cardOutcome, testCards } from '../../processor/test-cards.js';
 import { randomBase62 } from '../../lib/ids.js';
-import { tokenRepo, type TokenRow } from '../../store/repositories/tokens.js';
+import { tokenRepo } from '../../store/repositories/tokens.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
-/** What a charge needs to know of a payment method (never the full number or CVV). */
-export type PaymentMethodData = TokenRow;
+/** POST /api/v1/tokens and `payctl token create`: acts for no group (a token belongs to none until used). */
+export const mintToken = useCase({
+  input: tokenInputSchema,
+  run: mint,
+});
 
-export async function mintToken(p: Platform, ctx: RequestContext, body: unknown): Promise<TokenResponse> {
-  const parsed = parseOrThrow(tokenBodySchemaFor(body), body);
+async function mint(p: Platform, ctx: RequestContext, parsed: TokenRequest): Promise<TokenResponse> {
   const now = ctx.clock.now();
   const base = {
     token: `tok_${randomBase62(24)}`,
@@ -26,7 +29,7 @@ export async function mintToken(p: Platform, ctx: RequestContext, body: unknown)
     expires_at: new Date(now.getTime() + TOKEN_TTL_MS).toISOString(),
     used_at: null,
   };
-  let row: TokenRow;
+  let row: TokenEntity;
   if ('card' in parsed) {
     const c = parsed.card;
     const brand = detectBrand(c.number);
@@ -51,7 +54,7 @@ export async function mintToken(p: Platform, ctx: RequestContext, body: unknown)
       holder_name: c.holder_name ?? '',
       routing_number: null,
       account_type: null,
-      cvv_supplied: 1,
+      cvv_supplied: true,
       test_outcome: cardOutcome(c.number),
     };
   } else {
@@ -71,7 +74,7 @@ export async function mintToken(p: Platform, ctx: RequestContext, body: unknown)
       holder_name: b.holder_name ?? '',
       routing_number: b.routing_number,
       account_type: b.account_type,
-      cvv_supplied: 0,
+      cvv_supplied: false,
       test_outcome: bankOutcome(b.account_number),
     };
   }
@@ -81,7 +84,7 @@ export async function mintToken(p: Platform, ctx: RequestContext, body: unknown)
   });
 }
 
-export function toTokenResponse(row: TokenRow): TokenResponse {
+export function toTokenResponse(row: TokenEntity): TokenResponse {
   return {
     token: row.token,
     type: row.type,
@@ -110,7 +113,7 @@ export function toTokenResponse(row: TokenRow): TokenResponse {
 }
 
 /** The fixed, reusable test tokens (tok_visa, tok_ach …), expiring five years from `now`. */
-export function fixedToken(token: string, now: Date): TokenRow | undefined {
+export function fixedToken(token: string, now: Date): TokenEntity | undefined {
   const far = new Date(now.getTime() + 5 * 365 * 86_400_000);
   const card = testCards().cards.find((c) => c.token === token);
   // Plain literals, no `...common`: on this V8 (Node 20) a spread followed by more
@@ -133,7 +136,7 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
       exp_year: far.getUTCFullYear(),
       routing_number: null,
       account_type: null,
-      cvv_supplied: 1,
+      cvv_supplied: true,
       test_outcome: card.outcome,
     };
   }
@@ -154,7 +157,7 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
       exp_year: null,
       routing_number: bank.routing_number,
       account_type: 'checking',
-      cvv_supplied: 0,
+      cvv_supplied: false,
       test_outcome: bank.outcome,
     };
   }
@@ -167,7 +170,7 @@ export function fixedToken(token: string, now: Date): TokenRow | undefined {
  * clock's time, not the group's: a minted token belongs to no group until it is used.
  * `path` names the request field for the error.
  */
-export async function consumeToken(tx: Tx, token: string, now: Date, path = 'payment_details.token'): Promise<TokenRow> {
+export async function consumeToken(tx: Tx, token: string, now: Date, path = 'payment_details.token'): Promise<TokenEntity> {
   const fixed = fixedToken(token, now);
   if (fixed) return fixed;
   const row = await tokenRepo.find(tx, token);
@@ -182,6 +185,6 @@ export async function consumeToken(tx: Tx, token: string, now: Date, path = 'pay
 }
 
 /** Look a token up without using it (e.g. to validate before a charge). */
-export async function peekToken(ex: Executor, token: string, now: Date): Promise<TokenRow | undefined> {
+export async function peekToken(ex: Executor, token: string, now: Date): Promise<TokenEntity | undefined> {
   return fixedToken(token, now) ?? (await tokenRepo.find(ex, token));
 }

@@ -4,30 +4,36 @@
 import type { Platform } from '../platform.js';
 import type { Clock } from '../context.js';
 import type { Tx } from '../../store/db.js';
-import type { TokenRow } from '../../store/repositories/tokens.js';
-import type { CustomerBankAccountRow, CustomerCardRow } from '../../store/repositories/customers.js';
-import { processorRepo, type ProcessorRow } from '../../store/repositories/groups.js';
-import { transactionRepo, type TransactionRow } from '../../store/repositories/transactions.js';
+import type { TokenMethod } from '../../domain/tokens.js';
+import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain/customers.js';
+import type { ProcessorEntity } from '../../domain/groups.js';
+import { processorRepo } from '../../store/repositories/groups.js';
+import { transactionRepo } from '../../store/repositories/transactions.js';
 import type { Address } from '../../domain/address.js';
-import type { Transaction, TransactionSource } from '../../domain/transactions.js';
+import type { Commission, Transaction, TransactionEntity, TransactionSource } from '../../domain/transactions.js';
 import { formatMoney } from '../../domain/money.js';
+import { bankAccountText, cardText } from '../../render/format.js';
 import { decide } from '../../processor/simulator.js';
 import { newId } from '../../lib/ids.js';
 import { validationError } from '../../errors.js';
 import { toApiTransaction } from './mapper.js';
 import { queueEmail } from '../../mail/outbox.js';
 
+/** What a charge reads of a token, a stored card or a stored bank account. */
+export type ChargeableCard = Pick<CustomerCardEntity, 'id' | 'brand' | 'card_type' | 'first_six' | 'last_four' | 'exp_month' | 'exp_year' | 'holder_name' | 'test_outcome'>;
+export type ChargeableBankAccount = Pick<CustomerBankAccountEntity, 'id' | 'routing_number' | 'last_four' | 'account_type' | 'holder_name' | 'test_outcome'>;
+
 export type PaymentSource =
-  | { kind: 'token'; token: TokenRow }
-  | { kind: 'card'; card: CustomerCardRow }
-  | { kind: 'bank'; account: CustomerBankAccountRow };
+  | { kind: 'token'; token: TokenMethod }
+  | { kind: 'card'; card: ChargeableCard }
+  | { kind: 'bank'; account: ChargeableBankAccount };
 
 export interface ChargeInput {
   groupId: string;
   processorId: string;
   /** The processor row when the caller has already read it (processors never change once
    *  created): saves a read on the writer connection inside the write. */
-  processor?: ProcessorRow;
+  processor?: ProcessorEntity;
   type: 'sale' | 'auth';
   source: TransactionSource;
   payment: PaymentSource;
@@ -42,7 +48,7 @@ export interface ChargeInput {
   ipAddress?: string;
   customerId?: string;
   customFields?: Record<string, unknown>;
-  commissions?: Array<{ group_id: string; flat?: number; percentage?: number }>;
+  commissions?: Commission[];
   dynamicDescriptor?: string;
   links?: {
     planId?: string;
@@ -80,9 +86,9 @@ function methodColumns(payment: PaymentSource) {
 
 // Processors never change once created, so a write reads each one once: billing charges
 // hundreds of subscriptions in one write (one writer round trip fewer per charge).
-const processorsByTx = new WeakMap<Tx, Map<string, ProcessorRow>>();
+const processorsByTx = new WeakMap<Tx, Map<string, ProcessorEntity>>();
 
-async function processorFor(tx: Tx, input: ChargeInput): Promise<ProcessorRow | undefined> {
+async function processorFor(tx: Tx, input: ChargeInput): Promise<ProcessorEntity | undefined> {
   if (input.processor?.id === input.processorId && input.processor.group_id === input.groupId) return input.processor;
   let seen = processorsByTx.get(tx);
   const key = `${input.groupId}\u0000${input.processorId}`;
@@ -106,7 +112,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
   const now = clock.nowIso();
   const billing = input.billingAddress ?? {};
   const name = [billing.first_name, billing.last_name].filter(Boolean).join(' ') || m.holder;
-  const row: TransactionRow = {
+  const row: TransactionEntity = {
     id: newId(),
     group_id: input.groupId,
     linked_account_id: input.links?.linkedAccountId ?? null,
@@ -139,12 +145,12 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
     order_id: input.orderId ?? '',
     po_number: input.poNumber ?? '',
     ip_address: input.ipAddress ?? '',
-    email_receipt: input.emailReceipt ? 1 : 0,
+    email_receipt: input.emailReceipt ?? false,
     email_address: input.email ?? billing.email ?? '',
     user_id: '',
     username: '',
-    billing_address: JSON.stringify(billing),
-    shipping_address: input.shippingAddress ? JSON.stringify(input.shippingAddress) : null,
+    billing_address: billing,
+    shipping_address: input.shippingAddress ?? null,
     form_id: null,
     form_external_id: '',
     form_entry_id: '',
@@ -155,8 +161,8 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
     invoice_external_id: input.links?.invoiceExternalId ?? null,
     payment_link_id: input.links?.paymentLinkId ?? null,
     destination_group_id: input.commissions?.[0]?.group_id ?? null,
-    custom_fields: input.customFields ? JSON.stringify(input.customFields) : null,
-    commissions: input.commissions ? JSON.stringify(input.commissions) : null,
+    custom_fields: input.customFields ?? null,
+    commissions: input.commissions ?? null,
     response_code: decision.response_code,
     response_text: decision.response_text,
     status: decision.status,
@@ -167,7 +173,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
   await transactionRepo.insert(tx, row);
   if (approved && input.emailReceipt && row.email_address) {
     // The receipt names the brand and last four only.
-    const method = m.payment_method === 'card' ? `${m.brand} ending ${m.last_four}` : `bank account ending ${m.last_four}`;
+    const method = m.payment_method === 'card' ? cardText({ brand: m.brand, last_four: m.last_four }) : bankAccountText({ account_type: m.card_type, last_four: m.last_four });
     await queueEmail(tx, p, {
       kind: 'receipt',
       to: row.email_address,

@@ -1,13 +1,13 @@
-// A stored transaction row as the spec's Transaction object (every field present).
-import type { TransactionRow } from '../../store/repositories/transactions.js';
-import type { Transaction, TransactionStatus } from '../../domain/transactions.js';
+// A transaction as the spec's Transaction object (every field present): what the API
+// answers, events carry and `--json` prints.
+import type { Transaction, TransactionEntity } from '../../domain/transactions.js';
 
 export interface ProcessorInfo {
   name: string;
   type: string;
 }
 
-export function toApiTransaction(row: TransactionRow, processor: ProcessorInfo): Transaction {
+export function toApiTransaction(row: TransactionEntity, processor: ProcessorInfo): Transaction {
   const card =
     row.payment_method === 'card'
       ? {
@@ -52,12 +52,12 @@ export function toApiTransaction(row: TransactionRow, processor: ProcessorInfo):
     source: row.source,
     order_id: row.order_id,
     po_number: row.po_number,
-    email_receipt: row.email_receipt === 1,
+    email_receipt: row.email_receipt,
     email_address: row.email_address,
     user_id: row.user_id,
     username: row.username,
-    billing_address: row.billing_address ? JSON.parse(row.billing_address) : {},
-    ...(row.shipping_address ? { shipping_address: JSON.parse(row.shipping_address) } : {}),
+    billing_address: row.billing_address,
+    ...(row.shipping_address ? { shipping_address: row.shipping_address } : {}),
     form_external_id: row.form_external_id,
     form_entry_id: row.form_entry_id,
     subscription_id: row.subscription_id ?? '',
@@ -65,11 +65,11 @@ export function toApiTransaction(row: TransactionRow, processor: ProcessorInfo):
     invoice_id: row.invoice_id ?? '',
     invoice_number: row.invoice_number ?? '',
     payment_link_id: row.payment_link_id ?? '',
-    custom_fields: row.custom_fields ? JSON.parse(row.custom_fields) : {},
-    commissions: row.commissions ? JSON.parse(row.commissions) : [],
+    custom_fields: row.custom_fields ?? {},
+    commissions: row.commissions ?? [],
     response_code: row.response_code,
     response_text: row.response_text,
-    status: row.status as TransactionStatus,
+    status: row.status,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,10 +1,11 @@
 // Sale (and auth, an extension) from a token or a stored customer card/bank account.
 import { platformClock, type Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import { chargeEvent } from '../events/events.js';
 import type { GroupContext } from '../context.js';
-import { saleRequestSchema, type Transaction } from '../../domain/transactions.js';
-import { invalidRequest, parseOrThrow, validationError } from '../../errors.js';
+import { saleRequestSchema, type SaleRequest, type Transaction } from '../../domain/transactions.js';
+import { invalidRequest, validationError } from '../../errors.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
@@ -14,9 +15,14 @@ import { chargeInTx, type PaymentSource } from './charge.js';
 import type { Address } from '../../domain/address.js';
 import { newId } from '../../lib/ids.js';
 
-export async function createSale(p: Platform, ctx: GroupContext, body: unknown): Promise<Transaction> {
+/** Sale (and auth): the request of the API, from a body or from the CLI's flags. */
+export const createSale = useCase({
+  input: saleRequestSchema,
+  run: sale,
+});
+
+async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<Transaction> {
   const groupId = ctx.group;
-  const req = parseOrThrow(saleRequestSchema, body);
   const group = await requireGroup(ctx.store, groupId);
   if (req.type === 'auth' && group.pricing !== 'flat') {
     throw invalidRequest('auth transactions are available only to merchants on Flat pricing, not Interchange+', [
@@ -56,7 +62,7 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
           first_name: customer.first_name,
           last_name: customer.last_name,
           email: customer.email,
-          ...(card.billing_address ? (JSON.parse(card.billing_address) as Address) : {}),
+          ...card.billing_address,
         };
       } else {
         const account = await customerBankAccountRepo.find(tx, groupId, customer.id, ref.bank_account_id!);
@@ -66,7 +72,7 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
           first_name: customer.first_name,
           last_name: customer.last_name,
           email: customer.email,
-          ...(customer.billing_address ? (JSON.parse(customer.billing_address) as Address) : {}),
+          ...customer.billing_address,
         };
       }
     } else {
@@ -105,7 +111,7 @@ export async function createSale(p: Platform, ctx: GroupContext, body: unknown):
         last_name: billing.last_name ?? '',
         email: billing.email ?? req.email_address,
         phone: '',
-        billing_address: JSON.stringify(billing),
+        billing_address: billing as Record<string, string>,
         created_at: nowIso,
         updated_at: nowIso,
       });

@@ -8,7 +8,7 @@ import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
 import type { Tx } from '../../store/db.js';
-import type { TransactionRow } from '../../store/repositories/transactions.js';
+import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
@@ -49,10 +49,9 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
         if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
         else {
-          const total = moved.reduce((sum, m) => sum + m.amount, 0);
+          const total = moved.reduce((sum, m) => sum + m.captured_amount, 0);
           await settlementRepo.setBatchTotals(tx, b.id, moved.length, total);
-          const settled = await tx.all<TransactionRow>('SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', [JSON.stringify(moved.map((m) => m.id))]);
-          await transactionEvents(tx, 'transaction.settled', settled, at);
+          await transactionEvents(tx, 'transaction.settled', moved, at);
           appendClockEvent(tx, b.group_id, at, event('settlement_batch.closed', {
             id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: moved.length, total_amount: total, created_at: at,
           }));
@@ -76,7 +75,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
 }
 
 /** One event per transaction the clock moved, its object as the API shows it. */
-async function transactionEvents(tx: Tx, type: 'transaction.settled' | 'transaction.expired', rows: TransactionRow[], at: string): Promise<void> {
+async function transactionEvents(tx: Tx, type: 'transaction.settled' | 'transaction.expired', rows: TransactionEntity[], at: string): Promise<void> {
   const processors = new Map<string, ProcessorInfo>();
   for (const row of rows) {
     const key = `${row.group_id} ${row.processor_id}`;

@@ -13,6 +13,10 @@ import rollupPerBatch from './009-rollup-per-batch.js';
 import configVersion from './010-config-version.js';
 import reportingRollupTriggers from './011-reporting-rollup-triggers.js';
 import events from './012-events.js';
+import vaultVersion from './013-vault-version.js';
+import reportingRollupByDimension from './014-reporting-rollup-by-dimension.js';
+import webhooks from './015-webhooks.js';
+import invoicePastDue from './016-invoice-past-due.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -37,4 +41,8 @@ export const migrations: Migration[] = [
   configVersion,
   reportingRollupTriggers,
   events,
+  vaultVersion,
+  reportingRollupByDimension,
+  webhooks,
+  invoicePastDue,
 ].sort((a, b) => a.version - b.version);

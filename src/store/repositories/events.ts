@@ -1,6 +1,8 @@
-import type { Executor, Tx } from '../db.js';
+// The event log on SQLite: the EventStore. The data column is JSON text; the entity's
+// data the object — converted here.
+import type { EventEntity, EventStore, SequencedEvent } from '../interfaces/events.js';
 
-export interface EventRow {
+interface EventRow {
   id: string;
   group_id: string;
   type: string;
@@ -13,27 +15,26 @@ export interface EventRow {
 
 const COLUMNS = ['id', 'group_id', 'type', 'created_at', 'request_id', 'idempotency_key', 'data'] as const;
 
-export interface EventFilter {
-  groupId: string;
-  /** Exact types and `family.` prefixes (from `family.*`); none: every type. */
-  types?: string[];
-  prefixes?: string[];
-  createdFrom?: string;
-  createdTo?: string;
-  /** Only events older than this id (ids are UUID v7, ordered by creation). */
-  before?: string;
-  limit: number;
+/** The entity of a row read back (in place: the row is fresh from the driver). */
+function toRecord(row: EventRow): EventEntity {
+  (row as EventEntity).data = JSON.parse(row.data);
+  return row as EventEntity;
 }
 
-export const eventRepo = {
+export const eventRepo: EventStore = {
   /** Deferred: sent with the write's other rows, in its transaction. */
-  insert(tx: Tx, r: EventRow) {
-    tx.deferInsert('events', COLUMNS, COLUMNS.map((c) => r[c]));
+  insert(tx, e) {
+    tx.deferInsert('events', COLUMNS, [e.id, e.group_id, e.type, e.created_at, e.request_id, e.idempotency_key, JSON.stringify(e.data)]);
   },
-  find: (ex: Executor, groupId: string, id: string) =>
-    ex.get<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE group_id = ? AND id = ?`, [groupId, id]),
-  /** Newest first. */
-  list(ex: Executor, f: EventFilter) {
+  async find(ex, groupId, id) {
+    const row = await ex.get<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE group_id = ? AND id = ?`, [groupId, id]);
+    return row && toRecord(row);
+  },
+  async byIds(ex, ids) {
+    const rows = await ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
+    return rows.map(toRecord);
+  },
+  async list(ex, f) {
     const where = ['group_id = ?'];
     const params: unknown[] = [f.groupId];
     const kinds: string[] = [];
@@ -50,6 +51,17 @@ export const eventRepo = {
     if (f.createdTo) (where.push('created_at <= ?'), params.push(f.createdTo));
     if (f.before) (where.push('id < ?'), params.push(f.before));
     params.push(f.limit);
-    return ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, params);
+    const rows = await ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, params);
+    return rows.map(toRecord);
+  },
+  lastSeq: async (ex) => (await ex.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0,
+  seqOf: async (ex, groupId, id) => (await ex.get<{ seq: number }>('SELECT seq FROM events WHERE group_id = ? AND id = ?', [groupId, id]))?.seq,
+  // Walks the log by its primary key from that position, so a follower that keeps up reads only what is new.
+  async after(ex, groupId, seq, limit) {
+    const rows = await ex.all<EventRow & { seq: number }>(
+      `SELECT seq, ${COLUMNS.join(', ')} FROM events WHERE seq > ? AND group_id = ? ORDER BY seq LIMIT ?`,
+      [seq, groupId, limit],
+    );
+    return rows.map((r) => toRecord(r) as SequencedEvent);
   },
 };

@@ -1,59 +1,22 @@
-import type { UnitOfMeasure } from '../../domain/catalog.js';
+// Invoices, their lines and per-year numbering in SQLite (InvoiceStore, InvoiceLineStore).
+// The payment options and send_email are 0/1 columns; the services see booleans.
+import type { InvoiceEntity, InvoiceLineEntity } from '../../domain/catalog-entities.js';
 import type { Executor, Tx } from '../db.js';
+import { flagColumn } from '../columns.js';
+import type { InvoiceEdit, InvoiceLineStore, InvoiceListFilter, InvoiceStore } from '../interfaces/catalog.js';
 
-export type StoredInvoiceStatus = 'pending' | 'paid' | 'archived';
+/** The stored columns: the entity with its flags as 0/1. */
+type InvoiceRow = Omit<InvoiceEntity, 'send_email' | 'card_enabled' | 'ach_enabled'> & { send_email: number; card_enabled: number; ach_enabled: number };
 
-export interface InvoiceRow {
-  id: string;
-  group_id: string;
-  partner_id: string;
-  invoice_number: string;
-  invoice_number_numeric: number;
-  year: number;
-  slug: string;
-  note: string;
-  external_id: string;
-  due_date: string; // YYYY-MM-DD
-  send_email: number;
-  processor_id: string;
-  card_enabled: number;
-  ach_enabled: number;
-  amount: number;
-  status: StoredInvoiceStatus;
-  paid_transaction_id: string | null;
-  paid_at: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
+// A line's columns are its entity's.
+type InvoiceLineRow = InvoiceLineEntity;
+
+
+function toEntity(row: InvoiceRow): InvoiceEntity {
+  return { ...row, send_email: row.send_email === 1, card_enabled: row.card_enabled === 1, ach_enabled: row.ach_enabled === 1 };
 }
 
-export interface InvoiceLineRow {
-  id: string;
-  invoice_id: string;
-  product_id: string;
-  position: number;
-  name: string;
-  description: string;
-  amount: number;
-  included_tax_amount: number;
-  unit_of_measure: UnitOfMeasure;
-  quantity: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface InvoiceListFilter {
-  limit: number;
-  offset: number;
-  partnerId?: string | undefined;
-  /** Stored status to match. */
-  stored?: StoredInvoiceStatus | undefined;
-  /** With stored pending: only due days before (past_due) or from (pending) this day. */
-  dueBefore?: string | undefined;
-  dueFrom?: string | undefined;
-}
-
-export const invoiceRepo = {
+export const invoiceRepo: InvoiceStore = {
   /** Hand out the next number of the group's year (1, 2, …); call inside the creating write. */
   async nextNumber(ex: Tx, groupId: string, year: number): Promise<number> {
     await ex.run(
@@ -64,30 +27,31 @@ export const invoiceRepo = {
     const row = await ex.get<{ n: number }>('SELECT last_number AS n FROM invoice_counters WHERE group_id = ? AND year = ?', [groupId, year]);
     return row!.n;
   },
-  async insert(ex: Tx, r: InvoiceRow) {
+  async insert(ex: Tx, r: InvoiceEntity) {
     await ex.run(
       `INSERT INTO invoices (id, group_id, partner_id, invoice_number, invoice_number_numeric, year, slug, note, external_id,
          due_date, send_email, processor_id, card_enabled, ach_enabled, amount, status, paid_transaction_id, paid_at,
          archived_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.id, r.group_id, r.partner_id, r.invoice_number, r.invoice_number_numeric, r.year, r.slug, r.note, r.external_id,
-        r.due_date, r.send_email, r.processor_id, r.card_enabled, r.ach_enabled, r.amount, r.status, r.paid_transaction_id,
+        r.due_date, flagColumn(r.send_email), r.processor_id, flagColumn(r.card_enabled), flagColumn(r.ach_enabled), r.amount, r.status, r.paid_transaction_id,
         r.paid_at, r.archived_at, r.created_at, r.updated_at],
     );
   },
-  find: (ex: Executor, groupId: string, id: string) =>
-    ex.get<InvoiceRow>('SELECT * FROM invoices WHERE group_id = ? AND id = ?', [groupId, id]),
-  findBySlug: (ex: Executor, slug: string) => ex.get<InvoiceRow>('SELECT * FROM invoices WHERE slug = ?', [slug]),
-  /** Compare-and-set update of the editable fields: only while the invoice is pending. */
-  updatePending: (
-    ex: Tx,
-    r: Pick<InvoiceRow, 'id' | 'note' | 'external_id' | 'due_date' | 'processor_id' | 'card_enabled' | 'ach_enabled' | 'amount' | 'updated_at'>,
-  ) =>
+  async find(ex: Executor, groupId: string, id: string) {
+    const row = await ex.get<InvoiceRow>('SELECT * FROM invoices WHERE group_id = ? AND id = ?', [groupId, id]);
+    return row && toEntity(row);
+  },
+  async findBySlug(ex: Executor, slug: string) {
+    const row = await ex.get<InvoiceRow>('SELECT * FROM invoices WHERE slug = ?', [slug]);
+    return row && toEntity(row);
+  },
+  updatePending: (ex: Tx, r: InvoiceEdit) =>
     ex.run(
       `UPDATE invoices SET note = ?, external_id = ?, due_date = ?, processor_id = ?, card_enabled = ?, ach_enabled = ?,
          amount = ?, updated_at = ?
        WHERE id = ? AND status = 'pending'`,
-      [r.note, r.external_id, r.due_date, r.processor_id, r.card_enabled, r.ach_enabled, r.amount, r.updated_at, r.id],
+      [r.note, r.external_id, r.due_date, r.processor_id, flagColumn(r.card_enabled), flagColumn(r.ach_enabled), r.amount, r.updated_at, r.id],
     ),
   /** Archive (from any other status); 0 changes when it already was archived. */
   archive: (ex: Tx, id: string, at: string) =>
@@ -110,11 +74,11 @@ export const invoiceRepo = {
       ex.all<InvoiceRow>(`SELECT * FROM invoices WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [...params, f.limit, f.offset]),
       ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM invoices WHERE ${clause}`, params),
     ]);
-    return { items, total_count: count?.n ?? 0 };
+    return { items: items.map(toEntity), total_count: count?.n ?? 0 };
   },
 };
 
-export const invoiceLineRepo = {
+export const invoiceLineRepo: InvoiceLineStore = {
   async insert(ex: Tx, r: InvoiceLineRow) {
     await ex.run(
       `INSERT INTO invoice_lines (id, invoice_id, product_id, position, name, description, amount, included_tax_amount,

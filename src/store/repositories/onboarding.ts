@@ -1,41 +1,38 @@
+// Signup forms and entries in SQLite (SignupFormStore, SignupEntryStore). An entry is
+// kept as JSON text (entry_json); the services see the object.
 import type { Executor, Tx } from '../db.js';
+import type { SignupEntry, SignupEntryEntity } from '../../domain/onboarding.js';
+import type { SignupForm } from '../../domain/onboarding-response.js';
+import type { SignupEntryStore, SignupFormStore } from '../interfaces/onboarding.js';
 
-export interface SignupFormRow {
-  id: string;
-  name: string;
-  created_at: string;
+type SignupEntryRow = Omit<SignupEntryEntity, 'entry'> & { entry_json: string };
+
+function toRecord({ entry_json, ...row }: SignupEntryRow): SignupEntryEntity {
+  return { ...row, entry: JSON.parse(entry_json) as SignupEntry };
 }
 
-export interface SignupEntryRow {
-  id: string;
-  signup_form_id: string;
-  external_id: string | null;
-  /** The business account (group) the entry created. */
-  group_id: string;
-  status: 'pending_review' | 'approved' | 'rejected';
-  business_name: string;
-  /** The validated entry as JSON, ssn/itin/ein masked to their last four. */
-  entry_json: string;
-  created_at: string;
-}
-
-export const signupFormRepo = {
-  async insert(ex: Tx, f: SignupFormRow) {
+export const signupFormRepo: SignupFormStore = {
+  async insert(ex: Tx, f: SignupForm) {
     await ex.run('INSERT INTO signup_forms (id, name, created_at) VALUES (?, ?, ?)', [f.id, f.name, f.created_at]);
   },
-  find: (ex: Executor, id: string) => ex.get<SignupFormRow>('SELECT * FROM signup_forms WHERE id = ?', [id]),
-  list: (ex: Executor) => ex.all<SignupFormRow>('SELECT * FROM signup_forms ORDER BY created_at, id'),
+  find: (ex: Executor, id: string) => ex.get<SignupForm>('SELECT id, name, created_at FROM signup_forms WHERE id = ?', [id]),
+  list: (ex: Executor) => ex.all<SignupForm>('SELECT id, name, created_at FROM signup_forms ORDER BY created_at, id'),
 };
 
-export const signupEntryRepo = {
-  async insert(ex: Tx, e: SignupEntryRow) {
+export const signupEntryRepo: SignupEntryStore = {
+  async insert(ex: Tx, e: SignupEntryEntity) {
     await ex.run(
       `INSERT INTO signup_entries (id, signup_form_id, external_id, group_id, status, business_name, entry_json, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [e.id, e.signup_form_id, e.external_id, e.group_id, e.status, e.business_name, e.entry_json, e.created_at],
+      [e.id, e.signup_form_id, e.external_id, e.group_id, e.status, e.business_name, JSON.stringify(e.entry), e.created_at],
     );
   },
-  find: (ex: Executor, id: string) => ex.get<SignupEntryRow>('SELECT * FROM signup_entries WHERE id = ?', [id]),
-  listByForm: (ex: Executor, formId: string) =>
-    ex.all<SignupEntryRow>('SELECT * FROM signup_entries WHERE signup_form_id = ? ORDER BY created_at DESC, id DESC', [formId]),
+  async find(ex: Executor, id: string) {
+    const row = await ex.get<SignupEntryRow>('SELECT * FROM signup_entries WHERE id = ?', [id]);
+    return row && toRecord(row);
+  },
+  async listByForm(ex: Executor, formId: string) {
+    const rows = await ex.all<SignupEntryRow>('SELECT * FROM signup_entries WHERE signup_form_id = ? ORDER BY created_at DESC, id DESC', [formId]);
+    return rows.map(toRecord);
+  },
 };

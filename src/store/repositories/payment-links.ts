@@ -1,38 +1,15 @@
+// Payment links and their pay-page sessions in SQLite (PaymentLinkStore,
+// PaymentLinkSessionStore). The payment options are 0/1 columns; the services see booleans.
 import type { Executor, Tx } from '../db.js';
+import type { PaymentLinkEntity, PaymentLinkSessionEntity } from '../../domain/payment-links.js';
+import type { PaymentLinkListFilter, PaymentLinkSessionStore, PaymentLinkStore } from '../interfaces/payment-links.js';
+import { flagColumn } from '../columns.js';
 
-export type StoredLinkStatus = 'available' | 'paid' | 'deactivated' | 'expired';
+/** The stored columns: the entity with its payment options as 0/1. */
+type PaymentLinkRow = Omit<PaymentLinkEntity, 'card_enabled' | 'ach_enabled'> & { card_enabled: number; ach_enabled: number };
 
-export interface PaymentLinkRow {
-  id: string;
-  group_id: string;
-  processor_id: string;
-  /** Cents; null for an open-amount link (the payer names the amount). */
-  amount: number | null;
-  description: string;
-  redirect_url: string;
-  card_enabled: number;
-  ach_enabled: number;
-  status: StoredLinkStatus;
-  expires_at: string | null;
-  paid_transaction_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface PaymentLinkSessionRow {
-  token_hash: string;
-  payment_link_id: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface PaymentLinkListFilter {
-  groupId: string;
-  /** Stored status; `expired` is derived, so the service translates it. */
-  status?: 'available' | 'expired' | 'paid' | 'deactivated';
-  now: string;
-  limit: number;
-  offset: number;
+function toEntity(row: PaymentLinkRow): PaymentLinkEntity {
+  return { ...row, card_enabled: row.card_enabled === 1, ach_enabled: row.ach_enabled === 1 };
 }
 
 /** WHERE fragment for a status as the API shows it (expired derived from expires_at). */
@@ -49,25 +26,31 @@ function statusClause(f: PaymentLinkListFilter): { sql: string; params: unknown[
   }
 }
 
-export const paymentLinkRepo = {
-  async insert(ex: Tx, r: PaymentLinkRow) {
+export const paymentLinkRepo: PaymentLinkStore = {
+  async insert(ex: Tx, r: PaymentLinkEntity) {
     await ex.run(
       `INSERT INTO payment_links (id, group_id, processor_id, amount, description, redirect_url, card_enabled, ach_enabled,
          status, expires_at, paid_transaction_id, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.id, r.group_id, r.processor_id, r.amount, r.description, r.redirect_url, r.card_enabled, r.ach_enabled,
+      [r.id, r.group_id, r.processor_id, r.amount, r.description, r.redirect_url, flagColumn(r.card_enabled), flagColumn(r.ach_enabled),
         r.status, r.expires_at, r.paid_transaction_id, r.created_at, r.updated_at],
     );
   },
-  find: (ex: Executor, id: string) => ex.get<PaymentLinkRow>('SELECT * FROM payment_links WHERE id = ?', [id]),
-  findInGroup: (ex: Executor, groupId: string, id: string) =>
-    ex.get<PaymentLinkRow>('SELECT * FROM payment_links WHERE group_id = ? AND id = ?', [groupId, id]),
-  list(ex: Executor, f: PaymentLinkListFilter) {
+  async find(ex: Executor, id: string) {
+    const row = await ex.get<PaymentLinkRow>('SELECT * FROM payment_links WHERE id = ?', [id]);
+    return row && toEntity(row);
+  },
+  async findInGroup(ex: Executor, groupId: string, id: string) {
+    const row = await ex.get<PaymentLinkRow>('SELECT * FROM payment_links WHERE group_id = ? AND id = ?', [groupId, id]);
+    return row && toEntity(row);
+  },
+  async list(ex: Executor, f: PaymentLinkListFilter) {
     const s = statusClause(f);
-    return ex.all<PaymentLinkRow>(
+    const rows = await ex.all<PaymentLinkRow>(
       `SELECT * FROM payment_links WHERE group_id = ?${s.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       [f.groupId, ...s.params, f.limit, f.offset],
     );
+    return rows.map(toEntity);
   },
   async count(ex: Executor, f: PaymentLinkListFilter): Promise<number> {
     const s = statusClause(f);
@@ -91,14 +74,14 @@ export const paymentLinkRepo = {
     ex.run("UPDATE payment_links SET status = 'deactivated', updated_at = ? WHERE id = ? AND status = 'available'", [now, id]),
 };
 
-export const paymentLinkSessionRepo = {
-  async insert(ex: Tx, r: PaymentLinkSessionRow) {
+export const paymentLinkSessionRepo: PaymentLinkSessionStore = {
+  async insert(ex: Tx, r: PaymentLinkSessionEntity) {
     await ex.run(
       'INSERT INTO payment_link_sessions (token_hash, payment_link_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
       [r.token_hash, r.payment_link_id, r.created_at, r.expires_at],
     );
   },
   find: (ex: Executor, tokenHash: string) =>
-    ex.get<PaymentLinkSessionRow>('SELECT * FROM payment_link_sessions WHERE token_hash = ?', [tokenHash]),
+    ex.get<PaymentLinkSessionEntity>('SELECT * FROM payment_link_sessions WHERE token_hash = ?', [tokenHash]),
   deleteExpiredBefore: (ex: Tx, before: string) => ex.run('DELETE FROM payment_link_sessions WHERE expires_at < ?', [before]),
 };

@@ -1,28 +1,17 @@
-// Plans of a linked account.
+// Plans of a linked account in SQLite (PlanStore). The retry policy and custom fields
+// are JSON text columns; the services see objects.
 import type { Executor, Tx } from '../db.js';
+import type { PlanEntity } from '../../domain/recurring/entities.js';
+import type { PlanStore } from '../interfaces/recurring.js';
+import { fromJsonColumn, jsonColumn } from '../columns.js';
 
-export interface PlanRow {
-  id: string;
-  group_id: string;
-  linked_account_id: string;
-  name: string;
-  description: string;
-  amount: number;
-  initial_amount: number | null;
-  trial_amount: number | null;
-  trial_period_days: number | null;
+/** The stored columns: the record with its retry policy and custom fields as JSON text. */
+type PlanRow = Omit<PlanEntity, 'billing_cycle' | 'proration_behavior' | 'retry_policy' | 'custom_fields'> & {
   billing_cycle: string;
-  billing_factor: number;
-  duration: number;
-  tax: number;
-  shipping_amount: number;
-  max_retry_count: number;
-  retry_policy: string | null; // JSON {steps: [{delay_days}]}
   proration_behavior: string;
+  retry_policy: string | null; // JSON {steps: [{delay_days}]}
   custom_fields: string | null; // JSON
-  created_at: string;
-  updated_at: string;
-}
+};
 
 const COLUMNS = [
   'id', 'group_id', 'linked_account_id', 'name', 'description', 'amount', 'initial_amount', 'trial_amount',
@@ -33,26 +22,46 @@ const COLUMNS = [
 /** Columns a plan update rewrites (everything but identity and created_at). */
 const MUTABLE = COLUMNS.filter((c) => !['id', 'group_id', 'linked_account_id', 'created_at'].includes(c));
 
-export const planRepo = {
-  async insert(ex: Tx, row: PlanRow): Promise<void> {
+function toRow(plan: PlanEntity): PlanRow {
+  return { ...plan, retry_policy: jsonColumn(plan.retry_policy), custom_fields: jsonColumn(plan.custom_fields) };
+}
+
+function toEntity(row: PlanRow): PlanEntity {
+  return {
+    ...row,
+    billing_cycle: row.billing_cycle as PlanEntity['billing_cycle'],
+    proration_behavior: row.proration_behavior as PlanEntity['proration_behavior'],
+    retry_policy: fromJsonColumn(row.retry_policy),
+    custom_fields: fromJsonColumn(row.custom_fields),
+  };
+}
+
+export const planRepo: PlanStore = {
+  async insert(ex: Tx, plan: PlanEntity): Promise<void> {
+    const row = toRow(plan);
     await ex.run(
       `INSERT INTO plans (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
       COLUMNS.map((c) => row[c]),
     );
   },
-  async update(ex: Tx, row: PlanRow): Promise<void> {
+  async update(ex: Tx, plan: PlanEntity): Promise<void> {
+    const row = toRow(plan);
     await ex.run(`UPDATE plans SET ${MUTABLE.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
       ...MUTABLE.map((c) => row[c]),
       row.id,
     ]);
   },
-  find: (ex: Executor, groupId: string, linkedAccountId: string, id: string) =>
-    ex.get<PlanRow>('SELECT * FROM plans WHERE group_id = ? AND linked_account_id = ? AND id = ?', [groupId, linkedAccountId, id]),
-  list: (ex: Executor, groupId: string, linkedAccountId: string, limit: number, offset: number) =>
-    ex.all<PlanRow>(
+  async find(ex: Executor, groupId: string, linkedAccountId: string, id: string) {
+    const row = await ex.get<PlanRow>('SELECT * FROM plans WHERE group_id = ? AND linked_account_id = ? AND id = ?', [groupId, linkedAccountId, id]);
+    return row && toEntity(row);
+  },
+  async list(ex: Executor, groupId: string, linkedAccountId: string, limit: number, offset: number) {
+    const rows = await ex.all<PlanRow>(
       'SELECT * FROM plans WHERE group_id = ? AND linked_account_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?',
       [groupId, linkedAccountId, limit, offset],
-    ),
+    );
+    return rows.map(toEntity);
+  },
   async count(ex: Executor, groupId: string, linkedAccountId: string): Promise<number> {
     const row = await ex.get<{ n: number }>('SELECT COUNT(*) AS n FROM plans WHERE group_id = ? AND linked_account_id = ?', [
       groupId,

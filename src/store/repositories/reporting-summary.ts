@@ -1,20 +1,45 @@
 // Summary SQL: counts and net amounts per day, status, brand, payment method or source,
-// with the reporting endpoint's filters. Whole UTC days come from the transaction_daily
-// rollup (when every filter is one of its dimensions) and only the partial first and
-// last day from transactions, as for count and amount_sum.
+// with the reporting endpoint's filters. Whole UTC days come from a rollup and only the
+// partial first and last day from transactions, as for count and amount_sum: from
+// transaction_daily_dims (status and one dimension: few rows) when the filters are the
+// status and at most one of brand, payment method, source (see dimsRows), else from
+// transaction_daily when every filter is one of its dimensions.
 import type { Executor } from '../db.js';
 import { rollupSplit, where, type ReportScope, type Sql } from './reporting.js';
 import { NET_AMOUNT_STATUSES } from '../../domain/reporting.js';
 import type { SummaryGroup } from '../../domain/reporting-summary.js';
 
-/** The key of each grouping, in the rollup and in transactions. */
-const KEYS: Record<SummaryGroup, { rollup: string; rows: string }> = {
-  day: { rollup: 'day', rows: 'substr(created_at, 1, 10)' },
-  status: { rollup: 'status', rows: 'status' },
-  brand: { rollup: 'brand', rows: "COALESCE(brand, '')" },
-  payment_method: { rollup: 'method_detail', rows: 'method_detail' },
-  source: { rollup: 'source', rows: 'source' },
+/**
+ * The key of each grouping: in the rollup, in transactions, and in the per-dimension
+ * rollup (transaction_daily_dims: which dimension's rows, and the key column there).
+ */
+const KEYS: Record<SummaryGroup, { rollup: string; rows: string; dims: { dimension: string; key: string } }> = {
+  day: { rollup: 'day', rows: 'substr(created_at, 1, 10)', dims: { dimension: '', key: 'day' } },
+  status: { rollup: 'status', rows: 'status', dims: { dimension: '', key: 'status' } },
+  brand: { rollup: 'brand', rows: "COALESCE(brand, '')", dims: { dimension: 'brand', key: 'value' } },
+  payment_method: { rollup: 'method_detail', rows: 'method_detail', dims: { dimension: 'method_detail', key: 'value' } },
+  source: { rollup: 'source', rows: 'source', dims: { dimension: 'source', key: 'value' } },
 };
+
+/** The filters that are a dimension of transaction_daily_dims (its `value` column). */
+const DIM_FILTERS = { brands: 'brand', payment_methods: 'method_detail', transaction_sources: 'source' } as const;
+type DimFilter = keyof typeof DIM_FILTERS;
+
+/**
+ * Which rows of transaction_daily_dims answer this summary, if any. They hold the status
+ * and one dimension: the status filter applies to every row; one filter on brand, payment
+ * method or source reads that dimension's rows (by day or status, or grouped by that same
+ * dimension); anything more needs transaction_daily.
+ */
+function dimsRows(scope: ReportScope, groupDimension: string): { dimension: string; values?: string[] } | undefined {
+  const others = Object.keys(scope.filters).filter((k) => k !== 'statuses');
+  if (others.length === 0) return { dimension: groupDimension };
+  if (others.length > 1 || !(others[0]! in DIM_FILTERS)) return undefined;
+  const filter = others[0] as DimFilter;
+  const dimension = DIM_FILTERS[filter];
+  if (groupDimension !== '' && groupDimension !== dimension) return undefined;
+  return { dimension, values: [...new Set(scope.filters[filter] as string[])] };
+}
 
 // The statuses are this module's constants, not input: written into the statement.
 const NET = `status IN (${NET_AMOUNT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -43,11 +68,26 @@ export const summarySql = {
     if (!split) {
       parts = [rowsPart(where(scope, createdIn(scope.start, '>=', scope.end, '<='), out))];
     } else {
-      const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
+      let wholeDays: string;
+      const dims = dimsRows(scope, key.dims.dimension);
+      if (dims) {
+        out.params.push(dims.dimension);
+        // The status filter (and the window) as for the rollup; the dimension's filter on `value`.
+        const statusOnly: ReportScope = { ...scope, filters: scope.filters.statuses ? { statuses: scope.filters.statuses } : {} };
+        let days = where(statusOnly, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
+        if (dims.values) {
+          days += dims.values.length ? ` AND value IN (${dims.values.map(() => '?').join(', ')})` : ' AND 1 = 0';
+          out.params.push(...dims.values);
+        }
+        wholeDays = `SELECT ${key.dims.key} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} AS a FROM transaction_daily_dims WHERE dimension = ? AND ${days} GROUP BY k`;
+      } else {
+        const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
+        wholeDays = `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} AS a FROM transaction_daily WHERE ${days} GROUP BY k`;
+      }
       const head = where(scope, createdIn(scope.start, '>=', split.fullFrom, '<'), out);
       const tail = where(scope, createdIn(split.fullTo, '>=', scope.end, '<='), out);
       parts = [
-        `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} AS a FROM transaction_daily WHERE ${days} GROUP BY k`,
+        wholeDays,
         rowsPart(head),
         rowsPart(tail),
       ];

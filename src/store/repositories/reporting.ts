@@ -10,7 +10,8 @@
 // updates and deletes by triggers (rare next to inserts). The statements are portable
 // SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
 import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
-import type { TransactionRow } from './transactions.js';
+import type { TransactionEntity } from '../../domain/transactions.js';
+import { toTransactionEntity, type TransactionRow } from './transactions.js';
 import { rollupInsertSelect } from '../migrations/011-reporting-rollup-triggers.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
@@ -22,7 +23,11 @@ export interface ReportScope {
   filters: ReportFilters;
 }
 
-export type ReportRow = TransactionRow & { processor_name: string | null; processor_type: string | null };
+/** A transaction of a report page, with its processor's name and type. */
+export type ReportedTransaction = TransactionEntity & { processor_name: string | null; processor_type: string | null };
+
+/** What the rollup counts of a new transaction. */
+export type RollupItem = Pick<TransactionEntity, 'group_id' | 'created_at' | 'status' | 'transaction_type' | 'method_detail' | 'brand' | 'source' | 'currency' | 'processor_id' | 'captured_amount' | 'refunded_amount'>;
 
 export interface Sql {
   sql: string;
@@ -194,9 +199,10 @@ export const reportingRepo = {
     const q = reportingSql.amountSum(scope);
     return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
   },
-  page(ex: Executor, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<ReportRow[]> {
+  async page(ex: Executor, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<ReportedTransaction[]> {
     const q = reportingSql.page(scope, limit, offset, after);
-    return ex.all<ReportRow>(q.sql, q.params);
+    const rows = await ex.all<TransactionRow & { processor_name: string | null; processor_type: string | null }>(q.sql, q.params);
+    return rows.map((r) => toTransactionEntity(r) as ReportedTransaction);
   },
 };
 
@@ -212,9 +218,9 @@ const DIMENSION_COUNT = 9;
  * row). The store runs it before the batch's COMMIT, over the rows of the writes that
  * succeeded.
  */
-export const rollupOfInserts: BatchReducer<TransactionRow> = {
+export const rollupOfInserts: BatchReducer<RollupItem> = {
   name: 'transaction_daily',
-  statements(rows: TransactionRow[]): JsonStatement[] {
+  statements(rows: RollupItem[]): JsonStatement[] {
     const sums = new Map<string, Array<string | number>>();
     for (const r of rows) {
       const key = [r.group_id, r.created_at.slice(0, 10), r.status, r.transaction_type, r.method_detail, r.brand ?? '', r.source, r.currency, r.processor_id];

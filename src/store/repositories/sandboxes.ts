@@ -1,7 +1,7 @@
 import type { Executor, Tx } from '../db.js';
-import type { GroupRow } from './groups.js';
+import type { GroupEntity } from '../../domain/groups.js';
 
-export interface SandboxRow extends GroupRow {
+export interface SandboxRow extends GroupEntity {
   clock_offset_ms: number;
 }
 

@@ -1,64 +1,25 @@
-// Subscriptions and their charge ledger.
+// Subscriptions and their charge ledger in SQLite (SubscriptionStore,
+// SubscriptionChargeStore). The retry policy, token snapshot and billing address are JSON
+// text columns and the trial flag is 0/1; the services see objects and a boolean.
 import type { Executor, Tx } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
-import type { CustomerBankAccountRow, CustomerCardRow } from './customers.js';
+import { toCustomerCardEntity, type CustomerBankAccountRow, type CustomerCardRow } from './customers.js';
+import type { SubscriptionChargeEntity, SubscriptionEntity, TokenSnapshot } from '../../domain/recurring/entities.js';
+import type { PaymentMethods, SubscriptionChargeStore, SubscriptionFilter, SubscriptionStore } from '../interfaces/recurring.js';
+import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 
-export interface SubscriptionRow {
-  id: string;
-  group_id: string;
-  linked_account_id: string;
-  plan_id: string;
-  customer_id: string;
-  processor_id: string;
-  description: string;
-  currency: string;
-  amount: number;
-  tax_amount: number;
-  shipping_amount: number;
-  initial_amount: number | null;
-  trial_amount: number | null;
-  trial_period_days: number | null;
+/** The stored columns: the entity with its objects as JSON text and the trial flag as 0/1. */
+type SubscriptionRow = Omit<SubscriptionEntity, 'billing_cycle' | 'status' | 'proration_result' | 'retry_policy' | 'trial_done' | 'token_snapshot' | 'billing_address'> & {
   billing_cycle: string;
-  billing_factor: number;
-  duration: number;
-  max_retry_count: number;
-  retry_policy: string | null; // JSON {steps: [{delay_days}]}
-  start_at: string;
-  anchor_at: string;
-  anchor_count: number;
-  trial_done: number; // 0 | 1
-  next_bill_date: string | null;
   status: string;
-  charge_count: number;
-  failure_attempt_count: number;
-  retry_count: number;
-  billing_period_start: string;
-  billing_period_end: string;
-  pending_proration: number;
   proration_result: string;
-  payment_method: 'card' | 'ach';
-  card_id: string | null;
-  bank_account_id: string | null;
-  token_snapshot: string | null; // JSON TokenRow without secrets (tokens hold none)
+  retry_policy: string | null; // JSON {steps: [{delay_days}]}
+  trial_done: number; // 0 | 1
+  token_snapshot: string | null; // JSON TokenSnapshot
   billing_address: string; // JSON
-  version: number;
-  created_at: string;
-  updated_at: string;
-  canceled_at: string | null;
-}
+};
 
-export interface SubscriptionChargeRow {
-  id: string;
-  subscription_id: string;
-  kind: 'trial' | 'regular' | 'proration';
-  period: number;
-  attempt: number;
-  amount: number;
-  due_at: string;
-  transaction_id: string | null;
-  outcome: 'pending' | 'approved' | 'declined' | 'free';
-  created_at: string;
-}
+type SubscriptionChargeRow = SubscriptionChargeEntity;
 
 const COLUMNS = [
   'id', 'group_id', 'linked_account_id', 'plan_id', 'customer_id', 'processor_id', 'description', 'currency', 'amount',
@@ -71,13 +32,36 @@ const COLUMNS = [
 
 const MUTABLE = COLUMNS.filter((c) => !['id', 'group_id', 'linked_account_id', 'customer_id', 'created_at', 'version'].includes(c));
 
-export interface SubscriptionFilter {
-  groupId: string;
-  linkedAccountId: string;
-  status?: string;
-  planId?: string;
-  customerId?: string;
+function toRow(s: SubscriptionEntity): SubscriptionRow {
+  return {
+    ...s,
+    retry_policy: jsonColumn(s.retry_policy),
+    trial_done: flagColumn(s.trial_done),
+    token_snapshot: jsonColumn(s.token_snapshot),
+    billing_address: JSON.stringify(s.billing_address),
+  };
 }
+
+/** A token snapshot's JSON: cvv_supplied is a boolean, or 0/1 in snapshots taken from token rows. */
+function snapshotOf(text: string | null): TokenSnapshot | null {
+  const t = fromJsonColumn<Omit<TokenSnapshot, 'cvv_supplied'> & { cvv_supplied: boolean | number }>(text);
+  return t && { ...t, cvv_supplied: t.cvv_supplied === true || t.cvv_supplied === 1 };
+}
+
+function toEntity(row: SubscriptionRow): SubscriptionEntity {
+  return {
+    ...row,
+    billing_cycle: row.billing_cycle as SubscriptionEntity['billing_cycle'],
+    status: row.status as SubscriptionEntity['status'],
+    proration_result: row.proration_result as SubscriptionEntity['proration_result'],
+    retry_policy: fromJsonColumn(row.retry_policy),
+    trial_done: row.trial_done === 1,
+    token_snapshot: snapshotOf(row.token_snapshot),
+    billing_address: JSON.parse(row.billing_address) as SubscriptionEntity['billing_address'],
+  };
+}
+
+const entities = async (rows: Promise<SubscriptionRow[]>) => (await rows).map(toEntity);
 
 function where(f: SubscriptionFilter): { sql: string; params: unknown[] } {
   const parts = ['group_id = ?', 'linked_account_id = ?'];
@@ -93,8 +77,9 @@ function where(f: SubscriptionFilter): { sql: string; params: unknown[] } {
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-export const subscriptionRepo = {
-  async insert(ex: Tx, row: SubscriptionRow): Promise<void> {
+export const subscriptionRepo: SubscriptionStore = {
+  async insert(ex: Tx, subscription: SubscriptionEntity): Promise<void> {
+    const row = toRow(subscription);
     await ex.run(`INSERT INTO subscriptions (${COLUMNS.join(', ')}) VALUES (${placeholders(COLUMNS.length)})`, COLUMNS.map((c) => row[c]));
   },
 
@@ -102,7 +87,8 @@ export const subscriptionRepo = {
    * Compare-and-set save: writes every mutable column when the stored version is still
    * `row.version`, and bumps it. Returns the number of rows changed (0 = someone else won).
    */
-  async save(ex: Tx, row: SubscriptionRow): Promise<number> {
+  async save(ex: Tx, subscription: SubscriptionEntity): Promise<number> {
+    const row = toRow(subscription);
     const { changes } = await ex.run(
       `UPDATE subscriptions SET ${MUTABLE.map((c) => `${c} = ?`).join(', ')}, version = version + 1 WHERE id = ? AND version = ?`,
       [...MUTABLE.map((c) => row[c]), row.id, row.version],
@@ -110,20 +96,22 @@ export const subscriptionRepo = {
     return changes;
   },
 
-  find: (ex: Executor, groupId: string, linkedAccountId: string, id: string) =>
-    ex.get<SubscriptionRow>('SELECT * FROM subscriptions WHERE group_id = ? AND linked_account_id = ? AND id = ?', [
+  async find(ex: Executor, groupId: string, linkedAccountId: string, id: string) {
+    const row = await ex.get<SubscriptionRow>('SELECT * FROM subscriptions WHERE group_id = ? AND linked_account_id = ? AND id = ?', [
       groupId,
       linkedAccountId,
       id,
-    ]),
+    ]);
+    return row && toEntity(row);
+  },
 
-  list(ex: Executor, f: SubscriptionFilter, limit: number, offset: number): Promise<SubscriptionRow[]> {
+  list(ex: Executor, f: SubscriptionFilter, limit: number, offset: number) {
     const w = where(f);
-    return ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+    return entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE ${w.sql} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
       ...w.params,
       limit,
       offset,
-    ]);
+    ]));
   },
 
   async count(ex: Executor, f: SubscriptionFilter): Promise<number> {
@@ -131,11 +119,10 @@ export const subscriptionRepo = {
     return (await ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM subscriptions WHERE ${w.sql}`, w.params))?.n ?? 0;
   },
 
-  /** Active subscriptions due at `until`, after the keyset cursor (next_bill_date, id), oldest due first. */
   /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
-  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionRow[]> {
+  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope) {
     const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
-    return after
+    return entities(after
       ? ex.all<SubscriptionRow>(
           `SELECT * FROM subscriptions
            WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?)) AND ${s.sql}
@@ -145,7 +132,7 @@ export const subscriptionRepo = {
       : ex.all<SubscriptionRow>(
           `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql} ORDER BY next_bill_date, id LIMIT ?`,
           [until, ...s.params, limit],
-        );
+        ));
   },
 
   async countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number> {
@@ -156,17 +143,14 @@ export const subscriptionRepo = {
 
   /** Active subscriptions of a plan, a page at a time in id order. */
   activeOfPlan: (ex: Executor, planId: string, afterId: string, limit: number) =>
-    ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?`, [
+    entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?`, [
       planId,
       afterId,
       limit,
-    ]),
+    ])),
 
   /** The stored cards and bank accounts a batch of subscriptions pays with (one query each). */
-  async paymentMethods(
-    ex: Executor,
-    rows: SubscriptionRow[],
-  ): Promise<{ cards: Map<string, CustomerCardRow>; banks: Map<string, CustomerBankAccountRow> }> {
+  async paymentMethods(ex: Executor, rows: readonly SubscriptionEntity[]): Promise<PaymentMethods> {
     const cardIds = [...new Set(rows.map((r) => r.card_id).filter((x): x is string => x !== null))];
     const bankIds = [...new Set(rows.map((r) => r.bank_account_id).filter((x): x is string => x !== null))];
     const cards = cardIds.length
@@ -175,11 +159,11 @@ export const subscriptionRepo = {
     const banks = bankIds.length
       ? await ex.all<CustomerBankAccountRow>(`SELECT * FROM customer_bank_accounts WHERE id IN (${placeholders(bankIds.length)})`, bankIds)
       : [];
-    return { cards: new Map(cards.map((c) => [c.id, c])), banks: new Map(banks.map((b) => [b.id, b])) };
+    return { cards: new Map(cards.map((c) => [c.id, toCustomerCardEntity(c)])), banks: new Map(banks.map((b) => [b.id, b])) };
   },
 };
 
-export const subscriptionChargeRepo = {
+export const subscriptionChargeRepo: SubscriptionChargeStore = {
   /** Claims one attempt; returns false when it was already recorded (the UNIQUE key). */
   async claim(ex: Tx, row: SubscriptionChargeRow): Promise<boolean> {
     const { changes } = await ex.run(

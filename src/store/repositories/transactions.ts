@@ -1,6 +1,12 @@
+// Transactions on SQLite: the TransactionStore of the use cases. Rows keep addresses,
+// custom fields and commissions as JSON text and email_receipt as 0/1; the entity
+// (TransactionEntity) has them as objects and booleans — converted here and nowhere else.
 import { isTx, type Executor, type Tx } from '../db.js';
 import { rollupOfInserts } from './reporting.js';
+import type { TransactionStore } from '../interfaces/transactions.js';
+import type { TransactionEntity, TransactionStatus } from '../../domain/transactions.js';
 
+/** The stored row (bulk seeding writes rows directly). */
 export interface TransactionRow {
   id: string;
   group_id: string;
@@ -72,34 +78,70 @@ const COLUMNS: Array<keyof TransactionRow> = [
 ];
 export const TRANSACTION_COLUMNS = COLUMNS;
 
-export const transactionRepo = {
+// Only these columns differ between row and entity; every other value is the same.
+const ENCODE: Partial<Record<keyof TransactionRow, (t: TransactionEntity) => unknown>> = {
+  email_receipt: (t) => (t.email_receipt ? 1 : 0),
+  billing_address: (t) => JSON.stringify(t.billing_address),
+  shipping_address: (t) => (t.shipping_address ? JSON.stringify(t.shipping_address) : null),
+  custom_fields: (t) => (t.custom_fields ? JSON.stringify(t.custom_fields) : null),
+  commissions: (t) => (t.commissions ? JSON.stringify(t.commissions) : null),
+};
+const ENCODERS = COLUMNS.map((c) => ENCODE[c]);
+
+/** The column values of a transaction, in COLUMNS order. */
+function values(t: TransactionEntity): unknown[] {
+  return COLUMNS.map((c, i) => {
+    const encode = ENCODERS[i];
+    return encode ? encode(t) : t[c as keyof TransactionEntity];
+  });
+}
+
+/**
+ * The entity of a row read back. The row object is fresh from the driver and nobody
+ * else holds it: it becomes the entity in place (no copy of its 56 fields per row of a
+ * report page).
+ */
+export function toTransactionEntity(row: TransactionRow): TransactionEntity {
+  const t = row as unknown as Record<keyof TransactionRow, unknown>;
+  t.email_receipt = row.email_receipt === 1;
+  t.billing_address = row.billing_address ? JSON.parse(row.billing_address) : {};
+  t.shipping_address = row.shipping_address ? JSON.parse(row.shipping_address) : null;
+  t.custom_fields = row.custom_fields ? JSON.parse(row.custom_fields) : null;
+  t.commissions = row.commissions ? JSON.parse(row.commissions) : null;
+  return t as unknown as TransactionEntity;
+}
+
+export const transactionRepo: TransactionStore = {
   /**
    * Inside a write the row is deferred: sent with the batch's other new transactions in
    * one statement, and counted into the reporting rollup once per batch.
    */
-  insert(ex: Tx, row: TransactionRow): void {
-    ex.deferInsert('transactions', COLUMNS, COLUMNS.map((c) => row[c]));
-    ex.accumulate(rollupOfInserts, row);
+  insert(ex, t) {
+    ex.deferInsert('transactions', COLUMNS, values(t));
+    ex.accumulate(rollupOfInserts, t);
   },
-  /** Many rows in one statement (seeding). */
-  async insertMany(ex: Tx, rows: TransactionRow[]) {
-    if (rows.length === 0) return;
-    for (const row of rows) ex.accumulate(rollupOfInserts, row);
+  /** Many rows in one statement. */
+  async insertMany(ex, ts) {
+    if (ts.length === 0) return;
+    for (const t of ts) ex.accumulate(rollupOfInserts, t);
     const one = `(${COLUMNS.map(() => '?').join(', ')})`;
-    await ex.run(
-      `INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES ${rows.map(() => one).join(', ')}`,
-      rows.flatMap((r) => COLUMNS.map((c) => r[c])),
-    );
+    await ex.run(`INSERT INTO transactions (${COLUMNS.join(', ')}) VALUES ${ts.map(() => one).join(', ')}`, ts.flatMap(values));
   },
-  find: (ex: Executor, groupId: string, id: string) => {
+  async find(ex, groupId, id) {
     const sql = 'SELECT * FROM transactions WHERE group_id = ? AND id = ?';
     // Inside a write, new rows of the batch not yet sent are sent first only if one is this row.
-    return isTx(ex) ? ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : ex.get<TransactionRow>(sql, [groupId, id]);
+    const row = isTx(ex) ? await ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : await ex.get<TransactionRow>(sql, [groupId, id]);
+    return row && toTransactionEntity(row);
   },
-  setCustomer: (ex: Tx, id: string, customerId: string) =>
-    ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
+  async findMany(ex, ids) {
+    if (ids.length === 0) return [];
+    // One statement text whatever the count (the ids travel as one JSON array).
+    const rows = await ex.all<TransactionRow>('SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', [JSON.stringify(ids)]);
+    return rows.map(toTransactionEntity);
+  },
+  setCustomer: (ex, id, customerId) => ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
-  setStatus: (ex: Tx, id: string, from: string[], to: string, at: string) =>
+  setStatus: (ex, id, from, to, at) =>
     ex.run(
       `UPDATE transactions SET status = ?, updated_at = ? WHERE id = ? AND status IN (${from.map(() => '?').join(', ')})`,
       [to, at, id, ...from],
@@ -108,7 +150,7 @@ export const transactionRepo = {
    * Capture as a compare-and-set sent with the write's batch (no trip of its own): the
    * write fails with `error()` unless the row was still authorized for at least `captured`.
    */
-  deferCapture(tx: Tx, id: string, captured: number, status: string, at: string, error: () => unknown): void {
+  deferCapture(tx, id, captured, status, at, error) {
     tx.deferChange(
       'transactions',
       id,
@@ -117,7 +159,7 @@ export const transactionRepo = {
       { changes: 1, error },
     );
   },
-  refund: (ex: Tx, id: string, amount: number, at: string) =>
+  refund: (ex, id, amount, at) =>
     ex.run(
       `UPDATE transactions SET refunded_amount = refunded_amount + ?,
          status = CASE WHEN refunded_amount + ? >= captured_amount THEN 'refunded' ELSE 'partially_refunded' END,

@@ -50,6 +50,7 @@ const PARAM_IDS: Record<string, (d: DemoOutput, extra: Record<string, string>) =
   card_id: (d) => d.card_id as string | undefined,
   transaction_id: (_d, x) => x.transaction_id,
   event_id: (_d, x) => x.event_id,
+  endpoint_id: (_d, x) => x.endpoint_id,
   product_id: (d) => first(d.product_ids),
   invoice_id: (d) => first(d.invoice_ids),
   partner_id: (d) => first(d.partner_ids),
@@ -114,7 +115,13 @@ export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<Wor
     // The auth's own event (transaction.approved), newest in the log.
     const log = await s.call('GET', `/api/v1/groups/${demo.group_id}/events?limit=1`, { key: allKey });
     assert.equal(log.status, 200, log.text);
-    const extra = { transaction_id: auth.body.id as string, event_id: log.body.data.items[0].id as string };
+    // A webhook endpoint (nothing listens on port 9; it takes no event the suites cause).
+    const hook = await s.call('POST', `/api/v1/groups/${demo.group_id}/webhook_endpoints`, {
+      key: allKey,
+      body: { url: 'http://127.0.0.1:9/hooks', enabled_events: ['signup_entry.created'] },
+    });
+    assert.equal(hook.status, 200, hook.text);
+    const extra = { transaction_id: auth.body.id as string, event_id: log.body.data.items[0].id as string, endpoint_id: hook.body.id as string };
     const ids: Record<string, string> = {};
     for (const [param, find] of Object.entries(PARAM_IDS)) {
       const id = find(demo, extra);
@@ -162,6 +169,9 @@ const validBodies: Record<string, BodyBuilder> = {
     billing_address: CARD_ADDRESS,
   }),
   [routeKey('POST', `${G}/products`)]: () => productBody(),
+  [routeKey('POST', `${G}/webhook_endpoints`)]: () => ({ url: 'http://127.0.0.1:9/hooks', enabled_events: ['signup_entry.created'] }),
+  [routeKey('PATCH', `${G}/webhook_endpoints/:endpoint_id`)]: () => ({ description: 'patched by the isolation suite' }),
+  [routeKey('POST', `${G}/events/:event_id/resend`)]: (_w, ids) => ({ endpoint_id: ids.endpoint_id }),
   [routeKey('PUT', `${G}/products/:product_id`)]: () => productBody(),
   [routeKey('POST', `${G}/invoices`)]: (_w, ids) => ({
     partner_id: ids.partner_id,

@@ -85,7 +85,7 @@ export async function sendTo(w: World, sessions: Sessions, route: RouteDef, out:
       throw new Error(`${route.method} ${path}: ${(err as Error).message} (${cause?.code ?? ''} ${cause?.message ?? ''})`);
     }
   }
-  const text = await res.text();
+  const text = await answerText(res);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -94,6 +94,15 @@ export async function sendTo(w: World, sessions: Sessions, route: RouteDef, out:
   }
   if (route.auth.kind === 'session' && res.status === 200) sessions.used();
   return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** The answer's text; an event stream (which stays open) is checked by its head and closed. */
+export async function answerText(res: Response): Promise<string> {
+  if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return '';
+  }
+  return res.text();
 }
 
 /** No 5xx, and an /api error in the DESIGN.md shape (validation errors name their fields). */

@@ -1,0 +1,48 @@
+import { Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { listEvents } from '../../src/services/events/events.js';
+import { EVENT_LIST_LIMIT_DEFAULT, EVENT_LIST_LIMIT_MAX, typePattern, type EventList } from '../../src/domain/events.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { eventRows, EVENT_COLUMNS } from '../../src/render/events.js';
+import { table } from '../../src/render/table.js';
+import { contextFor } from '../../src/services/context.js';
+
+export default class EventsList extends PayctlCommand {
+  static override description = 'List the events of a group, newest first (what webhooks and payctl listen deliver)';
+  static override examples = [
+    '<%= config.bin %> events list --group GROUP_ID',
+    "<%= config.bin %> events list --type 'transaction.*' --type invoice.paid --limit 20",
+    '<%= config.bin %> events list --since 2026-11-01 --json',
+  ];
+  static override flags = {
+    group: groupFlag,
+    type: Flags.string({ description: "only these types: exact, or wildcards like 'transaction.*' (repeatable, or comma-separated)", multiple: true }),
+    limit: Flags.integer({ description: `at most this many (1-${EVENT_LIST_LIMIT_MAX})`, default: EVENT_LIST_LIMIT_DEFAULT }),
+    since: Flags.string({ description: 'only events created at or after this time (RFC 3339 or YYYY-MM-DD)' }),
+    until: Flags.string({ description: 'only events created at or before this time (RFC 3339 or YYYY-MM-DD)' }),
+    'starting-after': Flags.string({ description: 'the page after this event id (the last id of the previous page)' }),
+  };
+
+  async run(): Promise<EventList> {
+    const { flags } = await this.parse(EventsList);
+    for (const t of (flags.type ?? []).flatMap((x) => x.split(',')).map((x) => x.trim())) {
+      const checked = typePattern.safeParse(t);
+      if (!checked.success) this.error(`--type: ${checked.error.issues[0]!.message}`, { exit: 2 });
+    }
+    const p = await this.platform(flags.db);
+    // The operator reads every event of the group, as a key with manage_webhooks does.
+    const result = await listEvents(contextFor(p, flags.group), PERMISSIONS, {
+      ...(flags.type ? { types: flags.type.join(',') } : {}),
+      limit: String(flags.limit),
+      ...(flags.since ? { created_from: flags.since } : {}),
+      ...(flags.until ? { created_to: flags.until } : {}),
+      ...(flags['starting-after'] ? { starting_after: flags['starting-after'] } : {}),
+    });
+    const items = result.data.items;
+    if (items.length === 0) this.log('no events');
+    else this.log(table(EVENT_COLUMNS, eventRows(items)));
+    if (result.data.has_more) this.log(`more: --starting-after ${items[items.length - 1]!.id}`);
+    return result;
+  }
+}

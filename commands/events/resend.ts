@@ -1,0 +1,32 @@
+import { Args, Flags } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { resendEvent } from '../../src/services/webhooks/endpoints.js';
+import { deliverDue } from '../../src/services/webhooks/delivery.js';
+import type { ResendResult } from '../../src/domain/webhooks.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { contextFor } from '../../src/services/context.js';
+
+export default class EventsResend extends PayctlCommand {
+  static override description = 'Deliver an event again: to every enabled endpoint that takes its type, or to one (--endpoint); sent at once';
+  static override examples = ['<%= config.bin %> events resend EVENT_ID --group GROUP_ID', '<%= config.bin %> events resend EVENT_ID --group GROUP_ID --endpoint ENDPOINT_ID'];
+  static override args = { id: Args.string({ description: 'event id (from events list)', required: true }) };
+  static override flags = {
+    group: groupFlag,
+    endpoint: Flags.string({ description: 'only this endpoint (subscribed to the type or not)' }),
+  };
+
+  async run(): Promise<ResendResult> {
+    const { args, flags } = await this.parse(EventsResend);
+    const p = await this.platform(flags.db);
+    const result = await resendEvent(contextFor(p, flags.group), PERMISSIONS, args.id, flags.endpoint ? { endpoint_id: flags.endpoint } : {});
+    if (result.endpoint_ids.length === 0) {
+      this.log(`No enabled endpoint takes ${args.id}'s type: nothing queued (name one with --endpoint).`);
+      return result;
+    }
+    // Sent from here, like `clock advance` sends what fell due (a running server's pass may take some: each goes once).
+    const attempts = await deliverDue({ db: p.db, clock: p.clock, env: p.env }, { groupId: flags.group });
+    this.log(`Queued ${args.id} for ${result.endpoint_ids.join(', ')}; ${attempts} attempt(s) made (see payctl webhook deliveries ENDPOINT_ID)`);
+    return result;
+  }
+}

@@ -1,0 +1,41 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../../src/cli/base.js';
+import { groupFlag } from '../../src/cli/flags/group.js';
+import { getEvent } from '../../src/services/events/events.js';
+import type { Event } from '../../src/domain/events.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { objectId } from '../../src/render/events.js';
+import { keyValues, table } from '../../src/render/table.js';
+import { dateTime } from '../../src/render/format.js';
+import { contextFor } from '../../src/services/context.js';
+
+export default class EventsShow extends PayctlCommand {
+  static override description = 'Show one event: its type, time, request and the object it carries';
+  static override examples = ['<%= config.bin %> events show EVENT_ID --group GROUP_ID', '<%= config.bin %> events show EVENT_ID --json'];
+  static override args = { id: Args.string({ description: 'event id', required: true }) };
+  static override flags = { group: groupFlag };
+
+  async run(): Promise<Event> {
+    const { args, flags } = await this.parse(EventsShow);
+    const p = await this.platform(flags.db);
+    const e = await getEvent(contextFor(p, flags.group), PERMISSIONS, args.id);
+    this.log(
+      keyValues([
+        ['id', e.id],
+        ['type', e.type],
+        ['created', dateTime(e.created_at)],
+        ['object', objectId(e)],
+        ['request', e.request ? e.request.id : 'none (the clock did it)'],
+        ['idempotency key', e.request?.idempotency_key ?? ''],
+      ]),
+    );
+    const rows = Object.entries(e.data.object).map(([k, v]) => [k, brief(v), ...(e.data.previous_attributes ? [k in e.data.previous_attributes ? brief(e.data.previous_attributes[k]) : ''] : [])]);
+    this.log(table(['field', 'value', ...(e.data.previous_attributes ? ['before'] : [])], rows));
+    return e;
+  }
+}
+
+function brief(v: unknown): string {
+  const text = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

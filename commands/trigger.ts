@@ -1,0 +1,38 @@
+import { Args } from '@oclif/core';
+import { PayctlCommand } from '../src/cli/base.js';
+import { groupFlag } from '../src/cli/flags/group.js';
+import { RECIPES, trigger, TRIGGER_TYPES, type TriggerResult, type TriggerType } from '../src/dev/trigger.js';
+import { EVENT_COLUMNS, eventRows } from '../src/render/events.js';
+import { table } from '../src/render/table.js';
+
+export default class Trigger extends PayctlCommand {
+  static override description = [
+    'Make an event of TYPE happen for real and print the events it caused.',
+    "It drives the real API on the group (with a key that lives only for the run) and, for what the clock does (settlement, expiry, billing, past due), moves the group's clock as `payctl clock advance --group` does. A running `payctl serve` streams the events to `payctl listen` and delivers them to webhook endpoints.",
+    `Types: ${TRIGGER_TYPES.join(', ')}.`,
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> trigger transaction.approved',
+    '<%= config.bin %> trigger subscription.payment_failed --group GROUP_ID',
+    '<%= config.bin %> trigger invoice.past_due --json',
+  ];
+  static override args = { type: Args.string({ description: 'the event type to cause (e.g. transaction.captured)', required: true }) };
+  static override flags = { group: groupFlag };
+
+  async run(): Promise<TriggerResult> {
+    const { args, flags } = await this.parse(Trigger);
+    if (args.type === 'signup_entry.created') {
+      this.error('signup_entry.created belongs to the group the entry opens, not to this one: submit an entry with `payctl onboard --file entry.json`', { exit: 2 });
+    }
+    if (!(TRIGGER_TYPES as string[]).includes(args.type)) {
+      this.error(`unknown event type "${args.type}": give one of ${TRIGGER_TYPES.join(', ')}`, { exit: 2 });
+    }
+    const type = args.type as TriggerType;
+    const p = await this.platform(flags.db);
+    this.log(`Triggering ${type}: ${RECIPES[type].does}`);
+    const result = await trigger(p, flags.group, type);
+    this.log(table(EVENT_COLUMNS, eventRows(result.events)));
+    this.log(`${result.events.length} event${result.events.length === 1 ? '' : 's'} (payctl events show ID for one)`);
+    return result;
+  }
+}

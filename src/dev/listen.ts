@@ -1,0 +1,169 @@
+// `payctl listen`: follow a running server's live event stream (Server-Sent Events, read
+// with the eventsource client) and forward each event to a local URL, signed per
+// Standard Webhooks with a listen secret, so an integration's webhook handler can be
+// developed against payctl without exposing it. The client reconnects by itself and
+// resumes with Last-Event-ID: an outage of the server loses no event.
+import { randomBytes } from 'node:crypto';
+import { EventSource } from 'eventsource';
+import { Webhook } from 'standardwebhooks';
+import { EVENT_TYPES, type Event } from '../domain/events.js';
+import { objectId } from '../render/events.js';
+
+/** Forwarded requests wait this long for an answer (as webhook deliveries do). */
+export const FORWARD_TIMEOUT_MS = 10_000;
+
+export interface ListenOptions {
+  apiUrl: string;
+  apiKey: string;
+  group: string;
+  /** Type filter (exact types and wildcards); every type when empty. */
+  types: string[];
+  forwardTo?: string;
+  /** The signing secret (`whsec_…`) of forwarded events. */
+  secret: string;
+  json: boolean;
+  /** Where event lines go (stdout) and where status lines go (stderr). */
+  out(line: string): void;
+  info(line: string): void;
+  signal: AbortSignal;
+}
+
+/** Why listening cannot start, said in one line for the user. */
+export class ListenError extends Error {}
+
+export function newListenSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** The result of forwarding one event: the receiver's status, or why it got none. */
+export type ForwardResult = { status: number } | { error: string };
+
+/** POST one event's JSON (exactly the bytes streamed) to `url`, signed with `secret`. */
+export async function forwardEvent(url: string, secret: string, event: { id: string }, body: string, now = new Date()): Promise<ForwardResult> {
+  const signature = new Webhook(secret).sign(event.id, now, body);
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'payctl-listen',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    return { status: res.status };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    return { error: (err as Error).name === 'TimeoutError' ? `no answer in ${FORWARD_TIMEOUT_MS / 1000} s` : (cause ?? (err as Error).message) };
+  }
+}
+
+/** One terminal line per event: time, type, event id, object id, and the forward's outcome. */
+export function eventLine(e: Event, forward?: ForwardResult): string {
+  const time = e.created_at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const parts = [time, e.type.padEnd(28), e.id, objectId(e) || '-'];
+  if (forward) parts.push('status' in forward ? `[${forward.status}]` : `[error: ${forward.error}]`);
+  return parts.join('  ');
+}
+
+function streamUrl(o: Pick<ListenOptions, 'apiUrl' | 'group' | 'types'>): string {
+  const url = new URL(`/api/v1/groups/${encodeURIComponent(o.group)}/events/stream`, o.apiUrl);
+  if (o.types.length > 0) url.searchParams.set('types', o.types.join(','));
+  return url.toString();
+}
+
+/**
+ * Checks that a server answers the stream for this key and group, so a wrong URL, key or
+ * group is one clear sentence rather than a client retrying forever.
+ */
+async function preflight(o: ListenOptions): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(streamUrl(o), { headers: { authorization: o.apiKey, accept: 'text/event-stream' }, signal: AbortSignal.timeout(10_000) });
+  } catch {
+    throw new ListenError(
+      `no payctl server answers at ${o.apiUrl}: start one with \`payctl serve\` (it listens on http://127.0.0.1:4000), or give --api-url (or \`payctl config set api-url URL\`)`,
+    );
+  }
+  if (res.ok) {
+    await res.body?.cancel();
+    return;
+  }
+  const text = await res.text().catch(() => '');
+  let message = text;
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string; fields?: Array<{ path: string; message: string }> } };
+    message = [body.error?.message, ...(body.error?.fields ?? []).map((f) => `${f.path}: ${f.message}`)].filter(Boolean).join('; ');
+  } catch {
+    // not a payctl answer: say what it was
+  }
+  const hint =
+    res.status === 401 || res.status === 403
+      ? ' (give a key of the group with the manage_webhooks permission: --api-key or PAYCTL_API_KEY; `payctl key create --group G --permission manage_webhooks`)'
+      : res.status === 404
+        ? ` (is ${o.apiUrl} a payctl server?)`
+        : '';
+  throw new ListenError(`the server at ${o.apiUrl} refused the event stream (${res.status}): ${message || res.statusText}${hint}`);
+}
+
+/** Listens until `signal` aborts; rejects with a ListenError when it cannot start or the server refuses it later. */
+export async function listen(o: ListenOptions): Promise<void> {
+  await preflight(o);
+  const url = streamUrl(o);
+  const es = new EventSource(url, {
+    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: o.apiKey } }),
+  });
+  let connectedOnce = false;
+  let down = false;
+  // Events are handled one after another, in stream order (forwarded, then printed).
+  let queue: Promise<void> = Promise.resolve();
+  const handle = (raw: string) => {
+    queue = queue.then(async () => {
+      const e = JSON.parse(raw) as Event;
+      const forward = o.forwardTo ? await forwardEvent(o.forwardTo, o.secret, e, raw) : undefined;
+      if (o.json) {
+        o.out(raw);
+        if (forward && !('status' in forward && forward.status < 300)) o.info(`forward of ${e.id} to ${o.forwardTo}: ${'status' in forward ? forward.status : forward.error}`);
+      } else {
+        o.out(eventLine(e, forward));
+      }
+    });
+  };
+  for (const type of EVENT_TYPES) es.addEventListener(type, (m: MessageEvent) => handle(m.data as string));
+  es.addEventListener('ready', (m: MessageEvent) => {
+    const ready = JSON.parse(m.data as string) as { last_event_id: string; types: string[] };
+    if (!connectedOnce) {
+      connectedOnce = true;
+      o.info(`Ready: listening for ${ready.types.join(', ')} events of group ${o.group} at ${o.apiUrl} (Ctrl-C stops)`);
+      if (o.forwardTo) o.info(`Forwarding to ${o.forwardTo}, signed (Standard Webhooks) with the secret ${o.secret}`);
+    } else {
+      o.info(`reconnected: resuming after event position ${ready.last_event_id}`);
+    }
+    down = false;
+  });
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      es.close();
+      void queue.then(() => resolve());
+    };
+    if (o.signal.aborted) return stop();
+    o.signal.addEventListener('abort', stop, { once: true });
+    es.onerror = (err) => {
+      if (es.readyState === es.CLOSED) {
+        o.signal.removeEventListener('abort', stop);
+        es.close();
+        const code = (err as unknown as { code?: number }).code;
+        void queue.then(() => reject(new ListenError(`the server at ${o.apiUrl} ended the event stream${code ? ` (${code})` : ''}; run payctl listen again`)));
+        return;
+      }
+      if (!down) {
+        down = true;
+        o.info(`lost the connection to ${o.apiUrl}; reconnecting (no event is lost: the stream resumes where it stopped)`);
+      }
+    };
+  });
+}

@@ -1,0 +1,157 @@
+// Webhook endpoints and their delivery attempts: the request and resource schemas (one
+// each, used by the routes, the CLI and the OpenAPI document) and the pure rules of
+// delivery — which events an endpoint takes, the retry schedule, what counts as success.
+import { z } from 'zod';
+import { typePattern, matchesTypes } from './events.js';
+import { text, timestamp, uuid } from './strings.js';
+
+/** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
+export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
+/** An attempt gets this long to answer; anything but a 2xx within it is a failure. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** What an attempt keeps of the response body. */
+export const RESPONSE_BODY_MAX_BYTES = 1024;
+export const ENDPOINTS_PER_GROUP_MAX = 100;
+
+/**
+ * When attempt `attempts + 1` is due after attempt `attempts` failed, counted from when
+ * that attempt was due (a clock advance of days runs each retry that fell due in it);
+ * undefined when the schedule is over.
+ */
+export function nextAttemptAt(attemptDueAt: string, attempts: number): string | undefined {
+  const delay = RETRY_DELAYS_MS[attempts];
+  if (delay === undefined) return undefined;
+  return new Date(Date.parse(attemptDueAt) + delay).toISOString();
+}
+
+/** A 2xx is success; any other status, a timeout or a network error is a failure. */
+export const succeeded = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
+
+/** Whether an endpoint subscribed to `enabledEvents` takes an event of `type`. */
+export const takes = (enabledEvents: readonly string[], type: string): boolean => matchesTypes(enabledEvents, type);
+
+const webhookUrl = z
+  .string({ error: 'is required and must be a string' })
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .refine(
+    (s) => {
+      try {
+        const u = new URL(s);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http:// or https:// URL (the receiver the events are POSTed to)' },
+  )
+  .meta({ format: 'uri', example: 'https://example.com/hooks/payctl' });
+
+const enabledEvents = z
+  .array(typePattern, { error: 'must be an array of event types, e.g. ["transaction.*", "invoice.paid"]' })
+  .min(1, { error: 'must name at least one event type (or "*" for every type)' })
+  .max(100, { error: 'at most 100 event types' })
+  .transform((types) => [...new Set(types)])
+  .meta({ description: 'event types to deliver: exact types, family wildcards like `transaction.*`, or `*`', example: ['transaction.*', 'invoice.paid'] });
+
+const endpointDescription = text(500).nullable();
+
+export const createWebhookEndpointSchema = z
+  .strictObject({
+    url: webhookUrl,
+    enabled_events: enabledEvents,
+    description: endpointDescription.optional(),
+    disabled: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .meta({ id: 'CreateWebhookEndpointRequest' });
+export type CreateWebhookEndpoint = z.output<typeof createWebhookEndpointSchema>;
+
+export const updateWebhookEndpointSchema = z
+  .strictObject({
+    url: webhookUrl.optional(),
+    enabled_events: enabledEvents.optional(),
+    description: endpointDescription.optional(),
+    disabled: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { error: 'name at least one field to change: url, enabled_events, description, disabled' })
+  .meta({ id: 'UpdateWebhookEndpointRequest', description: 'Only the fields given change.' });
+export type UpdateWebhookEndpoint = z.output<typeof updateWebhookEndpointSchema>;
+
+export const webhookEndpointSchema = z
+  .object({
+    id: uuid,
+    group_id: z.string(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled_events: z.array(z.string()),
+    disabled: z.boolean().meta({ description: 'a disabled endpoint gets no new deliveries; its waiting retries resume when it is enabled again' }),
+    secret: z
+      .string()
+      .optional()
+      .meta({ description: 'the signing secret (`whsec_` + base64): only in the answers of create and rotate_secret, never again' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
+
+export const webhookEndpointListSchema = z
+  .object({ data: z.object({ items: z.array(webhookEndpointSchema), has_more: z.boolean() }) })
+  .meta({ id: 'WebhookEndpointList' });
+export type WebhookEndpointList = z.output<typeof webhookEndpointListSchema>;
+
+export const deletedWebhookEndpointSchema = z
+  .object({ id: uuid, deleted: z.literal(true) })
+  .meta({ id: 'DeletedWebhookEndpoint' });
+
+export const LIST_LIMIT_MAX = 1000;
+const limit = z
+  .string()
+  .regex(/^\d{1,7}$/, { error: 'must be a whole number' })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: 'must be at least 1' }).max(LIST_LIMIT_MAX, { error: `must be at most ${LIST_LIMIT_MAX}` }))
+  .default(50);
+
+export const webhookEndpointListQuerySchema = z.strictObject({
+  limit,
+  starting_after: uuid.optional().meta({ description: 'an endpoint id: answer the endpoints created before it' }),
+});
+export type WebhookEndpointListQuery = z.output<typeof webhookEndpointListQuerySchema>;
+
+export const webhookAttemptSchema = z
+  .object({
+    id: uuid,
+    endpoint_id: uuid,
+    event_id: uuid,
+    event_type: z.string(),
+    attempt: z.number().int().meta({ description: 'which attempt of this delivery (1 is the first; a resend starts a new delivery)' }),
+    status: z.enum(['succeeded', 'failed']),
+    response_status: z.number().int().nullable().meta({ description: "the receiver's HTTP status; null when it never answered" }),
+    response_body: z.string().nullable().meta({ description: 'the first 1 KiB of the response body' }),
+    error: z.string().nullable().meta({ description: 'why the attempt failed (timeout, connection refused, a non-2xx status)' }),
+    latency_ms: z.number().int(),
+    scheduled_at: timestamp.meta({ description: "when the attempt fell due, on the group's clock" }),
+    next_attempt_at: timestamp.nullable().meta({ description: "when the next attempt is due (group clock); null after a success or the last attempt" }),
+    created_at: timestamp.meta({ description: "when the attempt was sent, on the group's clock" }),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type WebhookAttempt = z.output<typeof webhookAttemptSchema>;
+
+export const webhookAttemptListSchema = z
+  .object({ data: z.object({ items: z.array(webhookAttemptSchema), has_more: z.boolean() }) })
+  .meta({ id: 'WebhookAttemptList' });
+export type WebhookAttemptList = z.output<typeof webhookAttemptListSchema>;
+
+export const webhookAttemptListQuerySchema = z.strictObject({
+  limit,
+  starting_after: uuid.optional().meta({ description: 'an attempt id: answer the attempts older than it' }),
+});
+
+export const resendEventSchema = z
+  .strictObject({ endpoint_id: uuid.optional().meta({ description: 'only this endpoint (it need not be subscribed to the type); default: every enabled endpoint that takes the type' }) })
+  .meta({ id: 'ResendEventRequest' });
+
+export const resendResultSchema = z
+  .object({ event_id: uuid, endpoint_ids: z.array(uuid).meta({ description: 'the endpoints a new delivery was queued for' }) })
+  .meta({ id: 'ResendEventResult' });
+export type ResendResult = z.output<typeof resendResultSchema>;

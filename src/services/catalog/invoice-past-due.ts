@@ -1,0 +1,34 @@
+// The clock's past-due notice: when an invoice's due day ends on its group's clock and it
+// is still unpaid, invoice.past_due is emitted once (request null, stamped with the
+// group's time at which the clock saw it). The status itself stays derived on read.
+import type { Platform } from '../platform.js';
+import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { Progress } from '../clock/scheduler.js';
+import { invoicePastDueRepo } from '../../store/repositories/invoice-past-due.js';
+import { pastDueCutoffDay } from '../../domain/catalog.js';
+import { appendClockEvent, event } from '../events/events.js';
+import { loadInvoice } from './invoices.js';
+
+const CHUNK = 200;
+
+export async function notifyPastDueInvoices(p: Platform, until: Date, scope: GroupScope, progress?: Progress): Promise<number> {
+  const at = until.toISOString();
+  const cutoffDay = pastDueCutoffDay(at);
+  let done = 0;
+  for (;;) {
+    const rows = await invoicePastDueRepo.candidates(p.db, cutoffDay, scope, CHUNK);
+    if (rows.length === 0) break;
+    done += await p.db.write(async (tx) => {
+      let n = 0;
+      for (const row of rows) {
+        if ((await invoicePastDueRepo.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
+        appendClockEvent(tx, row.group_id, at, event('invoice.past_due', await loadInvoice(tx, row, at)));
+        n++;
+      }
+      return n;
+    });
+    progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
+    if (rows.length < CHUNK) break;
+  }
+  return done;
+}

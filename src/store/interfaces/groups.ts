@@ -1,0 +1,36 @@
+// What the group, processor, linked-account and API-key use cases need of a store, in
+// domain entities; src/store implements it (repositories/groups.ts, api-keys.ts).
+import type { Executor, Tx } from '../db.js';
+import type { ApiKeyEntity, GroupEntity, LinkedAccountEntity, ProcessorEntity } from '../../domain/groups.js';
+
+export interface GroupStore {
+  insert(tx: Tx, g: GroupEntity): Promise<void>;
+  find(ex: Executor, id: string): Promise<GroupEntity | undefined>;
+  /** The oldest group of that name. */
+  findByName(ex: Executor, name: string): Promise<GroupEntity | undefined>;
+  list(ex: Executor): Promise<GroupEntity[]>;
+}
+
+export interface ProcessorStore {
+  insert(tx: Tx, p: ProcessorEntity): Promise<void>;
+  find(ex: Executor, groupId: string, id: string): Promise<ProcessorEntity | undefined>;
+  listByGroup(ex: Executor, groupId: string): Promise<ProcessorEntity[]>;
+}
+
+export interface LinkedAccountStore {
+  insert(tx: Tx, a: LinkedAccountEntity): Promise<void>;
+  find(ex: Executor, groupId: string, id: string): Promise<LinkedAccountEntity | undefined>;
+  listByGroup(ex: Executor, groupId: string): Promise<LinkedAccountEntity[]>;
+}
+
+export interface ApiKeyStore {
+  insert(tx: Tx, k: ApiKeyEntity): Promise<void>;
+  /** Several keys in one statement (a sandbox's key per permission kind). */
+  insertMany(tx: Tx, keys: readonly ApiKeyEntity[]): Promise<void>;
+  findByHash(ex: Executor, hash: string): Promise<ApiKeyEntity | undefined>;
+  /** The key with its group's clock offset (authentication reads both at once). */
+  findForAuth(ex: Executor, hash: string): Promise<(ApiKeyEntity & { clock_offset_ms: number }) | undefined>;
+  find(ex: Executor, id: string): Promise<ApiKeyEntity | undefined>;
+  list(ex: Executor, groupId?: string): Promise<ApiKeyEntity[]>;
+  revoke(tx: Tx, id: string, at: string): Promise<{ changes: number }>;
+}

@@ -1,0 +1,60 @@
+// What the recurring services need from a store: plans, subscriptions and the charge
+// ledger, as domain entities. The SQLite repositories implement these; a second store
+// implements the same interfaces and nothing above src/store changes.
+import type { Executor, Tx } from '../db.js';
+import type { PlanEntity, SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
+import type { GroupScope } from '../repositories/group-clocks.js';
+import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain/customers.js';
+
+export interface PlanStore {
+  insert(tx: Tx, plan: PlanEntity): Promise<void>;
+  /** Rewrites everything but identity and created_at. */
+  update(tx: Tx, plan: PlanEntity): Promise<void>;
+  find(ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<PlanEntity | undefined>;
+  /** Newest first. */
+  list(ex: Executor, groupId: string, linkedAccountId: string, limit: number, offset: number): Promise<PlanEntity[]>;
+  count(ex: Executor, groupId: string, linkedAccountId: string): Promise<number>;
+}
+
+export interface SubscriptionFilter {
+  groupId: string;
+  linkedAccountId: string;
+  status?: string | undefined;
+  planId?: string | undefined;
+  customerId?: string | undefined;
+}
+
+/** The stored cards and bank accounts a batch of subscriptions pays with. */
+export interface PaymentMethods {
+  cards: Map<string, CustomerCardEntity>;
+  banks: Map<string, CustomerBankAccountEntity>;
+}
+
+export interface SubscriptionStore {
+  insert(tx: Tx, subscription: SubscriptionEntity): Promise<void>;
+  /**
+   * Compare-and-set save: writes every mutable field when the stored version is still
+   * `subscription.version`, and bumps it. Returns the number of rows changed (0 = someone else won).
+   */
+  save(tx: Tx, subscription: SubscriptionEntity): Promise<number>;
+  find(ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<SubscriptionEntity | undefined>;
+  /** Newest first. */
+  list(ex: Executor, filter: SubscriptionFilter, limit: number, offset: number): Promise<SubscriptionEntity[]>;
+  count(ex: Executor, filter: SubscriptionFilter): Promise<number>;
+  /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
+  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionEntity[]>;
+  countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number>;
+  /** Active subscriptions of a plan, a page at a time in id order. */
+  activeOfPlan(ex: Executor, planId: string, afterId: string, limit: number): Promise<SubscriptionEntity[]>;
+  /** The stored cards and bank accounts a batch of subscriptions pays with (one query each). */
+  paymentMethods(ex: Executor, subscriptions: readonly SubscriptionEntity[]): Promise<PaymentMethods>;
+}
+
+export interface SubscriptionChargeStore {
+  /** Claims one attempt; returns false when it was already recorded. */
+  claim(tx: Tx, charge: SubscriptionChargeEntity): Promise<boolean>;
+  settle(tx: Tx, id: string, outcome: SubscriptionChargeEntity['outcome'], transactionId: string | null): Promise<void>;
+  /** Next free attempt number of a kind and period (proration charges are numbered in order). */
+  nextAttempt(ex: Executor, subscriptionId: string, kind: SubscriptionChargeEntity['kind'], period: number): Promise<number>;
+  listBySubscription(ex: Executor, subscriptionId: string): Promise<SubscriptionChargeEntity[]>;
+}

@@ -1,0 +1,20 @@
+// A change counter for stored customers and their cards: the server keeps the customer
+// and card a stored-card sale reads in memory and reads only this counter (a read shared
+// by the requests that ask together), so a change by any process is seen by the next
+// request. Triggers bump it, so no code path that changes these rows can forget to. A
+// new row needs no bump: nothing cached can be out of date because of it.
+const bump = (table: string, event: 'UPDATE' | 'DELETE') =>
+  `CREATE TRIGGER ${table}_vault_${event.toLowerCase()} AFTER ${event} ON ${table}
+BEGIN
+  UPDATE vault_version SET n = n + 1 WHERE id = 1;
+END`;
+
+export default {
+  version: 13,
+  name: 'vault-version',
+  statements: [
+    'CREATE TABLE vault_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)',
+    'INSERT INTO vault_version (id, n) VALUES (1, 0)',
+    ...['customers', 'customer_cards'].flatMap((t) => (['UPDATE', 'DELETE'] as const).map((e) => bump(t, e))),
+  ],
+};

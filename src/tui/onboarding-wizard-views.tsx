@@ -1,0 +1,117 @@
+/** @jsxRuntime classic */
+/** @jsx h */
+// The onboarding wizard's pieces of screen: the step header, one question (input line,
+// its errors, the list to choose from), and the review of the whole entry. Props only;
+// they read Ink from the lazily loaded runtime, like every screen.
+import { h, ink } from './runtime.js';
+import { maskSensitive } from '../domain/onboarding.js';
+import { formatMoney } from '../domain/money.js';
+import { isRecord, type Draft } from '../domain/onboarding-draft.js';
+import { STEPS, type Question, type StepId } from '../domain/onboarding-questions.js';
+import { problemsOf } from '../domain/onboarding-problems.js';
+import type { Status } from './onboarding-wizard-reducer.js';
+
+export function StepHeader(props: { current: StepId | 'review' }) {
+  const { Box, Text } = ink;
+  return (
+    <Box>
+      <Text bold>payctl onboard  </Text>
+      {STEPS.map((st, i) => (
+        <Text key={st.id} bold={st.id === props.current} color={st.id === props.current ? 'cyan' : 'gray'}>
+          {i > 0 ? ' › ' : ''}
+          {st.id === props.current ? `[${st.title}]` : st.title}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** A list to choose from: the highlighted option marked with ›, labels shown where the question has them. */
+function OptionList(props: { q: Question; highlight: number }) {
+  const { Box, Text } = ink;
+  const { q, highlight } = props;
+  const options = q.options ?? [];
+  if (options.length === 0) return q.emptyHint ? <Text color="yellow">{q.emptyHint}</Text> : null;
+  return (
+    <Box flexDirection="column">
+      {options.map((o, i) => (
+        <Text key={o} color={i === highlight ? 'cyan' : undefined}>
+          {i === highlight ? '  › ' : '    '}
+          {q.optionLabels?.[i] ?? o}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+export function QuestionView(props: { q: Question; input: string; highlight: number; errors: string[] | undefined }) {
+  const { Box, Text } = ink;
+  const { q, input, highlight, errors } = props;
+  const placeholder = q.defaultValue !== undefined && input === '' ? `(Enter for ${q.defaultValue})` : '';
+  const first = errors?.[0];
+  return (
+    <Box flexDirection="column">
+      {q.context ? <Text color="yellow">{q.context}</Text> : null}
+      <Text>
+        <Text bold>? {q.label}</Text>
+        <Text color="gray"> [{q.id}]</Text>
+      </Text>
+      <Text>
+        <Text color="cyan">{'> '}</Text>
+        {input}
+        <Text color="gray">{placeholder}▌</Text>
+        {first ? <Text color="red">  ✖ {first}</Text> : null}
+      </Text>
+      {(errors ?? []).slice(1).map((e, i) => (
+        <Text key={i} color="red">  ✖ {e}</Text>
+      ))}
+      {q.options ? <OptionList q={q} highlight={highlight} /> : null}
+    </Box>
+  );
+}
+
+export function ReviewView(props: { draft: Draft }) {
+  const { Box, Text } = ink;
+  const problems = problemsOf(props.draft);
+  const lines = reviewLines(maskSensitive(props.draft));
+  return (
+    <Box flexDirection="column">
+      <Text bold>Review the signup entry</Text>
+      {lines.map(([path, value]) => (
+        <Text key={path}>
+          <Text color="gray">{path}: </Text>
+          {value}
+        </Text>
+      ))}
+      {problems.length === 0 ? (
+        <Text color="green">All rules are met. Press Enter to submit.</Text>
+      ) : (
+        <Box flexDirection="column">
+          <Text color="red">{problems.length} problem(s) left; Enter goes to the first one:</Text>
+          {problems.map((p, i) => (
+            <Text key={i} color="red">  ✖ {p.path}: {p.message}</Text>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** The entry as `path: value` lines: lists of scalars joined, amounts as money. */
+export function reviewLines(v: unknown, prefix = ''): [string, string][] {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return [[prefix, '(none)']];
+    if (v.every((x) => typeof x !== 'object' || x === null)) return [[prefix, v.join(', ')]];
+    return v.flatMap((x, i) => reviewLines(x, `${prefix}.${i}`));
+  }
+  if (isRecord(v)) return Object.entries(v).flatMap(([k, x]) => reviewLines(x, prefix ? `${prefix}.${k}` : k));
+  if (typeof v === 'number' && /_amount$|_size$/.test(prefix)) return [[prefix, formatMoney(v)]];
+  return [[prefix, String(v)]];
+}
+
+const TONE = { info: 'blue', error: 'red', success: 'green' } as const;
+
+export function StatusLine(props: { status: Status | undefined }) {
+  const { Text } = ink;
+  return props.status ? <Text color={TONE[props.status.tone]}>{props.status.text}</Text> : null;
+}

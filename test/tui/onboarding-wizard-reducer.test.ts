@@ -1,0 +1,101 @@
+// The wizard's state machine without a screen: tables of keystrokes from a starting
+// draft, and the state they lead to.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { initialState, wizardReducer, type WizardAction, type WizardState } from '../../src/tui/onboarding-wizard-reducer.js';
+import type { KeyInfo } from '../../src/tui/keys.js';
+import type { Draft } from '../../src/domain/onboarding-draft.js';
+import type { AskContext } from '../../src/domain/onboarding-questions.js';
+
+/** One keystroke as Ink reports it: text, or a named key. */
+type Stroke = string | { key: keyof KeyInfo; input?: string };
+const ENTER: Stroke = { key: 'return' };
+const ESC: Stroke = { key: 'escape' };
+const DOWN: Stroke = { key: 'downArrow' };
+const UP: Stroke = { key: 'upArrow' };
+const BACKSPACE: Stroke = { key: 'backspace' };
+const CTRL_S: Stroke = { key: 'ctrl', input: 's' };
+const CTRL_C: Stroke = { key: 'ctrl', input: 'c' };
+
+const action = (k: Stroke): WizardAction =>
+  typeof k === 'string' ? { type: 'key', input: k, key: {} } : { type: 'key', input: k.input ?? '', key: { [k.key]: true } };
+const run = (s: WizardState, keys: Stroke[]) => keys.reduce((st, k) => wizardReducer(st, action(k)), s);
+
+const FORMS: AskContext = { signupForms: [{ id: 'f1', name: 'Main' }, { id: 'f2', name: 'Partners' }] };
+
+interface Case {
+  name: string;
+  draft?: Draft;
+  ask?: AskContext;
+  keys: Stroke[];
+  want: Partial<Pick<WizardState, 'cursor' | 'input' | 'highlight' | 'phase'>> & { draft?: Draft; error?: RegExp; effect?: string };
+}
+
+const cases: Case[] = [
+  { name: 'starts on the form id', keys: [], want: { cursor: 'signup_form_id', phase: 'asking', input: '' } },
+  { name: 'typing fills the input', keys: ['fo', 'rm'], want: { cursor: 'signup_form_id', input: 'form' } },
+  { name: 'backspace removes one character', keys: ['form', BACKSPACE], want: { input: 'for' } },
+  { name: 'Enter answers and moves on', keys: ['form_1', ENTER], want: { cursor: 'external_id', draft: { signup_form_id: 'form_1' } } },
+  { name: 'an empty optional answer moves on without a value', keys: ['f', ENTER, ENTER], want: { cursor: 'business.business_name', draft: { signup_form_id: 'f' } } },
+  { name: 'a required field left empty stays, with an error', keys: [ENTER], want: { cursor: 'signup_form_id', error: /required/ } },
+  { name: 'Esc goes back with the answer in the input', keys: ['f', ENTER, 'crm', ENTER, ESC], want: { cursor: 'external_id', input: 'crm' } },
+  { name: 'Esc on the first question stays', keys: [ESC], want: { cursor: 'signup_form_id' } },
+  {
+    name: '↓ moves the highlight in a list, Enter takes it',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A' } },
+    keys: [DOWN, DOWN, ENTER],
+    want: { cursor: 'business.website', draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A', business_type: 'trust' } } },
+  },
+  {
+    name: '↑ from the first option wraps to the last',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A' } },
+    keys: [UP],
+    want: { cursor: 'business.business_type', highlight: 9 },
+  },
+  {
+    name: 'typing in a list moves the highlight to the first match',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A' } },
+    keys: ['pu'],
+    want: { highlight: 3, input: 'pu' },
+  },
+  { name: 'forms: ↓ and Enter pick the second', ask: FORMS, keys: [DOWN, ENTER], want: { cursor: 'external_id', draft: { signup_form_id: 'f2' } } },
+  { name: 'forms: a typed name moves the highlight', ask: FORMS, keys: ['Part'], want: { highlight: 1 } },
+  { name: 'forms: an unknown form is refused', ask: FORMS, keys: ['zz', ENTER], want: { cursor: 'signup_form_id', error: /choose one of the listed options/, draft: {} } },
+  { name: 'forms: none to choose from', ask: { signupForms: [] }, keys: [ENTER], want: { cursor: 'signup_form_id', error: /payctl signup-form create/ } },
+  { name: 'forms: a resumed draft’s form highlighted', ask: FORMS, draft: { signup_form_id: 'f2', external_id: 'x', business: {} }, keys: [ESC, ESC], want: { cursor: 'signup_form_id', highlight: 1 } },
+  { name: 'Ctrl+S asks to save the draft', keys: ['f', ENTER, CTRL_S], want: { effect: 'save', cursor: 'external_id' } },
+  { name: 'Ctrl+C leaves', keys: [CTRL_C], want: { effect: 'exit', phase: 'done' } },
+  { name: 'keys after leaving do nothing', keys: [CTRL_C, 'x', ENTER], want: { phase: 'done', input: '' } },
+];
+
+describe('wizardReducer', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = run(initialState(c.draft, c.ask), c.keys);
+      const { draft, error, effect, ...fields } = c.want;
+      for (const [k, v] of Object.entries(fields)) assert.deepEqual(s[k as keyof WizardState], v, k);
+      if (draft) assert.deepEqual(s.draft, draft);
+      if (error) assert.match((s.errors[s.cursor] ?? []).join('\n'), error);
+      if (effect) assert.equal(s.effect?.kind, effect);
+    });
+  }
+
+  it('each requested effect has a new id (so the hook runs it once)', () => {
+    const s1 = run(initialState(), [CTRL_S]);
+    const s2 = run(s1, [CTRL_S]);
+    assert.ok(s1.effect && s2.effect);
+    assert.notEqual(s1.effect.id, s2.effect.id);
+  });
+
+  it('a refused submit returns to the review with the message', () => {
+    const review: WizardState = { ...initialState(), phase: 'submitting' };
+    const refused = wizardReducer(review, { type: 'submitted', result: { ok: false, message: 'no' } });
+    assert.equal(refused.phase, 'review');
+    assert.deepEqual(refused.status, { tone: 'error', text: 'no' });
+  });
+
+  it('the outcome of a save is shown', () => {
+    const s = wizardReducer(initialState(), { type: 'saved', ok: false, text: 'Could not save' });
+    assert.deepEqual(s.status, { tone: 'error', text: 'Could not save' });
+  });
+});
