@@ -5,7 +5,7 @@ import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySch
 import { getEvent, listEvents } from '../../services/events/events.js';
 import { openEventStream, runEventStream, STREAM_HEARTBEAT_MS } from '../../services/events/stream.js';
 import { StreamResponse } from '../route.js';
-import { execute, executeRaw } from '../../services/use-case.js';
+import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
 // Any key of the group may ask; it reads the events whose objects it may view (all of
 // them with manage_webhooks).
@@ -63,7 +63,7 @@ export const eventRoutes: RouteDef[] = [
     },
     handler: async (c) => {
       const header = c.headers['last-event-id'];
-      const plan = await openEventStream(c.groupCtx, c.query, typeof header === 'string' ? header : undefined);
+      const plan = await executeRaw(openEventStream, c.platform, c.groupCtx, withParams(c.query, typeof header === 'string' ? { 'Last-Event-ID': header } : {}));
       return new StreamResponse((io) => runEventStream(c.groupCtx, plan, io));
     },
   }),

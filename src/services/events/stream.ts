@@ -7,12 +7,15 @@
 // in-process nudge. The SSE framing, the heartbeat comments and the response head are
 // better-sse's.
 import { once } from 'node:events';
+import type { z } from 'zod';
 import { createSession } from 'better-sse';
 import type { GroupContext } from '../context.js';
 import type { StreamIo } from '../../http/route.js';
 import { eventRepo } from '../../store/repositories/events.js';
 import { eventStreamQuerySchema, matchesTypes, streamCursor, type StreamReady } from '../../domain/events.js';
-import { parseOrThrow, validationError } from '../../errors.js';
+import { validationError } from '../../errors.js';
+import { useCase } from '../use-case.js';
+import type { Platform } from '../platform.js';
 import { toEvent } from './events.js';
 import { onEventsCommitted } from './nudge.js';
 
@@ -37,13 +40,17 @@ export interface StreamPlan {
  * filter and where to start — after Last-Event-ID (or `last_event_id`), else after the
  * log's current end (only new events).
  */
-export async function openEventStream(ctx: GroupContext, query: unknown, lastEventIdHeader: string | undefined): Promise<StreamPlan> {
-  const q = parseOrThrow(eventStreamQuerySchema, query);
-  if (lastEventIdHeader !== undefined) {
-    const checked = streamCursor.safeParse(lastEventIdHeader);
-    if (!checked.success) throw validationError([{ path: 'Last-Event-ID', message: checked.error.issues[0]!.message }]);
-  }
-  const cursor = lastEventIdHeader ?? q.last_event_id;
+/**
+ * The stream's input: its query and the Last-Event-ID header, named so (the HTTP adapter
+ * adds the header to the query; a query parameter of that name cannot override it).
+ */
+const streamInput = eventStreamQuerySchema.extend({ 'Last-Event-ID': streamCursor.optional() });
+
+export const openEventStream = useCase({ input: streamInput, run: open });
+
+async function open(p: Platform, ctx: GroupContext, input: z.output<typeof streamInput>): Promise<StreamPlan> {
+  const header = input['Last-Event-ID'];
+  const cursor = header ?? input.last_event_id;
   const end = await eventRepo.lastSeq(ctx.store);
   let after = end;
   if (cursor !== undefined) {
@@ -53,12 +60,12 @@ export async function openEventStream(ctx: GroupContext, query: unknown, lastEve
     } else {
       const seq = await eventRepo.seqOf(ctx.store, ctx.group, cursor);
       if (seq === undefined) {
-        throw validationError([{ path: lastEventIdHeader !== undefined ? 'Last-Event-ID' : 'last_event_id', message: 'no event of this group has this id' }]);
+        throw validationError([{ path: header !== undefined ? 'Last-Event-ID' : 'last_event_id', message: 'no event of this group has this id' }]);
       }
       after = seq;
     }
   }
-  return { group: ctx.group, after, types: q.types ?? ['*'] };
+  return { group: ctx.group, after, types: input.types ?? ['*'] };
 }
 
 /** Sends the stream until the client goes away or the server shuts down. */
