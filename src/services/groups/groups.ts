@@ -1,9 +1,11 @@
 // Merchant groups, their processors and linked accounts (operator set-up, CLI only).
-// Processors and linked accounts belong to the context's group.
+// Processors and linked accounts belong to the context's group. Every command loads this
+// module for its group check (requireGroup), so it stays light: its writes go straight to
+// the store's write queue (`ctx.store.write`) — operator set-up emits no events and takes
+// no Idempotency-Key — instead of through the unit of work, which loads the event log.
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext, RequestContext } from '../context.js';
-import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { Database, type Executor } from '../../store/db.js';
 import { configCache } from '../../store/config-cache.js';
@@ -20,7 +22,7 @@ export const createGroup = useCase({
   async run(p: Platform, ctx: RequestContext, input): Promise<Group> {
     const now = ctx.clock.nowIso();
     const group: GroupEntity = { id: newId(), name: input.name, pricing: input.pricing, status: 'active', created_at: now, updated_at: now };
-    await unitOfWork(ctx, ({ tx }) => groupRepo.insert(tx, group));
+    await ctx.store.write((tx) => groupRepo.insert(tx, group));
     return toGroup(group);
   },
 });
@@ -82,7 +84,7 @@ export const createProcessor = useCase({
       type: input.type,
       created_at: ctx.clock.nowIso(),
     };
-    await unitOfWork(ctx, ({ tx }) => processorRepo.insert(tx, processor));
+    await ctx.store.write((tx) => processorRepo.insert(tx, processor));
     return toProcessor(processor);
   },
 });
@@ -122,7 +124,7 @@ export const createLinkedAccount = useCase({
       name: input.name ?? 'Main account',
       created_at: ctx.clock.nowIso(),
     };
-    await unitOfWork(ctx, ({ tx }) => linkedAccountRepo.insert(tx, account));
+    await ctx.store.write((tx) => linkedAccountRepo.insert(tx, account));
     return toLinkedAccount(account);
   },
 });

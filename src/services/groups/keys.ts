@@ -1,9 +1,9 @@
 // API keys: random (192 bits), shown once, stored as a SHA-256 hash (a random key
-// needs no slow hash), bound to one group, revocable.
+// needs no slow hash), bound to one group, revocable. Like groups.ts, kept light
+// (the key commands load little else): its writes go straight to the store's write queue.
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext, RequestContext } from '../context.js';
-import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { apiKeyRepo } from '../../store/repositories/api-keys.js';
 import { createApiKeySchema, type ApiKeyEntity } from '../../domain/groups.js';
@@ -44,7 +44,7 @@ export const createKey = useCase({
   async run(p: Platform, ctx: GroupContext, input): Promise<ApiKeyInfo & { key: string }> {
     await requireGroup(ctx.store, ctx.group);
     const { key, row } = mintKey(ctx.group, input.permissions, input.name ?? '', ctx.clock.nowIso());
-    await unitOfWork(ctx, ({ tx }) => apiKeyRepo.insert(tx, row));
+    await ctx.store.write((tx) => apiKeyRepo.insert(tx, row));
     return { key, ...toInfo(row) };
   },
 });
@@ -77,7 +77,7 @@ export const listKeys = useCase({
 export const revokeKey = useCase({
   input: z.object({ key_id: z.string() }),
   run: (p: Platform, ctx: RequestContext, input): Promise<ApiKeyInfo> =>
-    unitOfWork(ctx, async ({ tx }) => {
+    ctx.store.write(async (tx) => {
       const existing = await apiKeyRepo.find(tx, input.key_id);
       if (!existing) throw notFound('API key');
       const at = ctx.clock.nowIso();
