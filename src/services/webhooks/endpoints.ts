@@ -10,6 +10,8 @@ import { unitOfWork } from '../unit-of-work.js';
 import { requireGroup } from '../groups/groups.js';
 import { getEvent } from '../events/events.js';
 import { nudgeDelivery } from './delivery.js';
+import { SECRET_GRACE_MS } from './signing.js';
+import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo, type AttemptRow, type WebhookEndpointRow } from '../../store/repositories/webhooks.js';
 import {
   createWebhookEndpointSchema,
@@ -124,12 +126,16 @@ export async function updateWebhookEndpoint(ctx: GroupContext, id: string, body:
   });
 }
 
-/** A new secret, in the answer only: deliveries from now on are signed with it. */
+/**
+ * A new secret, in the answer only: deliveries from now on are signed with it and, for
+ * SECRET_GRACE_MS on the group's clock, with the secret it replaced as well.
+ */
 export async function rotateWebhookSecret(ctx: GroupContext, id: string): Promise<WebhookEndpoint> {
   return unitOfWork(ctx, async ({ tx }) => {
     const row = await requireEndpoint(ctx, id, tx);
     const next = { ...row, secret: newWebhookSecret(), updated_at: ctx.clock.nowIso() };
     await webhookEndpointRepo.update(tx, next);
+    await webhookSendRepo.retireSecret(tx, ctx.group, id, row.secret, new Date(ctx.clock.now().getTime() + SECRET_GRACE_MS).toISOString());
     return toEndpoint(next, { withSecret: true });
   });
 }

@@ -96,12 +96,17 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
     const runOne = async (withEndpoint: boolean, seconds: number) => {
       await setEnabled(withEndpoint);
       const received0 = rx.count;
+      const threads0 = server.threadCpuMs();
       const cpu0 = server.cpuMs();
       const run = await load({ url: server.url, connections: cfg.connections, duration: seconds, requests });
       const approved = run.ok; // tok_visa: every acknowledged sale is approved
       if (withEndpoint) await rx.waitFor(received0 + approved);
       const cpuUs = ((server.cpuMs() - cpu0) * 1000) / Math.max(1, approved);
-      return { rate: run.requests_per_s, cpuUs, delivered: rx.count - received0, approved, errors: run.errors };
+      const threads1 = server.threadCpuMs();
+      // The split: the main thread, and the others (SQLite's thread pool, V8's GC and compiler threads).
+      const mainUs = ((threads1.main - threads0.main) * 1000) / Math.max(1, approved);
+      const othersUs = ((threads1.others - threads0.others) * 1000) / Math.max(1, approved);
+      return { rate: run.requests_per_s, cpuUs, mainUs, othersUs, delivered: rx.count - received0, approved, errors: run.errors };
     };
     log('- sale with one subscribed webhook endpoint (alternated with the endpoint disabled)');
     await runOne(false, cfg.warmupS);
@@ -115,7 +120,7 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
         (withEndpoint ? one : none).push(r.cpuUs);
         rates[withEndpoint ? 'one' : 'none'].push(r.rate);
         log(
-          `  run ${i + 1} ${withEndpoint ? 'endpoint' : 'none    '} ${r.rate.toFixed(0).padStart(6)} sales/s  server CPU ${r.cpuUs.toFixed(0)} µs/sale  delivered ${r.delivered}/${withEndpoint ? r.approved : 0}  errors ${r.errors}`,
+          `  run ${i + 1} ${withEndpoint ? 'endpoint' : 'none    '} ${r.rate.toFixed(0).padStart(6)} sales/s  server CPU ${r.cpuUs.toFixed(0)} µs/sale (main ${r.mainUs.toFixed(0)}, other threads ${r.othersUs.toFixed(0)})  delivered ${r.delivered}/${withEndpoint ? r.approved : 0}  errors ${r.errors}`,
         );
       }
     }
