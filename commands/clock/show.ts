@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { clockShown } from '../../src/render/platform.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { showClock, type ClockState } from '../../src/services/clock/clock-control.js';
@@ -16,7 +18,7 @@ export default class ClockShow extends PayctlCommand {
     const { flags } = await this.parse(ClockShow);
     const p = await this.platform(flags.db);
     if (flags.group) {
-      const state = await showGroupClock(p, flags.group);
+      const state = await execute(showGroupClock, p, contextFor(p, flags.group), { group_id: flags.group });
       this.log(clockShown(state, flags.group));
       return state;
     }

@@ -2,11 +2,12 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { listEvents } from '../../src/services/events/events.js';
-import { EVENT_LIST_LIMIT_DEFAULT, EVENT_LIST_LIMIT_MAX, typePattern, type EventList } from '../../src/domain/events.js';
-import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { typePattern, type EventList } from '../../src/domain/events.js';
 import { eventRows, EVENT_COLUMNS } from '../../src/render/events.js';
 import { table } from '../../src/render/table.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
+import { limitFlag, startingAfterFlag } from '../../src/cli/flags/paging.js';
 
 export default class EventsList extends PayctlCommand {
   static override description = 'List the events of a group, newest first (what webhooks and payctl listen deliver)';
@@ -18,10 +19,10 @@ export default class EventsList extends PayctlCommand {
   static override flags = {
     group: groupFlag,
     type: Flags.string({ description: "only these types: exact, or wildcards like 'transaction.*' (repeatable, or comma-separated)", multiple: true }),
-    limit: Flags.integer({ description: `at most this many (1-${EVENT_LIST_LIMIT_MAX})`, default: EVENT_LIST_LIMIT_DEFAULT }),
+    limit: limitFlag,
     since: Flags.string({ description: 'only events created at or after this time (RFC 3339 or YYYY-MM-DD)' }),
     until: Flags.string({ description: 'only events created at or before this time (RFC 3339 or YYYY-MM-DD)' }),
-    'starting-after': Flags.string({ description: 'the page after this event id (the last id of the previous page)' }),
+    'starting-after': startingAfterFlag('event'),
   };
 
   async run(): Promise<EventList> {
@@ -31,13 +32,13 @@ export default class EventsList extends PayctlCommand {
       if (!checked.success) this.error(`--type: ${checked.error.issues[0]!.message}`, { exit: 2 });
     }
     const p = await this.platform(flags.db);
-    // The operator reads every event of the group, as a key with manage_webhooks does.
-    const result = await listEvents(contextFor(p, flags.group), PERMISSIONS, {
-      ...(flags.type ? { types: flags.type.join(',') } : {}),
-      limit: String(flags.limit),
-      ...(flags.since ? { created_from: flags.since } : {}),
-      ...(flags.until ? { created_to: flags.until } : {}),
-      ...(flags['starting-after'] ? { starting_after: flags['starting-after'] } : {}),
+    // The operator's context holds every permission kind: it reads every event of the group, as a key with manage_webhooks does.
+    const result = await execute(listEvents, p, contextFor(p, flags.group), {
+      types: flags.type,
+      limit: flags.limit,
+      created_from: flags.since,
+      created_to: flags.until,
+      starting_after: flags['starting-after'],
     });
     const items = result.data.items;
     if (items.length === 0) this.log('no events');

@@ -4,8 +4,8 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { resendEvent } from '../../src/services/webhooks/endpoints.js';
 import { deliverDue } from '../../src/services/webhooks/delivery.js';
 import type { ResendResult } from '../../src/domain/webhooks.js';
-import { PERMISSIONS } from '../../src/domain/permissions.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class EventsResend extends PayctlCommand {
   static override description = 'Deliver an event again: to every enabled endpoint that takes its type, or to one (--endpoint); sent at once';
@@ -19,7 +19,7 @@ export default class EventsResend extends PayctlCommand {
   async run(): Promise<ResendResult> {
     const { args, flags } = await this.parse(EventsResend);
     const p = await this.platform(flags.db);
-    const result = await resendEvent(contextFor(p, flags.group), PERMISSIONS, args.id, flags.endpoint ? { endpoint_id: flags.endpoint } : {});
+    const result = await execute(resendEvent, p, contextFor(p, flags.group), { event_id: args.id, endpoint_id: flags.endpoint });
     if (result.endpoint_ids.length === 0) {
       this.log(`No enabled endpoint takes ${args.id}'s type: nothing queued (name one with --endpoint).`);
       return result;

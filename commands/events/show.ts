@@ -3,11 +3,11 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { getEvent } from '../../src/services/events/events.js';
 import type { Event } from '../../src/domain/events.js';
-import { PERMISSIONS } from '../../src/domain/permissions.js';
 import { objectId } from '../../src/render/events.js';
 import { keyValues, table } from '../../src/render/table.js';
 import { dateTime } from '../../src/render/format.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class EventsShow extends PayctlCommand {
   static override description = 'Show one event: its type, time, request and the object it carries';
@@ -18,7 +18,7 @@ export default class EventsShow extends PayctlCommand {
   async run(): Promise<Event> {
     const { args, flags } = await this.parse(EventsShow);
     const p = await this.platform(flags.db);
-    const e = await getEvent(contextFor(p, flags.group), PERMISSIONS, args.id);
+    const e = await execute(getEvent, p, contextFor(p, flags.group), { event_id: args.id });
     this.log(
       keyValues([
         ['id', e.id],

@@ -1,7 +1,10 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { createGroup } from '../../src/services/groups/groups.js';
 import type { Group } from '../../src/domain/groups.js';
+import type { Pricing } from '../../src/domain/permissions.js';
 
 export default class GroupCreate extends PayctlCommand {
   static override description = 'Create a merchant group';
@@ -13,7 +16,8 @@ export default class GroupCreate extends PayctlCommand {
 
   async run(): Promise<Group> {
     const { flags } = await this.parse(GroupCreate);
-    const group = await createGroup(await this.platform(flags.db), { name: flags.name, pricing: flags.pricing as 'flat' });
+    const p = await this.platform(flags.db);
+    const group = await execute(createGroup, p, contextFor(p, undefined), { name: flags.name, pricing: flags.pricing as Pricing });
     this.log(`Created group ${group.id} (${group.name}, ${group.pricing} pricing)`);
     return group;
   }

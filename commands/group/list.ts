@@ -1,4 +1,6 @@
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { listGroups } from '../../src/services/groups/groups.js';
 import type { Group } from '../../src/domain/groups.js';
 import { groupTable } from '../../src/render/platform.js';
@@ -9,7 +11,8 @@ export default class GroupList extends PayctlCommand {
 
   async run(): Promise<Group[]> {
     const { flags } = await this.parse(GroupList);
-    const groups = await listGroups(await this.platform(flags.db));
+    const p = await this.platform(flags.db);
+    const groups = await execute(listGroups, p, contextFor(p, undefined), {});
     this.log(groupTable(groups));
     return groups;
   }

@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
@@ -18,7 +20,8 @@ export default class KeyCreate extends PayctlCommand {
 
   async run(): Promise<ApiKeyInfo & { key: string }> {
     const { flags } = await this.parse(KeyCreate);
-    const created = await createKey(await this.platform(flags.db), { groupId: flags.group, permissions: flags.permission, name: flags.name });
+    const p = await this.platform(flags.db);
+    const created = await execute(createKey, p, contextFor(p, flags.group), { permissions: flags.permission, name: flags.name });
     this.log(`Created key ${created.id} (${created.permissions.join(', ')})`);
     this.log(`Key (shown once): ${created.key}`);
     return created;

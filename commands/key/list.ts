@@ -1,4 +1,6 @@
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { listKeys, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 import { keyTable } from '../../src/render/platform.js';
@@ -10,7 +12,8 @@ export default class KeyList extends PayctlCommand {
 
   async run(): Promise<ApiKeyInfo[]> {
     const { flags } = await this.parse(KeyList);
-    const keys = await listKeys(await this.platform(flags.db), flags.group);
+    const p = await this.platform(flags.db);
+    const keys = await execute(listKeys, p, contextFor(p, flags.group), {});
     this.log(keyTable(keys));
     return keys;
   }

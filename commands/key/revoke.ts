@@ -1,5 +1,7 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { revokeKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
 
 export default class KeyRevoke extends PayctlCommand {
@@ -9,7 +11,8 @@ export default class KeyRevoke extends PayctlCommand {
 
   async run(): Promise<ApiKeyInfo> {
     const { args, flags } = await this.parse(KeyRevoke);
-    const key = await revokeKey(await this.platform(flags.db), args.id);
+    const p = await this.platform(flags.db);
+    const key = await execute(revokeKey, p, contextFor(p, undefined), { key_id: args.id });
     this.log(`Revoked key ${key.id}`);
     return key;
   }

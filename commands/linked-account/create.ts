@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createLinkedAccount } from '../../src/services/groups/groups.js';
 import type { LinkedAccount } from '../../src/domain/groups.js';
@@ -15,8 +17,9 @@ export default class LinkedAccountCreate extends PayctlCommand {
 
   async run(): Promise<LinkedAccount> {
     const { flags } = await this.parse(LinkedAccountCreate);
-    const row = await createLinkedAccount(await this.platform(flags.db), { groupId: flags.group, processorId: flags.processor, name: flags.name });
-    this.log(`Created linked account ${row.id}`);
-    return row;
+    const p = await this.platform(flags.db);
+    const account = await execute(createLinkedAccount, p, contextFor(p, flags.group), { processor_id: flags.processor, name: flags.name });
+    this.log(`Created linked account ${account.id}`);
+    return account;
   }
 }

@@ -1,4 +1,6 @@
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { listLinkedAccounts } from '../../src/services/groups/groups.js';
 import type { LinkedAccount } from '../../src/domain/groups.js';
@@ -11,8 +13,9 @@ export default class LinkedAccountList extends PayctlCommand {
 
   async run(): Promise<LinkedAccount[]> {
     const { flags } = await this.parse(LinkedAccountList);
-    const rows = await listLinkedAccounts(await this.platform(flags.db), flags.group);
-    this.log(linkedAccountTable(rows));
-    return rows;
+    const p = await this.platform(flags.db);
+    const accounts = await execute(listLinkedAccounts, p, contextFor(p, flags.group), {});
+    this.log(linkedAccountTable(accounts));
+    return accounts;
   }
 }

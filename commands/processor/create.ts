@@ -1,8 +1,11 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createProcessor } from '../../src/services/groups/groups.js';
 import type { Processor } from '../../src/domain/groups.js';
+import type { ProcessorType } from '../../src/domain/permissions.js';
 
 export default class ProcessorCreate extends PayctlCommand {
   static override description = 'Add a (simulated) processor to a group';
@@ -15,8 +18,9 @@ export default class ProcessorCreate extends PayctlCommand {
 
   async run(): Promise<Processor> {
     const { flags } = await this.parse(ProcessorCreate);
-    const row = await createProcessor(await this.platform(flags.db), { groupId: flags.group, type: flags.type as 'transaction_level', name: flags.name });
-    this.log(`Created processor ${row.id} (${row.type})`);
-    return row;
+    const p = await this.platform(flags.db);
+    const processor = await execute(createProcessor, p, contextFor(p, flags.group), { type: flags.type as ProcessorType, name: flags.name });
+    this.log(`Created processor ${processor.id} (${processor.type})`);
+    return processor;
   }
 }

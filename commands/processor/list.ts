@@ -1,4 +1,6 @@
 import { PayctlCommand } from '../../src/cli/base.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { listProcessors } from '../../src/services/groups/groups.js';
 import type { Processor } from '../../src/domain/groups.js';
@@ -11,8 +13,9 @@ export default class ProcessorList extends PayctlCommand {
 
   async run(): Promise<Processor[]> {
     const { flags } = await this.parse(ProcessorList);
-    const rows = await listProcessors(await this.platform(flags.db), flags.group);
-    this.log(processorTable(rows));
-    return rows;
+    const p = await this.platform(flags.db);
+    const processors = await execute(listProcessors, p, contextFor(p, flags.group), {});
+    this.log(processorTable(processors));
+    return processors;
   }
 }

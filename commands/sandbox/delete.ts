@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { deleteSandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class SandboxDelete extends PayctlCommand {
   static override description = 'Drop a sandbox and every row of it in one transaction (its keys stop working at once)';
@@ -11,7 +12,7 @@ export default class SandboxDelete extends PayctlCommand {
   async run(): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> {
     const { args, flags } = await this.parse(SandboxDelete);
     const p = await this.platform(flags.db);
-    const result = await deleteSandbox(contextFor(p, undefined), args.id);
+    const result = await execute(deleteSandbox, p, contextFor(p, undefined), { group_id: args.id });
     const total = Object.values(result.rows).reduce((a, b) => a + b, 0);
     this.log(`Deleted sandbox ${args.id} (${total} rows)`);
     return result;

@@ -4,6 +4,7 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
 import type { WebhookEndpoint } from '../../src/domain/webhooks.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { endpointBlock } from '../../src/render/webhooks.js';
 
 export default class WebhookCreate extends PayctlCommand {
@@ -23,7 +24,7 @@ export default class WebhookCreate extends PayctlCommand {
   async run(): Promise<WebhookEndpoint> {
     const { flags } = await this.parse(WebhookCreate);
     const p = await this.platform(flags.db);
-    const endpoint = await createWebhookEndpoint(contextFor(p, flags.group), {
+    const endpoint = await execute(createWebhookEndpoint, p, contextFor(p, flags.group), {
       url: flags.url,
       enabled_events: flags.events.split(',').map((t) => t.trim()).filter(Boolean),
       ...(flags.description !== undefined ? { description: flags.description } : {}),

@@ -1,9 +1,11 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { listWebhookAttempts } from '../../src/services/webhooks/endpoints.js';
 import type { WebhookAttemptList } from '../../src/domain/webhooks.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
+import { limitFlag, startingAfterFlag } from '../../src/cli/flags/paging.js';
 import { attemptTable } from '../../src/render/webhooks.js';
 
 export default class WebhookDeliveries extends PayctlCommand {
@@ -12,16 +14,17 @@ export default class WebhookDeliveries extends PayctlCommand {
   static override args = { id: Args.string({ description: 'endpoint id (from webhook list)', required: true }) };
   static override flags = {
     group: groupFlag,
-    limit: Flags.integer({ description: 'at most this many (1 to 1000)', default: 50, min: 1, max: 1000 }),
-    'starting-after': Flags.string({ description: 'the page after this attempt id' }),
+    limit: limitFlag,
+    'starting-after': startingAfterFlag('attempt'),
   };
 
   async run(): Promise<WebhookAttemptList> {
     const { args, flags } = await this.parse(WebhookDeliveries);
     const p = await this.platform(flags.db);
-    const result = await listWebhookAttempts(contextFor(p, flags.group), args.id, {
-      limit: String(flags.limit),
-      ...(flags['starting-after'] ? { starting_after: flags['starting-after'] } : {}),
+    const result = await execute(listWebhookAttempts, p, contextFor(p, flags.group), {
+      endpoint_id: args.id,
+      limit: flags.limit,
+      starting_after: flags['starting-after'],
     });
     this.log(result.data.items.length ? attemptTable(result.data.items) : 'No attempts yet.');
     if (result.data.has_more) this.log(`more: --starting-after ${result.data.items.at(-1)!.id}`);

@@ -17,7 +17,7 @@ import { onboardingDemoStep } from '../services/onboarding/onboarding.js';
 import { sha256 } from '../lib/hash.js';
 import { newId } from '../lib/ids.js';
 import { contextFor } from '../services/context.js';
-import { executeRaw } from '../services/use-case.js';
+import { executeRaw, execute } from '../services/use-case.js';
 
 export interface DemoState {
   group_id: string;
@@ -46,9 +46,9 @@ const steps: DemoStep[] = [
   {
     name: 'core',
     async run(p) {
-      const group = await createGroup(p, { name: 'Demo Merchant', pricing: 'flat' });
-      const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level', name: 'Simulated Processor' });
-      const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id, name: 'Demo linked account' });
+      const group = await execute(createGroup, p, contextFor(p, undefined), { name: 'Demo Merchant', pricing: 'flat' });
+      const processor = await execute(createProcessor, p, contextFor(p, group.id), { type: 'transaction_level', name: 'Simulated Processor' });
+      const account = await execute(createLinkedAccount, p, contextFor(p, group.id), { processor_id: processor.id, name: 'Demo linked account' });
       const customer = await demoCustomer(p, group.id);
       return { group_id: group.id, processor_id: processor.id, linked_account_id: account.id, customer_id: customer.id };
     },

@@ -7,10 +7,13 @@
 import { performance } from 'node:perf_hooks';
 import { randomFillSync } from 'node:crypto';
 import type { Platform } from '../services/platform.js';
+import { contextFor } from '../services/context.js';
+import { execute } from '../services/use-case.js';
 import type { Progress } from '../services/clock/scheduler.js';
 import { listGroups, listLinkedAccounts, listProcessors, requireGroup } from '../services/groups/groups.js';
 import { customerRepo } from '../store/repositories/customers.js';
 import type { CustomerEntity } from '../domain/customers.js';
+import type { TransactionStatus } from '../domain/transactions.js';
 import type { TransactionRow } from '../store/repositories/transactions.js';
 import { seedRepo } from '../store/repositories/seed.js';
 import { settlementRepo } from '../store/repositories/settlement.js';
@@ -101,7 +104,7 @@ const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances',
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Hamilton', 'Wirth'];
 
 /** The status of a generated row from its age and kind (what the platform would show by now). */
-function statusOf(r: () => number, type: 'sale' | 'auth', ageMs: number, beforeCutoff: boolean): string {
+function statusOf(r: () => number, type: 'sale' | 'auth', ageMs: number, beforeCutoff: boolean): TransactionStatus {
   if (r() < 0.07) return 'declined';
   if (type === 'auth') {
     const x = r();
@@ -127,11 +130,11 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   const perTx = Math.max(perStatement, opts.rowsPerTransaction ?? 20_000);
   const months = opts.months ?? 8;
 
-  const group = opts.groupId ? await requireGroup(p.db, opts.groupId) : (await listGroups(p))[0];
+  const group = opts.groupId ? await requireGroup(p.db, opts.groupId) : (await execute(listGroups, p, contextFor(p, undefined), {}))[0];
   if (!group) throw invalidRequest('there is no group yet: run `payctl init --demo` or create one with `payctl group create`');
-  const processors = await listProcessors(p, group.id);
+  const processors = await execute(listProcessors, p, contextFor(p, group.id), {});
   if (processors.length === 0) throw invalidRequest(`group ${group.id} has no processor: add one with \`payctl processor create\``);
-  const accounts = await listLinkedAccounts(p, group.id);
+  const accounts = await execute(listLinkedAccounts, p, contextFor(p, group.id), {});
 
   const nowMs = p.clock.now().getTime();
   const nowIso = new Date(nowMs).toISOString();

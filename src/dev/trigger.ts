@@ -219,7 +219,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
   const { processorId, accountId } = await processorOf(p, group);
   // The server sees the platform as a whole (each request then runs on its key's group clock).
   const base: Platform = { ...p, clock: platformClock(p), platformClock: undefined, groupId: undefined };
-  const key = await createKey(base, { groupId: group, permissions: [...PERMISSIONS], name: `payctl trigger ${type}` });
+  const key = await execute(createKey, base, contextFor(base, group), { permissions: [...PERMISSIONS], name: `payctl trigger ${type}` });
   const server = await startServer({ platform: base, port: 0, host: '127.0.0.1', tickMs: 0, accessLog: 'off' });
   const from = await eventRepo.lastSeq(p.db);
   try {
@@ -250,7 +250,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
     await recipe.run(world);
   } finally {
     await server.close();
-    await revokeKey(base, key.id).catch(() => undefined);
+    await execute(revokeKey, base, contextFor(base, undefined), { key_id: key.id }).catch(() => undefined);
   }
   const rows = await eventRepo.after(p.db, group, from, 10_000);
   const events = rows.map(toEvent);

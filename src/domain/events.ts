@@ -9,6 +9,7 @@ import { invoiceSchema, productSchema } from './catalog.js';
 import { paymentLinkSchema } from './payment-links.js';
 import { signupEntryResultSchema } from './onboarding-response.js';
 import { timestamp, uuid } from './strings.js';
+import { pageLimit } from './paging.js';
 import type { Permission } from './permissions.js';
 
 /** A settlement batch as events carry it (the API has no batch resource of its own). */
@@ -112,9 +113,6 @@ export const eventListSchema = z
   .meta({ id: 'EventList' });
 export type EventList = z.output<typeof eventListSchema>;
 
-export const EVENT_LIST_LIMIT_MAX = 1000;
-export const EVENT_LIST_LIMIT_DEFAULT = 50;
-
 /** A type filter: exact types or `family.*` wildcards (or `*`), comma separated. */
 export const typePattern = z.string().refine((p) => p === '*' || (p.endsWith('.*') ? p.slice(0, -2) in FAMILIES : (EVENT_TYPES as string[]).includes(p)), {
   error: (i) => `"${String(i.input)}" is not an event type or a wildcard like transaction.* (types: ${EVENT_TYPES.join(', ')})`,
@@ -139,12 +137,7 @@ export const eventListQuerySchema = z.strictObject({
   types: typePatterns.optional(),
   created_from: isoInstant.optional(),
   created_to: isoInstant.optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,7}$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'must be at least 1' }).max(EVENT_LIST_LIMIT_MAX, { error: `must be at most ${EVENT_LIST_LIMIT_MAX}` }))
-    .default(EVENT_LIST_LIMIT_DEFAULT),
+  limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an event id: answer the events older than it' }),
 });
 export type EventListQuery = z.output<typeof eventListQuerySchema>;

@@ -81,6 +81,42 @@ export const apiKeySchema = z.object({
 });
 export type ApiKey = z.output<typeof apiKeySchema>;
 
+// ---------------------------------------------------------------- operator requests
+
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+
+export const createGroupSchema = z.object({
+  name: z
+    .string({ error: 'is required: 1 to 100 characters' })
+    .trim()
+    .min(1, { error: 'must be 1 to 100 characters' })
+    .max(100, { error: 'must be 1 to 100 characters' }),
+  pricing: z.enum(PRICING, { error: oneOf(PRICING) }).default('flat'),
+});
+
+export const createProcessorSchema = z.object({
+  type: z.enum(PROCESSOR_TYPES, { error: oneOf(PROCESSOR_TYPES) }),
+  name: z.string().optional(),
+});
+
+export const createLinkedAccountSchema = z.object({
+  /** A processor of the group (reported as `processor`, the command's flag). */
+  processor_id: z.string(),
+  name: z.string().optional(),
+});
+
+export const createApiKeySchema = z.object({
+  permissions: z
+    .array(z.string())
+    .superRefine((given, c) => {
+      if (given.length === 0) return void c.addIssue({ code: 'custom', message: 'give at least one permission' });
+      const bad = given.find((x) => !(PERMISSIONS as readonly string[]).includes(x));
+      if (bad !== undefined) c.addIssue({ code: 'custom', message: `"${bad}" is not one of ${PERMISSIONS.join(', ')}` });
+    })
+    .transform((given) => [...new Set(given)] as Permission[]),
+  name: z.string().optional(),
+});
+
 export const toGroup = (g: GroupEntity): Group => ({ id: g.id, name: g.name, pricing: g.pricing, status: g.status, created_at: g.created_at, updated_at: g.updated_at });
 export const toProcessor = (p: ProcessorEntity): Processor => ({ id: p.id, group_id: p.group_id, name: p.name, type: p.type as Processor['type'], created_at: p.created_at });
 export const toLinkedAccount = (a: LinkedAccountEntity): LinkedAccount => ({ id: a.id, group_id: a.group_id, processor_id: a.processor_id, name: a.name, created_at: a.created_at });

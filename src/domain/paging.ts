@@ -13,8 +13,11 @@ export const queryInt = (min: number, max: number, fallback: number) =>
     .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }))
     .default(fallback);
 
+/** A list's page size: 1..1000, 50 when absent (cursor-paged lists take it with `starting_after`). */
+export const pageLimit = queryInt(1, PAGE_LIMIT_MAX, PAGE_LIMIT_DEFAULT);
+
 /** The paging members of a list query schema (spread into its z.strictObject). */
 export const pagingQuery = {
-  limit: queryInt(1, PAGE_LIMIT_MAX, PAGE_LIMIT_DEFAULT),
+  limit: pageLimit,
   offset: queryInt(0, MAX_AMOUNT, 0),
 };

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { typePattern, matchesTypes } from './events.js';
 import { text, timestamp, uuid } from './strings.js';
+import { pageLimit } from './paging.js';
 
 /** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
@@ -66,14 +67,20 @@ export const createWebhookEndpointSchema = z
   .meta({ id: 'CreateWebhookEndpointRequest' });
 export type CreateWebhookEndpoint = z.output<typeof createWebhookEndpointSchema>;
 
+/** The fields an update may change. */
+export const updateWebhookEndpointFields = {
+  url: webhookUrl.optional(),
+  enabled_events: enabledEvents.optional(),
+  description: endpointDescription.optional(),
+  disabled: z.boolean({ error: 'must be true or false' }).optional(),
+};
+/** Whether an update names something to change (`keys`: the input's fields besides the endpoint's id). */
+export const changesSomething = (keys: readonly string[]): boolean => keys.some((k) => k in updateWebhookEndpointFields);
+export const NOTHING_TO_CHANGE = 'name at least one field to change: url, enabled_events, description, disabled';
+
 export const updateWebhookEndpointSchema = z
-  .strictObject({
-    url: webhookUrl.optional(),
-    enabled_events: enabledEvents.optional(),
-    description: endpointDescription.optional(),
-    disabled: z.boolean({ error: 'must be true or false' }).optional(),
-  })
-  .refine((b) => Object.keys(b).length > 0, { error: 'name at least one field to change: url, enabled_events, description, disabled' })
+  .strictObject(updateWebhookEndpointFields)
+  .refine((b) => changesSomething(Object.keys(b)), { error: NOTHING_TO_CHANGE })
   .meta({ id: 'UpdateWebhookEndpointRequest', description: 'Only the fields given change.' });
 export type UpdateWebhookEndpoint = z.output<typeof updateWebhookEndpointSchema>;
 
@@ -104,16 +111,8 @@ export const deletedWebhookEndpointSchema = z
   .object({ id: uuid, deleted: z.literal(true) })
   .meta({ id: 'DeletedWebhookEndpoint' });
 
-export const LIST_LIMIT_MAX = 1000;
-const limit = z
-  .string()
-  .regex(/^\d{1,7}$/, { error: 'must be a whole number' })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: 'must be at least 1' }).max(LIST_LIMIT_MAX, { error: `must be at most ${LIST_LIMIT_MAX}` }))
-  .default(50);
-
 export const webhookEndpointListQuerySchema = z.strictObject({
-  limit,
+  limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an endpoint id: answer the endpoints created before it' }),
 });
 export type WebhookEndpointListQuery = z.output<typeof webhookEndpointListQuerySchema>;
@@ -143,7 +142,7 @@ export const webhookAttemptListSchema = z
 export type WebhookAttemptList = z.output<typeof webhookAttemptListSchema>;
 
 export const webhookAttemptListQuerySchema = z.strictObject({
-  limit,
+  limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an attempt id: answer the attempts older than it' }),
 });
 

@@ -125,7 +125,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       res.setHeader('Request-Id', requestId);
       const ctx: RouteContext = {
         platform,
-        ctx: contextFor(platform, undefined, { requestId }),
+        ctx: contextFor(platform, undefined, { requestId, permissions: [] }),
         get groupCtx(): GroupContext {
           throw new Error(`route ${route.method} ${route.path} has no API key, so no group context`);
         },
@@ -196,7 +196,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         inFlightKeys.add(flightKey);
         released = () => inFlightKeys.delete(flightKey);
       }
-      ctx.ctx = contextFor(ctx.platform, group, { requestId, ...(claim ? { idempotency: claim } : {}) });
+      ctx.ctx = contextFor(ctx.platform, group, { requestId, permissions: ctx.key?.permissions ?? [], ...(claim ? { idempotency: claim } : {}) });
       if (group !== undefined) Object.defineProperty(ctx, 'groupCtx', { value: ctx.ctx as GroupContext });
 
       let result: unknown;
@@ -205,12 +205,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       } catch (err) {
         if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
         // The work committed, then the request failed: a retry gets this same failure.
-        if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: JSON.stringify(err.toBody()) });
+        if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: err.toBody() });
         throw err;
       }
       if (claim && !(result instanceof RawResponse) && !(result instanceof StreamResponse)) {
         const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
-        await claim.settle(platform.db, { status: answer.status, body: JSON.stringify(answer.body) });
+        await claim.settle(platform.db, { status: answer.status, body: answer.body });
       }
 
       if (result instanceof StreamResponse) {
@@ -245,9 +245,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
   };
 
-  const replay = (res: http.ServerResponse, status: number, body: string, cors: boolean) => {
+  // The recorded answer's value, sent as JSON text again: the same text the first answer sent.
+  const replay = (res: http.ServerResponse, status: number, body: unknown, cors: boolean) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Idempotent-Replayed': 'true', ...(cors ? CORS : {}) });
-    res.end(body);
+    res.end(JSON.stringify(body));
   };
 
   const app = (polka as unknown as (o: object) => PolkaApp)({

@@ -7,6 +7,7 @@ import type { Clock } from './clock/clock.js';
 import type { Executor, Store } from '../store/db.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import { newId } from '../lib/ids.js';
+import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 
 export type { Clock } from './clock/clock.js';
 
@@ -23,6 +24,11 @@ export interface RequestContext {
   clock: Clock;
   store: Store;
   request: RequestInfo;
+  /**
+   * The permission kinds the caller holds: what it may read where reads are filtered by
+   * them (the event log). An API key's kinds; every kind for an operator's command.
+   */
+  permissions: readonly Permission[];
   /** Set when the request carries an Idempotency-Key: the first unit of work claims it (unit-of-work.ts). */
   idempotency?: IdempotencyClaim;
 }
@@ -34,6 +40,8 @@ export interface GroupContext extends RequestContext {
 
 export interface ContextOptions {
   requestId?: string;
+  /** Default: every kind (an operator's command); the HTTP dispatcher passes the key's (none without one). */
+  permissions?: readonly Permission[];
   idempotency?: IdempotencyClaim;
 }
 
@@ -66,6 +74,7 @@ export function contextFor(p: Platform, group: string | undefined, opts: Context
     clock: clockOf(p, group),
     store: p.db,
     request: { id: opts.requestId ?? newId(), ...(opts.idempotency ? { idempotency_key: opts.idempotency.key } : {}) },
+    permissions: opts.permissions ?? PERMISSIONS,
     ...(opts.idempotency ? { idempotency: opts.idempotency } : {}),
   };
 }

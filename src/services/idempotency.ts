@@ -5,9 +5,11 @@
 // with the route's status, and when the request ends up answering something else (an
 // onboarding 202 after a failed delivery, an error after a recorded decline) the
 // dispatcher settles the record to that answer before sending it.
+import { isDeepStrictEqual } from 'node:util';
 import type { Platform } from './platform.js';
 import type { Store, Tx } from '../store/db.js';
-import { idempotencyRepo, type IdempotencyRow } from '../store/repositories/idempotency.js';
+import { idempotencyRepo } from '../store/repositories/idempotency.js';
+import type { IdempotencyRecord } from '../store/interfaces/idempotency.js';
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
 import type { Clock } from './clock/clock.js';
@@ -18,7 +20,7 @@ export const MAX_KEY_LENGTH = 255;
 
 /** Thrown inside a write when another request already completed with this key. */
 export class IdempotentReplay extends Error {
-  constructor(readonly record: IdempotencyRow) {
+  constructor(readonly record: IdempotencyRecord) {
     super('idempotent replay');
   }
 }
@@ -32,7 +34,7 @@ export function checkKey(key: string): void {
 export const requestHash = (method: string, path: string, rawBody: string): string => sha256(`${method} ${path}\n${rawBody}`);
 
 /** A completed record for this key, or undefined; 422 when the body differs. */
-export async function findCompleted(store: Store, scope: string, key: string, hash: string): Promise<IdempotencyRow | undefined> {
+export async function findCompleted(store: Store, scope: string, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
   const row = await idempotencyRepo.find(store, scope, key);
   if (row && row.request_hash !== hash) throw idempotencyMismatch();
   return row;
@@ -40,8 +42,17 @@ export async function findCompleted(store: Store, scope: string, key: string, ha
 
 export interface Answer {
   status: number;
-  /** The JSON text sent. */
-  body: string;
+  /** The JSON value sent. */
+  body: unknown;
+}
+
+/** A copy of an answer as it is now (a result changed after the record must not look recorded). */
+function snapshot(body: unknown): unknown {
+  try {
+    return structuredClone(body);
+  } catch {
+    return undefined; // not a plain value: never taken for the recorded answer, so settle writes
+  }
 }
 
 /** One request's claim on its key: open until a unit of work commits the record, then claimed. */
@@ -68,22 +79,21 @@ export class IdempotencyClaim {
 
   /** Inside the unit of work, after its changes: the record, answering with its result. */
   async record(tx: Tx, result: unknown): Promise<void> {
-    const answer = { status: this.status, body: JSON.stringify(result) };
-    await idempotencyRepo.insert(tx, {
+    idempotencyRepo.insert(tx, {
       group_id: this.scope,
       key: this.key,
       request_hash: this.hash,
-      status: answer.status,
-      body: answer.body,
+      status: this.status,
+      body: result,
       created_at: this.clock.nowIso(),
     });
-    this.recorded = answer;
+    this.recorded = { status: this.status, body: snapshot(result) };
   }
 
   /** After the request's answer is known: make the record say exactly that (one write, only when it differs). */
   async settle(store: Store, answer: Answer): Promise<void> {
     if (this.state !== 'claimed' || !this.recorded) return;
-    if (this.recorded.status === answer.status && this.recorded.body === answer.body) return;
+    if (this.recorded.status === answer.status && this.recorded.body !== undefined && isDeepStrictEqual(this.recorded.body, answer.body)) return;
     await store.write((tx) => idempotencyRepo.setAnswer(tx, this.scope, this.key, answer.status, answer.body));
     this.recorded = answer;
   }

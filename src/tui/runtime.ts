@@ -26,10 +26,27 @@ export function inkColourEnv(env: NodeJS.ProcessEnv = process.env): void {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '' && env.FORCE_COLOR === undefined) env.FORCE_COLOR = '0';
 }
 
+/**
+ * Ink draws only its last frame when CI or CONTINUOUS_INTEGRATION is set (is-in-ci reads them
+ * once, when Ink is loaded): a screen someone opened on a terminal would look frozen until it
+ * closed. The screens open only on a terminal, so Ink is loaded without them; the variables are
+ * put back for everything else.
+ */
+async function importInkOutsideCi(env: NodeJS.ProcessEnv = process.env): Promise<typeof InkModule> {
+  const saved = { CI: env.CI, CONTINUOUS_INTEGRATION: env.CONTINUOUS_INTEGRATION };
+  delete env.CI;
+  delete env.CONTINUOUS_INTEGRATION;
+  try {
+    return await import('ink');
+  } finally {
+    for (const [name, value] of Object.entries(saved)) if (value !== undefined) env[name] = value;
+  }
+}
+
 export async function loadRuntime(): Promise<void> {
   if (ink) return;
   inkColourEnv();
-  const [reactModule, inkModule] = await Promise.all([import('react'), import('ink')]);
+  const [reactModule, inkModule] = await Promise.all([import('react'), importInkOutsideCi()]);
   // react is CommonJS: its namespace is on `default` when imported from ESM.
   React = ((reactModule as unknown as { default?: typeof ReactTypes }).default ?? reactModule) as typeof ReactTypes;
   Fragment = React.Fragment;

@@ -22,6 +22,8 @@ export interface PtyAnswer {
  * `answer`: typed once its `when` is on screen; several are typed in turn, each after the
  * previous one's `when` (e.g. a key echoed back, which shows the screen reads keys).
  */
+const PTY_LIMIT_MS = 60_000;
+
 export function runInPty(
   args: string[],
   opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[] } = {},
@@ -50,8 +52,13 @@ export function runInPty(
       }
     });
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, output }));
+    // Bounded: a screen that never shows what is awaited fails with what it did show.
+    const limit = setTimeout(() => {
+      output += `\n[runInPty: no exit within ${PTY_LIMIT_MS} ms; still awaited: ${answers.map((a) => a.when).join(', ') || 'exit'}]`;
+      child.kill('SIGKILL');
+    }, PTY_LIMIT_MS);
+    child.on('error', (err) => (clearTimeout(limit), reject(err)));
+    child.on('close', (code) => (clearTimeout(limit), resolve({ code: code ?? -1, output })));
     if (answers.length === 0) child.stdin.end();
   });
 }

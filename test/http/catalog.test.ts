@@ -1,6 +1,8 @@
 // Products and partners over HTTP: Get/Update Product (spec 7, 8), Get All Partners
 // (spec 12) and the create/get/list extensions, with every error code.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -12,11 +14,11 @@ let s: TestServer;
 let other: { groupId: string; products: string; partners: string };
 before(async () => {
   s = await startTestServer();
-  const g = await createGroup(s.p, { name: 'Other Merchant' });
+  const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Other Merchant' });
   other = {
     groupId: g.id,
-    products: (await createKey(s.p, { groupId: g.id, permissions: ['manage_products'] })).key,
-    partners: (await createKey(s.p, { groupId: g.id, permissions: ['manage_partners'] })).key,
+    products: (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_products'] })).key,
+    partners: (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_partners'] })).key,
   };
 });
 after(() => s.close());
@@ -139,8 +141,8 @@ describe('products', () => {
   });
 
   test('list: name filter, paging and total_count (extension)', async () => {
-    const g = await createGroup(s.p, { name: 'Product Lister' });
-    const key = (await createKey(s.p, { groupId: g.id, permissions: ['manage_products'] })).key;
+    const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Product Lister' });
+    const key = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_products'] })).key;
     for (const name of ['Blue Mug', 'Red Mug', 'Teapot', 'MUG rack', '100% cotton']) {
       assert.equal((await s.call('POST', productsPath(g.id), { key, body: { ...productBody, name } })).status, 200);
     }
@@ -194,8 +196,8 @@ describe('partners', () => {
   }
 
   test('Get All Partners: name filter on company or person, case-insensitive; paging; total_count counts all matches', async () => {
-    const g = await createGroup(s.p, { name: 'Partner Lister' });
-    const key = (await createKey(s.p, { groupId: g.id, permissions: ['manage_partners'] })).key;
+    const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Partner Lister' });
+    const key = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_partners'] })).key;
     const people: Array<[string, string, string]> = [
       ['Blue Door Cafe', 'Grace', 'Hopper'],
       ['Northside Bakery', 'Alan', 'Turing'],

@@ -3,6 +3,8 @@
 // API returns them, clock-driven events with `request: null`, filters, paging and who
 // may read what.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -220,8 +222,8 @@ describe('events', () => {
     const tx = view[0];
     assert.equal((await s.call('GET', `${base()}/events/${tx.id}`, { key: s.demo.keys.manage_products })).status, 404);
     assert.equal((await s.call('GET', `${base()}/events/${tx.id}`, { key: s.demo.keys.view_transactions })).status, 200);
-    const g = await createGroup(s.p, { name: 'Other Merchant' });
-    const other = (await createKey(s.p, { groupId: g.id, permissions: ['manage_webhooks'] })).key;
+    const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Other Merchant' });
+    const other = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_webhooks'] })).key;
     assert.deepEqual(await events('', other).catch(() => 'refused'), 'refused', "another group's key reads nothing here");
     const own = await s.call('GET', `/api/v1/groups/${g.id}/events`, { key: other });
     assert.deepEqual(own.body.data.items, []);

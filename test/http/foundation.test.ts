@@ -1,5 +1,7 @@
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createGroup } from '../../src/services/groups/groups.js';
@@ -10,9 +12,9 @@ let otherGroupKey: string;
 let otherGroupId: string;
 before(async () => {
   s = await startTestServer();
-  const other = await createGroup(s.p, { name: 'Other Merchant' });
+  const other = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Other Merchant' });
   otherGroupId = other.id;
-  otherGroupKey = (await createKey(s.p, { groupId: other.id, permissions: ['manage_customers'] })).key;
+  otherGroupKey = (await execute(createKey, s.p, contextFor(s.p, other.id), { permissions: ['manage_customers'] })).key;
 });
 after(() => s.close());
 
@@ -22,9 +24,9 @@ test('401 without a key, with a malformed key, with an unknown key, with a revok
   assert.equal((await s.call('POST', customers(), { body: {} })).status, 401);
   assert.equal((await s.call('POST', customers(), { body: {}, key: 'hello' })).status, 401);
   assert.equal((await s.call('POST', customers(), { body: {}, key: 'sk_test_doesnotexist0000000000000000' })).status, 401);
-  const k = await createKey(s.p, { groupId: s.demo.group_id, permissions: ['manage_customers'] });
+  const k = await execute(createKey, s.p, contextFor(s.p, s.demo.group_id), { permissions: ['manage_customers'] });
   assert.equal((await s.call('POST', customers(), { body: {}, key: k.key })).status, 200);
-  await revokeKey(s.p, k.id);
+  await execute(revokeKey, s.p, contextFor(s.p, undefined), { key_id: k.id });
   const r = await s.call('POST', customers(), { body: {}, key: k.key });
   assert.equal(r.status, 401);
   assert.equal(r.body.error.type, 'authentication_error');

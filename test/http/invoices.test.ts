@@ -2,6 +2,8 @@
 // create/get/list extensions, numbering, send_email, past_due on the platform clock,
 // and paying through the public pay endpoint.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -40,9 +42,9 @@ before(async () => {
     },
   });
   partnerId = partner.body.id;
-  const g = await createGroup(s.p, { name: 'Other Merchant' });
-  const proc = await createProcessor(s.p, { groupId: g.id, type: 'transaction_level' });
-  const otherKey = (await createKey(s.p, { groupId: g.id, permissions: ['manage_invoices', 'manage_products'] })).key;
+  const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Other Merchant' });
+  const proc = await execute(createProcessor, s.p, contextFor(s.p, g.id), { type: 'transaction_level' });
+  const otherKey = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_invoices', 'manage_products'] })).key;
   const otherProduct = await s.call('POST', `${base(g.id)}/products`, {
     key: otherKey, body: { name: 'Foreign', description: 'x', amount: 1, unit_of_measure: 'pc' },
   });
@@ -117,9 +119,9 @@ describe('create (extension)', () => {
   });
 
   test('numbering: INV-<year>-<n>, from 1 per group and year, unique under concurrency', async () => {
-    const g = await createGroup(s.p, { name: 'Numbering Co' });
-    const proc = await createProcessor(s.p, { groupId: g.id, type: 'transaction_level' });
-    const key = (await createKey(s.p, { groupId: g.id, permissions: ['manage_invoices', 'manage_products', 'manage_partners'] })).key;
+    const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Numbering Co' });
+    const proc = await execute(createProcessor, s.p, contextFor(s.p, g.id), { type: 'transaction_level' });
+    const key = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_invoices', 'manage_products', 'manage_partners'] })).key;
     const prod = (await s.call('POST', `${base(g.id)}/products`, { key, body: { name: 'P', description: 'p', amount: 100, unit_of_measure: 'pc' } })).body;
     const part = (await s.call('POST', `${base(g.id)}/partners`, {
       key, body: { company: 'C', email: 'c@c.test', line_1: 'l', city: 'c', subdivision: 'TX', postal_code: '1', country: 'US' },

@@ -1,5 +1,7 @@
 import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
@@ -107,9 +109,9 @@ describe('merchant endpoints (extensions)', () => {
     const link = await createLink();
     assert.equal((await s.call('GET', linksPath())).status, 401);
     assert.equal((await s.call('GET', linksPath(), { key: s.demo.keys.view_invoices })).status, 403);
-    const other = await createGroup(s.p, { name: 'Elsewhere' });
+    const other = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Elsewhere' });
     const { createKey } = await import('../../src/services/groups/keys.js');
-    const otherKey = (await createKey(s.p, { groupId: other.id, permissions: ['manage_transactions'] })).key;
+    const otherKey = (await execute(createKey, s.p, contextFor(s.p, other.id), { permissions: ['manage_transactions'] })).key;
     const r = await s.call('GET', `/api/v1/groups/${other.id}/payment-links/${link.id}`, { key: otherKey });
     assert.equal(r.status, 404);
     assert.equal((await s.call('POST', `/api/v1/groups/${other.id}/payment-links/${link.id}/deactivate`, { key: otherKey })).status, 404);
@@ -208,7 +210,7 @@ describe('paying', () => {
   test('the group path pays a link of that group; another group is 404', async () => {
     const link = await createLink();
     const token = await session(link.id);
-    const other = await createGroup(s.p, { name: 'Not yours' });
+    const other = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Not yours' });
     const wrong = await pay(link.id, token, {}, `/api/v1/groups/${other.id}/payment-links/${link.id}/pay`);
     assert.equal(wrong.status, 404);
     const ok = await pay(link.id, token, {}, `/api/v1/groups/${s.demo.group_id}/payment-links/${link.id}/pay`);
@@ -462,7 +464,7 @@ describe('rate limit per client address', () => {
 });
 
 test('a link of a group with two processors uses the one named', async () => {
-  const second = await createProcessor(s.p, { groupId: s.demo.group_id, type: 'transaction_level', name: 'Second' });
+  const second = await execute(createProcessor, s.p, contextFor(s.p, s.demo.group_id), { type: 'transaction_level', name: 'Second' });
   const link = await createLink({ processor_id: second.id });
   const got = await s.call('GET', `${linksPath()}/${link.id}`, { key: s.demo.keys.manage_transactions });
   assert.equal(got.body.processor_id, second.id);

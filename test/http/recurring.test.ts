@@ -1,6 +1,8 @@
 // Recurring endpoints over the real server: every endpoint's 200 and its 400s, auth and
 // isolation, Idempotency-Key on create, and billing seen through the API after the clock moves.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -24,11 +26,11 @@ before(async () => {
   base = `/api/v1/groups/${s.demo.group_id}/processing/${s.demo.linked_account_id}/recurring`;
   cardId = s.demo.card_id as string;
   // A second linked account of the same group, and a whole other group.
-  otherAccount = (await createLinkedAccount(s.p, { groupId: s.demo.group_id, processorId: s.demo.processor_id, name: 'Second' })).id;
-  const g = await createGroup(s.p, { name: 'Other merchant' });
-  const proc = await createProcessor(s.p, { groupId: g.id, type: 'transaction_level' });
-  const acct = await createLinkedAccount(s.p, { groupId: g.id, processorId: proc.id });
-  otherGroupKey = (await createKey(s.p, { groupId: g.id, permissions: ['manage_transactions'] })).key;
+  otherAccount = (await execute(createLinkedAccount, s.p, contextFor(s.p, s.demo.group_id), { processor_id: s.demo.processor_id, name: 'Second' })).id;
+  const g = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Other merchant' });
+  const proc = await execute(createProcessor, s.p, contextFor(s.p, g.id), { type: 'transaction_level' });
+  const acct = await execute(createLinkedAccount, s.p, contextFor(s.p, g.id), { processor_id: proc.id });
+  otherGroupKey = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_transactions'] })).key;
   otherGroupBase = `/api/v1/groups/${g.id}/processing/${acct.id}/recurring`;
 });
 after(() => s.close());

@@ -3,6 +3,8 @@
 // every grouping, windows that start and end mid-day, rollup and non-rollup filters,
 // and a second group whose rows must never count.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -24,8 +26,8 @@ before(async () => {
   groupId = s.demo.group_id;
   key = s.demo.keys.view_transactions;
   await seedTransactions(s.p, { groupId, transactions: 4000, months: 2, seed: 7 });
-  const other = await createGroup(s.p, { name: 'Summary other' });
-  await createProcessor(s.p, { groupId: other.id, type: 'transaction_level', name: 'Other processor' });
+  const other = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: 'Summary other' });
+  await execute(createProcessor, s.p, contextFor(s.p, other.id), { type: 'transaction_level', name: 'Other processor' });
   await seedTransactions(s.p, { groupId: other.id, transactions: 800, months: 2, seed: 8 });
   otherGroupId = other.id;
   // A change after the rollup was built: the rollup must follow it.
@@ -118,7 +120,7 @@ test('rollup filters, a filter the rollup lacks (customer_ids) and the status al
 
 test('only the path group is summarised; the default window is the last 6 months by day', async () => {
   const mine = await summary('');
-  const theirs = await summary('', otherGroupId, (await createKey(s.p, { groupId: otherGroupId, permissions: ['view_transactions'] })).key);
+  const theirs = await summary('', otherGroupId, (await execute(createKey, s.p, contextFor(s.p, otherGroupId), { permissions: ['view_transactions'] })).key);
   assert.equal(mine.status, 200);
   assert.equal(mine.body.group_by, 'day');
   const all = await s.p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions WHERE group_id = ? AND created_at >= ?', [groupId, mine.body.start]);

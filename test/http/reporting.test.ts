@@ -2,6 +2,8 @@
 // over a group of its own (so every count is exact), with a second group whose rows
 // must never show up.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -95,11 +97,11 @@ function dataset(f: Omit<GroupFixture, 'rows'>, otherGroupId: string): Transacti
 }
 
 async function makeGroup(name: string): Promise<Omit<GroupFixture, 'rows'>> {
-  const group = await createGroup(s.p, { name });
-  const p1 = await createProcessor(s.p, { groupId: group.id, type: 'transaction_level', name: `${name} processor A` });
-  const p2 = await createProcessor(s.p, { groupId: group.id, type: 'merchant_level', name: `${name} processor B` });
-  const account = await createLinkedAccount(s.p, { groupId: group.id, processorId: p1.id });
-  const viewKey = (await createKey(s.p, { groupId: group.id, permissions: ['view_transactions'] })).key;
+  const group = await execute(createGroup, s.p, contextFor(s.p, undefined), { name });
+  const p1 = await execute(createProcessor, s.p, contextFor(s.p, group.id), { type: 'transaction_level', name: `${name} processor A` });
+  const p2 = await execute(createProcessor, s.p, contextFor(s.p, group.id), { type: 'merchant_level', name: `${name} processor B` });
+  const account = await execute(createLinkedAccount, s.p, contextFor(s.p, group.id), { processor_id: p1.id });
+  const viewKey = (await execute(createKey, s.p, contextFor(s.p, group.id), { permissions: ['view_transactions'] })).key;
   const batches = [newId(), newId()];
   await s.p.db.write(async (tx) => {
     for (const id of batches) {
@@ -120,7 +122,7 @@ before(async () => {
   other = { ...b, rows: dataset(b, a.id) };
   await insert(g.rows);
   await insert(other.rows);
-  customerKey = (await createKey(s.p, { groupId: g.id, permissions: ['manage_customers'] })).key;
+  customerKey = (await execute(createKey, s.p, contextFor(s.p, g.id), { permissions: ['manage_customers'] })).key;
 });
 after(() => s.close());
 

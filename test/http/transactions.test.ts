@@ -1,6 +1,8 @@
 // Sale, auth, capture (variants A and B), void, refund, settlement and add card over
 // real HTTP, with the spec's field rules and status transitions as tables.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type Reply, type TestServer } from '../helpers/server.js';
@@ -85,9 +87,9 @@ async function authorized(amount = 5000): Promise<Body> {
 
 /** A group with its own processor and a key: for pricing / processor-type rules. */
 async function otherGroup(pricing: 'flat' | 'interchange_plus', type: 'transaction_level' | 'merchant_level') {
-  const group = await createGroup(s.p, { name: `G ${pricing} ${type}`, pricing });
-  const processor = await createProcessor(s.p, { groupId: group.id, type });
-  const key = (await createKey(s.p, { groupId: group.id, permissions: ['manage_transactions'] })).key;
+  const group = await execute(createGroup, s.p, contextFor(s.p, undefined), { name: `G ${pricing} ${type}`, pricing });
+  const processor = await execute(createProcessor, s.p, contextFor(s.p, group.id), { type });
+  const key = (await execute(createKey, s.p, contextFor(s.p, group.id), { permissions: ['manage_transactions'] })).key;
   const call = (body: Body) => s.call('POST', `/api/v1/groups/${group.id}/transaction`, { key, body: { ...body, processor_id: processor.id } });
   return { group, processor, key, call };
 }
@@ -750,7 +752,7 @@ test('add card: field rules, 404 for an unknown customer or linked account, bank
 
 test('a linked account of another group is 404 on add card', async () => {
   const other = await otherGroup('flat', 'transaction_level');
-  const account = await createLinkedAccount(s.p, { groupId: other.group.id, processorId: other.processor.id });
+  const account = await execute(createLinkedAccount, s.p, contextFor(s.p, other.group.id), { processor_id: other.processor.id });
   const r = await addCard({ token: 'tok_visa', billing_address: cardBilling }, cardPath(account.id));
   assert.equal(r.status, 404);
 });

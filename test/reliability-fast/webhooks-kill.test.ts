@@ -12,6 +12,7 @@ import { saleBody } from '../helpers/bodies.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
 import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { forGroup } from '../../src/services/platform.js';
 import { Database } from '../../src/store/db.js';
 
@@ -20,7 +21,7 @@ test('kill -9 right after sales committed: every sale is delivered by the restar
   const { p, demo } = await demoPlatform();
   const dbPath = p.db.path;
   const gp = await forGroup(p, demo.group_id);
-  const endpoint = await createWebhookEndpoint(contextFor(gp, demo.group_id), { url: rx.url, enabled_events: ['transaction.*'] });
+  const endpoint = await execute(createWebhookEndpoint, gp, contextFor(gp, demo.group_id), { url: rx.url, enabled_events: ['transaction.*'] });
   await p.close();
   // A short lease: the deliveries the killed server held are free again soon after.
   const env = { PAYCTL_WEBHOOK_LEASE_MS: '3000' };

@@ -9,6 +9,8 @@
 // The database is byte-for-byte unchanged after every refused request. Session routes
 // (payment-link pay): no token → 401, another link's token → 403, another group's path → 404.
 import '../helpers/env.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { allRoutes } from '../../src/http/routes/index.js';
@@ -113,7 +115,7 @@ for (const route of keyRoutes) {
     // A key of the right group without the route's permission kind.
     const others = permissionsWithout(route);
     if (others.length > 0) {
-      const weak = (await createKey(w.s.p, { groupId: a.groupId, permissions: others, name: 'lacks permission' })).key;
+      const weak = (await execute(createKey, w.s.p, contextFor(w.s.p, a.groupId), { permissions: others, name: 'lacks permission' })).key;
       await expectRefused('key without the permission', route, fillPath(route, idsA), { key: weak, body: ownBody }, { status: 403, type: 'permission_error' });
     }
     // No, malformed, unknown and revoked keys.

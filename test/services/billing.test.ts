@@ -24,7 +24,7 @@ import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptio
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
-import { executeRaw, withParams } from '../../src/services/use-case.js';
+import { executeRaw, withParams, execute } from '../../src/services/use-case.js';
 
 const DAY = 86_400_000;
 
@@ -55,9 +55,9 @@ const ADDRESS = US_BILLING;
 
 async function fixture(at: string): Promise<Fixture> {
   const p = await frozenPlatform(at);
-  const group = await createGroup(p, { name: 'Billing test merchant' });
-  const processor = await createProcessor(p, { groupId: group.id, type: 'transaction_level' });
-  const account = await createLinkedAccount(p, { groupId: group.id, processorId: processor.id });
+  const group = await execute(createGroup, p, contextFor(p, undefined), { name: 'Billing test merchant' });
+  const processor = await execute(createProcessor, p, contextFor(p, group.id), { type: 'transaction_level' });
+  const account = await execute(createLinkedAccount, p, contextFor(p, group.id), { processor_id: processor.id });
   const customer = await executeRaw(createCustomer, p, contextFor(p, group.id), { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
   const f: Fixture = {
     p,

@@ -1,4 +1,4 @@
-// The Ink screens on a real (pseudo-)terminal: coloured there, plain under NO_COLOR.
+// The Ink screens on a real (pseudo-)terminal: coloured there, plain under NO_COLOR, drawn with CI set.
 // Ink paints through its own chalk, which does not read NO_COLOR by itself.
 import '../helpers/env.js';
 import { before, test } from 'node:test';
@@ -40,5 +40,15 @@ for (const s of screens) {
     assert.equal(plain.code, 0, plain.output);
     assert.match(plain.output, s.shown);
     assert.doesNotMatch(plain.output, COLOUR);
+  });
+}
+
+// Ink shows only its last frame when CI is set; a screen opened on a terminal in a CI job (or a
+// shell that exports CI) must still draw as it goes, or it looks frozen until it closes.
+for (const s of screens) {
+  test(`${s.name}: draws on a terminal when CI is set`, async () => {
+    const run = await runInPty(s.args(), { db, env: { NO_COLOR: '1', CI: 'true', CONTINUOUS_INTEGRATION: '1' }, unset: ['FORCE_COLOR'], answer: s.leave });
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, s.shown);
   });
 }

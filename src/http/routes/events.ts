@@ -5,6 +5,7 @@ import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySch
 import { getEvent, listEvents } from '../../services/events/events.js';
 import { openEventStream, runEventStream, STREAM_HEARTBEAT_MS } from '../../services/events/stream.js';
 import { StreamResponse } from '../route.js';
+import { execute, executeRaw } from '../../services/use-case.js';
 
 // Any key of the group may ask; it reads the events whose objects it may view (all of
 // them with manage_webhooks).
@@ -22,7 +23,7 @@ export const eventRoutes: RouteDef[] = [
     auth: anyKey,
     query: eventListQuerySchema,
     response: eventListSchema,
-    handler: (c) => listEvents(c.groupCtx, c.key!.permissions, c.query),
+    handler: (c) => executeRaw(listEvents, c.platform, c.groupCtx, c.query),
   },
   route({
     method: 'GET',
@@ -74,6 +75,6 @@ export const eventRoutes: RouteDef[] = [
     extension: true,
     auth: anyKey,
     response: eventSchema,
-    handler: (c) => getEvent(c.groupCtx, c.key!.permissions, c.params.event_id),
+    handler: (c) => execute(getEvent, c.platform, c.groupCtx, { event_id: c.params.event_id }),
   }),
 ];

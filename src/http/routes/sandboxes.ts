@@ -12,7 +12,7 @@ import {
   sandboxSchema,
 } from '../../domain/sandboxes.js';
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes/sandboxes.js';
-import { executeRaw, withParams } from '../../services/use-case.js';
+import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -41,7 +41,7 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminAuth,
     response: sandboxListSchema,
-    handler: (c) => listSandboxes(c.platform),
+    handler: (c) => execute(listSandboxes, c.platform, c.ctx, {}),
   },
   route({
     method: 'DELETE',
@@ -51,7 +51,7 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminAuth,
     response: deletedSandboxSchema,
-    handler: (c) => deleteSandbox(c.ctx, c.params.group_id),
+    handler: (c) => execute(deleteSandbox, c.platform, c.ctx, { group_id: c.params.group_id }),
   }),
   route({
     method: 'POST',
@@ -76,7 +76,7 @@ export const sandboxRoutes: RouteDef[] = [
     extension: true,
     auth: adminOrKey('manage_transactions', 'view_transactions'),
     response: groupClockSchema,
-    handler: (c) => showGroupClock(c.platform, c.params.group_id),
+    handler: (c) => execute(showGroupClock, c.platform, c.ctx, { group_id: c.params.group_id }),
   }),
   route({
     method: 'POST',

@@ -24,6 +24,7 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpoint,
 } from '../../services/webhooks/endpoints.js';
+import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
 const auth = keyAuth('manage_webhooks');
 const tag = 'Webhooks';
@@ -41,7 +42,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     body: createWebhookEndpointSchema,
     response: webhookEndpointSchema,
-    handler: (c) => createWebhookEndpoint(c.groupCtx, c.body),
+    handler: (c) => executeRaw(createWebhookEndpoint, c.platform, c.groupCtx, c.body),
   }),
   route({
     method: 'GET',
@@ -52,7 +53,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     query: webhookEndpointListQuerySchema,
     response: webhookEndpointListSchema,
-    handler: (c) => listWebhookEndpoints(c.groupCtx, c.query),
+    handler: (c) => executeRaw(listWebhookEndpoints, c.platform, c.groupCtx, c.query),
   }),
   route({
     method: 'GET',
@@ -62,7 +63,7 @@ export const webhookRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: webhookEndpointSchema,
-    handler: (c) => getWebhookEndpoint(c.groupCtx, c.params.endpoint_id),
+    handler: (c) => execute(getWebhookEndpoint, c.platform, c.groupCtx, { endpoint_id: c.params.endpoint_id }),
   }),
   route({
     method: 'PATCH',
@@ -74,7 +75,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     body: updateWebhookEndpointSchema,
     response: webhookEndpointSchema,
-    handler: (c) => updateWebhookEndpoint(c.groupCtx, c.params.endpoint_id, c.body),
+    handler: (c) => executeRaw(updateWebhookEndpoint, c.platform, c.groupCtx, withParams(c.body, { endpoint_id: c.params.endpoint_id })),
   }),
   route({
     method: 'POST',
@@ -86,7 +87,7 @@ export const webhookRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: webhookEndpointSchema,
-    handler: (c) => rotateWebhookSecret(c.groupCtx, c.params.endpoint_id),
+    handler: (c) => execute(rotateWebhookSecret, c.platform, c.groupCtx, { endpoint_id: c.params.endpoint_id }),
   }),
   route({
     method: 'GET',
@@ -98,7 +99,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     query: webhookAttemptListQuerySchema,
     response: webhookAttemptListSchema,
-    handler: (c) => listWebhookAttempts(c.groupCtx, c.params.endpoint_id, c.query),
+    handler: (c) => executeRaw(listWebhookAttempts, c.platform, c.groupCtx, withParams(c.query, { endpoint_id: c.params.endpoint_id })),
   }),
   route({
     method: 'POST',
@@ -110,7 +111,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     body: resendEventSchema,
     response: resendResultSchema,
-    handler: (c) => resendEvent(c.groupCtx, c.key!.permissions, c.params.event_id, c.body),
+    handler: (c) => executeRaw(resendEvent, c.platform, c.groupCtx, withParams(c.body ?? {}, { event_id: c.params.event_id })),
   }),
   // Last: suites that walk the table in order use the endpoint before deleting it.
   route({
@@ -121,6 +122,6 @@ export const webhookRoutes: RouteDef[] = [
     extension: true,
     auth,
     response: deletedWebhookEndpointSchema,
-    handler: (c) => deleteWebhookEndpoint(c.groupCtx, c.params.endpoint_id),
+    handler: (c) => execute(deleteWebhookEndpoint, c.platform, c.groupCtx, { endpoint_id: c.params.endpoint_id }),
   }),
 ];

@@ -9,30 +9,14 @@ import { partnerRepo } from '../../store/repositories/partners.js';
 import { createPartnerSchema, partnerListQuerySchema, type Partner, type PartnerList } from '../../domain/catalog.js';
 import type { PartnerEntity } from '../../domain/catalog-entities.js';
 import { notFound } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
-import { requireGroup } from '../groups/groups.js';
+import { newInGroup } from '../groups/groups.js';
 
 export const createPartner = useCase({
   input: createPartnerSchema,
   async run(p: Platform, ctx: GroupContext, input): Promise<Partner> {
-    await requireGroup(ctx.store, ctx.group);
-    const now = ctx.clock.nowIso();
-    const partner: PartnerEntity = {
-      id: newId(),
-      group_id: ctx.group,
-      company: input.company,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      email: input.email,
-      line_1: input.line_1,
-      line_2: input.line_2,
-      city: input.city,
-      country: input.country,
-      subdivision: input.subdivision,
-      postal_code: input.postal_code,
-      created_at: now,
-      updated_at: now,
-    };
+    // In the order the API answers a partner.
+    const { company, first_name, last_name, email, line_1, line_2, city, country, subdivision, postal_code } = input;
+    const partner: PartnerEntity = await newInGroup(ctx, { company, first_name, last_name, email, line_1, line_2, city, country, subdivision, postal_code });
     return unitOfWork(ctx, async ({ tx }) => {
       await partnerRepo.insert(tx, partner);
       return partner;

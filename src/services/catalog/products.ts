@@ -18,8 +18,7 @@ import {
 } from '../../domain/catalog.js';
 import type { ProductEntity } from '../../domain/catalog-entities.js';
 import { notFound, parseOrThrow } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
-import { requireGroup } from '../groups/groups.js';
+import { newInGroup } from '../groups/groups.js';
 
 export const requireProduct = async (ex: Executor, groupId: string, id: string): Promise<ProductEntity> =>
   (await productRepo.find(ex, groupId, id)) ?? Promise.reject(notFound('product'));
@@ -27,19 +26,13 @@ export const requireProduct = async (ex: Executor, groupId: string, id: string):
 export const createProduct = useCase({
   input: createProductSchema,
   async run(p: Platform, ctx: GroupContext, input): Promise<Product> {
-    await requireGroup(ctx.store, ctx.group);
-    const now = ctx.clock.nowIso();
-    const product: ProductEntity = {
-      id: newId(),
-      group_id: ctx.group,
+    const product: ProductEntity = await newInGroup(ctx, {
       name: input.name,
       description: input.description,
       unit_of_measure: input.unit_of_measure,
       included_tax_amount: input.included_tax_amount ?? 0,
       amount: input.amount,
-      created_at: now,
-      updated_at: now,
-    };
+    });
     return unitOfWork(ctx, async ({ tx, emit }) => {
       await productRepo.insert(tx, product);
       emit(event('product.created', product));

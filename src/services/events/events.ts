@@ -3,6 +3,7 @@
 // through its own write), and the API reads them back. Payloads are built here only,
 // from the API objects the services' mappers produce, so an event's `data.object` is
 // what the API answers for that object (masked the same way).
+import { z } from 'zod';
 import type { Tx } from '../../store/db.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import type { PendingEvent } from '../unit-of-work.js';
@@ -21,7 +22,9 @@ import {
 } from '../../domain/events.js';
 import type { Permission } from '../../domain/permissions.js';
 import { newId } from '../../lib/ids.js';
-import { notFound, parseOrThrow } from '../../errors.js';
+import { notFound } from '../../errors.js';
+import { useCase } from '../use-case.js';
+import type { Platform } from '../platform.js';
 import { uuid } from '../../domain/strings.js';
 import { nudgeAfterCommit } from './nudge.js';
 import { nudgeDelivery } from '../webhooks/delivery.js';
@@ -60,6 +63,7 @@ export function changedFields(before: Record<string, unknown>, after: Record<str
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(before)) {
     if (k === 'updated_at') continue;
+    // Compared as the API answers them (JSON text), not a column: a field is changed when its answer differs.
     if (JSON.stringify(v) !== JSON.stringify(after[k])) out[k] = v;
   }
   return out;
@@ -116,23 +120,25 @@ export function toEvent(row: EventEntity): Event {
 }
 
 /** GET …/events: newest first, of the types asked for that the caller may read, a page after `starting_after`. */
-export async function listEvents(ctx: GroupContext, permissions: readonly Permission[], query: unknown): Promise<EventList> {
-  const q = parseOrThrow(eventListQuerySchema, query);
-  const patterns = readablePatterns(permissions, q.types ?? ['*']);
-  if (patterns.length === 0) return { data: { items: [], has_more: false } };
-  const all = patterns.includes('*');
-  const rows = await eventRepo.list(ctx.store, {
-    groupId: ctx.group,
-    ...(all
-      ? {}
-      : { types: patterns.filter((p) => !p.endsWith('.*')), prefixes: patterns.filter((p) => p.endsWith('.*')).map((p) => p.slice(0, -1)) }),
-    ...(q.created_from ? { createdFrom: q.created_from } : {}),
-    ...(q.created_to ? { createdTo: q.created_to } : {}),
-    ...(q.starting_after ? { before: q.starting_after } : {}),
-    limit: q.limit + 1,
-  });
-  return { data: { items: rows.slice(0, q.limit).map(toEvent), has_more: rows.length > q.limit } };
-}
+export const listEvents = useCase({
+  input: eventListQuerySchema,
+  async run(p: Platform, ctx: GroupContext, q): Promise<EventList> {
+    const patterns = readablePatterns(ctx.permissions, q.types ?? ['*']);
+    if (patterns.length === 0) return { data: { items: [], has_more: false } };
+    const all = patterns.includes('*');
+    const events = await eventRepo.list(ctx.store, {
+      groupId: ctx.group,
+      ...(all
+        ? {}
+        : { types: patterns.filter((x) => !x.endsWith('.*')), prefixes: patterns.filter((x) => x.endsWith('.*')).map((x) => x.slice(0, -1)) }),
+      ...(q.created_from ? { createdFrom: q.created_from } : {}),
+      ...(q.created_to ? { createdTo: q.created_to } : {}),
+      ...(q.starting_after ? { before: q.starting_after } : {}),
+      limit: q.limit + 1,
+    });
+    return { data: { items: events.slice(0, q.limit).map(toEvent), has_more: events.length > q.limit } };
+  },
+});
 
 /** The patterns narrowed to what a key may read: `*` becomes the readable families' wildcards. */
 function readablePatterns(permissions: readonly Permission[], patterns: readonly string[]): string[] {
@@ -141,12 +147,18 @@ function readablePatterns(permissions: readonly Permission[], patterns: readonly
   return patterns.flatMap((p) => (p === '*' ? families.map((f) => `${f}.*`) : mayRead(permissions, p) ? [p] : []));
 }
 
-/** GET …/events/{id}: an event the caller may not read is not found (its existence is not told). */
-export async function getEvent(ctx: GroupContext, permissions: readonly Permission[], id: string): Promise<Event> {
+/** An event of the group that the caller may read; one it may not is not found (its existence is not told). */
+export async function requireEvent(ctx: GroupContext, id: string): Promise<Event> {
   if (!uuid.safeParse(id).success) throw notFound('event');
-  const row = await eventRepo.find(ctx.store, ctx.group, id);
-  if (!row || !mayRead(permissions, row.type)) throw notFound('event');
-  return toEvent(row);
+  const found = await eventRepo.find(ctx.store, ctx.group, id);
+  if (!found || !mayRead(ctx.permissions, found.type)) throw notFound('event');
+  return toEvent(found);
 }
+
+/** GET …/events/{id}. */
+export const getEvent = useCase({
+  input: z.object({ event_id: z.string() }),
+  run: (p: Platform, ctx: GroupContext, input): Promise<Event> => requireEvent(ctx, input.event_id),
+});
 
 export { familyOf };

@@ -1,28 +1,34 @@
 // Merchant groups, their processors and linked accounts (operator set-up, CLI only).
+// Processors and linked accounts belong to the context's group.
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
+import type { GroupContext, RequestContext } from '../context.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import { Database, type Executor } from '../../store/db.js';
 import { configCache } from '../../store/config-cache.js';
 import { groupRepo, linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
 import {
-  toGroup, toLinkedAccount, toProcessor,
+  createGroupSchema, createLinkedAccountSchema, createProcessorSchema, toGroup, toLinkedAccount, toProcessor,
   type Group, type GroupEntity, type LinkedAccount, type LinkedAccountEntity, type Processor, type ProcessorEntity,
 } from '../../domain/groups.js';
 import { newId } from '../../lib/ids.js';
 import { notFound, validationError } from '../../errors.js';
-import { PRICING, PROCESSOR_TYPES, type Pricing, type ProcessorType } from '../../domain/permissions.js';
 
-export async function createGroup(p: Platform, input: { name: string; pricing?: Pricing }): Promise<Group> {
-  const name = input.name.trim();
-  if (!name || name.length > 100) throw validationError([{ path: 'name', message: 'must be 1 to 100 characters' }]);
-  const pricing = input.pricing ?? 'flat';
-  if (!PRICING.includes(pricing)) throw validationError([{ path: 'pricing', message: `must be one of ${PRICING.join(', ')}` }]);
-  const now = p.clock.nowIso();
-  const row: GroupEntity = { id: newId(), name, pricing, status: 'active', created_at: now, updated_at: now };
-  await p.db.write((tx) => groupRepo.insert(tx, row));
-  return toGroup(row);
-}
+export const createGroup = useCase({
+  input: createGroupSchema,
+  async run(p: Platform, ctx: RequestContext, input): Promise<Group> {
+    const now = ctx.clock.nowIso();
+    const group: GroupEntity = { id: newId(), name: input.name, pricing: input.pricing, status: 'active', created_at: now, updated_at: now };
+    await unitOfWork(ctx, ({ tx }) => groupRepo.insert(tx, group));
+    return toGroup(group);
+  },
+});
 
-export const listGroups = async (p: Platform): Promise<Group[]> => (await groupRepo.list(p.db)).map(toGroup);
+export const listGroups = useCase({
+  input: z.object({}),
+  run: async (p: Platform, ctx: RequestContext): Promise<Group[]> => (await groupRepo.list(ctx.store)).map(toGroup),
+});
 
 /**
  * The cache of the reader, when a request has checked it (see config-cache.ts): inside a
@@ -47,26 +53,44 @@ export async function requireGroup(ex: Executor, groupId: string, opts: { named?
 }
 
 
-export async function createProcessor(
-  p: Platform,
-  input: { groupId: string; type: ProcessorType; name?: string },
-): Promise<Processor> {
-  await requireGroup(p.db, input.groupId);
-  if (!PROCESSOR_TYPES.includes(input.type)) {
-    throw validationError([{ path: 'type', message: `must be one of ${PROCESSOR_TYPES.join(', ')}` }]);
-  }
-  const row: ProcessorEntity = {
-    id: newId(),
-    group_id: input.groupId,
-    name: input.name ?? 'Simulated Processor',
-    type: input.type,
-    created_at: p.clock.nowIso(),
-  };
-  await p.db.write((tx) => processorRepo.insert(tx, row));
-  return toProcessor(row);
+/** What every object of a group carries besides its own fields. */
+export interface GroupOwned {
+  id: string;
+  group_id: string;
+  created_at: string;
+  updated_at: string;
 }
 
-export const listProcessors = async (p: Platform, groupId: string): Promise<Processor[]> => (await processorRepo.listByGroup(p.db, groupId)).map(toProcessor);
+/**
+ * A new object of the context's group (which must exist): a fresh id, created and
+ * updated now, with `fields` between (in the order the API answers them).
+ */
+export async function newInGroup<F extends object>(ctx: GroupContext, fields: F): Promise<{ id: string; group_id: string } & F & Pick<GroupOwned, 'created_at' | 'updated_at'>> {
+  await requireGroup(ctx.store, ctx.group);
+  const now = ctx.clock.nowIso();
+  return { id: newId(), group_id: ctx.group, ...fields, created_at: now, updated_at: now };
+}
+
+export const createProcessor = useCase({
+  input: createProcessorSchema,
+  async run(p: Platform, ctx: GroupContext, input): Promise<Processor> {
+    await requireGroup(ctx.store, ctx.group);
+    const processor: ProcessorEntity = {
+      id: newId(),
+      group_id: ctx.group,
+      name: input.name ?? 'Simulated Processor',
+      type: input.type,
+      created_at: ctx.clock.nowIso(),
+    };
+    await unitOfWork(ctx, ({ tx }) => processorRepo.insert(tx, processor));
+    return toProcessor(processor);
+  },
+});
+
+export const listProcessors = useCase({
+  input: z.object({}),
+  run: async (p: Platform, ctx: GroupContext): Promise<Processor[]> => (await processorRepo.listByGroup(ctx.store, ctx.group)).map(toProcessor),
+});
 
 /** The processor named in a request body, which must belong to the group. */
 export async function requireProcessor(ex: Executor, groupId: string, processorId: string, path = 'processor_id'): Promise<ProcessorEntity> {
@@ -86,25 +110,28 @@ export async function findProcessor(ex: Executor, groupId: string, processorId: 
   return row;
 }
 
-export async function createLinkedAccount(
-  p: Platform,
-  input: { groupId: string; processorId: string; name?: string },
-): Promise<LinkedAccount> {
-  await requireGroup(p.db, input.groupId);
-  await requireProcessor(p.db, input.groupId, input.processorId, 'processor');
-  const row: LinkedAccountEntity = {
-    id: newId(),
-    group_id: input.groupId,
-    processor_id: input.processorId,
-    name: input.name ?? 'Main account',
-    created_at: p.clock.nowIso(),
-  };
-  await p.db.write((tx) => linkedAccountRepo.insert(tx, row));
-  return toLinkedAccount(row);
-}
+export const createLinkedAccount = useCase({
+  input: createLinkedAccountSchema,
+  async run(p: Platform, ctx: GroupContext, input): Promise<LinkedAccount> {
+    await requireGroup(ctx.store, ctx.group);
+    await requireProcessor(ctx.store, ctx.group, input.processor_id, 'processor');
+    const account: LinkedAccountEntity = {
+      id: newId(),
+      group_id: ctx.group,
+      processor_id: input.processor_id,
+      name: input.name ?? 'Main account',
+      created_at: ctx.clock.nowIso(),
+    };
+    await unitOfWork(ctx, ({ tx }) => linkedAccountRepo.insert(tx, account));
+    return toLinkedAccount(account);
+  },
+});
 
-export const listLinkedAccounts = async (p: Platform, groupId: string): Promise<LinkedAccount[]> =>
-  (await linkedAccountRepo.listByGroup(p.db, groupId)).map(toLinkedAccount);
+export const listLinkedAccounts = useCase({
+  input: z.object({}),
+  run: async (p: Platform, ctx: GroupContext): Promise<LinkedAccount[]> =>
+    (await linkedAccountRepo.listByGroup(ctx.store, ctx.group)).map(toLinkedAccount),
+});
 
 /** The `{linked_account_id}` of a path: 404 when it is not an account of the group. */
 export async function requireLinkedAccount(ex: Executor, groupId: string, id: string): Promise<LinkedAccountEntity> {

@@ -1,12 +1,16 @@
 // API keys: random (192 bits), shown once, stored as a SHA-256 hash (a random key
 // needs no slow hash), bound to one group, revocable.
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
+import type { GroupContext, RequestContext } from '../context.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { useCase } from '../use-case.js';
 import { apiKeyRepo } from '../../store/repositories/api-keys.js';
-import type { ApiKeyEntity } from '../../domain/groups.js';
+import { createApiKeySchema, type ApiKeyEntity } from '../../domain/groups.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
-import { authenticationError, notFound, validationError } from '../../errors.js';
-import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
+import { authenticationError, notFound } from '../../errors.js';
+import type { Permission } from '../../domain/permissions.js';
 import { requireGroup } from './groups.js';
 import { configCache } from '../../store/config-cache.js';
 
@@ -34,18 +38,16 @@ function toInfo(row: ApiKeyEntity): ApiKeyInfo {
   };
 }
 
-export async function createKey(
-  p: Platform,
-  input: { groupId: string; permissions: string[]; name?: string },
-): Promise<ApiKeyInfo & { key: string }> {
-  await requireGroup(p.db, input.groupId);
-  if (input.permissions.length === 0) throw validationError([{ path: 'permissions', message: 'give at least one permission' }]);
-  const bad = input.permissions.find((x) => !(PERMISSIONS as readonly string[]).includes(x));
-  if (bad) throw validationError([{ path: 'permissions', message: `"${bad}" is not one of ${PERMISSIONS.join(', ')}` }]);
-  const { key, row } = mintKey(input.groupId, [...new Set(input.permissions)] as Permission[], input.name ?? '', p.clock.nowIso());
-  await p.db.write((tx) => apiKeyRepo.insert(tx, row));
-  return { key, ...toInfo(row) };
-}
+/** A key of the context's group (its only appearance in full is this answer). */
+export const createKey = useCase({
+  input: createApiKeySchema,
+  async run(p: Platform, ctx: GroupContext, input): Promise<ApiKeyInfo & { key: string }> {
+    await requireGroup(ctx.store, ctx.group);
+    const { key, row } = mintKey(ctx.group, input.permissions, input.name ?? '', ctx.clock.nowIso());
+    await unitOfWork(ctx, ({ tx }) => apiKeyRepo.insert(tx, row));
+    return { key, ...toInfo(row) };
+  },
+});
 
 /** A new random key and the row that stores it (only its hash); the caller inserts the row. */
 export function mintKey(groupId: string, permissions: Permission[], name: string, now: string): { key: string; row: ApiKeyEntity } {
@@ -65,16 +67,24 @@ export function mintKey(groupId: string, permissions: Permission[], name: string
   };
 }
 
-export async function listKeys(p: Platform, groupId?: string): Promise<ApiKeyInfo[]> {
-  return (await apiKeyRepo.list(p.db, groupId)).map(toInfo);
-}
+/** The keys of the context's group; of every group when it acts for none. */
+export const listKeys = useCase({
+  input: z.object({}),
+  run: async (p: Platform, ctx: RequestContext): Promise<ApiKeyInfo[]> => (await apiKeyRepo.list(ctx.store, ctx.group)).map(toInfo),
+});
 
-export async function revokeKey(p: Platform, id: string): Promise<ApiKeyInfo> {
-  const existing = await apiKeyRepo.find(p.db, id);
-  if (!existing) throw notFound('API key');
-  await p.db.write((tx) => apiKeyRepo.revoke(tx, id, p.clock.nowIso()));
-  return toInfo((await apiKeyRepo.find(p.db, id))!);
-}
+/** Revoke a key (of any group: the operator's command); revoking it again keeps the first time. */
+export const revokeKey = useCase({
+  input: z.object({ key_id: z.string() }),
+  run: (p: Platform, ctx: RequestContext, input): Promise<ApiKeyInfo> =>
+    unitOfWork(ctx, async ({ tx }) => {
+      const existing = await apiKeyRepo.find(tx, input.key_id);
+      if (!existing) throw notFound('API key');
+      const at = ctx.clock.nowIso();
+      const { changes } = await apiKeyRepo.revoke(tx, input.key_id, at);
+      return toInfo(changes > 0 ? { ...existing, revoked_at: at } : existing);
+    }),
+});
 
 /** The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated), with its group's clock offset. */
 export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKeyInfo & { groupClockOffsetMs: number }> {

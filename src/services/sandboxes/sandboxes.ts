@@ -72,36 +72,40 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   return { ...ids, name: group.name, keys, clock: g.clock.nowIso(), created_at: now, ...demo };
 }
 
-export async function listSandboxes(p: Platform): Promise<{ data: SandboxSummary[] }> {
-  const base = platformClock(p);
-  await base.refresh();
-  const rows = await sandboxRepo.list(p.db);
-  const now = base.now().getTime();
-  return {
-    data: rows.map((r) => ({
-      group_id: r.id,
-      name: r.name,
-      clock: new Date(now + r.clock_offset_ms).toISOString(),
-      offset_ms: r.clock_offset_ms,
-      created_at: r.created_at,
-    })),
-  };
-}
+export const listSandboxes = useCase({
+  input: z.object({}),
+  async run(p: Platform, ctx: RequestContext): Promise<{ data: SandboxSummary[] }> {
+    const base = platformClock(p);
+    await base.refresh();
+    const sandboxes = await sandboxRepo.list(ctx.store);
+    const now = base.now().getTime();
+    return {
+      data: sandboxes.map((r) => ({
+        group_id: r.id,
+        name: r.name,
+        clock: new Date(now + r.clock_offset_ms).toISOString(),
+        offset_ms: r.clock_offset_ms,
+        created_at: r.created_at,
+      })),
+    };
+  },
+});
+
+const groupId = z.object({ group_id: z.string() });
 
 /** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */
-export async function deleteSandbox(
-  ctx: RequestContext,
-  groupId: string,
-): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> {
-  return unitOfWork(ctx, async ({ tx }) => {
-    if (!(await sandboxRepo.find(tx, groupId))) throw notFound('sandbox');
-    const rows = await deleteGroupRows(tx, groupId);
-    return { group_id: groupId, deleted: true as const, rows };
-  });
-}
+export const deleteSandbox = useCase({
+  input: groupId,
+  run: (p: Platform, ctx: RequestContext, input): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> =>
+    unitOfWork(ctx, async ({ tx }) => {
+      if (!(await sandboxRepo.find(tx, input.group_id))) throw notFound('sandbox');
+      const rows = await deleteGroupRows(tx, input.group_id);
+      return { group_id: input.group_id, deleted: true as const, rows };
+    }),
+});
 
 /** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox. */
-export const forkSandbox = useCase({ input: forkSandboxSchema.extend({ group_id: z.string() }), run: fork });
+export const forkSandbox = useCase({ input: forkSandboxSchema.extend(groupId.shape), run: fork });
 
 async function fork(
   p: Platform,
@@ -144,7 +148,13 @@ export interface GroupClockState {
   work?: Record<string, number>;
 }
 
-export async function showGroupClock(p: Platform, groupId: string): Promise<GroupClockState> {
+/** A group's time now, and its own offset from the platform clock. */
+export const showGroupClock = useCase({
+  input: groupId,
+  run: (p: Platform, ctx: RequestContext, input) => groupClock(p, input.group_id),
+});
+
+async function groupClock(p: Platform, groupId: string): Promise<GroupClockState> {
   const g = await forGroup(p, groupId);
   if (g.groupId !== groupId) throw notFound('group');
   await g.clock.refresh();
@@ -188,5 +198,5 @@ export async function moveClock(
     return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };
   });
   const work = await runDueWork(p, { groupId, progress });
-  return { ...(await showGroupClock(p, groupId)), work };
+  return { ...(await groupClock(p, groupId)), work };
 }

@@ -1,33 +1,37 @@
-import type { Executor, Tx } from '../db.js';
-import { scopeCondition, type GroupScope } from './group-clocks.js';
+// Idempotency records on SQLite: the IdempotencyStore. The answer's body is JSON text in
+// the row (exactly the text that was sent: JSON text of the same value is the same
+// text); the record's the value itself — converted here.
+import { scopeCondition } from './group-clocks.js';
+import { fromJsonColumn, jsonColumn } from '../columns.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../interfaces/idempotency.js';
 
-export interface IdempotencyRow {
-  group_id: string;
-  key: string;
-  request_hash: string;
-  status: number;
+interface IdempotencyRow extends Omit<IdempotencyRecord, 'body'> {
   body: string;
-  created_at: string;
 }
 
 const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at'] as const;
 
-export const idempotencyRepo = {
-  find: (ex: Executor, scope: string, key: string) =>
-    ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]),
-  /** Sent with the batch's other rows (a later read of the table sees it). */
-  insert(tx: Tx, r: IdempotencyRow): void {
-    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, r.body, r.created_at]);
+/** The body column: never NULL (an answer without a body is recorded as JSON null). */
+const bodyColumn = (body: unknown): string => jsonColumn(body) ?? 'null';
+
+export const idempotencyRepo: IdempotencyStore = {
+  async find(ex, scope, key) {
+    const row = await ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]);
+    if (!row) return undefined;
+    (row as IdempotencyRecord).body = fromJsonColumn(row.body);
+    return row as IdempotencyRecord;
   },
-  setAnswer: (tx: Tx, scope: string, key: string, status: number, body: string) =>
-    tx.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, body, scope, key]),
-  /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
-  async hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean> {
+  insert(tx, r) {
+    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, bodyColumn(r.body), r.created_at]);
+  },
+  setAnswer: (tx, scope, key, status, body) =>
+    tx.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, bodyColumn(body), scope, key]),
+  async hasOlderThan(ex, before, scope) {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;
   },
-  deleteOlderThan(ex: Tx, before: string, scope: GroupScope) {
+  deleteOlderThan(tx, before, scope) {
     const s = scopeCondition(scope);
-    return ex.run(`DELETE FROM idempotency_keys WHERE created_at < ? AND ${s.sql}`, [before, ...s.params]);
+    return tx.run(`DELETE FROM idempotency_keys WHERE created_at < ? AND ${s.sql}`, [before, ...s.params]);
   },
 };

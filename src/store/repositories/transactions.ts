@@ -3,67 +3,20 @@
 // (TransactionEntity) has them as objects and booleans — converted here and nowhere else.
 import { isTx, type Executor, type Tx } from '../db.js';
 import { rollupOfInserts } from './reporting.js';
+import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 import type { TransactionStore } from '../interfaces/transactions.js';
 import type { TransactionEntity, TransactionStatus } from '../../domain/transactions.js';
 
-/** The stored row (bulk seeding writes rows directly). */
-export interface TransactionRow {
-  id: string;
-  group_id: string;
-  linked_account_id: string | null;
-  processor_id: string;
-  transaction_type: 'sale' | 'auth';
-  payment_method: string;
-  method_detail: string;
-  customer_id: string | null;
-  card_id: string | null;
-  bank_account_id: string | null;
-  brand: string | null;
-  card_type: string | null;
-  first_six: string | null;
-  last_four: string | null;
-  customer_name: string;
-  expiration_date: string | null;
-  avs: string | null;
-  cvv: string | null;
-  issued_country: string | null;
-  dynamic_descriptor: string | null;
-  requested_amount: number;
-  authorized_amount: number;
-  captured_amount: number;
-  refunded_amount: number;
-  included_tax_amount: number | null;
-  included_shipping_amount: number | null;
-  currency: string;
-  description: string;
-  source: string;
-  order_id: string;
-  po_number: string;
-  ip_address: string;
+/** JSON text and 0/1 in the row where the entity has objects and a boolean. */
+type EncodedColumn = 'email_receipt' | 'billing_address' | 'shipping_address' | 'custom_fields' | 'commissions';
+
+/** The stored row (bulk seeding writes rows directly): the entity with those columns encoded. */
+export interface TransactionRow extends Omit<TransactionEntity, EncodedColumn> {
   email_receipt: number;
-  email_address: string;
-  user_id: string;
-  username: string;
   billing_address: string | null;
   shipping_address: string | null;
-  form_id: string | null;
-  form_external_id: string;
-  form_entry_id: string;
-  subscription_id: string | null;
-  plan_id: string | null;
-  invoice_id: string | null;
-  invoice_number: string | null;
-  invoice_external_id: string | null;
-  payment_link_id: string | null;
-  destination_group_id: string | null;
   custom_fields: string | null;
   commissions: string | null;
-  response_code: string;
-  response_text: string;
-  status: string;
-  settlement_batch_id: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 const COLUMNS: Array<keyof TransactionRow> = [
@@ -79,14 +32,14 @@ const COLUMNS: Array<keyof TransactionRow> = [
 export const TRANSACTION_COLUMNS = COLUMNS;
 
 // Only these columns differ between row and entity; every other value is the same.
-const ENCODE: Partial<Record<keyof TransactionRow, (t: TransactionEntity) => unknown>> = {
-  email_receipt: (t) => (t.email_receipt ? 1 : 0),
-  billing_address: (t) => JSON.stringify(t.billing_address),
-  shipping_address: (t) => (t.shipping_address ? JSON.stringify(t.shipping_address) : null),
-  custom_fields: (t) => (t.custom_fields ? JSON.stringify(t.custom_fields) : null),
-  commissions: (t) => (t.commissions ? JSON.stringify(t.commissions) : null),
+const ENCODE: Record<EncodedColumn, (t: TransactionEntity) => unknown> = {
+  email_receipt: (t) => flagColumn(t.email_receipt),
+  billing_address: (t) => jsonColumn(t.billing_address),
+  shipping_address: (t) => jsonColumn(t.shipping_address),
+  custom_fields: (t) => jsonColumn(t.custom_fields),
+  commissions: (t) => jsonColumn(t.commissions),
 };
-const ENCODERS = COLUMNS.map((c) => ENCODE[c]);
+const ENCODERS = COLUMNS.map((c) => (ENCODE as Partial<Record<keyof TransactionRow, (t: TransactionEntity) => unknown>>)[c]);
 
 /** The column values of a transaction, in COLUMNS order. */
 function values(t: TransactionEntity): unknown[] {
@@ -104,10 +57,10 @@ function values(t: TransactionEntity): unknown[] {
 export function toTransactionEntity(row: TransactionRow): TransactionEntity {
   const t = row as unknown as Record<keyof TransactionRow, unknown>;
   t.email_receipt = row.email_receipt === 1;
-  t.billing_address = row.billing_address ? JSON.parse(row.billing_address) : {};
-  t.shipping_address = row.shipping_address ? JSON.parse(row.shipping_address) : null;
-  t.custom_fields = row.custom_fields ? JSON.parse(row.custom_fields) : null;
-  t.commissions = row.commissions ? JSON.parse(row.commissions) : null;
+  t.billing_address = fromJsonColumn(row.billing_address) ?? {};
+  t.shipping_address = fromJsonColumn(row.shipping_address);
+  t.custom_fields = fromJsonColumn(row.custom_fields);
+  t.commissions = fromJsonColumn(row.commissions);
   return t as unknown as TransactionEntity;
 }
 

@@ -1,47 +1,22 @@
-// Webhook endpoints, deliveries and attempts. Deliveries are created by a trigger on
-// events (migration 015); senders read due ones, claim them with a lease
-// (compare-and-set), and record each attempt with the delivery's next state.
+// Webhook endpoints, deliveries and attempts on SQLite: the webhook stores. Deliveries
+// are created by a trigger on events (migration 015); senders read due ones, claim them
+// with a lease (compare-and-set), and record each attempt with the delivery's next
+// state. An endpoint's type patterns are a JSON array and `disabled` 0/1 in the row; a
+// list and a boolean in the entity — converted here.
 import type { Executor, Tx } from '../db.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
+import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
+import type {
+  ClaimedDelivery, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
+} from '../interfaces/webhooks.js';
 
-export interface WebhookEndpointRow {
-  id: string;
-  group_id: string;
-  url: string;
-  description: string | null;
+/** The delivery job's name for a claimed delivery. */
+export type DeliveryRow = ClaimedDelivery;
+
+interface WebhookEndpointRow extends Omit<WebhookEndpointEntity, 'enabled_events' | 'disabled'> {
   /** JSON array of type patterns. */
   enabled_events: string;
   disabled: number;
-  secret: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DeliveryRow {
-  id: number;
-  group_id: string;
-  endpoint_id: string;
-  event_id: string;
-  attempts: number;
-  next_attempt_at: string;
-}
-
-export interface AttemptRow {
-  id: string;
-  group_id: string;
-  endpoint_id: string;
-  delivery_id: number;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  status: 'succeeded' | 'failed';
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  latency_ms: number;
-  scheduled_at: string;
-  next_attempt_at: string | null;
-  created_at: string;
 }
 
 const ENDPOINT = 'id, group_id, url, description, enabled_events, disabled, secret, created_at, updated_at';
@@ -50,27 +25,36 @@ const ATTEMPT_COLUMNS = [
   'response_body', 'error', 'latency_ms', 'scheduled_at', 'next_attempt_at', 'created_at',
 ] as const;
 
-export const webhookEndpointRepo = {
-  insert: (tx: Tx, r: WebhookEndpointRow) =>
+/** The entity of a row read back (in place: the row is fresh from the driver). */
+function toEntity<R extends Partial<WebhookEndpointRow>>(row: R): Omit<R, 'enabled_events' | 'disabled'> & Partial<WebhookEndpointEntity> {
+  const e = row as unknown as Partial<WebhookEndpointEntity>;
+  if (row.enabled_events !== undefined) e.enabled_events = fromJsonColumn<string[]>(row.enabled_events) ?? [];
+  if (row.disabled !== undefined) e.disabled = row.disabled === 1;
+  return e as Omit<R, 'enabled_events' | 'disabled'> & Partial<WebhookEndpointEntity>;
+}
+const endpoint = (row: WebhookEndpointRow | undefined) => row && (toEntity(row) as WebhookEndpointEntity);
+
+export const webhookEndpointRepo: WebhookEndpointStore = {
+  insert: (tx, e) =>
     tx.run(`INSERT INTO webhook_endpoints (${ENDPOINT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      r.id, r.group_id, r.url, r.description, r.enabled_events, r.disabled, r.secret, r.created_at, r.updated_at,
+      e.id, e.group_id, e.url, e.description, jsonColumn(e.enabled_events), flagColumn(e.disabled), e.secret, e.created_at, e.updated_at,
     ]),
-  find: (ex: Executor, groupId: string, id: string) =>
-    ex.get<WebhookEndpointRow>(`SELECT ${ENDPOINT} FROM webhook_endpoints WHERE group_id = ? AND id = ?`, [groupId, id]),
-  /** Newest first. */
-  list: (ex: Executor, groupId: string, limit: number, before?: string) =>
-    ex.all<WebhookEndpointRow>(
-      `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE group_id = ?${before ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
-      before ? [groupId, before, limit] : [groupId, limit],
-    ),
-  count: async (ex: Executor, groupId: string) =>
-    (await ex.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE group_id = ?', [groupId]))!.n,
-  update: (tx: Tx, r: WebhookEndpointRow) =>
+  find: async (ex, groupId, id) =>
+    endpoint(await ex.get<WebhookEndpointRow>(`SELECT ${ENDPOINT} FROM webhook_endpoints WHERE group_id = ? AND id = ?`, [groupId, id])),
+  list: async (ex, groupId, { limit, before }) =>
+    (
+      await ex.all<WebhookEndpointRow>(
+        `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE group_id = ?${before ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
+        before ? [groupId, before, limit] : [groupId, limit],
+      )
+    ).map((r) => toEntity(r) as WebhookEndpointEntity),
+  count: async (ex, groupId) =>
+    (await ex.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE group_id = ?', [groupId]))?.n ?? 0,
+  update: (tx, e) =>
     tx.run('UPDATE webhook_endpoints SET url = ?, description = ?, enabled_events = ?, disabled = ?, secret = ?, updated_at = ? WHERE group_id = ? AND id = ?', [
-      r.url, r.description, r.enabled_events, r.disabled, r.secret, r.updated_at, r.group_id, r.id,
+      e.url, e.description, jsonColumn(e.enabled_events), flagColumn(e.disabled), e.secret, e.updated_at, e.group_id, e.id,
     ]),
-  /** The endpoint, its deliveries and its attempts. */
-  async delete(tx: Tx, groupId: string, id: string): Promise<number> {
+  async delete(tx, groupId, id) {
     const { changes } = await tx.run('DELETE FROM webhook_endpoints WHERE group_id = ? AND id = ?', [groupId, id]);
     if (changes > 0) {
       await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [id]);
@@ -78,17 +62,17 @@ export const webhookEndpointRepo = {
     }
     return changes;
   },
-  /** The groups that have an enabled endpoint. */
-  activeGroups: async (ex: Executor) =>
+  activeGroups: async (ex) =>
     (await ex.all<{ group_id: string }>('SELECT DISTINCT group_id FROM webhook_endpoints WHERE disabled = 0')).map((r) => r.group_id),
-  byIds: (ex: Executor, ids: readonly string[]) =>
-    ex.all<Pick<WebhookEndpointRow, 'id' | 'url' | 'secret'>>(`SELECT id, url, secret FROM webhook_endpoints WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]),
-  /** The enabled endpoints of a group. */
-  enabled: (ex: Executor, groupId: string) =>
-    ex.all<Pick<WebhookEndpointRow, 'id' | 'enabled_events'>>('SELECT id, enabled_events FROM webhook_endpoints WHERE group_id = ? AND disabled = 0', [groupId]),
+  byIds: (ex, ids) =>
+    ex.all<Pick<WebhookEndpointEntity, 'id' | 'url' | 'secret'>>(`SELECT id, url, secret FROM webhook_endpoints WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]),
+  enabled: async (ex, groupId) =>
+    (
+      await ex.all<Pick<WebhookEndpointRow, 'id' | 'enabled_events'>>('SELECT id, enabled_events FROM webhook_endpoints WHERE group_id = ? AND disabled = 0', [groupId])
+    ).map((r) => toEntity(r) as Pick<WebhookEndpointEntity, 'id' | 'enabled_events'>),
 };
 
-export const deliveryRepo = {
+export const deliveryRepo: WebhookDeliveryStore = {
   /**
    * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
    * `realNow`, to an enabled endpoint: oldest due first.
@@ -108,7 +92,7 @@ export const deliveryRepo = {
    * lease, so of two senders only one gets each row. Returns the rows this one got.
    */
   claim: (tx: Tx, ids: readonly number[], owner: string, leaseUntil: number, realNow: number) =>
-    tx.all<DeliveryRow>(
+    tx.all<ClaimedDelivery>(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
        WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)
        RETURNING id, group_id, endpoint_id, event_id, attempts, next_attempt_at`,
@@ -136,17 +120,17 @@ export const deliveryRepo = {
     ),
   /** Pending deliveries of a group (tests and status lines). */
   pendingCount: async (ex: Executor, groupId: string) =>
-    (await ex.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE group_id = ? AND status = 'pending'", [groupId]))!.n,
+    (await ex.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE group_id = ? AND status = 'pending'", [groupId]))?.n ?? 0,
 };
 
-export const attemptRepo = {
+export const attemptRepo: WebhookAttemptStore = {
   /** Deferred: sent with the write's other rows. */
-  insert(tx: Tx, r: AttemptRow) {
+  insert(tx, r) {
     tx.deferInsert('webhook_attempts', ATTEMPT_COLUMNS, ATTEMPT_COLUMNS.map((c) => r[c]));
   },
   /** An endpoint's attempts, newest first. */
-  list: (ex: Executor, groupId: string, endpointId: string, limit: number, before?: string) =>
-    ex.all<AttemptRow>(
+  list: (ex, groupId, endpointId, { limit, before }) =>
+    ex.all<WebhookAttemptEntity>(
       `SELECT ${ATTEMPT_COLUMNS.join(', ')} FROM webhook_attempts WHERE group_id = ? AND endpoint_id = ?${before ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`,
       before ? [groupId, endpointId, before, limit] : [groupId, endpointId, limit],
     ),

@@ -7,6 +7,8 @@
 // of that group's object. A route parameter with no fixture fails the suites loudly:
 // add it to PARAM_IDS below (or make the demo create the object).
 import assert from 'node:assert/strict';
+import { contextFor } from '../../../src/services/context.js';
+import { execute } from '../../../src/services/use-case.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { seedDemo, type DemoOutput } from '../../../src/dev/demo.js';
 import { createKey, revokeKey } from '../../../src/services/groups/keys.js';
@@ -106,7 +108,7 @@ export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<Wor
   assert.notEqual(demoA.group_id, demoB.group_id);
 
   const fixture = async (name: 'A' | 'B', demo: DemoOutput): Promise<GroupFixture> => {
-    const allKey = (await createKey(s.p, { groupId: demo.group_id, permissions: [...PERMISSIONS], name: `all ${name}` })).key;
+    const allKey = (await execute(createKey, s.p, contextFor(s.p, demo.group_id), { permissions: [...PERMISSIONS], name: `all ${name}` })).key;
     const auth = await s.call('POST', `/api/v1/groups/${demo.group_id}/transaction`, {
       key: allKey,
       body: saleBody(demo.processor_id, { type: 'auth', amount: AUTH_AMOUNT }),
@@ -137,8 +139,8 @@ export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<Wor
   };
   const a = await fixture('A', demoA);
   const b = await fixture('B', demoB);
-  const revoked = await createKey(s.p, { groupId: a.groupId, permissions: [...PERMISSIONS], name: 'revoked' });
-  await revokeKey(s.p, revoked.id);
+  const revoked = await execute(createKey, s.p, contextFor(s.p, a.groupId), { permissions: [...PERMISSIONS], name: 'revoked' });
+  await execute(revokeKey, s.p, contextFor(s.p, undefined), { key_id: revoked.id });
   return { s, a, b, revokedKey: revoked.key };
 }
 

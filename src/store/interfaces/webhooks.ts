@@ -1,0 +1,100 @@
+// What the webhook use cases and the delivery job need of a store, in domain entities;
+// src/store implements it (repositories/webhooks.ts). Deliveries are made by the store
+// itself when an event is appended (on SQLite a trigger, migration 015).
+import type { Executor, RunResult, Tx } from '../db.js';
+import type { GroupScope } from '../repositories/group-clocks.js';
+
+/** A webhook endpoint: its type patterns as a list, `disabled` a boolean. */
+export interface WebhookEndpointEntity {
+  id: string;
+  group_id: string;
+  url: string;
+  description: string | null;
+  /** Exact types, `family.*` wildcards or `*`. */
+  enabled_events: string[];
+  disabled: boolean;
+  /** The signing secret (`whsec_…`). */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A delivery claimed by a sender. */
+export interface ClaimedDelivery {
+  id: number;
+  group_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  next_attempt_at: string;
+}
+
+/** One attempt to deliver an event to an endpoint. */
+export interface WebhookAttemptEntity {
+  id: string;
+  group_id: string;
+  endpoint_id: string;
+  delivery_id: number;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status: 'succeeded' | 'failed';
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  latency_ms: number;
+  scheduled_at: string;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+/** A cursor page: newest first, only ids below `before`. */
+export interface CursorPage {
+  limit: number;
+  before?: string | undefined;
+}
+
+export interface WebhookEndpointStore {
+  insert(tx: Tx, e: WebhookEndpointEntity): Promise<RunResult>;
+  find(ex: Executor, groupId: string, id: string): Promise<WebhookEndpointEntity | undefined>;
+  /** Newest first. */
+  list(ex: Executor, groupId: string, page: CursorPage): Promise<WebhookEndpointEntity[]>;
+  count(ex: Executor, groupId: string): Promise<number>;
+  update(tx: Tx, e: WebhookEndpointEntity): Promise<RunResult>;
+  /** The endpoint, its deliveries and its attempts; how many endpoints went (0 or 1). */
+  delete(tx: Tx, groupId: string, id: string): Promise<number>;
+  /** The groups that have an enabled endpoint. */
+  activeGroups(ex: Executor): Promise<string[]>;
+  /** Where and how to send: the endpoints among `ids`. */
+  byIds(ex: Executor, ids: readonly string[]): Promise<Pick<WebhookEndpointEntity, 'id' | 'url' | 'secret'>[]>;
+  /** The enabled endpoints of a group, with what each takes. */
+  enabled(ex: Executor, groupId: string): Promise<Pick<WebhookEndpointEntity, 'id' | 'enabled_events'>[]>;
+}
+
+export interface WebhookDeliveryStore {
+  /**
+   * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
+   * `realNow`, to an enabled endpoint: oldest due first.
+   */
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number): Promise<{ id: number }[]>;
+  /**
+   * Claim deliveries for `owner` until `leaseUntil` (real ms): compare-and-set on a free
+   * lease, so of two senders only one gets each. Returns the ones this one got.
+   */
+  claim(tx: Tx, ids: readonly number[], owner: string, leaseUntil: number, realNow: number): Promise<ClaimedDelivery[]>;
+  /** Deliveries that succeeded, still held by `owner`. */
+  succeeded(tx: Tx, ids: readonly number[], owner: string): Promise<RunResult>;
+  /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
+  failed(tx: Tx, id: number, owner: string, next: string | null): Promise<RunResult>;
+  /** A new delivery of an event to an endpoint (a resend), due at `at`. */
+  insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
+  /** Pending deliveries of a group (tests and status lines). */
+  pendingCount(ex: Executor, groupId: string): Promise<number>;
+}
+
+export interface WebhookAttemptStore {
+  /** Inside a write: sent with the write's other rows. */
+  insert(tx: Tx, a: WebhookAttemptEntity): void;
+  /** An endpoint's attempts, newest first. */
+  list(ex: Executor, groupId: string, endpointId: string, page: CursorPage): Promise<WebhookAttemptEntity[]>;
+}
