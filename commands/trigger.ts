@@ -1,13 +1,14 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { groupFlag } from '../src/cli/flags/group.js';
-import { RECIPES, trigger, TRIGGER_TYPES, type TriggerResult, type TriggerType } from '../src/dev/trigger.js';
+import { RECIPES, trigger, TRIGGER_TYPES, type TriggerType } from '../src/dev/trigger.js';
+import type { Event } from '../src/domain/events.js';
 import { EVENT_COLUMNS, eventRows } from '../src/render/events.js';
 import { table } from '../src/render/table.js';
 
 export default class Trigger extends PayctlCommand {
   static override description = [
-    'Make an event of TYPE happen for real and print the events it caused.',
+    'Make an event of TYPE happen for real and print the events it caused (--json: the event of TYPE, exactly as `payctl events show ID --json` prints it).',
     "It drives the real API on the group (with a key that lives only for the run) and, for what the clock does (settlement, expiry, billing, past due), moves the group's clock as `payctl clock advance --group` does. A running `payctl serve` streams the events to `payctl listen` and delivers them to webhook endpoints.",
     `Types: ${TRIGGER_TYPES.join(', ')}.`,
   ].join('\n\n');
@@ -19,7 +20,7 @@ export default class Trigger extends PayctlCommand {
   static override args = { type: Args.string({ description: 'the event type to cause (e.g. transaction.captured)', required: true }) };
   static override flags = { group: groupFlag };
 
-  async run(): Promise<TriggerResult> {
+  async run(): Promise<Event> {
     const { args, flags } = await this.parse(Trigger);
     if (args.type === 'signup_entry.created') {
       this.error('signup_entry.created belongs to the group the entry opens, not to this one: submit an entry with `payctl onboard --file entry.json`', { exit: 2 });
@@ -33,6 +34,7 @@ export default class Trigger extends PayctlCommand {
     const result = await trigger(p, flags.group, type);
     this.log(table(EVENT_COLUMNS, eventRows(result.events)));
     this.log(`${result.events.length} event${result.events.length === 1 ? '' : 's'} (payctl events show ID for one)`);
-    return result;
+    // The API's event object of the type asked for (the last one, when the recipe caused several).
+    return result.events.findLast((e) => e.type === type)!;
   }
 }

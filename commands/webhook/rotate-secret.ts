@@ -7,7 +7,7 @@ import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 
 export default class WebhookRotateSecret extends PayctlCommand {
-  static override description = 'Replace the signing secret of a webhook endpoint (printed once; later deliveries are signed with it)';
+  static override description = "Replace the signing secret of a webhook endpoint (printed once; later deliveries are signed with it, and for 24 h of the group's clock with the old one too)";
   static override examples = ['<%= config.bin %> webhook rotate-secret ENDPOINT_ID --group GROUP_ID'];
   static override args = { id: Args.string({ description: 'endpoint id (from webhook list)', required: true }) };
   static override flags = { group: groupFlag };

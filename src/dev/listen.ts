@@ -26,6 +26,8 @@ export interface ListenOptions {
   out(line: string): void;
   info(line: string): void;
   signal: AbortSignal;
+  /** The first wait before trying again after a 5xx (RECONNECT_BASE_MS). */
+  reconnectBaseMs?: number;
 }
 
 /** Why listening cannot start, said in one line for the user. */
@@ -110,13 +112,27 @@ async function preflight(o: ListenOptions): Promise<void> {
   throw new ListenError(`the server at ${o.apiUrl} refused the event stream (${res.status}): ${message || res.statusText}${hint}`);
 }
 
-/** Listens until `signal` aborts; rejects with a ListenError when it cannot start or the server refuses it later. */
+/** The first wait before connecting again after the server refused the stream with a 5xx; doubled per failure. */
+export const RECONNECT_BASE_MS = 1_000;
+/** The longest wait between two tries. */
+export const RECONNECT_MAX_MS = 30_000;
+
+/** The wait before try `failures + 1` (1 s, 2 s, 4 s … 30 s). */
+export function reconnectDelay(failures: number, baseMs = RECONNECT_BASE_MS): number {
+  return Math.min(RECONNECT_MAX_MS, baseMs * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * Listens until `signal` aborts; rejects with a ListenError when it cannot start or the
+ * server refuses the stream later with a 4xx (the key or the group: trying again would
+ * not help). A lost connection is the client's to resume (it does so by itself); a
+ * reconnect the server answers with a 5xx ends that client, so listen opens a new one
+ * with backoff (RECONNECT_BASE_MS doubling up to RECONNECT_MAX_MS), from the last
+ * position it received, and says so on stderr.
+ */
 export async function listen(o: ListenOptions): Promise<void> {
   await preflight(o);
   const url = streamUrl(o);
-  const es = new EventSource(url, {
-    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: o.apiKey } }),
-  });
   let connectedOnce = false;
   let down = false;
   // Events are handled one after another, in stream order (forwarded, then printed).
@@ -133,37 +149,76 @@ export async function listen(o: ListenOptions): Promise<void> {
       }
     });
   };
-  for (const type of EVENT_TYPES) es.addEventListener(type, (m: MessageEvent) => handle(m.data as string));
-  es.addEventListener('ready', (m: MessageEvent) => {
-    const ready = JSON.parse(m.data as string) as { last_event_id: string; types: string[] };
-    if (!connectedOnce) {
-      connectedOnce = true;
-      o.info(`Ready: listening for ${ready.types.join(', ')} events of group ${o.group} at ${o.apiUrl} (Ctrl-C stops)`);
-      if (o.forwardTo) o.info(`Forwarding to ${o.forwardTo}, signed (Standard Webhooks) with the secret ${o.secret}`);
-    } else {
-      o.info(`reconnected: resuming after event position ${ready.last_event_id}`);
-    }
-    down = false;
-  });
   return new Promise<void>((resolve, reject) => {
-    const stop = () => {
-      es.close();
-      void queue.then(() => resolve());
+    let es: EventSource | undefined;
+    let retryTimer: NodeJS.Timeout | undefined;
+    let failures = 0;
+    /** The last position received: where a new client resumes. */
+    let position: string | undefined;
+    let finished = false;
+    const finish = (err?: Error) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(retryTimer);
+      es?.close();
+      o.signal.removeEventListener('abort', stop);
+      void queue.then(() => (err ? reject(err) : resolve()));
     };
-    if (o.signal.aborted) return stop();
-    o.signal.addEventListener('abort', stop, { once: true });
-    es.onerror = (err) => {
-      if (es.readyState === es.CLOSED) {
-        o.signal.removeEventListener('abort', stop);
-        es.close();
+    const stop = () => finish();
+    const open = () => {
+      if (finished) return;
+      const u = new URL(url);
+      // A new client has no Last-Event-ID of its own: the position goes in the query.
+      if (position !== undefined) u.searchParams.set('last_event_id', position);
+      const source = new EventSource(u.toString(), {
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: o.apiKey } }),
+      });
+      es = source;
+      const onEvent = (m: MessageEvent) => {
+        if (m.lastEventId) position = m.lastEventId;
+        handle(m.data as string);
+      };
+      for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
+      source.addEventListener('ready', (m: MessageEvent) => {
+        const ready = JSON.parse(m.data as string) as { last_event_id: string; types: string[] };
+        position = ready.last_event_id;
+        failures = 0;
+        if (!connectedOnce) {
+          connectedOnce = true;
+          o.info(`Ready: listening for ${ready.types.join(', ')} events of group ${o.group} at ${o.apiUrl} (Ctrl-C stops)`);
+          if (o.forwardTo) o.info(`Forwarding to ${o.forwardTo}, signed (Standard Webhooks) with the secret ${o.secret}`);
+        } else {
+          o.info(`reconnected: resuming after event position ${ready.last_event_id}`);
+        }
+        down = false;
+      });
+      source.onerror = (err) => {
+        if (finished || es !== source) return;
+        if (source.readyState !== source.CLOSED) {
+          // The client reconnects by itself (resuming with Last-Event-ID).
+          if (!down) {
+            down = true;
+            o.info(`lost the connection to ${o.apiUrl}; reconnecting (no event is lost: the stream resumes where it stopped)`);
+          }
+          return;
+        }
+        source.close();
         const code = (err as unknown as { code?: number }).code;
-        void queue.then(() => reject(new ListenError(`the server at ${o.apiUrl} ended the event stream${code ? ` (${code})` : ''}; run payctl listen again`)));
-        return;
-      }
-      if (!down) {
+        if (code !== undefined && code < 500) {
+          finish(new ListenError(`the server at ${o.apiUrl} refused the event stream (${code}); check the key and the group, then run payctl listen again`));
+          return;
+        }
+        failures++;
+        const delay = reconnectDelay(failures, o.reconnectBaseMs);
         down = true;
-        o.info(`lost the connection to ${o.apiUrl}; reconnecting (no event is lost: the stream resumes where it stopped)`);
-      }
+        o.info(
+          `the server at ${o.apiUrl} answered the reconnect with ${code ?? 'an error'}; trying again in ${delay / 1000} s (no event is lost: the stream resumes where it stopped)`,
+        );
+        retryTimer = setTimeout(open, delay);
+      };
     };
+    if (o.signal.aborted) return finish();
+    o.signal.addEventListener('abort', stop, { once: true });
+    open();
   });
 }

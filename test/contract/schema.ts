@@ -872,7 +872,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret of a webhook endpoint
-         * @description The answer carries the new secret (the only time it is shown); every attempt from now on is signed with it.
+         * @description The answer carries the new secret (the only time it is shown); every attempt from now on is signed with it and, for 24 hours of the group's clock, with the secret it replaced as well (a second `v1,` signature in `webhook-signature`, as Standard Webhooks allows), so a receiver still holding the old secret keeps verifying while it switches.
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          *

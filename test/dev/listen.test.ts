@@ -8,7 +8,7 @@ import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -147,6 +147,53 @@ test('listen prints and forwards each event, signed so standardwebhooks verifies
   } finally {
     l.child.kill('SIGINT');
     assert.equal(await l.exited, 0, 'Ctrl-C stops it cleanly');
+    await killHard(serve);
+  }
+});
+
+test('a reconnect the server answers with a 5xx: listen says so, keeps trying with backoff, and resumes without losing an event', async () => {
+  const serve = await spawnServe({ db });
+  // A proxy in front of the real server: passes requests through, or answers 503 while `failing`.
+  const upstream = new URL(serve.url);
+  let failing = false;
+  const sockets = new Set<Socket>();
+  const proxy = http.createServer((req, res) => {
+    if (failing) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"type":"api_error","message":"down for maintenance"}}');
+      return;
+    }
+    const up = http.request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode!, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    res.on('close', () => up.destroy());
+    req.pipe(up);
+  });
+  proxy.on('connection', (c: Socket) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const l = spawnListen(['--group', demo.group_id, '--api-url', proxyUrl, '--api-key', demo.keys.manage_webhooks!, '--events', 'product.*', '--json']);
+  try {
+    await l.until(() => /Ready/.test(l.err()), 'ready');
+    failing = true;
+    for (const c of sockets) c.destroy(); // the stream drops; the client's own reconnect gets a 503
+    await l.until(() => /answered the reconnect with 503; trying again in 1 s/.test(l.err()), 'the first retry');
+    await l.until(() => /answered the reconnect with 503; trying again in 2 s/.test(l.err()), 'the backoff');
+    // Committed while the stream is refused: delivered after the resume.
+    const product = await runCliJson(['product', 'create', '--group', demo.group_id, '--name', 'While refused', '--description', 'made during the 503s', '--amount', '1.00'], { db });
+    failing = false;
+    await l.until(() => /reconnected: resuming after/.test(l.err()), 'the reconnect');
+    await l.until(() => l.out().includes(product.id), 'the event committed meanwhile');
+    const e = JSON.parse(l.out().trim().split('\n').at(-1)!);
+    assert.equal(e.type, 'product.created');
+    assert.equal(e.data.object.id, product.id);
+    assert.equal(l.child.exitCode, null, 'still running');
+  } finally {
+    l.child.kill('SIGINT');
+    assert.equal(await l.exited, 0);
+    proxy.closeAllConnections();
+    await new Promise<void>((r) => proxy.close(() => r()));
     await killHard(serve);
   }
 });

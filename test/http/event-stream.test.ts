@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
 import { runCli } from '../helpers/cli.js';
 import { eventSchema } from '../../src/domain/events.js';
+import { streamFeeds } from '../../src/services/events/stream.js';
 
 let s: TestServer;
 before(async () => {
@@ -165,6 +166,38 @@ describe('events stream', () => {
     } finally {
       c.es.close();
     }
+  });
+
+  test('many connections to one group share one feed: every event to each once; a late joiner catches up from its position', async () => {
+    const first = await sale('shared-0');
+    assert.equal(first.status, 200);
+    const conns = Array.from({ length: 20 }, () => connect(streamUrl()));
+    try {
+      await Promise.all(conns.map((c) => c.ready()));
+      const feeds = streamFeeds(s.p.db).filter((f) => f.group === s.demo.group_id);
+      assert.equal(feeds.length, 1);
+      assert.equal(feeds[0]!.connections, 20);
+      const r1 = await sale('shared-1');
+      const r2 = await sale('shared-2');
+      await Promise.all(conns.map((c) => c.next(2)));
+      for (const c of conns) {
+        assert.deepEqual(c.events().map((e) => e.data.data.object.id), [r1.body.id, r2.body.id]);
+      }
+      // A connection resuming from an older position reads the log itself until it reaches the feed, then follows it.
+      const start = conns[0]!.messages[0]!.id; // the ready position, before shared-1
+      const late = connect(streamUrl(), { lastEventId: start });
+      conns.push(late);
+      await late.next(2);
+      const r3 = await sale('shared-3');
+      await Promise.all(conns.map((c) => c.next(3)));
+      assert.deepEqual(late.events().map((e) => e.data.data.object.id), [r1.body.id, r2.body.id, r3.body.id]);
+      assert.equal(streamFeeds(s.p.db).filter((f) => f.group === s.demo.group_id).length, 1);
+    } finally {
+      for (const c of conns) c.es.close();
+    }
+    // When the last connection has gone, the feed stops (checked for at most 5 s).
+    for (let i = 0; i < 250 && streamFeeds(s.p.db).some((f) => f.group === s.demo.group_id); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(streamFeeds(s.p.db).filter((f) => f.group === s.demo.group_id), []);
   });
 
   test('heartbeat comments keep an idle stream alive', async () => {

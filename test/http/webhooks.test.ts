@@ -277,7 +277,7 @@ describe('deliveries', () => {
     assert.equal((await s.call('POST', `/api/v1/groups/${sb.group_id}/events/${eventId}/resend`, { key: sb.keys.manage_customers })).status, 403);
   });
 
-  test('a disabled endpoint gets no new deliveries; rotation signs later attempts with the new secret', async () => {
+  test('a disabled endpoint gets no new deliveries; after a rotation the old secret still verifies for 24 h of the group\'s clock, then only the new one', async () => {
     const sb = await newSandbox(s);
     const key = sb.keys.manage_webhooks!;
     const e = await createEndpoint(sb.group_id, key, { url: rx.url, enabled_events: ['customer.created'], disabled: true });
@@ -286,13 +286,33 @@ describe('deliveries', () => {
     await deliveriesSettled(s.p);
     await s.call('PATCH', `${hooksPath(sb.group_id)}/${e.id}`, { key, body: { disabled: false } });
     const rotated = (await s.call('POST', `${hooksPath(sb.group_id)}/${e.id}/rotate_secret`, { key })).body;
-    await s.call('POST', `/api/v1/groups/${sb.group_id}/customers`, { key: sb.keys.manage_customers, body: { first_name: 'On', last_name: 'Line' } });
-    await rx.waitFor(before + 1);
-    await deliveriesSettled(s.p);
-    const got = rx.received.slice(before);
-    assert.equal(got.length, 1, 'only the customer created while enabled');
-    assert.equal((new Webhook(rotated.secret).verify(got[0]!.body, got[0]!.headers) as Json).data.object.first_name, 'On');
-    assert.ok(!safeVerify(e.secret, got[0]!));
+    assert.notEqual(rotated.secret, e.secret);
+    const deliver = async (name: string) => {
+      const n = rx.received.length;
+      await s.call('POST', `/api/v1/groups/${sb.group_id}/customers`, { key: sb.keys.manage_customers, body: { first_name: name, last_name: 'Line' } });
+      await rx.waitFor(n + 1);
+      await deliveriesSettled(s.p);
+      assert.equal(rx.received.length, n + 1);
+      return rx.received[n]!;
+    };
+    const on = await deliver('On');
+    assert.equal(rx.received.slice(before).length, 1, 'only the customer created while enabled');
+    assert.equal((new Webhook(rotated.secret).verify(on.body, on.headers) as Json).data.object.first_name, 'On');
+    // A receiver that holds only the old secret still verifies: two signatures, one per secret.
+    assert.equal(on.headers['webhook-signature']!.split(' ').length, 2);
+    assert.equal((new Webhook(e.secret).verify(on.body, on.headers) as Json).data.object.first_name, 'On');
+    await moveClock(sb, '23h');
+    const still = await deliver('Still');
+    assert.ok(safeVerify(e.secret, still), 'the old secret verifies 23 h after the rotation');
+    assert.ok(safeVerify(rotated.secret, still));
+    await moveClock(sb, '1h');
+    const late = await deliver('Late');
+    assert.equal(late.headers['webhook-signature']!.split(' ').length, 1);
+    assert.ok(!safeVerify(e.secret, late), 'the old secret no longer verifies 24 h after the rotation');
+    assert.equal((new Webhook(rotated.secret).verify(late.body, late.headers) as Json).data.object.first_name, 'Late');
+    // A tampered body fails with either secret.
+    assert.ok(!safeVerify(e.secret, { ...still, body: still.body.replace('Still', 'Stall') }));
+    assert.ok(!safeVerify(rotated.secret, { ...still, body: still.body.replace('Still', 'Stall') }));
   });
 
   test('two senders on one database at once: every delivery sent exactly once', async () => {

@@ -2,10 +2,15 @@
 // position on. Each message's `id:` is the event's place in the log (`seq`, commit
 // order across processes), so a client that reconnects with Last-Event-ID resumes
 // exactly after the last event it received: nothing is lost and nothing repeated.
-// New events are found by polling the log from the stream's position (events written
-// by any process on the database) and, for events of this process, at once on the
-// in-process nudge. The SSE framing, the heartbeat comments and the response head are
-// better-sse's.
+//
+// One feed per database and group, shared by every connection of this process that
+// follows that group: it polls the log (events written by any process on the database)
+// and wakes at once on the in-process nudge, reads each new page once, serializes each
+// event once, and hands the page to its connections — so a hundred listeners cost one
+// poll, not a hundred. A connection that starts behind the feed (a resume from an older
+// Last-Event-ID) or falls behind it (a slow client: its queue is bounded) reads the log
+// itself from its position until it has caught up, then follows the feed again. The
+// SSE framing, the heartbeat comments and the response head are better-sse's.
 import { once } from 'node:events';
 import type { z } from 'zod';
 import { createSession } from 'better-sse';
@@ -68,16 +73,129 @@ async function open(p: Platform, ctx: GroupContext, input: z.output<typeof strea
   return { group: ctx.group, after, types: input.types ?? ['*'] };
 }
 
+/** Queued events past which a connection that does not keep up reads the log itself instead. */
+const MAX_QUEUED = 4 * STREAM_PAGE;
+
+interface Entry {
+  seq: number;
+  type: string;
+  /** The event object as JSON (serialized once per feed). */
+  json: string;
+}
+
+interface Follower {
+  /** Behind the feed: reading the log itself. */
+  behind: boolean;
+  queue: Entry[];
+  wake(): void;
+}
+
+/** The shared reader of one group's log in one process (see the opening comment). */
+class Feed {
+  /** The position up to which the feed has read and handed out. */
+  head: number;
+  readonly followers = new Set<Follower>();
+  private wakeLoop: (() => void) | undefined;
+  private dirty = true;
+  private readonly off: () => void;
+  private stopped = false;
+
+  constructor(
+    private readonly store: GroupContext['store'],
+    readonly group: string,
+    start: number,
+    private readonly pollMs: number,
+    private readonly done: () => void,
+  ) {
+    this.head = start;
+    this.off = onEventsCommitted(group, () => {
+      this.dirty = true;
+      this.wakeLoop?.();
+    });
+    void this.loop();
+  }
+
+  remove(f: Follower): void {
+    this.followers.delete(f);
+    if (this.followers.size === 0) {
+      this.stopped = true;
+      this.off();
+      this.wakeLoop?.();
+      this.done();
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      this.dirty = false;
+      let rows: Awaited<ReturnType<typeof eventRepo.after>> = [];
+      try {
+        rows = await eventRepo.after(this.store, this.group, this.head, STREAM_PAGE);
+      } catch (err) {
+        // A failed read (the database closing under a shutdown) is tried again at the next poll.
+        if (!this.stopped) process.stderr.write(`event stream: reading the log failed: ${String(err)}\n`);
+      }
+      if (this.stopped) return;
+      if (rows.length > 0) {
+        const page = rows.map((row): Entry => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) }));
+        this.head = page[page.length - 1]!.seq;
+        for (const f of this.followers) {
+          if (f.behind) continue;
+          for (const e of page) f.queue.push(e);
+          // A connection that does not keep up: the log is its buffer, not this process's memory.
+          if (f.queue.length > MAX_QUEUED) {
+            f.behind = true;
+            f.queue = [];
+          }
+          f.wake();
+        }
+        if (rows.length === STREAM_PAGE) continue;
+      }
+      if (this.dirty) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wakeLoop = () => (clearTimeout(timer), resolve());
+      });
+      this.wakeLoop = undefined;
+    }
+  }
+}
+
+const feeds = new WeakMap<object, Map<string, Feed>>();
+
+function feedFor(store: GroupContext['store'], group: string, start: number, pollMs: number): Feed {
+  let byGroup = feeds.get(store);
+  if (!byGroup) feeds.set(store, (byGroup = new Map()));
+  let feed = byGroup.get(group);
+  if (!feed) {
+    const map = byGroup;
+    feed = new Feed(store, group, start, pollMs, () => map.delete(group));
+    map.set(group, feed);
+  }
+  return feed;
+}
+
+/** The feeds of `store` and their connections (tests: one per group however many connections). */
+export function streamFeeds(store: object): Array<{ group: string; connections: number }> {
+  return [...(feeds.get(store)?.values() ?? [])].map((f) => ({ group: f.group, connections: f.followers.size }));
+}
+
 /** Sends the stream until the client goes away or the server shuts down. */
 export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: StreamIo): Promise<void> {
   const pollMs = positive(io.settings.eventStreamPollMs) ?? STREAM_POLL_MS;
   const heartbeatMs = positive(io.settings.eventStreamHeartbeatMs) ?? STREAM_HEARTBEAT_MS;
-  let dirty = true;
   let wake: (() => void) | undefined;
-  const off = onEventsCommitted(plan.group, () => {
-    dirty = true;
-    wake?.();
-  });
+  let woken = false;
+  const follower: Follower = {
+    behind: true,
+    queue: [],
+    wake: () => {
+      woken = true;
+      wake?.();
+    },
+  };
+  const feed = feedFor(ctx.store, plan.group, plan.after, pollMs);
+  feed.followers.add(follower);
   const onAbort = () => wake?.();
   io.signal.addEventListener('abort', onAbort);
   try {
@@ -87,33 +205,53 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
       // The position is ours (the log), not better-sse's.
       trustClientEventId: false,
       headers: { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' },
+      // Event data is pushed as JSON text already (serialized once per feed).
+      serializer: (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
     });
     let cursor = plan.after;
     const ready: StreamReady = { last_event_id: String(cursor), types: plan.types };
-    session.push(ready, 'ready', String(cursor));
+    session.push(JSON.stringify(ready), 'ready', String(cursor));
+    const send = async (entries: Entry[]) => {
+      const wanted = entries.filter((e) => e.seq > cursor);
+      if (wanted.length === 0) return;
+      await session.batch((buffer) => {
+        for (const e of wanted) if (matchesTypes(plan.types, e.type)) buffer.push(e.json, e.type, String(e.seq));
+      });
+      cursor = wanted[wanted.length - 1]!.seq;
+      if (io.res.writableNeedDrain) await once(io.res, 'drain', { signal: io.signal }).catch(() => undefined);
+    };
     while (!io.signal.aborted && session.isConnected) {
-      dirty = false;
-      const rows = await eventRepo.after(ctx.store, plan.group, cursor, STREAM_PAGE);
-      if (rows.length > 0 && !io.signal.aborted && session.isConnected) {
-        await session.batch((buffer) => {
-          for (const row of rows) {
-            if (matchesTypes(plan.types, row.type)) buffer.push(toEvent(row), row.type, String(row.seq));
-          }
-        });
-        cursor = rows[rows.length - 1]!.seq;
-        if (io.res.writableNeedDrain) await once(io.res, 'drain', { signal: io.signal }).catch(() => undefined);
-        if (rows.length === STREAM_PAGE) continue;
+      if (follower.behind) {
+        // Everything the feed handed out so far ends at or before its head: at the head, follow it.
+        if (cursor >= feed.head) {
+          follower.behind = false;
+          follower.queue = [];
+          continue;
+        }
+        // Every event of the group up to the feed's head was committed before the head was known.
+        const headBefore = feed.head;
+        const rows = await eventRepo.after(ctx.store, plan.group, cursor, STREAM_PAGE);
+        if (io.signal.aborted || !session.isConnected) break;
+        await send(rows.map((row) => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) })));
+        // A partial page is all there is up to headBefore (positions between are other groups').
+        if (rows.length < STREAM_PAGE) cursor = Math.max(cursor, headBefore);
+        continue;
       }
-      if (dirty) continue;
+      if (follower.queue.length > 0) {
+        const entries = follower.queue;
+        follower.queue = [];
+        await send(entries);
+        continue;
+      }
+      woken = false;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => (clearTimeout(timer), resolve());
-        if (io.signal.aborted) wake();
+        wake = resolve;
+        if (woken || io.signal.aborted || follower.queue.length > 0 || follower.behind) resolve();
       });
       wake = undefined;
     }
   } finally {
-    off();
+    feed.remove(follower);
     io.signal.removeEventListener('abort', onAbort);
     if (!io.res.writableEnded) io.res.end();
   }

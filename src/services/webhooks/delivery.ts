@@ -6,23 +6,27 @@
 // group's clock (RETRY_DELAYS_MS, counted from when the attempt fell due, so a clock
 // advance of days runs every retry that fell due in it); after the last it has failed.
 //
+// Per pass: one read of what to send (events with their data as stored JSON, so a body
+// is assembled, not re-serialized; endpoints' URLs and secrets), HMAC-SHA256 signatures
+// with node:crypto (signing.ts: the replaced secret too during a rotation's grace
+// period), POSTs over http1.ts's keep-alive connections (a delivery's CPU is the bench's
+// limit: BENCHMARKS.md, "Webhooks"), and one write with every attempt.
+//
 // Who runs passes: `payctl serve` (nudged after each commit that appended events of a
 // group with endpoints, plus its tick) and the scheduler's job (`clock advance`, the
 // sandbox clock route). The lease is real time: it bounds how long a process that died
 // mid-send keeps a delivery from the others, and an attempt never outlives its lease.
-import http from 'node:http';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
 import type { Database, Store } from '../../store/db.js';
 import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
-import { eventRepo } from '../../store/repositories/events.js';
 import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo, type DeliveryRow } from '../../store/repositories/webhooks.js';
+import { webhookSendRepo, type SendRow } from '../../store/repositories/webhook-sends.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RESPONSE_BODY_MAX_BYTES, succeeded } from '../../domain/webhooks.js';
-import { toEvent } from '../events/events.js';
+import { post } from './http1.js';
+import { signatureHeader } from './signing.js';
 import { newId } from '../../lib/ids.js';
 import { ENV, type Env } from '../../config/env.js';
 
@@ -33,11 +37,6 @@ const COALESCE_MS = 20;
 const DEFAULT_LEASE_MS = 15_000;
 /** Response bytes read past the kept 1 KiB before the connection is dropped instead. */
 const DRAIN_MAX_BYTES = 64 * 1024;
-
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
 
 export function leaseMs(env: Env): number {
   const v = Number(env[ENV.webhookLeaseMs]);
@@ -89,40 +88,45 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
 
 /** POST every claimed delivery, all at once; the outcome of each (never throws). */
 async function sendAll(t: PassTarget, claimed: DeliveryRow[], leaseUntil: number): Promise<Outcome[]> {
-  const [events, endpoints] = await Promise.all([
-    eventRepo.byIds(t.db, [...new Set(claimed.map((d) => d.event_id))]),
-    webhookEndpointRepo.byIds(t.db, [...new Set(claimed.map((d) => d.endpoint_id))]),
-  ]);
-  const eventById = new Map(events.map((e) => [e.id, e]));
-  const endpointById = new Map(endpoints.map((e) => [e.id, e]));
+  // One read for the pass: each delivery's event (its data as stored JSON) and endpoint.
+  const plan = new Map((await webhookSendRepo.plan(t.db, claimed.map((d) => d.id))).map((r) => [r.delivery_id, r]));
+  const groupNow = t.clock.nowIso();
   const bodies = new Map<string, string>();
   return Promise.all(
     claimed.map(async (delivery): Promise<Outcome> => {
-      const sentAt = t.clock.nowIso();
-      const row = eventById.get(delivery.event_id);
-      const endpoint = endpointById.get(delivery.endpoint_id);
-      const fail = (error: string): Outcome => ({ delivery, eventType: row?.type ?? 'unknown', status: undefined, body: null, error, latencyMs: 0, sentAt });
-      if (!row) return fail('the event no longer exists');
-      if (!endpoint) return fail('the endpoint no longer exists');
-      // The body is the event as GET …/events/{id} answers it (the API's masked objects).
-      let body = bodies.get(row.id);
-      if (body === undefined) bodies.set(row.id, (body = JSON.stringify(toEvent(row))));
+      const sentAt = groupNow;
+      const r = plan.get(delivery.id);
+      const fail = (error: string): Outcome => ({ delivery, eventType: r?.type ?? 'unknown', status: undefined, body: null, error, latencyMs: 0, sentAt });
+      if (!r) return fail('the event or the endpoint no longer exists');
+      let body = bodies.get(r.event_id);
+      if (body === undefined) bodies.set(r.event_id, (body = eventBody(r)));
       // An attempt ends before the lease does, so no other process can send it meanwhile.
       const timeout = Math.min(ATTEMPT_TIMEOUT_MS, leaseUntil - Date.now() - 500);
       if (timeout <= 0) return fail('not sent: the lease ran out before the attempt could start');
       // webhook-timestamp is real time: receivers check it against their own clock.
-      const signature = signer(endpoint.secret).sign(row.id, new Date(), body);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const secrets = r.previous_secret && r.previous_secret_expires_at && groupNow < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
       const started = performance.now();
-      const r = await post(endpoint.url, body, {
-        'webhook-id': row.id,
-        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-        'webhook-signature': signature,
-      }, timeout);
+      const res = await post(r.url, body, {
+        'webhook-id': r.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(secrets, r.event_id, timestamp, body),
+      }, { timeoutMs: timeout, keepBytes: RESPONSE_BODY_MAX_BYTES, drainBytes: DRAIN_MAX_BYTES });
       const latencyMs = Math.round(performance.now() - started);
-      const error = r.error ?? (succeeded(r.status) ? null : `the receiver answered ${r.status}`);
-      return { delivery, eventType: row.type, status: r.status, body: r.body, error, latencyMs, sentAt };
+      const error = res.error ?? (succeeded(res.status) ? null : `the receiver answered ${res.status}`);
+      return { delivery, eventType: r.type, status: res.status, body: res.body, error, latencyMs, sentAt };
     }),
   );
+}
+
+/**
+ * The body of a delivery: the event as GET …/events/{id} answers it (the API's masked
+ * objects), byte for byte `JSON.stringify(toEvent(row))`, assembled around the stored
+ * data text instead of parsing and re-serializing it.
+ */
+export function eventBody(r: Pick<SendRow, 'event_id' | 'type' | 'created_at' | 'group_id' | 'request_id' | 'idempotency_key' | 'data'>): string {
+  const request = r.request_id === null ? 'null' : JSON.stringify({ id: r.request_id, idempotency_key: r.idempotency_key });
+  return `{"id":${JSON.stringify(r.event_id)},"type":${JSON.stringify(r.type)},"created_at":${JSON.stringify(r.created_at)},"group_id":${JSON.stringify(r.group_id)},"data":${r.data},"request":${request}}`;
 }
 
 /**
@@ -162,75 +166,6 @@ async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promis
     return failed.flatMap((f) => (f.next === null ? [] : [f.next]));
   });
 }
-
-const signers = new Map<string, Webhook>();
-function signer(secret: string): Webhook {
-  let w = signers.get(secret);
-  if (!w) {
-    if (signers.size > 1000) signers.clear();
-    signers.set(secret, (w = new Webhook(secret)));
-  }
-  return w;
-}
-
-interface PostResult {
-  status?: number;
-  body: string | null;
-  error?: string;
-}
-
-/** POST `body` to `url`; resolves with the status and the first 1 KiB of the answer, or why it failed. */
-function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult> {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (r: PostResult) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    let req: http.ClientRequest;
-    try {
-      const u = new URL(url);
-      const mod = u.protocol === 'https:' ? https : http;
-      req = mod.request(u, {
-        method: 'POST',
-        agent: u.protocol === 'https:' ? agents.https : agents.http,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'payctl-webhooks/1', ...headers },
-      });
-    } catch (err) {
-      return finish({ body: null, error: `cannot send: ${(err as Error).message}` });
-    }
-    const timer = setTimeout(() => {
-      req.destroy();
-      finish({ body: null, error: `timed out after ${timeoutMs} ms` });
-    }, timeoutMs);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      let seen = 0;
-      res.on('data', (c: Buffer) => {
-        seen += c.length;
-        if (kept < RESPONSE_BODY_MAX_BYTES) {
-          const part = c.subarray(0, RESPONSE_BODY_MAX_BYTES - kept);
-          chunks.push(part);
-          kept += part.length;
-        }
-        if (seen > DRAIN_MAX_BYTES) {
-          res.destroy();
-          finish({ status: res.statusCode, body: text(chunks) });
-        }
-      });
-      res.on('end', () => finish({ status: res.statusCode, body: text(chunks) }));
-      res.on('error', (err) => finish({ status: res.statusCode, body: text(chunks), error: `the response failed: ${err.message}` }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => finish({ body: null, error: err.code ? `${err.code}: ${err.message}` : err.message }));
-    req.end(body);
-  });
-}
-
-/** The kept bytes as text (a multi-byte character cut at 1 KiB becomes U+FFFD). */
-const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
 
 /** Every due delivery of every group, one pass per distinct clock offset (a server's start). */
 export async function deliverAllDue(p: Platform): Promise<number> {

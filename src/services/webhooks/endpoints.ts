@@ -13,6 +13,8 @@ import { useCase } from '../use-case.js';
 import { newInGroup } from '../groups/groups.js';
 import { requireEvent } from '../events/events.js';
 import { nudgeDelivery } from './delivery.js';
+import { SECRET_GRACE_MS } from './signing.js';
+import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
@@ -133,7 +135,10 @@ export const updateWebhookEndpoint = useCase({
   },
 });
 
-/** A new secret, in the answer only: deliveries from now on are signed with it. */
+/**
+ * A new secret, in the answer only: deliveries from now on are signed with it and, for
+ * SECRET_GRACE_MS on the group's clock, with the secret it replaced as well.
+ */
 export const rotateWebhookSecret = useCase({
   input: endpointId,
   run(p: Platform, ctx: GroupContext, input): Promise<WebhookEndpoint> {
@@ -141,6 +146,8 @@ export const rotateWebhookSecret = useCase({
       const endpoint = await requireEndpoint(ctx, input.endpoint_id, tx);
       const next = { ...endpoint, secret: newWebhookSecret(), updated_at: ctx.clock.nowIso() };
       await webhookEndpointRepo.update(tx, next);
+      const graceUntil = new Date(ctx.clock.now().getTime() + SECRET_GRACE_MS).toISOString();
+      await webhookSendRepo.retireSecret(tx, ctx.group, endpoint.id, endpoint.secret, graceUntil);
       return toEndpoint(next, { withSecret: true });
     });
   },

@@ -29,8 +29,6 @@ export interface EventStore {
   /** Inside a write: appended with the write's other rows, in its transaction. */
   insert(tx: Tx, e: EventEntity): void;
   find(ex: Executor, groupId: string, id: string): Promise<EventEntity | undefined>;
-  /** Events by id, of any group (the caller read the ids from rows of the right group). */
-  byIds(ex: Executor, ids: readonly string[]): Promise<EventEntity[]>;
   /** Newest first. */
   list(ex: Executor, f: EventFilter): Promise<EventEntity[]>;
   /** The last position of the whole log (0 when empty); positions (`seq`) are commit order across processes. */

@@ -65,8 +65,6 @@ export interface WebhookEndpointStore {
   delete(tx: Tx, groupId: string, id: string): Promise<number>;
   /** The groups that have an enabled endpoint. */
   activeGroups(ex: Executor): Promise<string[]>;
-  /** Where and how to send: the endpoints among `ids`. */
-  byIds(ex: Executor, ids: readonly string[]): Promise<Pick<WebhookEndpointEntity, 'id' | 'url' | 'secret'>[]>;
   /** The enabled endpoints of a group, with what each takes. */
   enabled(ex: Executor, groupId: string): Promise<Pick<WebhookEndpointEntity, 'id' | 'enabled_events'>[]>;
 }

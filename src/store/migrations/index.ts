@@ -17,6 +17,7 @@ import vaultVersion from './013-vault-version.js';
 import reportingRollupByDimension from './014-reporting-rollup-by-dimension.js';
 import webhooks from './015-webhooks.js';
 import invoicePastDue from './016-invoice-past-due.js';
+import webhookSecretGrace from './017-webhook-secret-grace.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   reportingRollupByDimension,
   webhooks,
   invoicePastDue,
+  webhookSecretGrace,
 ].sort((a, b) => a.version - b.version);

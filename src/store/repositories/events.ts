@@ -30,10 +30,6 @@ export const eventRepo: EventStore = {
     const row = await ex.get<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE group_id = ? AND id = ?`, [groupId, id]);
     return row && toRecord(row);
   },
-  async byIds(ex, ids) {
-    const rows = await ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]);
-    return rows.map(toRecord);
-  },
   async list(ex, f) {
     const where = ['group_id = ?'];
     const params: unknown[] = [f.groupId];

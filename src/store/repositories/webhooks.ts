@@ -64,8 +64,6 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
   },
   activeGroups: async (ex) =>
     (await ex.all<{ group_id: string }>('SELECT DISTINCT group_id FROM webhook_endpoints WHERE disabled = 0')).map((r) => r.group_id),
-  byIds: (ex, ids) =>
-    ex.all<Pick<WebhookEndpointEntity, 'id' | 'url' | 'secret'>>(`SELECT id, url, secret FROM webhook_endpoints WHERE id IN (${ids.map(() => '?').join(', ')})`, [...ids]),
   enabled: async (ex, groupId) =>
     (
       await ex.all<Pick<WebhookEndpointRow, 'id' | 'enabled_events'>>('SELECT id, enabled_events FROM webhook_endpoints WHERE group_id = ? AND disabled = 0', [groupId])

@@ -147,7 +147,9 @@ function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 /** Start a server process and wait for the line that carries its URL. */
 function serve(args: string[], urlPattern: RegExp, env: Record<string, string> = {}, opts: { stats?: boolean } = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    // BENCH_SERVER_NODE_ARGS: node options for the servers only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, ...args], {
       cwd: repoRoot,
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

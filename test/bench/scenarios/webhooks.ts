@@ -3,7 +3,8 @@
 // - sale with one subscribed webhook endpoint: server CPU per sale (all threads), runs
 //   alternated with the same load and the endpoint disabled (no endpoint takes the sale:
 //   no delivery row, no send). A run with the endpoint counts until the receiver got every
-//   sale it acknowledged, so the sending and recording are in its CPU;
+//   sale it acknowledged, so the sending and recording are in its CPU. Twice: at full
+//   speed (50 connections), and at one fixed offered rate for both sides;
 // - deliveries/s: N events whose first attempt failed (the receiver answered 503), then
 //   the receiver answers 200 and one group clock advance sends every retry that fell due;
 //   the rate is the retries over that request's wall time.
@@ -75,6 +76,9 @@ async function call(url: string, method: string, key: string, body?: unknown): P
   return { status: res.status, json: JSON.parse(text) };
 }
 
+/** The offered rate of the fixed-rate comparison (below what either side sustains on the bench machine). */
+const FIXED_RATE = 1000;
+
 export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
   const dir = await tempDir('webhooks');
   const db = path.join(dir, 'payctl.db');
@@ -93,15 +97,20 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
     const requests = [{ method: 'POST' as const, path: `/api/v1/groups/${demo.group_id}/transaction`, headers: jsonHeaders(salesKey), body: saleBody(demo.processor_id) }];
 
     // -- CPU per sale, with and without the subscribed endpoint, alternated.
-    const runOne = async (withEndpoint: boolean, seconds: number) => {
+    const runOne = async (withEndpoint: boolean, seconds: number, rate?: number) => {
       await setEnabled(withEndpoint);
       const received0 = rx.count;
+      const threads0 = server.threadCpuMs();
       const cpu0 = server.cpuMs();
-      const run = await load({ url: server.url, connections: cfg.connections, duration: seconds, requests });
+      const run = await load({ url: server.url, connections: cfg.connections, duration: seconds, requests, ...(rate ? { overallRate: rate } : {}) });
       const approved = run.ok; // tok_visa: every acknowledged sale is approved
       if (withEndpoint) await rx.waitFor(received0 + approved);
       const cpuUs = ((server.cpuMs() - cpu0) * 1000) / Math.max(1, approved);
-      return { rate: run.requests_per_s, cpuUs, delivered: rx.count - received0, approved, errors: run.errors };
+      const threads1 = server.threadCpuMs();
+      // The split: the main thread, and the others (SQLite's thread pool, V8's GC and compiler threads).
+      const mainUs = ((threads1.main - threads0.main) * 1000) / Math.max(1, approved);
+      const othersUs = ((threads1.others - threads0.others) * 1000) / Math.max(1, approved);
+      return { rate: run.requests_per_s, cpuUs, mainUs, othersUs, delivered: rx.count - received0, approved, errors: run.errors };
     };
     log('- sale with one subscribed webhook endpoint (alternated with the endpoint disabled)');
     await runOne(false, cfg.warmupS);
@@ -115,11 +124,30 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
         (withEndpoint ? one : none).push(r.cpuUs);
         rates[withEndpoint ? 'one' : 'none'].push(r.rate);
         log(
-          `  run ${i + 1} ${withEndpoint ? 'endpoint' : 'none    '} ${r.rate.toFixed(0).padStart(6)} sales/s  server CPU ${r.cpuUs.toFixed(0)} µs/sale  delivered ${r.delivered}/${withEndpoint ? r.approved : 0}  errors ${r.errors}`,
+          `  run ${i + 1} ${withEndpoint ? 'endpoint' : 'none    '} ${r.rate.toFixed(0).padStart(6)} sales/s  server CPU ${r.cpuUs.toFixed(0)} µs/sale (main ${r.mainUs.toFixed(0)}, other threads ${r.othersUs.toFixed(0)})  delivered ${r.delivered}/${withEndpoint ? r.approved : 0}  errors ${r.errors}`,
         );
       }
     }
     const cpuRatio = summarize(pairedRatios(one, none));
+
+    // -- The same, at one fixed offered rate for both sides. At full speed the two sides run at
+    // different rates (the receiver shares the machine), and a sale's own CPU depends on the
+    // rate (the writer batches more sales per transaction when more arrive): a fixed rate
+    // compares the same sale load, so the difference is what the deliveries cost.
+    const fixedRate = FIXED_RATE;
+    log(`- the same at a fixed ${fixedRate} sales/s (alternated)`);
+    const noneFixed: number[] = [];
+    const oneFixed: number[] = [];
+    for (let i = 0; i < cfg.runs; i++) {
+      for (const withEndpoint of i % 2 === 0 ? [false, true] : [true, false]) {
+        const r = await runOne(withEndpoint, cfg.durationS, fixedRate);
+        (withEndpoint ? oneFixed : noneFixed).push(r.cpuUs);
+        log(
+          `  run ${i + 1} ${withEndpoint ? 'endpoint' : 'none    '} ${r.rate.toFixed(0).padStart(6)} sales/s  server CPU ${r.cpuUs.toFixed(0)} µs/sale (main ${r.mainUs.toFixed(0)}, other threads ${r.othersUs.toFixed(0)})  delivered ${r.delivered}/${withEndpoint ? r.approved : 0}  errors ${r.errors}`,
+        );
+      }
+    }
+    const fixedRatio = summarize(pairedRatios(oneFixed, noneFixed));
 
     // -- deliveries/s: retries of N events sent by one clock advance of the group.
     const n = cfg.quick ? 2000 : 5000;
@@ -165,6 +193,16 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
           },
           { scenario: '', measure: 'sales/s', unit: '/s', payctl: summarize(rates.one), floor: summarize(rates.none) },
           {
+            scenario: `the same sale load at a fixed ${fixedRate} sales/s (vs the endpoint disabled)`,
+            measure: 'server CPU per sale',
+            unit: 'µs',
+            payctl: summarize(oneFixed),
+            floor: summarize(noneFixed),
+            ratio: fixedRatio,
+            target: '≤ 1.15× none',
+            met: fixedRatio.median <= 1.15,
+          },
+          {
             scenario: `deliveries to a local receiver (${sent} retries sent by one clock advance)`,
             measure: 'deliveries/s',
             unit: '/s',
@@ -173,7 +211,7 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
             met: perSecond >= 1000,
           },
         ],
-        raw: { cpu_us_one: one, cpu_us_none: none, rates, deliveries: { sent, seconds } },
+        raw: { cpu_us_one: one, cpu_us_none: none, rates, fixed_rate: fixedRate, cpu_us_one_fixed: oneFixed, cpu_us_none_fixed: noneFixed, deliveries: { sent, seconds } },
       },
     ];
   } finally {

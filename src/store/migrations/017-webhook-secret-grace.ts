@@ -1,0 +1,15 @@
+// A rotated-out signing secret stays valid for a grace period: the endpoint keeps the
+// secret it replaced and until when (the group's time) deliveries are also signed with it,
+// so a receiver that has not switched yet keeps verifying. Only the last one replaced.
+//
+// And one index fewer per attempt: no query reads attempts by delivery (they are listed
+// by endpoint), so webhook_attempts_delivery only cost every attempt's insert a b-tree.
+export default {
+  version: 17,
+  name: 'webhook-secret-grace',
+  statements: [
+    `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT`,
+    `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at TEXT`,
+    `DROP INDEX webhook_attempts_delivery`,
+  ],
+};
