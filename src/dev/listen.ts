@@ -33,6 +33,9 @@ export interface ListenOptions {
 /** Why listening cannot start, said in one line for the user. */
 export class ListenError extends Error {}
 
+/** The server answered with a 5xx: worth trying again. */
+class Unavailable extends Error {}
+
 export function newListenSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
@@ -109,7 +112,8 @@ async function preflight(o: ListenOptions): Promise<void> {
       : res.status === 404
         ? ` (is ${o.apiUrl} a payctl server?)`
         : '';
-  throw new ListenError(`the server at ${o.apiUrl} refused the event stream (${res.status}): ${message || res.statusText}${hint}`);
+  const problem = `the server at ${o.apiUrl} refused the event stream (${res.status}): ${message || res.statusText}${hint}`;
+  throw res.status >= 500 ? new Unavailable(problem) : new ListenError(problem);
 }
 
 /** The first wait before connecting again after the server refused the stream with a 5xx; doubled per failure. */
@@ -123,15 +127,32 @@ export function reconnectDelay(failures: number, baseMs = RECONNECT_BASE_MS): nu
 }
 
 /**
- * Listens until `signal` aborts; rejects with a ListenError when it cannot start or the
- * server refuses the stream later with a 4xx (the key or the group: trying again would
+ * Listens until `signal` aborts; rejects with a ListenError when it cannot start (a 5xx at
+ * start is tried again with the same backoff) or the server refuses the stream later with a 4xx (the key or the group: trying again would
  * not help). A lost connection is the client's to resume (it does so by itself); a
  * reconnect the server answers with a 5xx ends that client, so listen opens a new one
  * with backoff (RECONNECT_BASE_MS doubling up to RECONNECT_MAX_MS), from the last
  * position it received, and says so on stderr.
  */
 export async function listen(o: ListenOptions): Promise<void> {
-  await preflight(o);
+  // A 5xx at start is tried again like one on a reconnect (a server starting behind a proxy).
+  for (let failures = 1; ; failures++) {
+    try {
+      await preflight(o);
+      break;
+    } catch (err) {
+      if (!(err instanceof Unavailable)) throw err;
+      const delay = reconnectDelay(failures, o.reconnectBaseMs);
+      o.info(`${err.message}; trying again in ${delay / 1000} s`);
+      if (o.signal.aborted) return;
+      const stopped = await new Promise<boolean>((resolve) => {
+        const onAbort = () => (clearTimeout(timer), resolve(true));
+        const timer = setTimeout(() => (o.signal.removeEventListener('abort', onAbort), resolve(false)), delay);
+        o.signal.addEventListener('abort', onAbort, { once: true });
+      });
+      if (stopped) return;
+    }
+  }
   const url = streamUrl(o);
   let connectedOnce = false;
   let down = false;

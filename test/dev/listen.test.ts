@@ -151,7 +151,7 @@ test('listen prints and forwards each event, signed so standardwebhooks verifies
   }
 });
 
-test('a reconnect the server answers with a 5xx: listen says so, keeps trying with backoff, and resumes without losing an event', async () => {
+test('a 5xx at start or on a reconnect: listen says so, keeps trying with backoff, and resumes without losing an event', async () => {
   const serve = await spawnServe({ db });
   // A proxy in front of the real server: passes requests through, or answers 503 while `failing`.
   const upstream = new URL(serve.url);
@@ -173,8 +173,12 @@ test('a reconnect the server answers with a 5xx: listen says so, keeps trying wi
   proxy.on('connection', (c: Socket) => (sockets.add(c), c.on('close', () => sockets.delete(c))));
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  // At start too: a 503 is said and tried again, not the end.
+  failing = true;
   const l = spawnListen(['--group', demo.group_id, '--api-url', proxyUrl, '--api-key', demo.keys.manage_webhooks!, '--events', 'product.*', '--json']);
   try {
+    await l.until(() => /refused the event stream \(503\): down for maintenance; trying again in 1 s/.test(l.err()), 'the retry at start');
+    failing = false;
     await l.until(() => /Ready/.test(l.err()), 'ready');
     failing = true;
     for (const c of sockets) c.destroy(); // the stream drops; the client's own reconnect gets a 503
