@@ -11,7 +11,8 @@ import { forGroup, platformClock, withGroupClock, type Platform } from '../platf
 import { mintKey } from '../groups/keys.js';
 import { seedDemoInGroup } from '../../dev/demo.js';
 import { runDueWork, type Progress } from '../clock/scheduler.js';
-import { sandboxRepo, type SandboxRow } from '../../store/repositories/sandboxes.js';
+import { sandboxRepo } from '../../store/repositories/sandboxes.js';
+import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import { groupClockRepo } from '../../store/repositories/group-clocks.js';
 import { linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
 import { apiKeyRepo } from '../../store/repositories/api-keys.js';
@@ -58,7 +59,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const groupId = newId();
   const g = withGroupClock(p, groupId, offset);
   const now = g.clock.nowIso();
-  const group: SandboxRow = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
+  const group: SandboxEntity = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
   const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
   const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
   const keys = await unitOfWork(ctx, async ({ tx }) => {

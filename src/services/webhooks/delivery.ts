@@ -22,8 +22,9 @@ import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
 import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
-import { attemptRepo, deliveryRepo, webhookEndpointRepo, type DeliveryRow } from '../../store/repositories/webhooks.js';
-import { webhookSendRepo, type SendRow } from '../../store/repositories/webhook-sends.js';
+import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
+import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
+import type { ClaimedDelivery, WebhookSend } from '../../store/interfaces/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RESPONSE_BODY_MAX_BYTES, succeeded } from '../../domain/webhooks.js';
 import { post } from './http1.js';
 import { signatureHeader } from './signing.js';
@@ -51,7 +52,7 @@ interface PassTarget {
 }
 
 interface Outcome {
-  delivery: DeliveryRow;
+  delivery: ClaimedDelivery;
   eventType: string;
   status: number | undefined;
   body: string | null;
@@ -87,7 +88,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
 }
 
 /** POST every claimed delivery, all at once; the outcome of each (never throws). */
-async function sendAll(t: PassTarget, claimed: DeliveryRow[], leaseUntil: number): Promise<Outcome[]> {
+async function sendAll(t: PassTarget, claimed: ClaimedDelivery[], leaseUntil: number): Promise<Outcome[]> {
   // One read for the pass: each delivery's event (its data as stored JSON) and endpoint.
   const plan = new Map((await webhookSendRepo.plan(t.db, claimed.map((d) => d.id))).map((r) => [r.delivery_id, r]));
   const groupNow = t.clock.nowIso();
@@ -124,7 +125,7 @@ async function sendAll(t: PassTarget, claimed: DeliveryRow[], leaseUntil: number
  * objects), byte for byte `JSON.stringify(toEvent(row))`, assembled around the stored
  * data text instead of parsing and re-serializing it.
  */
-export function eventBody(r: Pick<SendRow, 'event_id' | 'type' | 'created_at' | 'group_id' | 'request_id' | 'idempotency_key' | 'data'>): string {
+export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at' | 'group_id' | 'request_id' | 'idempotency_key' | 'data'>): string {
   const request = r.request_id === null ? 'null' : JSON.stringify({ id: r.request_id, idempotency_key: r.idempotency_key });
   return `{"id":${JSON.stringify(r.event_id)},"type":${JSON.stringify(r.type)},"created_at":${JSON.stringify(r.created_at)},"group_id":${JSON.stringify(r.group_id)},"data":${r.data},"request":${request}}`;
 }

@@ -1,6 +1,6 @@
 // What the group, processor, linked-account and API-key use cases need of a store, in
 // domain entities; src/store implements it (repositories/groups.ts, api-keys.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from '../db.js';
 import type { ApiKeyEntity, GroupEntity, LinkedAccountEntity, ProcessorEntity } from '../../domain/groups.js';
 
 export interface GroupStore {
@@ -33,4 +33,18 @@ export interface ApiKeyStore {
   find(ex: Executor, id: string): Promise<ApiKeyEntity | undefined>;
   list(ex: Executor, groupId?: string): Promise<ApiKeyEntity[]>;
   revoke(tx: Tx, id: string, at: string): Promise<{ changes: number }>;
+}
+
+/** A group made by the sandbox API, with its clock's offset from the platform clock. */
+export interface SandboxEntity extends GroupEntity {
+  clock_offset_ms: number;
+}
+
+export interface SandboxStore {
+  insert(tx: Tx, g: SandboxEntity): Promise<void>;
+  find(ex: Executor, id: string): Promise<SandboxEntity | undefined>;
+  /** Oldest first. */
+  list(ex: Executor): Promise<SandboxEntity[]>;
+  /** A fork's own name and creation time (its other columns are the original's). */
+  nameFork(tx: Tx, id: string, name: string, at: string): Promise<RunResult>;
 }

@@ -96,3 +96,33 @@ export interface WebhookAttemptStore {
   /** An endpoint's attempts, newest first. */
   list(ex: Executor, groupId: string, endpointId: string, page: CursorPage): Promise<WebhookAttemptEntity[]>;
 }
+
+/**
+ * What a sender needs to send one claimed delivery: the event and the endpoint's URL and
+ * signing secrets. `data` is the event's `{ object, previous_attributes? }` as JSON text,
+ * exactly as the event log answers it: the webhook body is that text in its envelope, so a
+ * store hands it over as stored (on PostgreSQL, a jsonb column read as text) rather than
+ * parsing it for the sender to serialize again — the delivery's CPU is what it saves.
+ */
+export interface WebhookSend {
+  delivery_id: number;
+  event_id: string;
+  type: string;
+  created_at: string;
+  group_id: string;
+  request_id: string | null;
+  idempotency_key: string | null;
+  data: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  /** Group time until which the previous secret also signs. */
+  previous_secret_expires_at: string | null;
+}
+
+export interface WebhookSendStore {
+  /** The claimed deliveries whose event and endpoint still exist (one each). */
+  plan(ex: Executor, deliveryIds: readonly number[]): Promise<WebhookSend[]>;
+  /** Keep `secret` (just replaced) signing until `until` (group time). */
+  retireSecret(tx: Tx, groupId: string, endpointId: string, secret: string, until: string): Promise<RunResult>;
+}

@@ -1,30 +1,13 @@
-// What a webhook sender reads and writes beyond the delivery rows: everything to send a
-// pass's claimed deliveries in one read (each event's columns with its data as stored
-// JSON text, so the body is assembled without parsing and re-serializing it; each
-// endpoint's URL and signing secrets), and a rotated-out secret's grace period.
+// The SQLite WebhookSendStore: everything to send a pass's claimed deliveries in one read
+// (each event with its data as stored JSON text, each endpoint's URL and signing secrets),
+// and a rotated-out secret's grace period.
 import type { Executor, Tx } from '../db.js';
+import type { WebhookSend, WebhookSendStore } from '../interfaces/webhooks.js';
 
-export interface SendRow {
-  delivery_id: number;
-  event_id: string;
-  type: string;
-  created_at: string;
-  group_id: string;
-  request_id: string | null;
-  idempotency_key: string | null;
-  /** JSON text: `{ object, previous_attributes? }`. */
-  data: string;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  /** Group time until which the previous secret also signs. */
-  previous_secret_expires_at: string | null;
-}
-
-export const webhookSendRepo = {
+export const webhookSendRepo: WebhookSendStore = {
   /** The claimed deliveries whose event and endpoint still exist (one row each). */
   plan: (ex: Executor, deliveryIds: readonly number[]) =>
-    ex.all<SendRow>(
+    ex.all<WebhookSend>(
       `SELECT d.id AS delivery_id, e.id AS event_id, e.type, e.created_at, e.group_id, e.request_id, e.idempotency_key, e.data,
               w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id

@@ -10,9 +10,6 @@ import type {
   ClaimedDelivery, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
 } from '../interfaces/webhooks.js';
 
-/** The delivery job's name for a claimed delivery. */
-export type DeliveryRow = ClaimedDelivery;
-
 interface WebhookEndpointRow extends Omit<WebhookEndpointEntity, 'enabled_events' | 'disabled'> {
   /** JSON array of type patterns. */
   enabled_events: string;
