@@ -2,7 +2,7 @@
 // paste (or a terminal multiplexer's send-keys) delivers typed text and Enter in ONE
 // chunk ("settled\r"): Ink sees neither a plain key nor Enter in it. useKeys splits such
 // a chunk into the text and the Enter keystrokes a person would have typed, in order.
-import { ink } from './runtime.js';
+import { ink, React } from './runtime.js';
 
 /** The key facts the screens read (a subset of Ink's Key). */
 export interface KeyInfo {
@@ -34,9 +34,17 @@ export function splitKeystrokes(input: string, key: KeyInfo): Array<[string, Key
   return strokes;
 }
 
-/** ink.useInput, with pasted text + Enter delivered as separate keystrokes. */
+/**
+ * ink.useInput, with pasted text + Enter delivered as separate keystrokes. The handler of the
+ * latest render takes every key: Ink re-subscribes a new handler only in an effect, after the
+ * frame is on screen, so a key typed in answer to that frame (q right after a filter is applied)
+ * would reach the previous render's handler and its stale state.
+ */
 export function useKeys(handler: KeyHandler): void {
-  ink.useInput((input: string, key: KeyInfo) => {
-    for (const [i, k] of splitKeystrokes(input, key)) handler(i, k);
-  });
+  const latest = React.useRef(handler);
+  latest.current = handler;
+  const onInput = React.useCallback((input: string, key: KeyInfo) => {
+    for (const [i, k] of splitKeystrokes(input, key)) latest.current(i, k);
+  }, []);
+  ink.useInput(onInput);
 }

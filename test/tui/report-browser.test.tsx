@@ -164,3 +164,24 @@ test('text pasted together with Enter in one chunk is typed text followed by Ent
   await b.press('/', KEY.tab, 'Visa\r');
   assert.deepEqual(b.pages.at(-1)!.filters, { statuses: ['settled'], brands: ['Visa'] });
 });
+
+test('a key typed in answer to a frame reaches that frame\'s screen (q right after a filter is applied quits)', async () => {
+  const b = start();
+  await settle();
+  await b.press('f', 'settled');
+  // Type q the moment the applied filter is drawn, as a person (or a script) answering the screen
+  // would: before Ink's effects run, so a handler left from the filter bar would take it as text.
+  const stdout = b.app.stdout as unknown as { write: (frame: string) => void };
+  const write = stdout.write.bind(stdout);
+  let typed = false;
+  stdout.write = (frame: string) => {
+    write(frame);
+    if (!typed && /status settled/.test(stripAnsi(frame)) && !/Enter: apply/.test(frame)) {
+      typed = true;
+      b.app.stdin.write('q');
+    }
+  };
+  await b.press(KEY.enter);
+  assert.ok(typed, 'the applied filter was drawn');
+  assert.equal(b.exits(), 1);
+});
