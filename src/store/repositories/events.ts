@@ -2,14 +2,8 @@
 // data the object — converted here.
 import type { EventEntity, EventStore, SequencedEvent } from '../interfaces/events.js';
 
-interface EventRow {
-  id: string;
-  group_id: string;
-  type: string;
-  created_at: string;
-  request_id: string | null;
-  idempotency_key: string | null;
-  /** JSON: `{ object, previous_attributes? }`. */
+/** The entity as stored: `data` (`{ object, previous_attributes? }`) as JSON text. */
+interface EventRow extends Omit<EventEntity, 'data'> {
   data: string;
 }
 
