@@ -5,12 +5,13 @@
 // resumes with Last-Event-ID: an outage of the server loses no event.
 import { randomBytes } from 'node:crypto';
 import { EventSource } from 'eventsource';
-import { Webhook } from 'standardwebhooks';
 import { EVENT_TYPES, type Event } from '../domain/events.js';
 import { objectId } from '../render/events.js';
+import { ATTEMPT_TIMEOUT_MS } from '../domain/webhooks.js';
+import { signatureHeader } from '../services/webhooks/signing.js';
 
-/** Forwarded requests wait this long for an answer (as webhook deliveries do). */
-export const FORWARD_TIMEOUT_MS = 10_000;
+/** Forwarded requests wait as long for an answer as webhook deliveries do. */
+const FORWARD_TIMEOUT_MS = ATTEMPT_TIMEOUT_MS;
 
 export interface ListenOptions {
   apiUrl: string;
@@ -45,7 +46,7 @@ export type ForwardResult = { status: number } | { error: string };
 
 /** POST one event's JSON (exactly the bytes streamed) to `url`, signed with `secret`. */
 export async function forwardEvent(url: string, secret: string, event: { id: string }, body: string, now = new Date()): Promise<ForwardResult> {
-  const signature = new Webhook(secret).sign(event.id, now, body);
+  const timestamp = Math.floor(now.getTime() / 1000);
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -53,8 +54,8 @@ export async function forwardEvent(url: string, secret: string, event: { id: str
         'content-type': 'application/json',
         'user-agent': 'payctl-listen',
         'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': signature,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader([secret], event.id, timestamp, body),
       },
       body,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),

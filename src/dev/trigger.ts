@@ -10,6 +10,7 @@ import { contextFor } from '../services/context.js';
 import { createKey, revokeKey } from '../services/groups/keys.js';
 import { moveGroupClock } from '../services/sandboxes/sandboxes.js';
 import { eventRepo } from '../store/repositories/events.js';
+import { linkedAccountRepo } from '../store/repositories/groups.js';
 import { toEvent } from '../services/events/events.js';
 import { EVENT_TYPES, type Event, type EventType } from '../domain/events.js';
 import { PERMISSIONS } from '../domain/permissions.js';
@@ -261,10 +262,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
 }
 
 async function processorOf(p: Platform, group: string): Promise<{ processorId: string; accountId: string }> {
-  const row = await p.db.get<{ processor_id: string; id: string }>(
-    'SELECT processor_id, id FROM linked_accounts WHERE group_id = ? ORDER BY created_at, id LIMIT 1',
-    [group],
-  );
+  const [row] = await linkedAccountRepo.listByGroup(p.db, group);
   if (!row) {
     throw new AppError(400, 'validation_error', `group ${group} has no processor and linked account yet: create them with \`payctl processor create --group ${group}\` and \`payctl linked-account create\` (or use the demo group of \`payctl init --demo\`)`);
   }

@@ -2,13 +2,12 @@
 // each, used by the routes, the CLI and the OpenAPI document) and the pure rules of
 // delivery — which events an endpoint takes, the retry schedule, what counts as success.
 import { z } from 'zod';
-import { typePattern, matchesTypes } from './events.js';
+import { typePattern } from './events.js';
 import { text, timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
 
 /** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
 /** An attempt gets this long to answer; anything but a 2xx within it is a failure. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** What an attempt keeps of the response body. */
@@ -29,8 +28,6 @@ export function nextAttemptAt(attemptDueAt: string, attempts: number): string | 
 /** A 2xx is success; any other status, a timeout or a network error is a failure. */
 export const succeeded = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
-/** Whether an endpoint subscribed to `enabledEvents` takes an event of `type`. */
-export const takes = (enabledEvents: readonly string[], type: string): boolean => matchesTypes(enabledEvents, type);
 
 const webhookUrl = z
   .string({ error: 'is required and must be a string' })

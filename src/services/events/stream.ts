@@ -17,6 +17,7 @@ import { createSession } from 'better-sse';
 import type { GroupContext } from '../context.js';
 import type { StreamIo } from '../../http/route.js';
 import { eventRepo } from '../../store/repositories/events.js';
+import type { SequencedEvent } from '../../store/interfaces/events.js';
 import { eventStreamQuerySchema, matchesTypes, streamCursor, type StreamReady } from '../../domain/events.js';
 import { validationError } from '../../errors.js';
 import { useCase } from '../use-case.js';
@@ -41,11 +42,6 @@ export interface StreamPlan {
 }
 
 /**
- * Checks a stream request before its answer starts (so a bad one is a plain 400): the type
- * filter and where to start — after Last-Event-ID (or `last_event_id`), else after the
- * log's current end (only new events).
- */
-/**
  * The stream's input: its query and the Last-Event-ID header, named so (the HTTP adapter
  * adds the header to the query; a query parameter of that name cannot override it).
  */
@@ -53,6 +49,11 @@ const streamInput = eventStreamQuerySchema.extend({ 'Last-Event-ID': streamCurso
 
 export const openEventStream = useCase({ input: streamInput, run: open });
 
+/**
+ * Checks a stream request before its answer starts (so a bad one is a plain 400): the type
+ * filter and where to start — after Last-Event-ID (or `last_event_id`), else after the
+ * log's current end (only new events).
+ */
 async function open(p: Platform, ctx: GroupContext, input: z.output<typeof streamInput>): Promise<StreamPlan> {
   const header = input['Last-Event-ID'];
   const cursor = header ?? input.last_event_id;
@@ -82,6 +83,8 @@ interface Entry {
   /** The event object as JSON (serialized once per feed). */
   json: string;
 }
+
+const entry = (row: SequencedEvent): Entry => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) });
 
 interface Follower {
   /** Behind the feed: reading the log itself. */
@@ -128,7 +131,7 @@ class Feed {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.dirty = false;
-      let rows: Awaited<ReturnType<typeof eventRepo.after>> = [];
+      let rows: SequencedEvent[] = [];
       try {
         rows = await eventRepo.after(this.store, this.group, this.head, STREAM_PAGE);
       } catch (err) {
@@ -137,7 +140,7 @@ class Feed {
       }
       if (this.stopped) return;
       if (rows.length > 0) {
-        const page = rows.map((row): Entry => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) }));
+        const page = rows.map(entry);
         this.head = page[page.length - 1]!.seq;
         for (const f of this.followers) {
           if (f.behind) continue;
@@ -232,7 +235,7 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
         const headBefore = feed.head;
         const rows = await eventRepo.after(ctx.store, plan.group, cursor, STREAM_PAGE);
         if (io.signal.aborted || !session.isConnected) break;
-        await send(rows.map((row) => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) })));
+        await send(rows.map(entry));
         // A partial page is all there is up to headBefore (positions between are other groups').
         if (rows.length < STREAM_PAGE) cursor = Math.max(cursor, headBefore);
         continue;

@@ -140,7 +140,7 @@ async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promis
     const failed: Array<{ id: number; next: string | null }> = [];
     for (const o of outcomes) {
       const attempt = o.delivery.attempts + 1;
-      const success = o.error === null && succeeded(o.status);
+      const success = o.error === null; // sendAll leaves no error exactly when the receiver succeeded
       const next = success ? null : (nextAttemptAt(o.delivery.next_attempt_at, attempt) ?? null);
       attemptRepo.insert(tx, {
         id: newId(),

@@ -12,6 +12,7 @@ import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { newInGroup } from '../groups/groups.js';
 import { requireEvent } from '../events/events.js';
+import { matchesTypes } from '../../domain/events.js';
 import { nudgeDelivery } from './delivery.js';
 import { SECRET_GRACE_MS } from './signing.js';
 import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
@@ -23,7 +24,6 @@ import {
   ENDPOINTS_PER_GROUP_MAX,
   NOTHING_TO_CHANGE,
   resendEventSchema,
-  takes,
   updateWebhookEndpointFields,
   webhookAttemptListQuerySchema,
   webhookEndpointListQuerySchema,
@@ -187,12 +187,10 @@ export const resendEvent = useCase({
     const result = await unitOfWork(ctx, async ({ tx }) => {
       let endpointIds: string[];
       if (input.endpoint_id !== undefined) {
-        const endpoint = await webhookEndpointRepo.find(tx, ctx.group, input.endpoint_id);
-        if (!endpoint) throw notFound('webhook endpoint');
-        endpointIds = [endpoint.id];
+        endpointIds = [(await requireEndpoint(ctx, input.endpoint_id, tx)).id];
       } else {
         const enabled = await webhookEndpointRepo.enabled(tx, ctx.group);
-        endpointIds = enabled.filter((e) => takes(e.enabled_events, event.type)).map((e) => e.id);
+        endpointIds = enabled.filter((e) => matchesTypes(e.enabled_events, event.type)).map((e) => e.id);
       }
       const at = ctx.clock.nowIso();
       for (const id of endpointIds) await deliveryRepo.insert(tx, ctx.group, id, event.id, at);

@@ -86,8 +86,6 @@ export interface WebhookDeliveryStore {
   failed(tx: Tx, id: number, owner: string, next: string | null): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
-  /** Pending deliveries of a group (tests and status lines). */
-  pendingCount(ex: Executor, groupId: string): Promise<number>;
 }
 
 export interface WebhookAttemptStore {

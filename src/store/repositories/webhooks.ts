@@ -113,9 +113,6 @@ export const deliveryRepo: WebhookDeliveryStore = {
       `INSERT INTO webhook_deliveries (group_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
       [groupId, endpointId, eventId, at, at],
     ),
-  /** Pending deliveries of a group (tests and status lines). */
-  pendingCount: async (ex: Executor, groupId: string) =>
-    (await ex.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE group_id = ? AND status = 'pending'", [groupId]))?.n ?? 0,
 };
 
 export const attemptRepo: WebhookAttemptStore = {
