@@ -347,11 +347,12 @@ function ReportBrowser(props: ReportBrowserProps) {
         </Box>
       ) : (
         <Box flexDirection="column">
-          <Text bold>{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
+          {/* One line per row whatever the width: cut at the right edge, not wrapped (Enter shows it all). */}
+          <Text bold wrap="truncate-end">{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
           {s.rows.map((t, i) => {
             const cells = cellsOf(COLUMNS.map((c) => c.cell(t)));
             return (
-              <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor}>
+              <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor} wrap="truncate-end">
                 {i === s.cursor ? '› ' : '  '}
                 {cells.slice(0, STATUS_COLUMN).join(' ') + ' '}
                 <Text color={i === s.cursor ? undefined : statusInkColour(t.status)}>{cells[STATUS_COLUMN]}</Text>

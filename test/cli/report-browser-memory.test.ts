@@ -40,3 +40,17 @@ test('the report browser reopens with the last applied filters; filters on the c
   assert.match(flags.output, /status pending\r/);
   assert.doesNotMatch(flags.output, applied);
 });
+
+test('the report browser keeps one line per transaction on a terminal narrower than the table (cut, not wrapped)', async () => {
+  // The pty helper's terminal is 100 columns; a row of the table is wider.
+  // Every status (the browser may remember a filter from above; the command line wins); q once rows are shown.
+  const all = ['--status', 'pending,authorized,captured,declined,settled,voided,refunded,expired'];
+  const run = await runInPty(['report', '--group', group, ...all], { db, answer: { when: /showing 1–/, input: 'q' } });
+  assert.equal(run.code, 0, run.output);
+  const lines = run.output.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/); // eslint-disable-line no-control-regex
+  const rows = lines.filter((l) => /^[ ›] \d{4}-\d{2}-\d{2} /.test(l));
+  assert.ok(rows.length >= 4, run.output);
+  assert.ok(rows.every((l) => l.length <= 100), rows.join('\n'));
+  // A wrapped row would leave its tail (the customer's name) on a line of its own.
+  assert.ok(!lines.some((l) => /^\s+Ada Lovelace\s*$/.test(l)), run.output);
+});
