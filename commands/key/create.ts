@@ -3,7 +3,8 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
-import { createKey, type ApiKeyInfo } from '../../src/services/groups/keys.js';
+import { createKey } from '../../src/services/groups/keys.js';
+import type { ApiKey } from '../../src/domain/groups.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
 export default class KeyCreate extends PayctlCommand {
@@ -18,7 +19,7 @@ export default class KeyCreate extends PayctlCommand {
     name: Flags.string({ description: 'a label to recognise the key by' }),
   };
 
-  async run(): Promise<ApiKeyInfo & { key: string }> {
+  async run(): Promise<ApiKey & { key: string }> {
     const { flags } = await this.parse(KeyCreate);
     const p = await this.platform(flags.db);
     const created = await execute(createKey, p, contextFor(p, flags.group), { permissions: flags.permission, name: flags.name });

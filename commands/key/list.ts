@@ -2,7 +2,8 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
-import { listKeys, type ApiKeyInfo } from '../../src/services/groups/keys.js';
+import { listKeys } from '../../src/services/groups/keys.js';
+import type { ApiKey } from '../../src/domain/groups.js';
 import { keyTable } from '../../src/render/platform.js';
 
 export default class KeyList extends PayctlCommand {
@@ -10,7 +11,7 @@ export default class KeyList extends PayctlCommand {
   static override examples = ['<%= config.bin %> key list', '<%= config.bin %> key list --group GROUP_ID --json'];
   static override flags = { group: groupFilterFlag('only keys of this group') };
 
-  async run(): Promise<ApiKeyInfo[]> {
+  async run(): Promise<ApiKey[]> {
     const { flags } = await this.parse(KeyList);
     const p = await this.platform(flags.db);
     const keys = await execute(listKeys, p, contextFor(p, flags.group), {});

@@ -215,11 +215,7 @@ export const transactionSchema = z.object({
 export type Transaction = z.output<typeof transactionSchema>;
 
 /** A commission as a transaction keeps it. */
-export interface Commission {
-  group_id: string;
-  flat?: number;
-  percentage?: number;
-}
+export type Commission = Transaction['commissions'][number];
 
 /**
  * A transaction as the platform keeps it: the entity repositories take and return

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
 import type { GroupContext, RequestContext } from '../services/context.js';
-import type { ApiKeyInfo } from '../services/groups/keys.js';
+import type { ApiKey } from '../domain/groups.js';
 import type { Permission } from '../domain/permissions.js';
 import type { RateLimitRule } from './rate-limit.js';
 
@@ -35,7 +35,7 @@ export interface RouteContext<Param extends string = string> {
   query: Record<string, string | string[]>;
   body: unknown;
   headers: IncomingHttpHeaders;
-  key?: ApiKeyInfo;
+  key?: ApiKey;
   /** The request carried the sandbox admin token. */
   admin?: boolean;
   /** The raw Authorization value on session routes. */

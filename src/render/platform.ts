@@ -4,7 +4,7 @@
 import type { Group, LinkedAccount, Processor } from '../domain/groups.js';
 import type { SignupForm } from '../domain/onboarding-response.js';
 import type { SandboxSummary } from '../domain/sandboxes.js';
-import type { ApiKeyInfo } from '../services/groups/keys.js';
+import type { ApiKey } from '../domain/groups.js';
 import type { SeedResult } from '../dev/seed.js';
 import { keyValues, table } from './table.js';
 import { dateTime } from './format.js';
@@ -16,7 +16,7 @@ export const processorTable = (rows: Processor[]): string => table(['id', 'name'
 
 export const linkedAccountTable = (rows: LinkedAccount[]): string => table(['id', 'name', 'processor'], rows.map((r) => [r.id, r.name, r.processor_id]));
 
-export const keyTable = (keys: ApiKeyInfo[]): string =>
+export const keyTable = (keys: ApiKey[]): string =>
   table(
     ['id', 'prefix', 'group', 'permissions', 'created', 'revoked'],
     keys.map((k) => [k.id, `${k.prefix}…`, k.group_id, k.permissions.join(', '), dateTime(k.created_at), k.revoked_at ? dateTime(k.revoked_at) : '']),

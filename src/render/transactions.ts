@@ -5,7 +5,7 @@ import type { CustomerCard } from '../domain/customers.js';
 import type { TokenResponse } from '../domain/tokens.js';
 import { statusWord } from './colour.js';
 import { keyValues } from './table.js';
-import { bankAccountText, cardText, dateTime, money, moneyWithCents, paymentMethodText } from './format.js';
+import { cardText, dateTime, money, moneyWithCents, paymentMethodText } from './format.js';
 
 /** How a transaction was paid: "Visa …1111", "ACH checking …6789". */
 export const paidWith = (t: Transaction): string => paymentMethodText(t.payment_details, t.payment_method);
@@ -54,11 +54,10 @@ export function cardSummary(c: CustomerCard): string {
 
 /** A minted token and what it stands for. */
 export function tokenSummary(token: TokenResponse): string {
-  const b = token.bank_account;
   return keyValues([
     ['token', token.token],
     ['type', token.type],
-    ['method', token.card ? cardText(token.card) : b ? bankAccountText(b) : token.type],
+    ['method', paymentMethodText(token, token.type)],
     ['expires', dateTime(token.expires_at)],
   ]);
 }

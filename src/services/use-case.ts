@@ -19,9 +19,6 @@ export function useCase<S extends z.ZodType, C extends RequestContext, R>(def: U
   return def;
 }
 
-/** The typed input a caller builds (before defaults and coercions). */
-export type InputOf<U> = U extends UseCase<infer S, RequestContext, unknown> ? z.input<S> : never;
-
 /** Validate `input` with the use case's schema (400 naming each bad field), then run it. */
 export function execute<S extends z.ZodType, C extends RequestContext, R>(uc: UseCase<S, C, R>, p: Platform, ctx: C, input: z.input<S>): Promise<R> {
   return executeRaw(uc, p, ctx, input);

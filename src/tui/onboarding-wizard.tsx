@@ -53,8 +53,7 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
   const propsRef = React.useRef(props);
   propsRef.current = props;
 
-  const onKey = React.useCallback((input: string, key: KeyInfo) => dispatch({ type: 'key', input, key }), []);
-  useKeys(onKey);
+  useKeys((input: string, key: KeyInfo) => dispatch({ type: 'key', input, key }));
 
   const effect = state.effect;
   React.useEffect(() => {

@@ -55,19 +55,11 @@ export async function requireGroup(ex: Executor, groupId: string, opts: { named?
 }
 
 
-/** What every object of a group carries besides its own fields. */
-export interface GroupOwned {
-  id: string;
-  group_id: string;
-  created_at: string;
-  updated_at: string;
-}
-
 /**
  * A new object of the context's group (which must exist): a fresh id, created and
  * updated now, with `fields` between (in the order the API answers them).
  */
-export async function newInGroup<F extends object>(ctx: GroupContext, fields: F): Promise<{ id: string; group_id: string } & F & Pick<GroupOwned, 'created_at' | 'updated_at'>> {
+export async function newInGroup<F extends object>(ctx: GroupContext, fields: F): Promise<{ id: string; group_id: string } & F & { created_at: string; updated_at: string }> {
   await requireGroup(ctx.store, ctx.group);
   const now = ctx.clock.nowIso();
   return { id: newId(), group_id: ctx.group, ...fields, created_at: now, updated_at: now };

@@ -6,7 +6,7 @@ import type { Platform } from '../platform.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { apiKeyRepo } from '../../store/repositories/api-keys.js';
-import { createApiKeySchema, type ApiKeyEntity } from '../../domain/groups.js';
+import { createApiKeySchema, toApiKey, type ApiKey, type ApiKeyEntity } from '../../domain/groups.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
 import { authenticationError, notFound } from '../../errors.js';
@@ -14,38 +14,18 @@ import type { Permission } from '../../domain/permissions.js';
 import { requireGroup } from './groups.js';
 import { configCache } from '../../store/config-cache.js';
 
-export interface ApiKeyInfo {
-  id: string;
-  group_id: string;
-  prefix: string;
-  name: string;
-  permissions: Permission[];
-  created_at: string;
-  revoked_at: string | null;
-}
 
 const KEY_PREFIX = 'sk_test_';
 
-function toInfo(row: ApiKeyEntity): ApiKeyInfo {
-  return {
-    id: row.id,
-    group_id: row.group_id,
-    prefix: row.prefix,
-    name: row.name,
-    permissions: row.permissions,
-    created_at: row.created_at,
-    revoked_at: row.revoked_at,
-  };
-}
 
 /** A key of the context's group (its only appearance in full is this answer). */
 export const createKey = useCase({
   input: createApiKeySchema,
-  async run(p: Platform, ctx: GroupContext, input): Promise<ApiKeyInfo & { key: string }> {
+  async run(p: Platform, ctx: GroupContext, input): Promise<ApiKey & { key: string }> {
     await requireGroup(ctx.store, ctx.group);
     const { key, row } = mintKey(ctx.group, input.permissions, input.name ?? '', ctx.clock.nowIso());
     await ctx.store.write((tx) => apiKeyRepo.insert(tx, row));
-    return { key, ...toInfo(row) };
+    return { key, ...toApiKey(row) };
   },
 });
 
@@ -70,24 +50,24 @@ export function mintKey(groupId: string, permissions: Permission[], name: string
 /** The keys of the context's group; of every group when it acts for none. */
 export const listKeys = useCase({
   input: z.object({}),
-  run: async (p: Platform, ctx: RequestContext): Promise<ApiKeyInfo[]> => (await apiKeyRepo.list(ctx.store, ctx.group)).map(toInfo),
+  run: async (p: Platform, ctx: RequestContext): Promise<ApiKey[]> => (await apiKeyRepo.list(ctx.store, ctx.group)).map(toApiKey),
 });
 
 /** Revoke a key (of any group: the operator's command); revoking it again keeps the first time. */
 export const revokeKey = useCase({
   input: z.object({ key_id: z.string() }),
-  run: (p: Platform, ctx: RequestContext, input): Promise<ApiKeyInfo> =>
+  run: (p: Platform, ctx: RequestContext, input): Promise<ApiKey> =>
     ctx.store.write(async (tx) => {
       const existing = await apiKeyRepo.find(tx, input.key_id);
       if (!existing) throw notFound('API key');
       const at = ctx.clock.nowIso();
       const { changes } = await apiKeyRepo.revoke(tx, input.key_id, at);
-      return toInfo(changes > 0 ? { ...existing, revoked_at: at } : existing);
+      return toApiKey(changes > 0 ? { ...existing, revoked_at: at } : existing);
     }),
 });
 
 /** The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated), with its group's clock offset. */
-export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKeyInfo & { groupClockOffsetMs: number }> {
+export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKey & { groupClockOffsetMs: number }> {
   if (!header) throw authenticationError('missing Authorization header: send your API key as its value');
   const key = header.replace(/^Bearer\s+/i, '').trim();
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw authenticationError('malformed API key');
@@ -102,5 +82,5 @@ export async function authenticateKey(p: Platform, header: string | undefined): 
     cache.putKey(version, row);
   }
   if (row.revoked_at) throw authenticationError('this API key was revoked');
-  return { ...toInfo(row), groupClockOffsetMs: row.clock_offset_ms };
+  return { ...toApiKey(row), groupClockOffsetMs: row.clock_offset_ms };
 }

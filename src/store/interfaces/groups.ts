@@ -6,8 +6,6 @@ import type { ApiKeyEntity, GroupEntity, LinkedAccountEntity, ProcessorEntity } 
 export interface GroupStore {
   insert(tx: Tx, g: GroupEntity): Promise<void>;
   find(ex: Executor, id: string): Promise<GroupEntity | undefined>;
-  /** The oldest group of that name. */
-  findByName(ex: Executor, name: string): Promise<GroupEntity | undefined>;
   list(ex: Executor): Promise<GroupEntity[]>;
 }
 

@@ -15,6 +15,4 @@ export interface SignupFormStore {
 export interface SignupEntryStore {
   insert(tx: Tx, entry: SignupEntryEntity): Promise<void>;
   find(ex: Executor, id: string): Promise<SignupEntryEntity | undefined>;
-  /** Newest first. */
-  listByForm(ex: Executor, formId: string): Promise<SignupEntryEntity[]>;
 }

@@ -11,8 +11,6 @@ export interface TransactionStore {
   /** Many new transactions in one statement (seeding, tests). */
   insertMany(tx: Tx, ts: readonly TransactionEntity[]): Promise<void>;
   find(ex: Executor, groupId: string, id: string): Promise<TransactionEntity | undefined>;
-  /** Transactions by id, in id order (any group: the ids come from the caller's own work). */
-  findMany(ex: Executor, ids: readonly string[]): Promise<TransactionEntity[]>;
   setCustomer(tx: Tx, id: string, customerId: string): Promise<unknown>;
   /** Compare-and-set status change: only from one of `from`; answers how many changed (0 or 1). */
   setStatus(tx: Tx, id: string, from: readonly string[], to: string, at: string): Promise<{ changes: number }>;

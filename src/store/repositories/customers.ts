@@ -4,6 +4,7 @@
 import { Database, getFresh, type Executor } from '../db.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity, CustomerEntity } from '../../domain/customers.js';
 import type { CustomerBankAccountStore, CustomerCardStore, CustomerNames, CustomerStore } from '../interfaces/customers.js';
+import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 
 interface CustomerRow extends Omit<CustomerEntity, 'billing_address'> {
   billing_address: string | null; // JSON
@@ -19,11 +20,10 @@ export interface CustomerCardRow extends Omit<CustomerCardEntity, 'regulated' | 
 /** A stored bank account's row: the entity as it is (text only). */
 export type CustomerBankAccountRow = CustomerBankAccountEntity;
 
-const parsed = <T>(json: string | null, empty: T): T => (json ? (JSON.parse(json) as T) : empty);
 
 // Rows fresh from the driver become entities in place (nobody else holds them).
 function toCustomer(row: CustomerRow): CustomerEntity {
-  (row as unknown as CustomerEntity).billing_address = parsed<Record<string, string> | null>(row.billing_address, null);
+  (row as unknown as CustomerEntity).billing_address = fromJsonColumn<Record<string, string>>(row.billing_address);
   return row as unknown as CustomerEntity;
 }
 
@@ -32,7 +32,7 @@ export function toCustomerCardEntity(row: CustomerCardRow): CustomerCardEntity {
   const card = row as unknown as CustomerCardEntity;
   card.regulated = row.regulated === 1;
   card.commercial = row.commercial === 1;
-  card.billing_address = parsed(row.billing_address, {});
+  card.billing_address = fromJsonColumn<Record<string, string>>(row.billing_address) ?? {};
   return card;
 }
 
@@ -54,7 +54,7 @@ export const customerRepo: CustomerStore = {
     await ex.run(
       `INSERT INTO customers (id, group_id, first_name, last_name, email, phone, billing_address, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [c.id, c.group_id, c.first_name, c.last_name, c.email, c.phone, c.billing_address ? JSON.stringify(c.billing_address) : null, c.created_at, c.updated_at],
+      [c.id, c.group_id, c.first_name, c.last_name, c.email, c.phone, jsonColumn(c.billing_address), c.created_at, c.updated_at],
     );
   },
   find: async (ex, groupId, id) => {
@@ -73,7 +73,7 @@ export const customerCardRepo: CustomerCardStore = {
          billing_address, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [c.id, c.group_id, c.customer_id, c.linked_account_id, c.brand, c.card_type, c.card_category, c.first_six,
-        c.last_four, c.exp_month, c.exp_year, c.holder_name, c.issuer, c.issuer_country, c.regulated ? 1 : 0, c.commercial ? 1 : 0,
+        c.last_four, c.exp_month, c.exp_year, c.holder_name, c.issuer, c.issuer_country, flagColumn(c.regulated), flagColumn(c.commercial),
         c.test_outcome, JSON.stringify(c.billing_address), c.created_at, c.updated_at],
     );
   },
@@ -110,7 +110,7 @@ export const customerCardRepo: CustomerCardStore = {
     if (!row) return {};
     const { customer_row_id, customer_first_name, customer_last_name, customer_email, customer_billing_address, ...card } = row;
     const found = {
-      customer: { id: customer_row_id, first_name: customer_first_name, last_name: customer_last_name, email: customer_email, billing_address: parsed(customer_billing_address, null) },
+      customer: { id: customer_row_id, first_name: customer_first_name, last_name: customer_last_name, email: customer_email, billing_address: fromJsonColumn<Record<string, string>>(customer_billing_address) },
       card: card.id === null ? undefined : toCustomerCardEntity(card as CustomerCardRow),
     };
     // Kept only if the counter has not moved since it was read (a row read just before a change must not outlive it).

@@ -10,7 +10,6 @@ export const groupRepo: GroupStore = {
     ]);
   },
   find: (ex, id) => ex.get<GroupEntity>('SELECT id, name, pricing, status, created_at, updated_at FROM groups WHERE id = ?', [id]),
-  findByName: (ex, name) => ex.get<GroupEntity>('SELECT id, name, pricing, status, created_at, updated_at FROM groups WHERE name = ? ORDER BY created_at LIMIT 1', [name]),
   list: (ex) => ex.all<GroupEntity>('SELECT id, name, pricing, status, created_at, updated_at FROM groups ORDER BY created_at, id'),
 };
 

@@ -31,8 +31,4 @@ export const signupEntryRepo: SignupEntryStore = {
     const row = await ex.get<SignupEntryRow>('SELECT * FROM signup_entries WHERE id = ?', [id]);
     return row && toRecord(row);
   },
-  async listByForm(ex: Executor, formId: string) {
-    const rows = await ex.all<SignupEntryRow>('SELECT * FROM signup_entries WHERE signup_form_id = ? ORDER BY created_at DESC, id DESC', [formId]);
-    return rows.map(toRecord);
-  },
 };

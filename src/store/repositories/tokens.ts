@@ -2,6 +2,7 @@
 // entity — converted here.
 import type { TokenEntity } from '../../domain/tokens.js';
 import type { TokenStore } from '../interfaces/tokens.js';
+import { flagColumn } from '../columns.js';
 
 interface TokenRow extends Omit<TokenEntity, 'cvv_supplied'> {
   cvv_supplied: number;
@@ -14,7 +15,7 @@ export const tokenRepo: TokenStore = {
         routing_number, account_type, cvv_supplied, test_outcome, created_at, expires_at, used_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.token, r.type, r.brand, r.card_type, r.first_six, r.last_four, r.exp_month, r.exp_year, r.holder_name,
-        r.routing_number, r.account_type, r.cvv_supplied ? 1 : 0, r.test_outcome, r.created_at, r.expires_at, r.used_at],
+        r.routing_number, r.account_type, flagColumn(r.cvv_supplied), r.test_outcome, r.created_at, r.expires_at, r.used_at],
     );
   },
   async find(ex, token) {

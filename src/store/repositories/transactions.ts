@@ -86,12 +86,6 @@ export const transactionRepo: TransactionStore = {
     const row = isTx(ex) ? await ex.getById<TransactionRow>('transactions', id, sql, [groupId, id]) : await ex.get<TransactionRow>(sql, [groupId, id]);
     return row && toTransactionEntity(row);
   },
-  async findMany(ex, ids) {
-    if (ids.length === 0) return [];
-    // One statement text whatever the count (the ids travel as one JSON array).
-    const rows = await ex.all<TransactionRow>('SELECT * FROM transactions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id', [JSON.stringify(ids)]);
-    return rows.map(toTransactionEntity);
-  },
   setCustomer: (ex, id, customerId) => ex.run('UPDATE transactions SET customer_id = ? WHERE id = ?', [customerId, id]),
   /** Compare-and-set status change: only from one of `from`. */
   setStatus: (ex, id, from, to, at) =>
