@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { email, requiredText, text } from './strings.js';
 
-const country = z.string().length(2, { error: 'must be exactly 2 characters (ISO country code)' });
+const country = z.string({ error: 'is required and must be a string' }).length(2, { error: 'must be exactly 2 characters (ISO country code)' });
 const subdivision = z
-  .string()
+  .string({ error: 'is required and must be a string' })
   .min(2, { error: 'must be 2 or 3 characters' })
   .max(3, { error: 'must be 2 or 3 characters' });
 

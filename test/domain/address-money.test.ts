@@ -108,3 +108,15 @@ test('money parsing and formatting', () => {
   assert.equal(formatMoney(5), '$0.05');
   assert.equal(formatMoney(-250), '-$2.50');
 });
+
+test('a missing sale country or subdivision says the rule, as the other required fields do', () => {
+  const { country, subdivision, ...rest } = base;
+  void country;
+  void subdivision;
+  const r = saleBillingAddress.safeParse(rest);
+  assert.equal(r.success, false);
+  const fields = fieldsFromZod(r.error as never);
+  for (const path of ['country', 'subdivision']) {
+    assert.deepEqual(fields.filter((f) => f.path === path).map((f) => f.message), ['is required and must be a string'], path);
+  }
+});
