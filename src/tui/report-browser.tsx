@@ -101,7 +101,8 @@ const errorText = (err: unknown): string => {
 const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
 const COLUMNS: Array<{ title: string; width: number; right?: boolean; cell: (t: Transaction) => string }> = [
   { title: 'date', width: 21, cell: (t) => dateTime(t.created_at) },
-  { title: 'status', width: 19, cell: (t) => t.status },
+  // The longest status word is 10 characters: with it the table is 117 wide and fits a 120-column terminal.
+  { title: 'status', width: 11, cell: (t) => t.status },
   { title: 'amount', width: 13, right: true, cell: (t) => formatMoney(t.amounts.requested_amount, t.currency) },
   { title: 'method', width: 24, cell: (t) => paidWith(t) },
   { title: 'source', width: 17, cell: (t) => t.source },
@@ -347,12 +348,11 @@ function ReportBrowser(props: ReportBrowserProps) {
         </Box>
       ) : (
         <Box flexDirection="column">
-          {/* One line per row whatever the width: cut at the right edge, not wrapped (Enter shows it all). */}
-          <Text bold wrap="truncate-end">{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
+          <Text bold>{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
           {s.rows.map((t, i) => {
             const cells = cellsOf(COLUMNS.map((c) => c.cell(t)));
             return (
-              <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor} wrap="truncate-end">
+              <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor}>
                 {i === s.cursor ? '› ' : '  '}
                 {cells.slice(0, STATUS_COLUMN).join(' ') + ' '}
                 <Text color={i === s.cursor ? undefined : statusInkColour(t.status)}>{cells[STATUS_COLUMN]}</Text>

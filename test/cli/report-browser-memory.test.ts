@@ -41,16 +41,20 @@ test('the report browser reopens with the last applied filters; filters on the c
   assert.doesNotMatch(flags.output, applied);
 });
 
-test('the report browser keeps one line per transaction on a terminal narrower than the table (cut, not wrapped)', async () => {
-  // The pty helper's terminal is 100 columns; a row of the table is wider.
+test('the report browser fits a 120-column terminal: one line per transaction', async () => {
+  // A customer name that fills its column, so that a row is as wide as the table.
+  const name = ['--first-name', 'Bartholomew', '--last-name', 'Featherstonehaugh'];
+  const address = ['--line1', '1 Main St', '--city', 'Austin', '--state', 'TX', '--zip', '78701', '--country', 'US', '--email', 'bf@example.com'];
+  await runCliJson(['sale', '--group', group, '--amount', '10.00', '--token', 'tok_visa', ...name, ...address, '--json'], { db });
   // Every status (the browser may remember a filter from above; the command line wins); q once rows are shown.
   const all = ['--status', 'pending,authorized,captured,declined,settled,voided,refunded,expired'];
-  const run = await runInPty(['report', '--group', group, ...all], { db, answer: { when: /showing 1–/, input: 'q' } });
+  const run = await runInPty(['report', '--group', group, ...all], { db, cols: 120, answer: { when: /showing 1–/, input: 'q' } });
   assert.equal(run.code, 0, run.output);
   const lines = run.output.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/); // eslint-disable-line no-control-regex
   const rows = lines.filter((l) => /^[ ›] \d{4}-\d{2}-\d{2} /.test(l));
   assert.ok(rows.length >= 4, run.output);
-  assert.ok(rows.every((l) => l.length <= 100), rows.join('\n'));
+  assert.ok(rows.every((l) => l.length <= 120), rows.join('\n'));
+  assert.ok(rows.some((l) => l.includes('Bartholomew Featherst')), run.output);
   // A wrapped row would leave its tail (the customer's name) on a line of its own.
-  assert.ok(!lines.some((l) => /^\s+Ada Lovelace\s*$/.test(l)), run.output);
+  assert.ok(!lines.some((l) => /^\s*(?:Ada Lovelace|Bartholomew|Featherst\w*…?)\s*$/.test(l)), run.output);
 });

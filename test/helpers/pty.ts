@@ -26,13 +26,14 @@ const PTY_LIMIT_MS = 60_000;
 
 export function runInPty(
   args: string[],
-  opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[] } = {},
+  opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[]; cols?: number } = {},
 ): Promise<PtyResult> {
   const answers = opts.answer === undefined ? [] : Array.isArray(opts.answer) ? [...opts.answer] : [opts.answer];
   // The terminal gets a size (a new pseudo-terminal has 0 columns: Ink would wrap every character).
-  const command = `stty cols 100 rows 40 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
+  const cols = opts.cols ?? 100;
+  const command = `stty cols ${cols} rows 40 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', COLUMNS: '100', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) };
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', COLUMNS: String(cols), ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) };
     for (const name of opts.unset ?? []) delete env[name];
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       env,
