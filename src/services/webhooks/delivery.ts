@@ -7,12 +7,12 @@
 // advance of days runs every retry that fell due in it); after the last it has failed.
 //
 // Per pass: one read of what is due with what to send (events with their data as stored
-// JSON, so a body is assembled, not re-serialized; endpoints' URLs and secrets), a claim
-// and later a record that travel with the writer's batch as deferred work (no statement
-// of their own, so the sales committed beside them keep their fast path), HMAC-SHA256 signatures
-// with node:crypto (signing.ts: the replaced secret too during a rotation's grace
-// period), POSTs over http1.ts's keep-alive connections (a delivery's CPU is the bench's
-// limit: BENCHMARKS.md, "Webhooks"), and one write with every attempt.
+// JSON, so a body is assembled, not re-serialized; endpoints' URLs and secrets); a claim,
+// and later the record of every attempt, as deferred compare-and-sets that travel with
+// the writer's batch (no statement of their own: the sales committed beside them keep the
+// batch's fast path); HMAC-SHA256 signatures with node:crypto (signing.ts: the replaced
+// secret too during a rotation's grace period); POSTs over http1.ts's keep-alive
+// connections. A delivery's CPU is the bench's limit: BENCHMARKS.md, "Webhooks".
 //
 // Who runs passes: `payctl serve` (nudged after each commit that appended events of a
 // group with endpoints, plus its tick) and the scheduler's job (`clock advance`, the
