@@ -18,6 +18,7 @@ import reportingRollupByDimension from './014-reporting-rollup-by-dimension.js';
 import webhooks from './015-webhooks.js';
 import invoicePastDue from './016-invoice-past-due.js';
 import webhookSecretGrace from './017-webhook-secret-grace.js';
+import eventsOneIndex from './018-events-one-index.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   webhooks,
   invoicePastDue,
   webhookSecretGrace,
+  eventsOneIndex,
 ].sort((a, b) => a.version - b.version);

@@ -10,7 +10,7 @@ export const webhookSendRepo: WebhookSendStore = {
     ex.all<WebhookSend>(
       `SELECT d.id AS delivery_id, e.id AS event_id, e.type, e.created_at, e.group_id, e.request_id, e.idempotency_key, e.data,
               w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
-       FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+       FROM webhook_deliveries d JOIN events e ON e.group_id = d.group_id AND e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
        WHERE d.id IN (${deliveryIds.map(() => '?').join(', ')})`,
       [...deliveryIds],
     ),
