@@ -111,7 +111,7 @@ export const GROUP_TABLES: GroupTable[] = [
     forkSkip: 'an endpoint signs with a secret shown once: a fork adds its own endpoints (and receivers)',
   },
   { table: 'webhook_deliveries', owner: { column: 'group_id' }, forkSkip: "deliveries are of the source's events, which a fork does not copy" },
-  { table: 'webhook_attempts', owner: { column: 'group_id' }, id: 'id', forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
+  { table: 'webhook_attempts', owner: { column: 'group_id' }, forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
 ];
 
 /** Tables whose rows belong to no group, and why. */

@@ -104,3 +104,27 @@ test('the read connection cannot write, and the store offers no write outside a 
   assert.ok((await db.all('SELECT version FROM schema_migrations')).length > 0);
   await db.close();
 });
+
+test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpoint, listed newest first', async () => {
+  const db = await Database.open(tempDbPath());
+  await migrate(db, migrations.filter((m) => m.version < 19));
+  const columns = 'id, group_id, endpoint_id, delivery_id, event_id, event_type, attempt, status, response_status, response_body, error, latency_ms, scheduled_at, next_attempt_at, created_at';
+  const row = (id: string, endpoint: string, attempt: number) => [id, 'g1', endpoint, 7, 'ev1', 'customer.created', attempt, attempt === 1 ? 'failed' : 'succeeded', attempt === 1 ? 503 : 200, 'body', attempt === 1 ? 'the receiver answered 503' : null, 12, '2026-01-01T00:00:00.000Z', null, '2026-01-01T00:00:01.000Z'];
+  await db.write(async (tx) => {
+    for (const r of [row('a1', 'ep1', 1), row('a2', 'ep1', 2), row('b1', 'ep2', 1)]) await tx.run(`INSERT INTO webhook_attempts (${columns}) VALUES (${r.map(() => '?').join(', ')})`, r);
+  });
+  await migrate(db);
+  const { sql } = (await db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'webhook_attempts'"))!;
+  assert.match(sql, /WITHOUT ROWID/);
+  assert.deepEqual(await db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_attempts' AND sql IS NOT NULL"), []);
+  const { attemptRepo } = await import('../../src/store/repositories/webhooks.js');
+  const listed = await attemptRepo.list(db, 'g1', 'ep1', { limit: 10 });
+  assert.deepEqual(listed.map((a) => [a.id, a.attempt, a.status, a.response_status, a.error]), [
+    ['a2', 2, 'succeeded', 200, null],
+    ['a1', 1, 'failed', 503, 'the receiver answered 503'],
+  ]);
+  assert.deepEqual(listed[1], Object.fromEntries(columns.split(', ').map((c, i) => [c, row('a1', 'ep1', 1)[i]])));
+  assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep1', { limit: 10, before: 'a2' })).map((a) => a.id), ['a1']);
+  assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep2', { limit: 10 })).map((a) => a.id), ['b1']);
+  await db.close();
+});

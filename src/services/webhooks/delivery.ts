@@ -6,11 +6,13 @@
 // group's clock (RETRY_DELAYS_MS, counted from when the attempt fell due, so a clock
 // advance of days runs every retry that fell due in it); after the last it has failed.
 //
-// Per pass: one read of what to send (events with their data as stored JSON, so a body
-// is assembled, not re-serialized; endpoints' URLs and secrets), HMAC-SHA256 signatures
-// with node:crypto (signing.ts: the replaced secret too during a rotation's grace
-// period), POSTs over http1.ts's keep-alive connections (a delivery's CPU is the bench's
-// limit: BENCHMARKS.md, "Webhooks"), and one write with every attempt.
+// Per pass: one read of what is due with what to send (events with their data as stored
+// JSON, so a body is assembled, not re-serialized; endpoints' URLs and secrets); a claim,
+// and later the record of every attempt, as deferred compare-and-sets that travel with
+// the writer's batch (no statement of their own: the sales committed beside them keep the
+// batch's fast path); HMAC-SHA256 signatures with node:crypto (signing.ts: the replaced
+// secret too during a rotation's grace period); POSTs over http1.ts's keep-alive
+// connections. A delivery's CPU is the bench's limit: BENCHMARKS.md, "Webhooks".
 //
 // Who runs passes: `payctl serve` (nudged after each commit that appended events of a
 // group with endpoints, plus its tick) and the scheduler's job (`clock advance`, the
@@ -24,7 +26,7 @@ import { configCache } from '../../store/config-cache.js';
 import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
 import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
-import type { ClaimedDelivery, WebhookSend } from '../../store/interfaces/webhooks.js';
+import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RESPONSE_BODY_MAX_BYTES, succeeded } from '../../domain/webhooks.js';
 import { post } from './http1.js';
 import { signatureHeader } from './signing.js';
@@ -52,14 +54,17 @@ interface PassTarget {
 }
 
 interface Outcome {
-  delivery: ClaimedDelivery;
-  eventType: string;
+  delivery: WebhookSend;
   status: number | undefined;
   body: string | null;
   error: string | null;
   latencyMs: number;
   sentAt: string;
 }
+
+/** A deferred compare-and-set of a pass found a delivery changed by another sender. */
+class Lost extends Error {}
+const lost = () => new Lost('another sender holds one of these deliveries');
 
 /**
  * Send every delivery of `scope` due by `until` (default: the scope's clock, read at each
@@ -70,11 +75,11 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   for (;;) {
     const realNow = Date.now();
     const dueBy = (until ?? t.clock.now()).toISOString();
-    const due = await deliveryRepo.due(t.db, scope, dueBy, realNow, BATCH);
+    const due = await webhookSendRepo.due(t.db, scope, dueBy, realNow, BATCH);
     if (due.length === 0) return attempts;
     const owner = newId();
     const leaseUntil = realNow + leaseMs(t.env);
-    const claimed = await t.db.write((tx) => deliveryRepo.claim(tx, due.map((d) => d.id), owner, leaseUntil, realNow));
+    const claimed = await claim(t, due, owner, leaseUntil, realNow, dueBy);
     let again = due.length === BATCH;
     if (claimed.length > 0) {
       const outcomes = await sendAll(t, claimed, leaseUntil);
@@ -87,23 +92,35 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   }
 }
 
+/**
+ * Claim what the read found: as one compare-and-set that travels with the writer's batch
+ * (no statement of its own); when another sender got some of them first, again for
+ * whichever are still free. Returns the deliveries this process now holds.
+ */
+async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
+  const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
+  try {
+    await t.db.write(async (tx) => deliveryRepo.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
+    return due;
+  } catch (err) {
+    if (!(err instanceof Lost)) throw err;
+  }
+  const got = new Set(await t.db.write((tx) => deliveryRepo.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
+  return due.filter((d) => got.has(d.delivery_id));
+}
+
 /** POST every claimed delivery, all at once; the outcome of each (never throws). */
-async function sendAll(t: PassTarget, claimed: ClaimedDelivery[], leaseUntil: number): Promise<Outcome[]> {
-  // One read for the pass: each delivery's event (its data as stored JSON) and endpoint.
-  const plan = new Map((await webhookSendRepo.plan(t.db, claimed.map((d) => d.id))).map((r) => [r.delivery_id, r]));
+async function sendAll(t: PassTarget, claimed: WebhookSend[], leaseUntil: number): Promise<Outcome[]> {
   const groupNow = t.clock.nowIso();
   const bodies = new Map<string, string>();
   return Promise.all(
-    claimed.map(async (delivery): Promise<Outcome> => {
+    claimed.map(async (r): Promise<Outcome> => {
       const sentAt = groupNow;
-      const r = plan.get(delivery.id);
-      const fail = (error: string): Outcome => ({ delivery, eventType: r?.type ?? 'unknown', status: undefined, body: null, error, latencyMs: 0, sentAt });
-      if (!r) return fail('the event or the endpoint no longer exists');
       let body = bodies.get(r.event_id);
       if (body === undefined) bodies.set(r.event_id, (body = eventBody(r)));
       // An attempt ends before the lease does, so no other process can send it meanwhile.
       const timeout = Math.min(ATTEMPT_TIMEOUT_MS, leaseUntil - Date.now() - 500);
-      if (timeout <= 0) return fail('not sent: the lease ran out before the attempt could start');
+      if (timeout <= 0) return { delivery: r, status: undefined, body: null, error: 'not sent: the lease ran out before the attempt could start', latencyMs: 0, sentAt };
       // webhook-timestamp is real time: receivers check it against their own clock.
       const timestamp = Math.floor(Date.now() / 1000);
       const secrets = r.previous_secret && r.previous_secret_expires_at && groupNow < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
@@ -115,7 +132,7 @@ async function sendAll(t: PassTarget, claimed: ClaimedDelivery[], leaseUntil: nu
       }, { timeoutMs: timeout, keepBytes: RESPONSE_BODY_MAX_BYTES, drainBytes: DRAIN_MAX_BYTES });
       const latencyMs = Math.round(performance.now() - started);
       const error = res.error ?? (succeeded(res.status) ? null : `the receiver answered ${res.status}`);
-      return { delivery, eventType: r.type, status: res.status, body: res.body, error, latencyMs, sentAt };
+      return { delivery: r, status: res.status, body: res.body, error, latencyMs, sentAt };
     }),
   );
 }
@@ -132,40 +149,53 @@ export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at
 
 /**
  * The attempts and each delivery's next state, in one write (only rows this pass still
- * holds change). Returns when the retries scheduled are due.
+ * holds change): the attempt rows and the compare-and-sets travel with the writer's batch;
+ * if the lease of one was lost (a pass that outlived it), the write is made again with
+ * plain updates, so every attempt is still recorded. Returns when the retries scheduled
+ * are due.
  */
 async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promise<string[]> {
-  return t.db.write(async (tx) => {
-    const ok: number[] = [];
-    const failed: Array<{ id: number; next: string | null }> = [];
-    for (const o of outcomes) {
-      const attempt = o.delivery.attempts + 1;
-      const success = o.error === null; // sendAll leaves no error exactly when the receiver succeeded
-      const next = success ? null : (nextAttemptAt(o.delivery.next_attempt_at, attempt) ?? null);
-      attemptRepo.insert(tx, {
-        id: newId(),
-        group_id: o.delivery.group_id,
-        endpoint_id: o.delivery.endpoint_id,
-        delivery_id: o.delivery.id,
-        event_id: o.delivery.event_id,
-        event_type: o.eventType,
-        attempt,
-        status: success ? 'succeeded' : 'failed',
-        response_status: o.status ?? null,
-        response_body: o.body,
-        error: o.error,
-        latency_ms: o.latencyMs,
-        scheduled_at: o.delivery.next_attempt_at,
-        next_attempt_at: next,
-        created_at: o.sentAt,
-      });
-      if (success) ok.push(o.delivery.id);
-      else failed.push({ id: o.delivery.id, next });
-    }
-    if (ok.length > 0) await deliveryRepo.succeeded(tx, ok, owner);
-    for (const f of failed) await deliveryRepo.failed(tx, f.id, owner, f.next);
-    return failed.flatMap((f) => (f.next === null ? [] : [f.next]));
+  const ok: number[] = [];
+  const failed: Array<{ id: number; next: string | null }> = [];
+  const attempts: WebhookAttemptEntity[] = outcomes.map((o) => {
+    const d = o.delivery;
+    const attempt = d.attempts + 1;
+    const success = o.error === null; // sendAll leaves no error exactly when the receiver succeeded
+    const next = success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null);
+    if (success) ok.push(d.delivery_id);
+    else failed.push({ id: d.delivery_id, next });
+    return {
+      id: newId(),
+      group_id: d.group_id,
+      endpoint_id: d.endpoint_id,
+      delivery_id: d.delivery_id,
+      event_id: d.event_id,
+      event_type: d.type,
+      attempt,
+      status: success ? 'succeeded' : 'failed',
+      response_status: o.status ?? null,
+      response_body: o.body,
+      error: o.error,
+      latency_ms: o.latencyMs,
+      scheduled_at: d.next_attempt_at,
+      next_attempt_at: next,
+      created_at: o.sentAt,
+    };
   });
+  try {
+    await t.db.write(async (tx) => {
+      for (const a of attempts) attemptRepo.insert(tx, a);
+      deliveryRepo.settle(tx, owner, ok, failed, lost);
+    });
+  } catch (err) {
+    if (!(err instanceof Lost)) throw err;
+    await t.db.write(async (tx) => {
+      for (const a of attempts) attemptRepo.insert(tx, a);
+      if (ok.length > 0) await deliveryRepo.succeeded(tx, ok, owner);
+      for (const f of failed) await deliveryRepo.failed(tx, f.id, owner, f.next);
+    });
+  }
+  return failed.flatMap((f) => (f.next === null ? [] : [f.next]));
 }
 
 /** Every due delivery of every group, one pass per distinct clock offset (a server's start). */

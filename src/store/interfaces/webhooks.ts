@@ -19,14 +19,11 @@ export interface WebhookEndpointEntity {
   updated_at: string;
 }
 
-/** A delivery claimed by a sender. */
-export interface ClaimedDelivery {
+/** A delivery as a sender picked it: which attempt it is about to make. */
+export interface DeliveryVersion {
   id: number;
-  group_id: string;
-  endpoint_id: string;
-  event_id: string;
+  /** Attempts made so far: the claim holds only while the delivery has made no other. */
   attempts: number;
-  next_attempt_at: string;
 }
 
 /** One attempt to deliver an event to an endpoint. */
@@ -71,18 +68,23 @@ export interface WebhookEndpointStore {
 
 export interface WebhookDeliveryStore {
   /**
-   * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
-   * `realNow`, to an enabled endpoint: oldest due first.
+   * Claim `picked` for `owner` until `leaseUntil` (real ms), with the write's other work
+   * (no statement of its own): compare-and-set on a free lease, the attempt count read
+   * and a due time by `until`, so of two senders only one gets each delivery's attempt.
+   * The write fails with `lost()` unless every one was claimed (then `claimSome`).
    */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number): Promise<{ id: number }[]>;
+  claim(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string, lost: () => unknown): void;
+  /** The same claim, now, of whichever of `picked` are still free: the ids this sender got. */
+  claimSome(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string): Promise<number[]>;
   /**
-   * Claim deliveries for `owner` until `leaseUntil` (real ms): compare-and-set on a free
-   * lease, so of two senders only one gets each. Returns the ones this one got.
+   * After a pass's attempts, with the write's other work: `ok` succeeded, each of
+   * `failed` is due again at `next` (or failed for good when null). The write fails with
+   * `lost()` unless `owner` still held every one (then `succeeded` and `failed`).
    */
-  claim(tx: Tx, ids: readonly number[], owner: string, leaseUntil: number, realNow: number): Promise<ClaimedDelivery[]>;
-  /** Deliveries that succeeded, still held by `owner`. */
+  settle(tx: Tx, owner: string, ok: readonly number[], failed: ReadonlyArray<{ id: number; next: string | null }>, lost: () => unknown): void;
+  /** Deliveries that succeeded, among those `owner` still holds. */
   succeeded(tx: Tx, ids: readonly number[], owner: string): Promise<RunResult>;
-  /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
+  /** A failed attempt: the next one due at `next`, or the delivery failed (next null); if `owner` still holds it. */
   failed(tx: Tx, id: number, owner: string, next: string | null): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
@@ -96,14 +98,20 @@ export interface WebhookAttemptStore {
 }
 
 /**
- * What a sender needs to send one claimed delivery: the event and the endpoint's URL and
- * signing secrets. `data` is the event's `{ object, previous_attributes? }` as JSON text,
- * exactly as the event log answers it: the webhook body is that text in its envelope, so a
- * store hands it over as stored (on PostgreSQL, a jsonb column read as text) rather than
- * parsing it for the sender to serialize again — the delivery's CPU is what it saves.
+ * A due delivery with what a sender needs to send it: the delivery (which attempt), its
+ * event and the endpoint's URL and signing secrets. `data` is the event's
+ * `{ object, previous_attributes? }` as JSON text, exactly as the event log answers it:
+ * the webhook body is that text in its envelope, so a store hands it over as stored (on
+ * PostgreSQL, a jsonb column read as text) rather than parsing it for the sender to
+ * serialize again — the delivery's CPU is what it saves.
  */
 export interface WebhookSend {
   delivery_id: number;
+  endpoint_id: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When this attempt fell due (group time). */
+  next_attempt_at: string;
   event_id: string;
   type: string;
   created_at: string;
@@ -119,8 +127,12 @@ export interface WebhookSend {
 }
 
 export interface WebhookSendStore {
-  /** The claimed deliveries whose event and endpoint still exist (one each). */
-  plan(ex: Executor, deliveryIds: readonly number[]): Promise<WebhookSend[]>;
+  /**
+   * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
+   * `realNow`, to an enabled endpoint, oldest due first, each with its event and endpoint:
+   * one read for a pass (what to claim and what to send).
+   */
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number): Promise<WebhookSend[]>;
   /** Keep `secret` (just replaced) signing until `until` (group time). */
   retireSecret(tx: Tx, groupId: string, endpointId: string, secret: string, until: string): Promise<RunResult>;
 }

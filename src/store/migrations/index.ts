@@ -19,6 +19,7 @@ import webhooks from './015-webhooks.js';
 import invoicePastDue from './016-invoice-past-due.js';
 import webhookSecretGrace from './017-webhook-secret-grace.js';
 import eventsOneIndex from './018-events-one-index.js';
+import webhookRows from './019-webhook-rows.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   invoicePastDue,
   webhookSecretGrace,
   eventsOneIndex,
+  webhookRows,
 ].sort((a, b) => a.version - b.version);

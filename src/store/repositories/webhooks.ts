@@ -1,13 +1,12 @@
 // Webhook endpoints, deliveries and attempts on SQLite: the webhook stores. Deliveries
-// are created by a trigger on events (migration 015); senders read due ones, claim them
-// with a lease (compare-and-set), and record each attempt with the delivery's next
-// state. An endpoint's type patterns are a JSON array and `disabled` 0/1 in the row; a
+// are created by a trigger on events (migration 015); senders read due ones
+// (webhook-sends.ts), claim them with a lease (compare-and-set), and record each attempt
+// with the delivery's next state. An endpoint's type patterns are a JSON array and `disabled` 0/1 in the row; a
 // list and a boolean in the entity — converted here.
-import type { Executor, Tx } from '../db.js';
-import { scopeCondition, type GroupScope } from './group-clocks.js';
+import type { Tx } from '../db.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 import type {
-  ClaimedDelivery, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
+  DeliveryVersion, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
 } from '../interfaces/webhooks.js';
 
 interface WebhookEndpointRow extends Omit<WebhookEndpointEntity, 'enabled_events' | 'disabled'> {
@@ -67,32 +66,56 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
     ).map((r) => toEntity(r) as Pick<WebhookEndpointEntity, 'id' | 'enabled_events'>),
 };
 
+/**
+ * The claim's compare-and-set: the delivery is still pending, due, its lease free, and at
+ * the attempt the sender read (so an attempt another sender made meanwhile is not made
+ * again). The picked (id, attempts) pairs travel as one JSON parameter.
+ */
+const CLAIM_WHERE = `status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+       AND (id, attempts) IN (SELECT p.value ->> 0, p.value ->> 1 FROM json_each(?) p)`;
+const versions = (picked: readonly DeliveryVersion[]) => JSON.stringify(picked.map((d) => [d.id, d.attempts]));
+const SETTLE_FAILED = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE id = ? AND lease_owner = ?`;
+
 export const deliveryRepo: WebhookDeliveryStore = {
-  /**
-   * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
-   * `realNow`, to an enabled endpoint: oldest due first.
-   */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number) {
-    const s = scopeCondition(scope, 'd.group_id');
-    return ex.all<{ id: number }>(
-      `SELECT d.id FROM webhook_deliveries d
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql}
-         AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.disabled = 0)
-       ORDER BY d.next_attempt_at LIMIT ?`,
-      [until, realNow, ...s.params, limit],
+  // Deferred compare-and-sets name what they change by a key of their own ('claim:…',
+  // 'settle:…'): no row a write inserts has it, so the batch's inserts may still travel
+  // together after them (they change only webhook_deliveries, which no write inserts into
+  // directly).
+  claim(tx, picked, owner, leaseUntil, realNow, until, lost) {
+    tx.deferChange(
+      'webhook_deliveries',
+      `claim:${owner}`,
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE ${CLAIM_WHERE}`,
+      [owner, leaseUntil, until, realNow, versions(picked)],
+      { changes: picked.length, error: lost },
     );
   },
-  /**
-   * Claim deliveries for `owner` until `leaseUntil` (real ms): compare-and-set on a free
-   * lease, so of two senders only one gets each row. Returns the rows this one got.
-   */
-  claim: (tx: Tx, ids: readonly number[], owner: string, leaseUntil: number, realNow: number) =>
-    tx.all<ClaimedDelivery>(
-      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
-       WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)
-       RETURNING id, group_id, endpoint_id, event_id, attempts, next_attempt_at`,
-      [owner, leaseUntil, ...ids, realNow],
-    ),
+  claimSome: async (tx, picked, owner, leaseUntil, realNow, until) =>
+    (
+      await tx.all<{ id: number }>(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE ${CLAIM_WHERE} RETURNING id`, [
+        owner, leaseUntil, until, realNow, versions(picked),
+      ])
+    ).map((r) => r.id),
+  settle(tx, owner, ok, failed, lost) {
+    if (ok.length > 0) {
+      tx.deferChange(
+        'webhook_deliveries',
+        `settle:${owner}`,
+        `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
+       WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
+        [JSON.stringify(ok), owner],
+        { changes: ok.length, error: lost },
+      );
+    }
+    // One SQL text for every failure: the batch sends them as one statement.
+    for (const f of failed) {
+      tx.deferChange('webhook_deliveries', `settle:${owner}:${f.id}`, SETTLE_FAILED, [f.next === null ? 'failed' : 'pending', f.next, f.id, owner], {
+        changes: 1,
+        error: lost,
+      });
+    }
+  },
   /** Deliveries that succeeded, still held by `owner`. */
   succeeded: (tx: Tx, ids: readonly number[], owner: string) =>
     tx.run(
@@ -101,12 +124,7 @@ export const deliveryRepo: WebhookDeliveryStore = {
       [...ids, owner],
     ),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
-  failed: (tx: Tx, id: number, owner: string, next: string | null) =>
-    tx.run(
-      `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
-       WHERE id = ? AND lease_owner = ?`,
-      [next === null ? 'failed' : 'pending', next, id, owner],
-    ),
+  failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, [next === null ? 'failed' : 'pending', next, id, owner]),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert: (tx: Tx, groupId: string, endpointId: string, eventId: string, at: string) =>
     tx.run(
