@@ -2,7 +2,8 @@
 // package): the ready message, events in log order with their type and position,
 // the type filter, resuming with Last-Event-ID after a disconnect (nothing lost,
 // nothing twice), heartbeats, events written by another process on the same database,
-// who may open it, and bad requests.
+// who may open it, bad requests, and positions never reused when a sandbox holding the
+// log's newest events is dropped.
 import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,10 +13,11 @@ import { saleBody } from '../helpers/bodies.js';
 import { runCli } from '../helpers/cli.js';
 import { eventSchema } from '../../src/domain/events.js';
 import { streamFeeds } from '../../src/services/events/stream.js';
+import { ADMIN, newSandbox } from '../helpers/sandboxes.js';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer({ settings: { eventStreamHeartbeatMs: 200, eventStreamPollMs: 50 } });
+  s = await startTestServer({ adminToken: ADMIN, settings: { eventStreamHeartbeatMs: 200, eventStreamPollMs: 50 } });
 });
 after(() => s.close());
 
@@ -198,6 +200,38 @@ describe('events stream', () => {
     // When the last connection has gone, the feed stops (checked for at most 5 s).
     for (let i = 0; i < 250 && streamFeeds(s.p.db).some((f) => f.group === s.demo.group_id); i++) await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(streamFeeds(s.p.db).filter((f) => f.group === s.demo.group_id), []);
+  });
+
+  test('a sandbox with the newest events of the log dropped: the next events still come after every position handed out', async () => {
+    // The stream opens after the log's end, which is the sandbox's event; dropping the
+    // sandbox deletes it, and a reused position would put the next event behind the stream.
+    const sb = await newSandbox(s);
+    const theirs = await s.call('POST', `/api/v1/groups/${sb.group_id}/transaction`, { key: sb.keys.manage_transactions, body: saleBody(sb.processor_id, {}) });
+    assert.equal(theirs.status, 200, theirs.text);
+    const c = connect(streamUrl('?types=transaction.*'));
+    try {
+      await c.ready();
+      const start = c.messages[0]!.id;
+      assert.equal((await s.call('DELETE', `/api/v1/sandboxes/${sb.group_id}`, { key: ADMIN })).status, 200);
+      const ours = await sale('after-drop');
+      assert.equal(ours.status, 200, ours.text);
+      const arrived = await Promise.race([c.next(1).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+      assert.ok(arrived, 'the live stream got the event written after the drop');
+      const [e] = c.events();
+      assert.equal(e!.data.data.object.id, ours.body.id);
+      assert.ok(Number(e!.id) > Number(start), `position ${e!.id} comes after the ready position ${start}`);
+      // A reconnect from the ready position gets it too.
+      const again = connect(streamUrl('?types=transaction.*'), { lastEventId: start });
+      try {
+        const resumed = await Promise.race([again.next(1).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+        assert.ok(resumed, 'the resumed stream got it');
+        assert.deepEqual(again.events().map((m) => m.data.data.object.id), [ours.body.id]);
+      } finally {
+        again.es.close();
+      }
+    } finally {
+      c.es.close();
+    }
   });
 
   test('heartbeat comments keep an idle stream alive', async () => {

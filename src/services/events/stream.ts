@@ -132,8 +132,12 @@ class Feed {
     while (!this.stopped) {
       this.dirty = false;
       let rows: SequencedEvent[] = [];
+      let end = this.head;
       try {
+        // The log's end first: every event up to it was committed before the read below.
+        const last = await eventRepo.lastSeq(this.store);
         rows = await eventRepo.after(this.store, this.group, this.head, STREAM_PAGE);
+        end = last;
       } catch (err) {
         // A failed read (the database closing under a shutdown) is tried again at the next poll.
         if (!this.stopped) process.stderr.write(`event stream: reading the log failed: ${String(err)}\n`);
@@ -154,6 +158,10 @@ class Feed {
         }
         if (rows.length === STREAM_PAGE) continue;
       }
+      // All of the group's events up to the end are handed out: the next read starts there, not at the
+      // group's last event, so a quiet group's feed does not walk everyone else's events again each time.
+      // (The end never moves back, see eventRepo.deleteGroup.)
+      if (end > this.head) this.head = end;
       if (this.dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollMs);

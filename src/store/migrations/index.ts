@@ -18,6 +18,7 @@ import reportingRollupByDimension from './014-reporting-rollup-by-dimension.js';
 import webhooks from './015-webhooks.js';
 import invoicePastDue from './016-invoice-past-due.js';
 import webhookSecretGrace from './017-webhook-secret-grace.js';
+import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
 
 /**
@@ -48,5 +49,6 @@ export const migrations: Migration[] = [
   webhooks,
   invoicePastDue,
   webhookSecretGrace,
+  eventsOneIndex,
   webhookRows,
 ].sort((a, b) => a.version - b.version);

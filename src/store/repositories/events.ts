@@ -1,5 +1,6 @@
 // The event log on SQLite: the EventStore. The data column is JSON text; the entity's
-// data the object — converted here.
+// data the object — converted here. Positions (`seq`) are rowids, the largest plus one, so
+// the log's end must never move back (see migration 18): a group's rows are deleted here.
 import type { EventEntity, EventStore, SequencedEvent } from '../interfaces/events.js';
 
 /** The entity as stored: `data` (`{ object, previous_attributes? }`) as JSON text. */
@@ -44,12 +45,25 @@ export const eventRepo: EventStore = {
     const rows = await ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, params);
     return rows.map(toRecord);
   },
+  async deleteGroup(tx, groupId) {
+    const end = (await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0;
+    const { changes } = await tx.run('DELETE FROM events WHERE group_id = ?', [groupId]);
+    if (changes === 0) return 0;
+    // At most one marker, at the end: the previous one goes, and one is put back where the end was if it went.
+    await tx.run(`DELETE FROM events WHERE group_id = ''`);
+    await tx.run(
+      `INSERT INTO events (seq, id, group_id, type, created_at, data) SELECT ?, '', '', '', '', 'null' WHERE ? > (SELECT COALESCE(MAX(seq), 0) FROM events)`,
+      [end, end],
+    );
+    return changes;
+  },
   lastSeq: async (ex) => (await ex.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0,
   seqOf: async (ex, groupId, id) => (await ex.get<{ seq: number }>('SELECT seq FROM events WHERE group_id = ? AND id = ?', [groupId, id]))?.seq,
-  // Walks the log by its primary key from that position, so a follower that keeps up reads only what is new.
+  // Walks the log by its primary key from that position, so a follower that keeps up reads only what is new
+  // (`+group_id`: not through the (group_id, id) index, which would read all of the group's events and sort them).
   async after(ex, groupId, seq, limit) {
     const rows = await ex.all<EventRow & { seq: number }>(
-      `SELECT seq, ${COLUMNS.join(', ')} FROM events WHERE seq > ? AND group_id = ? ORDER BY seq LIMIT ?`,
+      `SELECT seq, ${COLUMNS.join(', ')} FROM events WHERE seq > ? AND +group_id = ? ORDER BY seq LIMIT ?`,
       [seq, groupId, limit],
     );
     return rows.map((r) => toRecord(r) as SequencedEvent);

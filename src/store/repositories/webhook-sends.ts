@@ -19,7 +19,7 @@ export const webhookSendRepo: WebhookSendStore = {
               w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
        FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         JOIN events e ON e.id = d.event_id
+         JOIN events e ON e.group_id = d.group_id AND e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql} AND w.disabled = 0
        ORDER BY d.next_attempt_at LIMIT ?`,
       [until, realNow, ...s.params, limit],
