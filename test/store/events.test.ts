@@ -2,7 +2,8 @@
 // kept, the AUTOINCREMENT counter's end kept, the webhook trigger the same), positions
 // never reused after a group's rows are deleted, and the list's created_from/created_to
 // filters exact without an index of their own — also when created_at is not in id order
-// (a platform clock set back, clock work stamped with the time it fell due).
+// (a platform clock set back, clock work stamped with the time it fell due); and every
+// read planned on the index or the rowid (the stream's read once sorted a group's events).
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,5 +134,28 @@ test('created_from/created_to are exact without an index, also when created_at d
         before = page.id;
       }
       assert.deepEqual(paged, expect(w), `paged ${JSON.stringify(w)}`);
+    }
+  }));
+
+test("every read of the log is an index search or a walk of the rowid: no scan, no sort of a group's events", () =>
+  withDb(async (db) => {
+    await migrate(db);
+    // The repository's own statements, caught on their way to the database, then planned by it.
+    const seen: Array<{ sql: string; params: unknown[] }> = [];
+    const catching = {
+      get: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), undefined as T | undefined),
+      all: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), [] as T[]),
+    };
+    await eventRepo.find(catching, G1, newId());
+    await eventRepo.list(catching, { groupId: G1, limit: 51 });
+    await eventRepo.list(catching, { groupId: G1, types: ['customer.created'], prefixes: ['transaction.'], createdFrom: '2026-01-01', createdTo: '2026-02-01', before: newId(), limit: 51 });
+    await eventRepo.lastSeq(catching);
+    await eventRepo.seqOf(catching, G1, newId());
+    await eventRepo.after(catching, G1, 10, 500);
+    assert.equal(seen.length, 6);
+    for (const { sql, params } of seen) {
+      const plan = (await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail).join(' | ');
+      assert.match(plan, /^SEARCH events USING (COVERING )?(INDEX events_group_id|INTEGER PRIMARY KEY)|^SEARCH events$/, `${sql}\n→ ${plan}`);
+      assert.doesNotMatch(plan, /TEMP B-TREE|SCAN events/, `${sql}\n→ ${plan}`);
     }
   }));
