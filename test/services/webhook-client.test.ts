@@ -179,3 +179,87 @@ test('signatures: one per secret, each verified by the standardwebhooks package;
   assert.throws(() => new Webhook(b).verify(body, headers([a])));
   assert.throws(() => new Webhook(a).verify(body.replace('c1', 'c2'), both));
 });
+
+/** A receiver of its own (a new origin: no connection or pace known yet) that answers each request with its webhook-id, after `delayMs`. */
+async function echoServer(delayMs = 0): Promise<{ url: string; sockets: Map<string, net.Socket>; close(): Promise<void> }> {
+  const sockets = new Map<string, net.Socket>();
+  const echo = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      sockets.set(id, req.socket);
+      const answer = () => res.writeHead(200, { 'content-length': Buffer.byteLength(id) }).end(id);
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/echo`,
+    sockets,
+    close: () => new Promise<void>((r) => (echo.closeAllConnections(), echo.close(() => r()))),
+  };
+}
+
+test('pipelining: to a receiver that keeps up, requests sent together share connections, each answer matched to its request', async () => {
+  const rx = await echoServer();
+  // Any answer counts as fast here (the pace is the test machine's): what is tested is the matching.
+  const o = { ...opts, pipelineFastMs: 60_000 };
+  try {
+    assert.deepEqual(await post(rx.url, '{}', { 'webhook-id': 'warm' }, o), { status: 200, body: 'warm' });
+    const ids = Array.from({ length: 40 }, (_, i) => `evt_${i}`);
+    const all = await Promise.all(ids.map((id) => post(rx.url, `{"id":"${id}"}`, { 'webhook-id': id }, o)));
+    assert.deepEqual(all, ids.map((id) => ({ status: 200, body: id })), 'each answer went to its own request');
+    const used = new Set(ids.map((id) => rx.sockets.get(id)));
+    assert.ok(used.size <= 3, `40 requests on ${used.size} connections (16 at most on each)`);
+  } finally {
+    await rx.close();
+  }
+});
+
+test('pipelining: a slow receiver gets one request per connection', async () => {
+  const rx = await echoServer(120); // over PIPELINE_FAST_MS (50 ms)
+  try {
+    assert.deepEqual(await post(rx.url, '{}', { 'webhook-id': 'warm' }, opts), { status: 200, body: 'warm' });
+    const ids = ['a', 'b', 'c', 'd'];
+    const all = await Promise.all(ids.map((id) => post(rx.url, '{}', { 'webhook-id': id }, opts)));
+    assert.deepEqual(all.map((r) => r.body), ids);
+    assert.equal(new Set(ids.map((id) => rx.sockets.get(id))).size, ids.length);
+  } finally {
+    await rx.close();
+  }
+});
+
+test('pipelining: requests behind an answer that closes the connection are sent again on fresh ones', async () => {
+  // Answers two requests per connection (the second with Connection: close), then closes it: what was pipelined behind is never answered there.
+  const raw = net.createServer((socket) => {
+    let buf = '';
+    let answered = 0;
+    socket.on('error', () => undefined);
+    socket.on('data', (d) => {
+      buf += d.toString('latin1');
+      for (;;) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0 || answered >= 2) return;
+        const length = Number(/content-length: (\d+)/i.exec(buf.slice(0, end))![1]);
+        if (buf.length < end + 4 + length) return;
+        const id = /webhook-id: (\S+)/i.exec(buf.slice(0, end))![1]!;
+        buf = buf.slice(end + 4 + length);
+        answered++;
+        if (answered < 2) socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${id.length}\r\n\r\n${id}`);
+        else socket.end(`HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: ${id.length}\r\n\r\n${id}`);
+      }
+    });
+  });
+  await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/raw`;
+  const o = { ...opts, pipelineFastMs: 60_000 };
+  try {
+    assert.deepEqual(await post(url, '{}', { 'webhook-id': 'warm' }, o), { status: 200, body: 'warm' });
+    const ids = Array.from({ length: 10 }, (_, i) => `evt_${i}`);
+    const all = await Promise.all(ids.map((id) => post(url, '{}', { 'webhook-id': id }, o)));
+    assert.deepEqual(all, ids.map((id) => ({ status: 200, body: id })));
+  } finally {
+    await new Promise<void>((r) => raw.close(() => r()));
+  }
+});
