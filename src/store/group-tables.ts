@@ -11,7 +11,6 @@
 import type { Executor, Tx } from './db.js';
 import { tableColumns } from './schema.js';
 import { countGroupIntoRollup } from './repositories/reporting.js';
-import { eventRepo } from './repositories/events.js';
 
 export interface GroupTable {
   table: string;
@@ -27,8 +26,6 @@ export interface GroupTable {
   forkSkip?: string;
   /** A fork answers with the old → new ids of this table's rows (objects a test addresses by id). */
   inIdMap?: boolean;
-  /** Deletes a group's rows itself (instead of a plain DELETE), returning how many. */
-  deleteGroup?: (tx: Tx, groupId: string) => Promise<number>;
 }
 
 export const GROUP_TABLES: GroupTable[] = [
@@ -102,7 +99,6 @@ export const GROUP_TABLES: GroupTable[] = [
     owner: { column: 'group_id' },
     id: 'id',
     forkSkip: "events record the source's history under its ids: a fork starts its own log",
-    deleteGroup: eventRepo.deleteGroup,
   },
   {
     table: 'webhook_endpoints',
@@ -140,9 +136,8 @@ export function ownerCondition(t: GroupTable, alias = t.table): string {
 export async function deleteGroupRows(tx: Tx, groupId: string): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
   for (const t of [...GROUP_TABLES].reverse()) {
-    deleted[t.table] = t.deleteGroup
-      ? await t.deleteGroup(tx, groupId)
-      : (await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId])).changes;
+    const { changes } = await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
+    deleted[t.table] = changes;
   }
   return deleted;
 }

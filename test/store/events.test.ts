@@ -1,5 +1,5 @@
 // The event log's table: migration 18 rebuilt it with one index (rows and positions
-// kept, the AUTOINCREMENT counter's end kept, the webhook trigger the same), positions
+// kept, the AUTOINCREMENT counter carried over, the webhook trigger the same), positions
 // never reused after a group's rows are deleted, and the list's created_from/created_to
 // filters exact without an index of their own — also when created_at is not in id order
 // (a platform clock set back, clock work stamped with the time it fell due); and every
@@ -12,6 +12,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import webhooks from '../../src/store/migrations/015-webhooks.js';
 import { eventRepo } from '../../src/store/repositories/events.js';
+import { deleteGroupRows } from '../../src/store/group-tables.js';
 import type { EventEntity } from '../../src/store/interfaces/events.js';
 import { newId } from '../../src/lib/ids.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -41,7 +42,7 @@ async function withDb(fn: (db: Database) => Promise<void>): Promise<void> {
 
 const ROWS = 'SELECT seq, id, group_id, type, created_at, request_id, idempotency_key, data FROM events ORDER BY seq';
 
-test('migration 18 keeps every row and its position, keeps the end the counter reached, and leaves one index and the same trigger', () =>
+test('migration 18 keeps every row, its position and the counter, and leaves one index and the same trigger', () =>
   withDb(async (db) => {
     await migrate(db, migrations.filter((m) => m.version < 18));
     await db.write(async (tx) => {
@@ -57,22 +58,22 @@ test('migration 18 keeps every row and its position, keeps the end the counter r
     assert.deepEqual(before.map((r) => r.seq), [1, 3, 4]);
 
     await migrate(db);
-    assert.deepEqual(await db.all(`${ROWS.replace('ORDER BY', "WHERE group_id <> '' ORDER BY")}`), before);
-    assert.equal(await eventRepo.lastSeq(db), 6, 'the log ends where it ended');
+    assert.deepEqual(await db.all(ROWS), before);
+    assert.deepEqual(await db.all("SELECT seq FROM sqlite_sequence WHERE name = 'events'"), [{ seq: 6 }], 'the counter where it was');
     const indexes = await db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'");
     assert.deepEqual(indexes.map((i) => i.name), ['events_group_id']);
     assert.match(indexes[0]!.sql, /^CREATE UNIQUE INDEX events_group_id ON events\(group_id, id\)$/);
-    assert.equal((await db.all("SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND sql LIKE '%AUTOINCREMENT%'")).length, 0);
+    assert.equal((await db.all("SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND sql LIKE '%AUTOINCREMENT%'")).length, 1);
     const trigger = await db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'events_webhook_deliveries'");
     const original = webhooks.statements.find((s) => s.includes('TRIGGER events_webhook_deliveries'))!;
     assert.equal(trigger?.sql.replace(/\s+/g, ' '), original.replace(/\s+/g, ' '));
 
     const next = ev(G1, '2026-02-01T00:00:00.000Z');
     await db.write(async (tx) => eventRepo.insert(tx, next));
-    assert.equal(await eventRepo.seqOf(db, G1, next.id), 7);
+    assert.equal(await eventRepo.seqOf(db, G1, next.id), 7, 'past the deleted positions');
   }));
 
-test("deleting a group's events never moves the log's end back, and keeps at most one marker", () =>
+test("deleting a group's newest events (a sandbox drop) never frees their positions", () =>
   withDb(async (db) => {
     await migrate(db);
     const add = (g: string, n: number) => db.write(async (tx) => {
@@ -82,18 +83,12 @@ test("deleting a group's events never moves the log's end back, and keeps at mos
     await add(G2, 3);
     const end = await eventRepo.lastSeq(db);
     assert.equal(end, 5);
-    assert.equal(await db.write((tx) => eventRepo.deleteGroup(tx, G2)), 3);
-    assert.equal(await eventRepo.lastSeq(db), end);
-    await add(G2, 2);
-    const after = await eventRepo.after(db, G2, end, 10);
+    await db.write((tx) => deleteGroupRows(tx, G2));
+    assert.equal(await eventRepo.lastSeq(db), 2);
+    // A stream of G1 that had passed position 5 still sees G1's next events.
+    await add(G1, 2);
+    const after = await eventRepo.after(db, G1, end, 10);
     assert.deepEqual(after.map((e) => e.seq), [6, 7], 'new positions come after the old end');
-    // Drop the newest again: the marker moves to the new end, the old one goes.
-    assert.equal(await db.write((tx) => eventRepo.deleteGroup(tx, G2)), 2);
-    assert.deepEqual(await db.all("SELECT seq FROM events WHERE group_id = ''"), [{ seq: 7 }]);
-    // A group whose rows are not the newest: nothing to keep, the marker stays.
-    assert.equal(await db.write((tx) => eventRepo.deleteGroup(tx, G1)), 2);
-    assert.deepEqual(await db.all('SELECT seq, group_id FROM events'), [{ seq: 7, group_id: '' }]);
-    assert.equal(await db.write((tx) => eventRepo.deleteGroup(tx, G1)), 0);
   }));
 
 test('created_from/created_to are exact without an index, also when created_at does not follow the ids', () =>

@@ -160,7 +160,7 @@ class Feed {
       }
       // All of the group's events up to the end are handed out: the next read starts there, not at the
       // group's last event, so a quiet group's feed does not walk everyone else's events again each time.
-      // (The end never moves back, see eventRepo.deleteGroup.)
+      // (Positions are never reused, so nothing can later appear at or before the end.)
       if (end > this.head) this.head = end;
       if (this.dirty) continue;
       await new Promise<void>((resolve) => {

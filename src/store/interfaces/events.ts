@@ -31,8 +31,6 @@ export interface EventStore {
   find(ex: Executor, groupId: string, id: string): Promise<EventEntity | undefined>;
   /** Newest first. */
   list(ex: Executor, f: EventFilter): Promise<EventEntity[]>;
-  /** Delete a group's events (a sandbox drop) without moving the log's end back; returns how many. */
-  deleteGroup(tx: Tx, groupId: string): Promise<number>;
   /** The last position of the whole log (0 when empty); positions (`seq`) are commit order across processes and never reused. */
   lastSeq(ex: Executor): Promise<number>;
   /** The position of one event of a group. */

@@ -1,6 +1,5 @@
 // The event log on SQLite: the EventStore. The data column is JSON text; the entity's
-// data the object — converted here. Positions (`seq`) are rowids, the largest plus one, so
-// the log's end must never move back (see migration 18): a group's rows are deleted here.
+// data the object — converted here. Positions (`seq`) are AUTOINCREMENT: never reused.
 import type { EventEntity, EventStore, SequencedEvent } from '../interfaces/events.js';
 
 /** The entity as stored: `data` (`{ object, previous_attributes? }`) as JSON text. */
@@ -44,18 +43,6 @@ export const eventRepo: EventStore = {
     params.push(f.limit);
     const rows = await ex.all<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`, params);
     return rows.map(toRecord);
-  },
-  async deleteGroup(tx, groupId) {
-    const end = (await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0;
-    const { changes } = await tx.run('DELETE FROM events WHERE group_id = ?', [groupId]);
-    if (changes === 0) return 0;
-    // At most one marker, at the end: the previous one goes, and one is put back where the end was if it went.
-    await tx.run(`DELETE FROM events WHERE group_id = ''`);
-    await tx.run(
-      `INSERT INTO events (seq, id, group_id, type, created_at, data) SELECT ?, '', '', '', '', 'null' WHERE ? > (SELECT COALESCE(MAX(seq), 0) FROM events)`,
-      [end, end],
-    );
-    return changes;
   },
   lastSeq: async (ex) => (await ex.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM events'))?.seq ?? 0,
   seqOf: async (ex, groupId, id) => (await ex.get<{ seq: number }>('SELECT seq FROM events WHERE group_id = ? AND id = ?', [groupId, id]))?.seq,
