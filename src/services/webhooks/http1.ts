@@ -1,25 +1,12 @@
 // The HTTP/1.1 client of webhook deliveries: a POST with a small JSON body to a receiver,
-// over keep-alive connections pooled per origin, reading the status and the first bytes
-// of the answer. It exists because a delivery's CPU is the bench's limit: node:http's
-// ClientRequest costs ~44 µs of CPU per request on the bench machine, this client ~9 µs
-// (the request is one string written once; the answer is parsed for what a delivery
-// keeps). It speaks what receivers answer: Content-Length, chunked, or close-delimited
-// bodies, 1xx interim heads, `Connection: close`, and TLS for https URLs (certificates
-// verified as node:https does).
-//
-// Pipelining, only to a receiver that has shown it keeps up: while the origin's last
-// answer was kept-alive and came within PIPELINE_FAST_MS of its request, a busy
-// connection takes further requests before its answers are in (up to PIPELINE_DEPTH),
-// written together in one system call per tick, before another connection is used; the
-// answers come back in order. That saves the
-// write and wakeup per request that a pass of many deliveries otherwise makes (measured:
-// BENCHMARKS.md, "Webhooks"). A slow or new receiver gets one request per connection, as
-// many connections as it has requests (up to MAX_SOCKETS), so a slow answer delays no
-// other. Requests queued behind an answer that never came (the connection closed or
-// timed out) are sent once more on a fresh connection, as a request on a reused
-// connection that closed before any answer is.
+// over keep-alive connections pooled per origin (one request at a time on each, no
+// pipelining), reading the status and the first bytes of the answer. It exists because a
+// delivery's CPU is the bench's limit: node:http's ClientRequest costs ~44 µs of CPU per
+// request on the bench machine, this client ~9 µs (the request is one string written
+// once; the answer is parsed for what a delivery keeps). It speaks what receivers
+// answer: Content-Length, chunked, or close-delimited bodies, 1xx interim heads,
+// `Connection: close`, and TLS for https URLs (certificates verified as node:https does).
 import net from 'node:net';
-import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 
 export interface PostResult {
@@ -35,16 +22,10 @@ export interface PostOptions {
   keepBytes: number;
   /** Body bytes read past which the connection is dropped instead (the result keeps what it has). */
   drainBytes: number;
-  /** An answer within this (ms after its request was written) lets the origin's connections take pipelined requests. Default PIPELINE_FAST_MS. */
-  pipelineFastMs?: number;
 }
 
 /** Connections per origin, at most (more requests wait for one to be free). */
 const MAX_SOCKETS = 64;
-/** Requests in flight on one connection at most (the first and those pipelined behind it). */
-const PIPELINE_DEPTH = 16;
-/** A connection takes pipelined requests only while its last answer came within this. */
-const PIPELINE_FAST_MS = 50;
 /** An idle connection is closed after this long (receivers commonly close theirs after 5 s). */
 const IDLE_MS = 4_000;
 const USER_AGENT = 'payctl-webhooks/1';
@@ -62,10 +43,6 @@ interface Origin {
   host: string;
   port: number;
   idle: Conn[];
-  /** The last answer from this origin was kept-alive and fast: its connections take pipelined requests. */
-  keepsUp: boolean;
-  /** Busy connections with room for a pipelined request (while keepsUp). */
-  fast: Set<Conn>;
   open: number;
   waiting: Array<(c: Conn | undefined) => void>;
 }
@@ -83,7 +60,7 @@ function target(url: string): Target {
   const port = Number(u.port) || (secure ? 443 : 80);
   const key = `${u.protocol}//${host}:${port}`;
   let origin = origins.get(key);
-  if (!origin) origins.set(key, (origin = { secure, host, port, idle: [], keepsUp: false, fast: new Set(), open: 0, waiting: [] }));
+  if (!origin) origins.set(key, (origin = { secure, host, port, idle: [], open: 0, waiting: [] }));
   let head = `POST ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUser-Agent: ${USER_AGENT}\r\nContent-Type: application/json\r\n`;
   if (u.username || u.password) {
     const credentials = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
@@ -109,9 +86,7 @@ export async function post(url: string, body: string, headers: Record<string, st
   for (const name in headers) text += `${name}: ${headers[name]}\r\n`;
   text += `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   const deadline = Date.now() + o.timeoutMs;
-  // A connection at hand is written to now, so the next request made in this tick sees it busy.
-  const got = acquire(t.origin, deadline);
-  const conn = got instanceof Conn ? got : await got;
+  const conn = await acquire(t.origin, deadline);
   if (!conn) return { body: null, error: `timed out after ${o.timeoutMs} ms` };
   const r = await conn.exchange(text, deadline, o);
   // A kept-alive connection the receiver closed meanwhile fails before any answer: once more on a new one.
@@ -126,16 +101,12 @@ export async function post(url: string, body: string, headers: Record<string, st
 
 const RETRY = Symbol('retry');
 
-/** A connection for one request: at once when there is one, else when one frees (undefined: the deadline passed). */
-function acquire(origin: Origin, deadline: number, fresh = false): Conn | Promise<Conn | undefined> {
+function acquire(origin: Origin, deadline: number, fresh = false): Promise<Conn | undefined> {
   if (!fresh) {
-    // A connection that keeps up takes the request behind its others (one write for all
-    // of them, see above) before another connection is used.
-    if (origin.keepsUp) for (const c of origin.fast) return c;
     const idle = origin.idle.pop();
-    if (idle) return idle.take();
+    if (idle) return Promise.resolve(idle.take());
   }
-  if (origin.open < MAX_SOCKETS) return new Conn(origin);
+  if (origin.open < MAX_SOCKETS) return Promise.resolve(new Conn(origin));
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       const i = origin.waiting.indexOf(give);
@@ -161,8 +132,6 @@ type Phase = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 't
 
 interface Exchange {
   resolve(r: PostResult | typeof RETRY): void;
-  /** When it was written (performance.now()). */
-  sentAt: number;
   timer: NodeJS.Timeout;
   o: PostOptions;
   timeoutMs: number;
@@ -181,9 +150,7 @@ interface Exchange {
 
 class Conn {
   private readonly socket: net.Socket;
-  /** Requests written and not yet answered, in order: the first is being answered. */
-  private queue: Exchange[] = [];
-  private corked = false;
+  private ex: Exchange | undefined;
   /** Requests sent on this connection (a failure before the first answer on a reused one is retried). */
   private used = 0;
   private closed = false;
@@ -198,17 +165,6 @@ class Conn {
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err: NodeJS.ErrnoException) => this.onEnd(err.code ? `${err.code}: ${err.message}` : err.message));
     this.socket.on('close', () => this.onEnd('ECONNRESET: the connection closed before the answer was complete'));
-  }
-
-  /** Requests written and not yet answered. */
-  get inFlight(): number {
-    return this.queue.length;
-  }
-
-  /** In the origin's set of connections that take pipelined requests exactly while it may. */
-  private listFast(): void {
-    if (this.origin.keepsUp && !this.closed && this.queue.length > 0 && this.queue.length < PIPELINE_DEPTH) this.origin.fast.add(this);
-    else this.origin.fast.delete(this);
   }
 
   /** Out of the idle list, for one request. */
@@ -230,10 +186,9 @@ class Conn {
   exchange(text: string, deadline: number, o: PostOptions): Promise<PostResult | typeof RETRY> {
     const timeoutMs = Math.max(1, deadline - Date.now());
     return new Promise((resolve) => {
-      const ex: Exchange = {
+      this.ex = {
         resolve,
-        sentAt: performance.now(),
-        timer: setTimeout(() => this.timedOut(ex), timeoutMs),
+        timer: setTimeout(() => this.fail(`timed out after ${o.timeoutMs} ms`), timeoutMs),
         o,
         timeoutMs,
         phase: 'head',
@@ -246,26 +201,10 @@ class Conn {
         seen: 0,
         answered: false,
       };
-      this.queue.push(ex);
-      this.listFast();
       this.used++;
-      if (this.closed) return this.onEnd('ECONNRESET: the connection closed before the request');
-      // The requests written to this connection in one tick go out in one system call.
-      if (!this.corked) {
-        this.corked = true;
-        this.socket.cork();
-        process.nextTick(() => {
-          this.corked = false;
-          this.socket.uncork();
-        });
-      }
-      this.socket.write(text);
+      if (this.closed) this.onEnd('ECONNRESET: the connection closed before the request');
+      else this.socket.write(text);
     });
-  }
-
-  /** The head of the queue, or undefined. */
-  private get ex(): Exchange | undefined {
-    return this.queue[0];
   }
 
   private onData(chunk: Buffer): void {
@@ -395,49 +334,22 @@ class Conn {
   }
 
   private done(ex: Exchange): void {
-    this.origin.keepsUp = ex.keepAlive && performance.now() - ex.sentAt <= (ex.o.pipelineFastMs ?? PIPELINE_FAST_MS);
-    this.finish(ex, { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8') });
-    if (!ex.keepAlive || this.closed) {
-      // The slot frees when the socket has closed (onEnd); requests behind are sent again.
-      this.socket.destroy();
-      return;
-    }
-    const next = this.ex;
-    if (next) {
-      // The rest of what arrived is the next answer's.
-      if (ex.buf.length > 0) {
-        next.answered = true;
-        next.buf = ex.buf;
-        this.parse(next);
-      }
-      return;
-    }
-    if (ex.buf.length > 0) {
-      this.socket.destroy(); // bytes nobody asked for: out of step
-      return;
-    }
-    released(this.origin, this);
-  }
-
-  /** A request that got no whole answer in time: the connection is out of step, closed. */
-  private timedOut(ex: Exchange): void {
-    this.failOne(ex, `timed out after ${ex.o.timeoutMs} ms`);
+    this.finish({ status: ex.status, body: Buffer.concat(ex.kept).toString('utf8') });
+    // Otherwise the slot frees when the socket has closed (onEnd).
+    if (ex.keepAlive && ex.buf.length === 0 && !this.closed) released(this.origin, this);
+    else this.socket.destroy();
   }
 
   private fail(error: string): void {
     const ex = this.ex;
-    if (ex) this.failOne(ex, error);
-  }
-
-  private failOne(ex: Exchange, error: string): void {
-    this.finish(ex, ex.status ? { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8'), error } : { body: null, error });
+    if (!ex) return;
+    this.finish(ex.status ? { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8'), error } : { body: null, error });
     this.socket.destroy();
   }
 
-  private finish(ex: Exchange, r: PostResult | typeof RETRY): void {
-    const i = this.queue.indexOf(ex);
-    if (i >= 0) this.queue.splice(i, 1);
-    this.listFast();
+  private finish(r: PostResult | typeof RETRY): void {
+    const ex = this.ex!;
+    this.ex = undefined;
     clearTimeout(ex.timer);
     ex.resolve(r);
   }
@@ -445,23 +357,17 @@ class Conn {
   private onEnd(reason: string): void {
     const wasClosed = this.closed;
     this.closed = true;
-    this.listFast();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const ex = this.ex;
     if (ex) {
       if (ex.phase === 'close' && reason.startsWith('ECONNRESET')) {
         // A close-delimited body ends with the connection.
-        this.finish(ex, { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8') });
+        this.finish({ status: ex.status, body: Buffer.concat(ex.kept).toString('utf8') });
       } else if (!ex.answered && this.used > 1) {
-        this.finish(ex, RETRY);
+        this.finish(RETRY);
       } else {
-        this.finish(ex, ex.status ? { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8'), error: reason } : { body: null, error: reason });
+        this.finish(ex.status ? { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8'), error: reason } : { body: null, error: reason });
       }
-    }
-    // Pipelined behind it: never answered here, sent once more on a fresh connection.
-    for (const queued of this.queue.splice(0)) {
-      clearTimeout(queued.timer);
-      queued.resolve(RETRY);
     }
     if (wasClosed) return;
     this.socket.destroy();
