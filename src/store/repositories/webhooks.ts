@@ -71,11 +71,17 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
  * the attempt the sender read (so an attempt another sender made meanwhile is not made
  * again). The picked (id, attempts) pairs travel as one JSON parameter.
  */
-const CLAIM_WHERE = `status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+const CLAIM = `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
+       WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
        AND (id, attempts) IN (SELECT p.value ->> 0, p.value ->> 1 FROM json_each(?) p)`;
 const versions = (picked: readonly DeliveryVersion[]) => JSON.stringify(picked.map((d) => [d.id, d.attempts]));
+/** Deliveries that succeeded (ids as one JSON array), among those `owner` still holds. */
+const SETTLE_OK = `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
+       WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`;
+/** A failed attempt, if `owner` still holds the delivery: due again at `next`, or failed for good. */
 const SETTLE_FAILED = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE id = ? AND lease_owner = ?`;
+const failedParams = (id: number, owner: string, next: string | null) => [next === null ? 'failed' : 'pending', next, id, owner];
 
 export const deliveryRepo: WebhookDeliveryStore = {
   // Deferred compare-and-sets name what they change by a key of their own ('claim:…',
@@ -86,45 +92,33 @@ export const deliveryRepo: WebhookDeliveryStore = {
     tx.deferChange(
       'webhook_deliveries',
       `claim:${owner}`,
-      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE ${CLAIM_WHERE}`,
+      CLAIM,
       [owner, leaseUntil, until, realNow, versions(picked)],
       { changes: picked.length, error: lost },
     );
   },
   claimSome: async (tx, picked, owner, leaseUntil, realNow, until) =>
     (
-      await tx.all<{ id: number }>(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE ${CLAIM_WHERE} RETURNING id`, [
+      await tx.all<{ id: number }>(`${CLAIM} RETURNING id`, [
         owner, leaseUntil, until, realNow, versions(picked),
       ])
     ).map((r) => r.id),
   settle(tx, owner, ok, failed, lost) {
     if (ok.length > 0) {
-      tx.deferChange(
-        'webhook_deliveries',
-        `settle:${owner}`,
-        `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-       WHERE id IN (SELECT value FROM json_each(?)) AND lease_owner = ?`,
-        [JSON.stringify(ok), owner],
-        { changes: ok.length, error: lost },
-      );
+      tx.deferChange('webhook_deliveries', `settle:${owner}`, SETTLE_OK, [JSON.stringify(ok), owner], { changes: ok.length, error: lost });
     }
     // One SQL text for every failure: the batch sends them as one statement.
     for (const f of failed) {
-      tx.deferChange('webhook_deliveries', `settle:${owner}:${f.id}`, SETTLE_FAILED, [f.next === null ? 'failed' : 'pending', f.next, f.id, owner], {
+      tx.deferChange('webhook_deliveries', `settle:${owner}:${f.id}`, SETTLE_FAILED, failedParams(f.id, owner, f.next), {
         changes: 1,
         error: lost,
       });
     }
   },
   /** Deliveries that succeeded, still held by `owner`. */
-  succeeded: (tx: Tx, ids: readonly number[], owner: string) =>
-    tx.run(
-      `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
-       WHERE id IN (${ids.map(() => '?').join(', ')}) AND lease_owner = ?`,
-      [...ids, owner],
-    ),
+  succeeded: (tx: Tx, ids: readonly number[], owner: string) => tx.run(SETTLE_OK, [JSON.stringify(ids), owner]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
-  failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, [next === null ? 'failed' : 'pending', next, id, owner]),
+  failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert: (tx: Tx, groupId: string, endpointId: string, eventId: string, at: string) =>
     tx.run(
