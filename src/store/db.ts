@@ -94,9 +94,19 @@ export function isTx(ex: Executor): ex is Tx {
   return typeof (ex as Partial<Tx>).deferInsert === 'function';
 }
 
+/** How a write is queued. */
+export interface WriteOptions {
+  /**
+   * A long write (a chunk of catch-up work, up to its budget): it gets a transaction of
+   * its own, after the writes queued before it, so they never wait for it inside their
+   * batch; the writes queued after it go in the next batch.
+   */
+  alone?: boolean;
+}
+
 /** What a request reads and writes: reads on the read connection, writes through one queue. */
 export interface Store extends Executor {
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T>;
 }
 
 /** Cumulative counters of the writer (for `payctl serve`'s stats line and the bench). */
@@ -115,6 +125,7 @@ interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  alone?: boolean;
 }
 
 const MIN_SQLITE = [3, 51, 3];
@@ -755,12 +766,19 @@ export class Database implements Store {
    * Run `fn` inside a write transaction. Resolves only after the commit, so an
    * acknowledged write is durable. `fn` must use only `tx` (never `db.write` again).
    */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, ...(opts.alone ? { alone: true } : {}) });
       this.kick();
     });
+  }
+
+  /** The next batch: up to MAX_BATCH writes in arrival order, stopping before a write queued `alone` (which is then a batch by itself). */
+  private nextBatch(): QueuedWrite[] {
+    const alone = this.queue.findIndex((w) => w.alone);
+    if (alone === 0) return this.queue.splice(0, 1);
+    return this.queue.splice(0, alone < 0 ? MAX_BATCH : Math.min(alone, MAX_BATCH));
   }
 
   private kick(): void {
@@ -804,7 +822,7 @@ export class Database implements Store {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const items = this.queue.splice(0, MAX_BATCH);
+      const items = this.nextBatch();
       const started = performance.now();
       try {
         await this.runBatch(items);

@@ -8,7 +8,7 @@ import { invoicePastDueRepo } from '../../store/repositories/invoice-past-due.js
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';
-import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const CHUNK = 200;
 
@@ -34,7 +34,7 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
         n++;
       }
       return n;
-    });
+    }, CHUNK_WRITE);
     progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
     if (rows.length < CHUNK && all) break;
     await yieldToOthers();

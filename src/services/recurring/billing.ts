@@ -34,7 +34,7 @@ import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
-import { chunkDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, yieldToOthers } from '../clock/chunks.js';
 
 /** Subscriptions read per page (plan updates, estimates). */
 export const BILLING_BATCH_SIZE = 500;
@@ -289,7 +289,7 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
         if (performance.now() >= deadline) break;
       }
       return { cursor: next, attempts: n };
-    });
+    }, CHUNK_WRITE);
     if (!chunk) break;
     cursor = chunk.cursor;
     attempts += chunk.attempts;

@@ -12,7 +12,7 @@ import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
-import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
@@ -71,7 +71,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         if (pastDeadline(deadline)) break;
       }
       return n;
-    });
+    }, CHUNK_WRITE);
     progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
     await yieldToOthers();
   }
@@ -83,7 +83,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
       const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
       await transactionEvents(tx, 'transaction.expired', rows, at);
       return rows.length;
-    });
+    }, CHUNK_WRITE);
     expired += n;
     if (n === 0) break;
     await yieldToOthers();
