@@ -1077,6 +1077,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's fault rules, oldest first, with their seeds and counters
+         * @description A group's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule: the group's matching API calls get latency, an error, a dropped answer after commit, or a processor decline
+         * @description Rules are tried oldest first; the first that fires decides (one fault per call). Every injected fault is named in the answer's Payctl-Fault header and in the request log. The seed (given, or generated and returned) makes the rule's draws repeatable: the same seed and the same calls give the same faults. A single call can ask for one fault with the Payctl-Simulate header instead (sandboxes only).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description Remove a fault rule.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdFaultsFaultId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/{group_id}/fork": {
         parameters: {
             query?: never;
@@ -2046,6 +2098,11 @@ export interface components {
              */
             updated_at: string;
         };
+        DeletedFaultRule: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
         DeletedSandbox: {
             /** @constant */
             deleted: true;
@@ -2691,6 +2748,113 @@ export interface components {
             last_event_id: string;
             /** @description the type filter in force */
             types: string[];
+        };
+        FaultRule: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Matching calls seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Calls the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        /** @description A fault rule of a sandbox: which calls (operation, or method and path), how often (rate, first or every; every call when none), for how long (count, from/until on the group clock), and what happens (action). */
+        FaultRuleRequest: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
         };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
@@ -12606,6 +12770,304 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdFaultsFaultId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fault_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
