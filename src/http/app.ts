@@ -9,7 +9,7 @@ import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/groups/keys.js';
 import { readJsonBody } from './body.js';
-import { JsonResponse, RawResponse, StreamResponse, type RouteContext, type RouteDef } from './route.js';
+import { faultsApply, JsonResponse, RawResponse, StreamResponse, type RouteContext, type RouteDef } from './route.js';
 import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
@@ -179,7 +179,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await clockRefreshed;
 
       // Faults apply to a group's own calls (key or session routes naming it), never to admin routes.
-      const faultGroup = route.auth.kind === 'admin' ? undefined : (ctx.key?.group_id ?? ctx.params.group_id);
+      const faultGroup = faultsApply(route) ? (ctx.key?.group_id ?? ctx.params.group_id) : undefined;
       const simulate = req.headers['payctl-simulate'];
       if (faultGroup !== undefined && mayFault(platform.db, faultGroup, simulate !== undefined)) {
         fault = await injectFault(ctx.platform, {

@@ -3995,6 +3995,8 @@ export interface components {
     headers: {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was. */
+        "Payctl-Fault": string;
         /** @description IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>` */
         RateLimit: string;
         /** @description Requests allowed per window */
@@ -4007,7 +4009,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds until a request from this address is allowed again */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4020,6 +4022,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4050,6 +4054,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4081,6 +4086,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4091,6 +4097,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4101,6 +4108,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4111,6 +4119,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4121,6 +4130,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4131,6 +4141,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4141,6 +4152,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4151,6 +4163,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4158,9 +4171,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4168,9 +4194,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4183,7 +4233,10 @@ export interface operations {
     getApiV1GroupsGroupIdCustomersCustomerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 customer_id: string;
                 group_id: string;
@@ -4195,6 +4248,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4226,6 +4280,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4236,6 +4291,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4246,6 +4302,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4256,6 +4313,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4263,9 +4321,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4273,9 +4344,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4296,7 +4391,10 @@ export interface operations {
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4307,6 +4405,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4401,6 +4500,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4411,6 +4511,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4421,6 +4522,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4431,6 +4533,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4438,9 +4541,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4448,9 +4564,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4463,7 +4603,10 @@ export interface operations {
     getApiV1GroupsGroupIdEventsEventId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 event_id: string;
                 group_id: string;
@@ -4475,6 +4618,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4562,6 +4706,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4572,6 +4717,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4582,6 +4728,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4592,6 +4739,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4599,9 +4747,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4609,9 +4770,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4627,6 +4812,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 event_id: string;
@@ -4649,6 +4836,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4667,6 +4855,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4677,6 +4866,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4687,6 +4877,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4697,6 +4888,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4707,6 +4899,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4717,6 +4910,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4727,6 +4921,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4737,6 +4932,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4744,9 +4940,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4754,9 +4963,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4777,6 +5010,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
                 "Last-Event-ID"?: string;
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4788,6 +5023,7 @@ export interface operations {
             /** @description The stream (it ends when the client disconnects or the server shuts down) */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4811,6 +5047,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4821,6 +5058,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4831,6 +5069,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4841,6 +5080,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4848,9 +5088,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4858,9 +5111,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4878,7 +5155,10 @@ export interface operations {
                 partner_id?: string;
                 status?: "pending" | "past_due" | "paid" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4889,6 +5169,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4969,6 +5250,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4979,6 +5261,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4989,6 +5272,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4999,6 +5283,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5006,9 +5291,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5016,9 +5314,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5034,6 +5356,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5065,6 +5389,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5126,6 +5451,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5136,6 +5462,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5146,6 +5473,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5156,6 +5484,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5166,6 +5495,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5176,6 +5506,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5186,6 +5517,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5196,6 +5528,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5203,9 +5536,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5213,9 +5559,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5228,7 +5598,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5240,6 +5613,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5301,6 +5675,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5311,6 +5686,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5321,6 +5697,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5331,6 +5708,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5338,9 +5716,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5348,9 +5739,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5363,7 +5778,10 @@ export interface operations {
     putApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5411,6 +5829,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5472,6 +5891,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5482,6 +5902,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5492,6 +5913,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5502,6 +5924,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5512,6 +5935,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5522,6 +5946,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5529,9 +5954,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5539,9 +5977,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5554,7 +6016,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5566,6 +6031,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5627,6 +6093,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5637,6 +6104,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5647,6 +6115,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5657,6 +6126,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5664,9 +6134,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5674,9 +6157,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5689,7 +6196,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceIdDownloadPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5701,6 +6211,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5711,6 +6222,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5721,6 +6233,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5731,6 +6244,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5741,6 +6255,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5748,9 +6263,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5758,9 +6286,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5777,7 +6329,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -5788,6 +6343,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5823,6 +6379,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5833,6 +6390,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5843,6 +6401,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5853,6 +6412,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5860,9 +6420,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5870,9 +6443,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5888,6 +6485,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5917,6 +6516,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5945,6 +6545,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5955,6 +6556,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5965,6 +6567,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5975,6 +6578,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5985,6 +6589,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5995,6 +6600,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6005,6 +6611,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6015,6 +6622,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6022,9 +6630,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6032,9 +6653,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6047,7 +6692,10 @@ export interface operations {
     getApiV1GroupsGroupIdPartnersPartnerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 partner_id: string;
@@ -6059,6 +6707,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6087,6 +6736,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6097,6 +6747,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6107,6 +6758,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6117,6 +6769,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6124,9 +6777,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6134,9 +6800,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6153,7 +6843,10 @@ export interface operations {
                 offset?: number;
                 status?: "available" | "paid" | "deactivated" | "expired";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -6164,6 +6857,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6255,6 +6949,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6265,6 +6960,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6275,6 +6971,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6285,6 +6982,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6292,9 +6990,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6302,9 +7013,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6320,6 +7055,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6342,6 +7079,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6372,6 +7110,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6382,6 +7121,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6392,6 +7132,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6402,6 +7143,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6412,6 +7154,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6422,6 +7165,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6432,6 +7176,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6442,6 +7187,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6449,9 +7195,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6459,9 +7218,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6474,7 +7257,10 @@ export interface operations {
     getApiV1GroupsGroupIdPaymentLinksPaymentLinkId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 payment_link_id: string;
@@ -6486,6 +7272,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6516,6 +7303,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6526,6 +7314,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6536,6 +7325,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6546,6 +7336,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6553,9 +7344,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6563,9 +7367,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6581,6 +7409,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6594,6 +7424,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6624,6 +7455,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6634,6 +7466,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6644,6 +7477,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6654,6 +7488,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6664,6 +7499,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6674,6 +7510,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6684,6 +7521,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6694,6 +7532,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6701,9 +7540,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6711,9 +7563,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6729,6 +7605,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6761,6 +7639,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6784,6 +7663,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6799,6 +7679,7 @@ export interface operations {
             /** @description Missing, unknown or expired session token */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6814,6 +7695,7 @@ export interface operations {
             /** @description Session token of another payment link */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6829,6 +7711,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6844,6 +7727,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6859,6 +7743,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6874,6 +7759,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6889,6 +7775,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6901,9 +7788,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds */
+            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6917,9 +7805,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6927,9 +7816,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6945,6 +7858,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 customer_id: string;
@@ -6975,6 +7890,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7012,6 +7928,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7022,6 +7939,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7032,6 +7950,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7042,6 +7961,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7052,6 +7972,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7062,6 +7983,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7072,6 +7994,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7082,6 +8005,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7089,9 +8013,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7099,9 +8036,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7117,7 +8078,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7129,6 +8093,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7241,6 +8206,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7251,6 +8217,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7261,6 +8228,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7271,6 +8239,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7278,9 +8247,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7288,9 +8270,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7306,6 +8312,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7334,6 +8342,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7366,6 +8375,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7376,6 +8386,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7386,6 +8397,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7396,6 +8408,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7406,6 +8419,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7416,6 +8430,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7426,6 +8441,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7436,6 +8452,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7443,9 +8460,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7453,9 +8483,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7468,7 +8522,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7481,6 +8538,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7513,6 +8571,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7523,6 +8582,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7533,6 +8593,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7543,6 +8604,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7550,9 +8612,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7560,9 +8635,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7575,7 +8674,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7603,6 +8705,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7635,6 +8738,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7645,6 +8749,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7655,6 +8760,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7665,6 +8771,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7675,6 +8782,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7685,6 +8793,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7692,9 +8801,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7702,9 +8824,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7723,7 +8869,10 @@ export interface operations {
                 plan_id?: string;
                 status?: "active" | "failed" | "completed" | "canceled";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7735,6 +8884,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7813,6 +8963,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7823,6 +8974,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7833,6 +8985,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7843,6 +8996,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7850,9 +9004,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7860,9 +9027,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7878,6 +9069,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7902,6 +9095,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7973,6 +9167,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7983,6 +9178,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7993,6 +9189,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8003,6 +9200,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8013,6 +9211,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8023,6 +9222,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8033,6 +9233,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8043,6 +9244,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8050,9 +9252,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8060,9 +9275,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8075,7 +9314,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8088,6 +9330,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8159,6 +9402,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8169,6 +9413,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8179,6 +9424,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8189,6 +9435,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8196,9 +9443,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8206,9 +9466,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8221,7 +9505,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8262,6 +9549,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8333,6 +9621,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8343,6 +9632,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8353,6 +9643,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8363,6 +9654,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8373,6 +9665,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8383,6 +9676,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8390,9 +9684,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8400,9 +9707,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8418,6 +9749,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8432,6 +9765,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8503,6 +9837,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8513,6 +9848,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8523,6 +9859,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8533,6 +9870,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8543,6 +9881,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8553,6 +9892,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8563,6 +9903,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8573,6 +9914,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8580,9 +9922,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8590,9 +9945,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8654,7 +10033,10 @@ export interface operations {
                 /** @description table, count or amount_sum: selects the result shape */
                 type: "table" | "count" | "amount_sum";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8666,6 +10048,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8874,6 +10257,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8884,6 +10268,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8894,6 +10279,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8904,6 +10290,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8911,9 +10298,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8921,9 +10321,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8940,7 +10364,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -8951,6 +10378,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8992,6 +10420,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9002,6 +10431,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9012,6 +10442,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9022,6 +10453,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9029,9 +10461,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9039,9 +10484,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9057,6 +10526,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9082,6 +10553,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9105,6 +10577,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9115,6 +10588,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9125,6 +10599,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9135,6 +10610,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9145,6 +10621,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9155,6 +10632,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9165,6 +10643,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9175,6 +10654,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9182,9 +10662,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9192,9 +10685,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9207,7 +10724,10 @@ export interface operations {
     getApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9219,6 +10739,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9242,6 +10763,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9252,6 +10774,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9262,6 +10785,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9272,6 +10796,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9279,9 +10804,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9289,9 +10827,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9304,7 +10866,10 @@ export interface operations {
     putApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9329,6 +10894,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9352,6 +10918,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9362,6 +10929,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9372,6 +10940,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9382,6 +10951,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9392,6 +10962,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9402,6 +10973,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9409,9 +10981,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9419,9 +11004,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9437,6 +11046,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9480,6 +11091,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9556,6 +11168,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9566,6 +11179,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9576,6 +11190,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9586,6 +11201,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9596,6 +11212,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9606,6 +11223,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9616,6 +11234,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9626,6 +11245,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9633,9 +11253,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9643,9 +11276,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9658,7 +11315,10 @@ export interface operations {
     getApiV1GroupsGroupIdTransactionTransactionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 transaction_id: string;
@@ -9670,6 +11330,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9746,6 +11407,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9756,6 +11418,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9766,6 +11429,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9776,6 +11440,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9783,9 +11448,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9793,9 +11471,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9811,6 +11513,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9855,6 +11559,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9931,6 +11636,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9941,6 +11647,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9951,6 +11658,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9961,6 +11669,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9971,6 +11680,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9981,6 +11691,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9991,6 +11702,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10001,6 +11713,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10008,9 +11721,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10018,9 +11744,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10036,6 +11786,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10058,6 +11810,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10134,6 +11887,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10144,6 +11898,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10154,6 +11909,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10164,6 +11920,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10174,6 +11931,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10184,6 +11942,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10194,6 +11953,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10204,6 +11964,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10211,9 +11972,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10221,9 +11995,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10239,6 +12037,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10252,6 +12052,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10328,6 +12129,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10338,6 +12140,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10348,6 +12151,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10358,6 +12162,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10368,6 +12173,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10378,6 +12184,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10388,6 +12195,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10398,6 +12206,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10405,9 +12214,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10415,9 +12237,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10475,7 +12321,10 @@ export interface operations {
                 /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
                 transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10486,6 +12335,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10537,6 +12387,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10547,6 +12398,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10557,6 +12409,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10567,6 +12420,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10574,9 +12428,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10584,9 +12451,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10603,7 +12494,10 @@ export interface operations {
                 /** @description an endpoint id: answer the endpoints created before it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10614,6 +12508,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10646,6 +12541,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10656,6 +12552,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10666,6 +12563,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10676,6 +12574,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10683,9 +12582,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10693,9 +12605,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10711,6 +12647,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10737,6 +12675,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10763,6 +12702,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10773,6 +12713,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10783,6 +12724,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10793,6 +12735,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10803,6 +12746,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10813,6 +12757,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10823,6 +12768,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10833,6 +12779,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10840,9 +12787,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10850,9 +12810,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10865,7 +12849,10 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10877,6 +12864,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10903,6 +12891,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10913,6 +12902,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10923,6 +12913,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10933,6 +12924,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10940,9 +12932,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10950,9 +12955,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10965,7 +12994,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10977,6 +13009,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10993,6 +13026,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11003,6 +13037,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11013,6 +13048,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11023,6 +13059,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11030,9 +13067,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11040,9 +13090,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11055,7 +13129,10 @@ export interface operations {
     patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11078,6 +13155,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11104,6 +13182,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11114,6 +13193,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11124,6 +13204,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11134,6 +13215,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11144,6 +13226,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11154,6 +13237,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11161,9 +13245,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11171,9 +13268,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11190,7 +13311,10 @@ export interface operations {
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11202,6 +13326,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11251,6 +13376,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11261,6 +13387,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11271,6 +13398,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11281,6 +13409,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11288,9 +13417,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11298,9 +13440,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11316,6 +13482,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 endpoint_id: string;
@@ -11329,6 +13497,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11355,6 +13524,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11365,6 +13535,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11375,6 +13546,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11385,6 +13557,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11395,6 +13568,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11405,6 +13579,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11415,6 +13590,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11425,6 +13601,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11432,9 +13609,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11442,9 +13632,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -12818,6 +15032,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "error",
+                     *           "status": 503,
+                     *           "rate": 0.25,
+                     *           "count": 10,
+                     *           "seed": 42,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d11",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "timeout_after_commit",
+                     *           "first": 1,
+                     *           "seed": 3141592653,
+                     *           "calls": 1,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultRuleList"];
                 };
             };
@@ -12897,6 +15141,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "operation": "sale",
+                 *       "action": "error",
+                 *       "status": 503,
+                 *       "rate": "0.25",
+                 *       "count": 10,
+                 *       "seed": 42
+                 *     }
+                 */
                 "application/json": components["schemas"]["FaultRuleRequest"];
             };
         };
@@ -12909,6 +15163,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "operation": "sale",
+                     *       "action": "error",
+                     *       "status": 503,
+                     *       "rate": 0.25,
+                     *       "count": 10,
+                     *       "seed": 42,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FaultRule"];
                 };
             };
@@ -13033,6 +15302,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeletedFaultRule"];
                 };
             };

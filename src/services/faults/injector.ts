@@ -59,6 +59,7 @@ export interface FaultRequest {
 export async function injectFault(p: Platform, req: FaultRequest): Promise<InjectedFault | undefined> {
   const state = await rulesNow(p.db);
   if (req.simulate !== undefined) {
+    if (req.simulate.length > 100) throw validationError([{ path: SIMULATE_HEADER, message: 'must be at most 100 characters' }]);
     let sandbox = state.sandboxes.get(req.groupId);
     if (sandbox === undefined) state.sandboxes.set(req.groupId, (sandbox = await faultRuleRepo.isSandbox(p.db, req.groupId)));
     if (!sandbox) throw validationError([{ path: SIMULATE_HEADER, message: 'is allowed only on sandboxes (groups made by POST /api/v1/sandboxes)' }]);
