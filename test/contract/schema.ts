@@ -1077,6 +1077,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's fault rules, oldest first, with their seeds and counters
+         * @description A group's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule: the group's matching API calls get latency, an error, a dropped answer after commit, or a processor decline
+         * @description Rules are tried oldest first; the first that fires decides (one fault per call). Every injected fault is named in the answer's Payctl-Fault header and in the request log. The seed (given, or generated and returned) makes the rule's draws repeatable: the same seed and the same calls give the same faults. A single call can ask for one fault with the Payctl-Simulate header instead (sandboxes only).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description Remove a fault rule.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdFaultsFaultId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/{group_id}/fork": {
         parameters: {
             query?: never;
@@ -2062,6 +2114,11 @@ export interface components {
              */
             updated_at: string;
         };
+        DeletedFaultRule: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
         DeletedSandbox: {
             /** @constant */
             deleted: true;
@@ -2707,6 +2764,113 @@ export interface components {
             last_event_id: string;
             /** @description the type filter in force */
             types: string[];
+        };
+        FaultRule: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Matching calls seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Calls the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        /** @description A fault rule of a sandbox: which calls (operation, or method and path), how often (rate, first or every; every call when none), for how long (count, from/until on the group clock), and what happens (action). */
+        FaultRuleRequest: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
         };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
@@ -3848,6 +4012,8 @@ export interface components {
     headers: {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was. */
+        "Payctl-Fault": string;
         /** @description IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>` */
         RateLimit: string;
         /** @description Requests allowed per window */
@@ -3860,7 +4026,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds until a request from this address is allowed again */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -3873,6 +4039,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -3903,6 +4071,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3934,6 +4103,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3944,6 +4114,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3954,6 +4125,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3964,6 +4136,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3974,6 +4147,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3984,6 +4158,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3994,6 +4169,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4004,6 +4180,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4011,9 +4188,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4021,9 +4211,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4036,7 +4250,10 @@ export interface operations {
     getApiV1GroupsGroupIdCustomersCustomerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 customer_id: string;
                 group_id: string;
@@ -4048,6 +4265,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4079,6 +4297,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4089,6 +4308,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4099,6 +4319,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4109,6 +4330,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4116,9 +4338,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4126,9 +4361,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4149,7 +4408,10 @@ export interface operations {
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4160,6 +4422,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4254,6 +4517,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4264,6 +4528,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4274,6 +4539,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4284,6 +4550,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4291,9 +4558,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4301,9 +4581,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4316,7 +4620,10 @@ export interface operations {
     getApiV1GroupsGroupIdEventsEventId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 event_id: string;
                 group_id: string;
@@ -4328,6 +4635,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4415,6 +4723,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4425,6 +4734,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4435,6 +4745,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4445,6 +4756,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4452,9 +4764,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4462,9 +4787,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4480,6 +4829,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 event_id: string;
@@ -4502,6 +4853,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4520,6 +4872,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4530,6 +4883,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4540,6 +4894,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4550,6 +4905,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4560,6 +4916,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4570,6 +4927,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4580,6 +4938,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4590,6 +4949,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4597,9 +4957,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4607,9 +4980,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4630,6 +5027,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
                 "Last-Event-ID"?: string;
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4641,6 +5040,7 @@ export interface operations {
             /** @description The stream (it ends when the client disconnects or the server shuts down) */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4664,6 +5064,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4674,6 +5075,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4684,6 +5086,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4694,6 +5097,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4701,9 +5105,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4711,9 +5128,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4731,7 +5172,10 @@ export interface operations {
                 partner_id?: string;
                 status?: "pending" | "past_due" | "paid" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4742,6 +5186,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4822,6 +5267,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4832,6 +5278,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4842,6 +5289,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4852,6 +5300,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4859,9 +5308,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4869,9 +5331,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4887,6 +5373,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4918,6 +5406,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4979,6 +5468,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4989,6 +5479,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4999,6 +5490,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5009,6 +5501,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5019,6 +5512,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5029,6 +5523,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5039,6 +5534,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5049,6 +5545,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5056,9 +5553,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5066,9 +5576,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5081,7 +5615,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5093,6 +5630,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5154,6 +5692,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5164,6 +5703,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5174,6 +5714,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5184,6 +5725,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5191,9 +5733,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5201,9 +5756,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5216,7 +5795,10 @@ export interface operations {
     putApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5264,6 +5846,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5325,6 +5908,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5335,6 +5919,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5345,6 +5930,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5355,6 +5941,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5365,6 +5952,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5375,6 +5963,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5382,9 +5971,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5392,9 +5994,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5407,7 +6033,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5419,6 +6048,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5480,6 +6110,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5490,6 +6121,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5500,6 +6132,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5510,6 +6143,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5517,9 +6151,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5527,9 +6174,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5542,7 +6213,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceIdDownloadPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5554,6 +6228,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5564,6 +6239,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5574,6 +6250,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5584,6 +6261,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5594,6 +6272,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5601,9 +6280,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5611,9 +6303,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5630,7 +6346,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -5641,6 +6360,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5676,6 +6396,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5686,6 +6407,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5696,6 +6418,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5706,6 +6429,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5713,9 +6437,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5723,9 +6460,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5741,6 +6502,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5770,6 +6533,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5798,6 +6562,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5808,6 +6573,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5818,6 +6584,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5828,6 +6595,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5838,6 +6606,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5848,6 +6617,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5858,6 +6628,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5868,6 +6639,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5875,9 +6647,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5885,9 +6670,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5900,7 +6709,10 @@ export interface operations {
     getApiV1GroupsGroupIdPartnersPartnerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 partner_id: string;
@@ -5912,6 +6724,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5940,6 +6753,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5950,6 +6764,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5960,6 +6775,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5970,6 +6786,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5977,9 +6794,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5987,9 +6817,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6006,7 +6860,10 @@ export interface operations {
                 offset?: number;
                 status?: "available" | "paid" | "deactivated" | "expired";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -6017,6 +6874,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6108,6 +6966,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6118,6 +6977,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6128,6 +6988,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6138,6 +6999,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6145,9 +7007,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6155,9 +7030,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6173,6 +7072,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6195,6 +7096,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6225,6 +7127,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6235,6 +7138,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6245,6 +7149,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6255,6 +7160,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6265,6 +7171,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6275,6 +7182,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6285,6 +7193,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6295,6 +7204,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6302,9 +7212,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6312,9 +7235,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6327,7 +7274,10 @@ export interface operations {
     getApiV1GroupsGroupIdPaymentLinksPaymentLinkId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 payment_link_id: string;
@@ -6339,6 +7289,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6369,6 +7320,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6379,6 +7331,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6389,6 +7342,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6399,6 +7353,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6406,9 +7361,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6416,9 +7384,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6434,6 +7426,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6447,6 +7441,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6477,6 +7472,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6487,6 +7483,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6497,6 +7494,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6507,6 +7505,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6517,6 +7516,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6527,6 +7527,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6537,6 +7538,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6547,6 +7549,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6554,9 +7557,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6564,9 +7580,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6582,6 +7622,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6614,6 +7656,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6637,6 +7680,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6652,6 +7696,7 @@ export interface operations {
             /** @description Missing, unknown or expired session token */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6667,6 +7712,7 @@ export interface operations {
             /** @description Session token of another payment link */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6682,6 +7728,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6697,6 +7744,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6712,6 +7760,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6727,6 +7776,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6742,6 +7792,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6754,9 +7805,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds */
+            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6770,9 +7822,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6780,9 +7833,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6798,6 +7875,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 customer_id: string;
@@ -6828,6 +7907,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6865,6 +7945,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6875,6 +7956,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6885,6 +7967,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6895,6 +7978,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6905,6 +7989,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6915,6 +8000,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6925,6 +8011,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6935,6 +8022,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6942,9 +8030,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6952,9 +8053,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6970,7 +8095,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -6982,6 +8110,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7094,6 +8223,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7104,6 +8234,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7114,6 +8245,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7124,6 +8256,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7131,9 +8264,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7141,9 +8287,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7159,6 +8329,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7187,6 +8359,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7219,6 +8392,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7229,6 +8403,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7239,6 +8414,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7249,6 +8425,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7259,6 +8436,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7269,6 +8447,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7279,6 +8458,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7289,6 +8469,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7296,9 +8477,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7306,9 +8500,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7321,7 +8539,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7334,6 +8555,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7366,6 +8588,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7376,6 +8599,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7386,6 +8610,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7396,6 +8621,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7403,9 +8629,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7413,9 +8652,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7428,7 +8691,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7456,6 +8722,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7488,6 +8755,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7498,6 +8766,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7508,6 +8777,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7518,6 +8788,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7528,6 +8799,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7538,6 +8810,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7545,9 +8818,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7555,9 +8841,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7576,7 +8886,10 @@ export interface operations {
                 plan_id?: string;
                 status?: "active" | "failed" | "completed" | "canceled";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7588,6 +8901,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7666,6 +8980,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7676,6 +8991,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7686,6 +9002,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7696,6 +9013,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7703,9 +9021,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7713,9 +9044,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7731,6 +9086,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7755,6 +9112,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7826,6 +9184,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7836,6 +9195,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7846,6 +9206,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7856,6 +9217,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7866,6 +9228,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7876,6 +9239,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7886,6 +9250,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7896,6 +9261,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7903,9 +9269,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7913,9 +9292,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7928,7 +9331,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7941,6 +9347,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8012,6 +9419,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8022,6 +9430,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8032,6 +9441,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8042,6 +9452,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8049,9 +9460,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8059,9 +9483,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8074,7 +9522,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8115,6 +9566,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8186,6 +9638,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8196,6 +9649,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8206,6 +9660,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8216,6 +9671,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8226,6 +9682,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8236,6 +9693,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8243,9 +9701,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8253,9 +9724,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8271,6 +9766,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8285,6 +9782,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8356,6 +9854,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8366,6 +9865,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8376,6 +9876,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8386,6 +9887,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8396,6 +9898,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8406,6 +9909,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8416,6 +9920,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8426,6 +9931,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8433,9 +9939,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8443,9 +9962,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8507,7 +10050,10 @@ export interface operations {
                 /** @description table, count or amount_sum: selects the result shape */
                 type: "table" | "count" | "amount_sum";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8519,6 +10065,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8727,6 +10274,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8737,6 +10285,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8747,6 +10296,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8757,6 +10307,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8764,9 +10315,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8774,9 +10338,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8793,7 +10381,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -8804,6 +10395,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8845,6 +10437,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8855,6 +10448,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8865,6 +10459,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8875,6 +10470,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8882,9 +10478,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8892,9 +10501,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8910,6 +10543,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8935,6 +10570,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8958,6 +10594,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8968,6 +10605,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8978,6 +10616,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8988,6 +10627,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8998,6 +10638,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9008,6 +10649,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9018,6 +10660,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9028,6 +10671,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9035,9 +10679,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9045,9 +10702,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9060,7 +10741,10 @@ export interface operations {
     getApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9072,6 +10756,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9095,6 +10780,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9105,6 +10791,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9115,6 +10802,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9125,6 +10813,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9132,9 +10821,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9142,9 +10844,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9157,7 +10883,10 @@ export interface operations {
     putApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9182,6 +10911,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9205,6 +10935,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9215,6 +10946,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9225,6 +10957,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9235,6 +10968,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9245,6 +10979,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9255,6 +10990,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9262,9 +10998,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9272,9 +11021,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9290,6 +11063,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9333,6 +11108,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9409,6 +11185,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9419,6 +11196,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9429,6 +11207,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9439,6 +11218,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9449,6 +11229,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9459,6 +11240,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9469,6 +11251,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9479,6 +11262,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9486,9 +11270,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9496,9 +11293,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9511,7 +11332,10 @@ export interface operations {
     getApiV1GroupsGroupIdTransactionTransactionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 transaction_id: string;
@@ -9523,6 +11347,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9599,6 +11424,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9609,6 +11435,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9619,6 +11446,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9629,6 +11457,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9636,9 +11465,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9646,9 +11488,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9664,6 +11530,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9708,6 +11576,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9784,6 +11653,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9794,6 +11664,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9804,6 +11675,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9814,6 +11686,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9824,6 +11697,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9834,6 +11708,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9844,6 +11719,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9854,6 +11730,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9861,9 +11738,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9871,9 +11761,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9889,6 +11803,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9911,6 +11827,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9987,6 +11904,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9997,6 +11915,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10007,6 +11926,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10017,6 +11937,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10027,6 +11948,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10037,6 +11959,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10047,6 +11970,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10057,6 +11981,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10064,9 +11989,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10074,9 +12012,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10092,6 +12054,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10105,6 +12069,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10181,6 +12146,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10191,6 +12157,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10201,6 +12168,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10211,6 +12179,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10221,6 +12190,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10231,6 +12201,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10241,6 +12212,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10251,6 +12223,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10258,9 +12231,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10268,9 +12254,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10328,7 +12338,10 @@ export interface operations {
                 /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
                 transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10339,6 +12352,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10390,6 +12404,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10400,6 +12415,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10410,6 +12426,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10420,6 +12437,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10427,9 +12445,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10437,9 +12468,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10456,7 +12511,10 @@ export interface operations {
                 /** @description an endpoint id: answer the endpoints created before it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10467,6 +12525,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10499,6 +12558,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10509,6 +12569,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10519,6 +12580,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10529,6 +12591,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10536,9 +12599,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10546,9 +12622,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10564,6 +12664,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10590,6 +12692,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10616,6 +12719,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10626,6 +12730,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10636,6 +12741,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10646,6 +12752,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10656,6 +12763,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10666,6 +12774,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10676,6 +12785,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10686,6 +12796,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10693,9 +12804,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10703,9 +12827,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10718,7 +12866,10 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10730,6 +12881,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10756,6 +12908,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10766,6 +12919,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10776,6 +12930,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10786,6 +12941,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10793,9 +12949,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10803,9 +12972,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10818,7 +13011,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10830,6 +13026,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10846,6 +13043,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10856,6 +13054,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10866,6 +13065,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10876,6 +13076,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10883,9 +13084,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10893,9 +13107,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10908,7 +13146,10 @@ export interface operations {
     patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10931,6 +13172,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10957,6 +13199,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10967,6 +13210,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10977,6 +13221,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10987,6 +13232,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10997,6 +13243,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11007,6 +13254,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11014,9 +13262,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11024,9 +13285,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11043,7 +13328,10 @@ export interface operations {
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11055,6 +13343,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11104,6 +13393,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11114,6 +13404,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11124,6 +13415,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11134,6 +13426,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11141,9 +13434,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11151,9 +13457,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11169,6 +13499,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 endpoint_id: string;
@@ -11182,6 +13514,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11208,6 +13541,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11218,6 +13552,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11228,6 +13563,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11238,6 +13574,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11248,6 +13585,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11258,6 +13596,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11268,6 +13607,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11278,6 +13618,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11285,9 +13626,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11295,9 +13649,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -12641,6 +15019,365 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "error",
+                     *           "status": 503,
+                     *           "rate": 0.25,
+                     *           "count": 10,
+                     *           "seed": 42,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d11",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "timeout_after_commit",
+                     *           "first": 1,
+                     *           "seed": 3141592653,
+                     *           "calls": 1,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operation": "sale",
+                 *       "action": "error",
+                 *       "status": 503,
+                 *       "rate": "0.25",
+                 *       "count": 10,
+                 *       "seed": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "operation": "sale",
+                     *       "action": "error",
+                     *       "status": 503,
+                     *       "rate": 0.25,
+                     *       "count": 10,
+                     *       "seed": 42,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdFaultsFaultId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fault_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
