@@ -1,6 +1,7 @@
 // Settlement at the daily cutoff (00:00 UTC of the platform clock): every pending sale
 // and captured auth created before a cutoff that has passed settles into that day's
-// batch (one batch per group and cutoff). Auths never captured within 7 days expire.
+// batch (one batch per group and cutoff, of at most SETTLEMENT_BATCH_MAX transactions:
+// a bigger day closes several). Auths never captured within 7 days expire.
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
 import type { Progress } from '../clock/scheduler.js';
@@ -16,8 +17,13 @@ import { CHUNK_WRITE, chunkDeadline, pastDeadline, yieldToOthers } from '../cloc
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
-/** Candidates read per chunk (the chunk's time budget may settle fewer; the rest are read again). */
-const CHUNK = 500;
+/**
+ * Candidates read per chunk, and so the most transactions one settlement batch holds: a
+ * cutoff with more transactions closes several batches, each whole in its own chunk (the
+ * chunk's time budget may settle fewer batches; the rest are read again).
+ */
+export const SETTLEMENT_BATCH_MAX = 100;
+const CHUNK = SETTLEMENT_BATCH_MAX;
 /** Auths expired per write. */
 const EXPIRE_CHUNK = 200;
 
