@@ -3,6 +3,8 @@ import { PayctlCommand } from '../src/cli/base.js';
 import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
 import { LATEST_VERSION } from '../src/store/migrate.js';
+import { dbPathFrom } from '../src/config/env.js';
+import { makeDefaultGroupIfNone } from '../src/cli/default-group.js';
 
 export default class Init extends PayctlCommand {
   static override description = 'Create or migrate the database; with --demo, add demo data (safe to run again)';
@@ -20,9 +22,11 @@ export default class Init extends PayctlCommand {
       return base;
     }
     const demo = await seedDemo(p);
+    const defaultLine = await makeDefaultGroupIfNone(p, dbPathFrom(flags.db), demo.group_id);
     if (!this.jsonEnabled()) {
       this.log(`Database ready: ${p.db.path}`);
       this.log(`Demo group:      ${demo.group_id}`);
+      if (defaultLine) this.log(defaultLine);
       this.log(`Linked account:  ${demo.linked_account_id}`);
       this.log(`Processor:       ${demo.processor_id}`);
       this.log(`Customer:        ${demo.customer_id}`);

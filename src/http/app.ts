@@ -19,6 +19,7 @@ import { contextFor, type GroupContext } from '../services/context.js';
 import { newId } from '../lib/ids.js';
 import { configCache } from '../store/config-cache.js';
 import { runDueWork } from '../services/clock/scheduler.js';
+import { abandonCatchUps } from '../services/clock/catch-up.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';
@@ -314,6 +315,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       server.closeAllConnections();
       await closed;
       while (ticking) await new Promise((r) => setTimeout(r, 10));
+      // A group's catch-up still running stops at its next chunk (the database closes); the
+      // rest is due work the next start's tick does.
+      abandonCatchUps(platform.db);
       await catchUp;
       await stopDeliveryLoop(platform);
       await log.close();

@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)
-         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).
+         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). The due work runs in short chunks that let other groups' writes through. 200 when the group has caught up; 202 when it has not after the answer budget (10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.
          *
          *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
          *
@@ -1791,6 +1791,22 @@ export interface components {
                 /** @description 12 to 19 digits passing the Luhn check; never stored */
                 number: string;
             };
+        };
+        /** @description How far the group's due work is (read from the database: it survives a restart) */
+        CatchUp: {
+            /** @description Charge attempts still due (estimated: a declined charge's retries come on top) */
+            charges_due: number;
+            /** @description The job running now (subscription-billing, settlement, invoice-past-due, idempotency-purge, webhook-deliveries); null unless running */
+            job: string | null;
+            /**
+             * @description running: the server is doing the group's due work now; pending: work is due and the server's tick will do it (e.g. after a restart); caught_up: nothing is due
+             * @enum {string}
+             */
+            status: "running" | "pending" | "caught_up";
+            /** @description Active subscriptions with a charge due at the group's time */
+            subscriptions_due: number;
+            /** @description Transactions waiting for a settlement cutoff that has passed (counted up to 1,000) */
+            transactions_to_settle: number;
         };
         CreateCustomerRequest: {
             billing_address?: {
@@ -2697,6 +2713,7 @@ export interface components {
             name?: string;
         };
         GroupClock: {
+            catch_up?: components["schemas"]["CatchUp"];
             group_id: string;
             /**
              * Format: date-time
@@ -2705,7 +2722,7 @@ export interface components {
             now: string;
             /** @description The group's own offset from the platform clock */
             offset_ms: number;
-            /** @description Due work done by this move, per job */
+            /** @description Due work done by this move so far, per job */
             work?: {
                 [key: string]: number;
             };
@@ -12519,6 +12536,24 @@ export interface operations {
         responses: {
             /** @description Success */
             200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "now": "2026-11-25T07:47:27.882Z",
+                     *       "offset_ms": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupClock"];
+                };
+            };
+            /** @description Accepted: the clock moved; the group's due work is still running (catch_up.status running) and goes on after this answer */
+            202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Request-Id": components["headers"]["Request-Id"];
