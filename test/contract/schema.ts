@@ -1077,6 +1077,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's fault rules, oldest first, with their seeds and counters
+         * @description A group's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule: the group's matching API calls get latency, an error, a dropped answer after commit, or a processor decline
+         * @description Rules are tried oldest first; the first that fires decides (one fault per call). Every injected fault is named in the answer's Payctl-Fault header and in the request log. The seed (given, or generated and returned) makes the rule's draws repeatable: the same seed and the same calls give the same faults. A single call can ask for one fault with the Payctl-Simulate header instead (sandboxes only).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description Remove a fault rule.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdFaultsFaultId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/{group_id}/fork": {
         parameters: {
             query?: never;
@@ -2062,6 +2114,11 @@ export interface components {
              */
             updated_at: string;
         };
+        DeletedFaultRule: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
         DeletedSandbox: {
             /** @constant */
             deleted: true;
@@ -2707,6 +2764,113 @@ export interface components {
             last_event_id: string;
             /** @description the type filter in force */
             types: string[];
+        };
+        FaultRule: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Matching calls seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Calls the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        /** @description A fault rule of a sandbox: which calls (operation, or method and path), how often (rate, first or every; every call when none), for how long (count, from/until on the group clock), and what happens (action). */
+        FaultRuleRequest: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
         };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
@@ -3849,6 +4013,8 @@ export interface components {
     headers: {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was. */
+        "Payctl-Fault": string;
         /** @description IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>` */
         RateLimit: string;
         /** @description Requests allowed per window */
@@ -3861,7 +4027,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds until a request from this address is allowed again */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -3874,6 +4040,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -3904,6 +4072,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3935,6 +4104,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3945,6 +4115,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3955,6 +4126,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3965,6 +4137,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3975,6 +4148,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3985,6 +4159,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3995,6 +4170,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4005,6 +4181,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4012,9 +4189,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4022,9 +4212,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4037,7 +4251,10 @@ export interface operations {
     getApiV1GroupsGroupIdCustomersCustomerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 customer_id: string;
                 group_id: string;
@@ -4049,6 +4266,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4080,6 +4298,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4090,6 +4309,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4100,6 +4320,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4110,6 +4331,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4117,9 +4339,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4127,9 +4362,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4150,7 +4409,10 @@ export interface operations {
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4161,6 +4423,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4255,6 +4518,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4265,6 +4529,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4275,6 +4540,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4285,6 +4551,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4292,9 +4559,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4302,9 +4582,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4317,7 +4621,10 @@ export interface operations {
     getApiV1GroupsGroupIdEventsEventId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 event_id: string;
                 group_id: string;
@@ -4329,6 +4636,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4416,6 +4724,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4426,6 +4735,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4436,6 +4746,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4446,6 +4757,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4453,9 +4765,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4463,9 +4788,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4481,6 +4830,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 event_id: string;
@@ -4503,6 +4854,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4521,6 +4873,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4531,6 +4884,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4541,6 +4895,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4551,6 +4906,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4561,6 +4917,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4571,6 +4928,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4581,6 +4939,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4591,6 +4950,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4598,9 +4958,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4608,9 +4981,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4631,6 +5028,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
                 "Last-Event-ID"?: string;
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4642,6 +5041,7 @@ export interface operations {
             /** @description The stream (it ends when the client disconnects or the server shuts down) */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4665,6 +5065,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4675,6 +5076,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4685,6 +5087,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4695,6 +5098,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4702,9 +5106,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4712,9 +5129,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4732,7 +5173,10 @@ export interface operations {
                 partner_id?: string;
                 status?: "pending" | "past_due" | "paid" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4743,6 +5187,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4823,6 +5268,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4833,6 +5279,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4843,6 +5290,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4853,6 +5301,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4860,9 +5309,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4870,9 +5332,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4888,6 +5374,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4919,6 +5407,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4980,6 +5469,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4990,6 +5480,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5000,6 +5491,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5010,6 +5502,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5020,6 +5513,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5030,6 +5524,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5040,6 +5535,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5050,6 +5546,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5057,9 +5554,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5067,9 +5577,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5082,7 +5616,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5094,6 +5631,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5155,6 +5693,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5165,6 +5704,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5175,6 +5715,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5185,6 +5726,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5192,9 +5734,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5202,9 +5757,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5217,7 +5796,10 @@ export interface operations {
     putApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5265,6 +5847,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5326,6 +5909,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5336,6 +5920,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5346,6 +5931,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5356,6 +5942,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5366,6 +5953,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5376,6 +5964,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5383,9 +5972,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5393,9 +5995,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5408,7 +6034,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5420,6 +6049,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5481,6 +6111,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5491,6 +6122,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5501,6 +6133,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5511,6 +6144,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5518,9 +6152,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5528,9 +6175,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5543,7 +6214,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceIdDownloadPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5555,6 +6229,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5565,6 +6240,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5575,6 +6251,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5585,6 +6262,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5595,6 +6273,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5602,9 +6281,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5612,9 +6304,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5631,7 +6347,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -5642,6 +6361,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5677,6 +6397,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5687,6 +6408,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5697,6 +6419,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5707,6 +6430,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5714,9 +6438,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5724,9 +6461,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5742,6 +6503,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5771,6 +6534,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5799,6 +6563,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5809,6 +6574,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5819,6 +6585,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5829,6 +6596,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5839,6 +6607,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5849,6 +6618,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5859,6 +6629,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5869,6 +6640,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5876,9 +6648,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5886,9 +6671,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5901,7 +6710,10 @@ export interface operations {
     getApiV1GroupsGroupIdPartnersPartnerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 partner_id: string;
@@ -5913,6 +6725,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5941,6 +6754,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5951,6 +6765,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5961,6 +6776,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5971,6 +6787,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5978,9 +6795,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5988,9 +6818,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6007,7 +6861,10 @@ export interface operations {
                 offset?: number;
                 status?: "available" | "paid" | "deactivated" | "expired";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -6018,6 +6875,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6109,6 +6967,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6119,6 +6978,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6129,6 +6989,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6139,6 +7000,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6146,9 +7008,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6156,9 +7031,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6174,6 +7073,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6196,6 +7097,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6226,6 +7128,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6236,6 +7139,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6246,6 +7150,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6256,6 +7161,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6266,6 +7172,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6276,6 +7183,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6286,6 +7194,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6296,6 +7205,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6303,9 +7213,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6313,9 +7236,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6328,7 +7275,10 @@ export interface operations {
     getApiV1GroupsGroupIdPaymentLinksPaymentLinkId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 payment_link_id: string;
@@ -6340,6 +7290,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6370,6 +7321,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6380,6 +7332,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6390,6 +7343,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6400,6 +7354,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6407,9 +7362,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6417,9 +7385,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6435,6 +7427,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6448,6 +7442,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6478,6 +7473,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6488,6 +7484,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6498,6 +7495,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6508,6 +7506,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6518,6 +7517,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6528,6 +7528,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6538,6 +7539,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6548,6 +7550,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6555,9 +7558,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6565,9 +7581,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6583,6 +7623,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6615,6 +7657,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6638,6 +7681,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6653,6 +7697,7 @@ export interface operations {
             /** @description Missing, unknown or expired session token */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6668,6 +7713,7 @@ export interface operations {
             /** @description Session token of another payment link */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6683,6 +7729,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6698,6 +7745,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6713,6 +7761,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6728,6 +7777,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6743,6 +7793,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6755,9 +7806,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds */
+            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6771,9 +7823,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6781,9 +7834,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6799,6 +7876,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 customer_id: string;
@@ -6829,6 +7908,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6866,6 +7946,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6876,6 +7957,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6886,6 +7968,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6896,6 +7979,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6906,6 +7990,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6916,6 +8001,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6926,6 +8012,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6936,6 +8023,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6943,9 +8031,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6953,9 +8054,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6971,7 +8096,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -6983,6 +8111,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7095,6 +8224,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7105,6 +8235,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7115,6 +8246,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7125,6 +8257,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7132,9 +8265,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7142,9 +8288,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7160,6 +8330,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7188,6 +8360,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7220,6 +8393,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7230,6 +8404,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7240,6 +8415,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7250,6 +8426,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7260,6 +8437,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7270,6 +8448,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7280,6 +8459,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7290,6 +8470,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7297,9 +8478,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7307,9 +8501,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7322,7 +8540,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7335,6 +8556,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7367,6 +8589,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7377,6 +8600,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7387,6 +8611,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7397,6 +8622,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7404,9 +8630,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7414,9 +8653,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7429,7 +8692,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7457,6 +8723,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7489,6 +8756,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7499,6 +8767,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7509,6 +8778,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7519,6 +8789,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7529,6 +8800,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7539,6 +8811,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7546,9 +8819,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7556,9 +8842,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7577,7 +8887,10 @@ export interface operations {
                 plan_id?: string;
                 status?: "active" | "failed" | "completed" | "canceled";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7589,6 +8902,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7667,6 +8981,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7677,6 +8992,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7687,6 +9003,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7697,6 +9014,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7704,9 +9022,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7714,9 +9045,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7732,6 +9087,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7756,6 +9113,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7827,6 +9185,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7837,6 +9196,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7847,6 +9207,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7857,6 +9218,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7867,6 +9229,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7877,6 +9240,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7887,6 +9251,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7897,6 +9262,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7904,9 +9270,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7914,9 +9293,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7929,7 +9332,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7942,6 +9348,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8013,6 +9420,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8023,6 +9431,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8033,6 +9442,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8043,6 +9453,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8050,9 +9461,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8060,9 +9484,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8075,7 +9523,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8116,6 +9567,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8187,6 +9639,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8197,6 +9650,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8207,6 +9661,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8217,6 +9672,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8227,6 +9683,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8237,6 +9694,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8244,9 +9702,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8254,9 +9725,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8272,6 +9767,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8286,6 +9783,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8357,6 +9855,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8367,6 +9866,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8377,6 +9877,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8387,6 +9888,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8397,6 +9899,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8407,6 +9910,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8417,6 +9921,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8427,6 +9932,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8434,9 +9940,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8444,9 +9963,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8508,7 +10051,10 @@ export interface operations {
                 /** @description table, count or amount_sum: selects the result shape */
                 type: "table" | "count" | "amount_sum";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8520,6 +10066,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8728,6 +10275,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8738,6 +10286,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8748,6 +10297,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8758,6 +10308,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8765,9 +10316,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8775,9 +10339,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8794,7 +10382,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -8805,6 +10396,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8846,6 +10438,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8856,6 +10449,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8866,6 +10460,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8876,6 +10471,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8883,9 +10479,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8893,9 +10502,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8911,6 +10544,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8936,6 +10571,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8959,6 +10595,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8969,6 +10606,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8979,6 +10617,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8989,6 +10628,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8999,6 +10639,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9009,6 +10650,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9019,6 +10661,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9029,6 +10672,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9036,9 +10680,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9046,9 +10703,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9061,7 +10742,10 @@ export interface operations {
     getApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9073,6 +10757,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9096,6 +10781,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9106,6 +10792,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9116,6 +10803,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9126,6 +10814,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9133,9 +10822,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9143,9 +10845,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9158,7 +10884,10 @@ export interface operations {
     putApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9183,6 +10912,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9206,6 +10936,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9216,6 +10947,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9226,6 +10958,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9236,6 +10969,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9246,6 +10980,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9256,6 +10991,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9263,9 +10999,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9273,9 +11022,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9291,6 +11064,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9334,6 +11109,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9410,6 +11186,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9420,6 +11197,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9430,6 +11208,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9440,6 +11219,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9450,6 +11230,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9460,6 +11241,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9470,6 +11252,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9480,6 +11263,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9487,9 +11271,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9497,9 +11294,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9512,7 +11333,10 @@ export interface operations {
     getApiV1GroupsGroupIdTransactionTransactionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 transaction_id: string;
@@ -9524,6 +11348,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9600,6 +11425,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9610,6 +11436,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9620,6 +11447,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9630,6 +11458,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9637,9 +11466,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9647,9 +11489,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9665,6 +11531,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9709,6 +11577,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9785,6 +11654,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9795,6 +11665,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9805,6 +11676,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9815,6 +11687,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9825,6 +11698,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9835,6 +11709,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9845,6 +11720,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9855,6 +11731,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9862,9 +11739,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9872,9 +11762,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9890,6 +11804,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9912,6 +11828,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9988,6 +11905,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9998,6 +11916,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10008,6 +11927,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10018,6 +11938,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10028,6 +11949,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10038,6 +11960,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10048,6 +11971,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10058,6 +11982,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10065,9 +11990,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10075,9 +12013,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10093,6 +12055,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10106,6 +12070,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10182,6 +12147,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10192,6 +12158,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10202,6 +12169,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10212,6 +12180,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10222,6 +12191,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10232,6 +12202,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10242,6 +12213,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10252,6 +12224,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10259,9 +12232,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10269,9 +12255,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10329,7 +12339,10 @@ export interface operations {
                 /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
                 transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10340,6 +12353,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10391,6 +12405,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10401,6 +12416,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10411,6 +12427,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10421,6 +12438,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10428,9 +12446,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10438,9 +12469,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10457,7 +12512,10 @@ export interface operations {
                 /** @description an endpoint id: answer the endpoints created before it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10468,6 +12526,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10500,6 +12559,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10510,6 +12570,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10520,6 +12581,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10530,6 +12592,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10537,9 +12600,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10547,9 +12623,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10565,6 +12665,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10591,6 +12693,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10617,6 +12720,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10627,6 +12731,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10637,6 +12742,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10647,6 +12753,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10657,6 +12764,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10667,6 +12775,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10677,6 +12786,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10687,6 +12797,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10694,9 +12805,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10704,9 +12828,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10719,7 +12867,10 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10731,6 +12882,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10757,6 +12909,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10767,6 +12920,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10777,6 +12931,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10787,6 +12942,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10794,9 +12950,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10804,9 +12973,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10819,7 +13012,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10831,6 +13027,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10847,6 +13044,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10857,6 +13055,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10867,6 +13066,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10877,6 +13077,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10884,9 +13085,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10894,9 +13108,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10909,7 +13147,10 @@ export interface operations {
     patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10932,6 +13173,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10958,6 +13200,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10968,6 +13211,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10978,6 +13222,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10988,6 +13233,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10998,6 +13244,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11008,6 +13255,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11015,9 +13263,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11025,9 +13286,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11044,7 +13329,10 @@ export interface operations {
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11056,6 +13344,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11105,6 +13394,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11115,6 +13405,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11125,6 +13416,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11135,6 +13427,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11142,9 +13435,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11152,9 +13458,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11170,6 +13500,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 endpoint_id: string;
@@ -11183,6 +13515,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11209,6 +13542,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11219,6 +13553,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11229,6 +13564,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11239,6 +13575,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11249,6 +13586,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11259,6 +13597,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11269,6 +13608,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11279,6 +13619,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11286,9 +13627,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11296,9 +13650,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -12642,6 +15020,365 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "error",
+                     *           "status": 503,
+                     *           "rate": 0.25,
+                     *           "count": 10,
+                     *           "seed": 42,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d11",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "timeout_after_commit",
+                     *           "first": 1,
+                     *           "seed": 3141592653,
+                     *           "calls": 1,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operation": "sale",
+                 *       "action": "error",
+                 *       "status": 503,
+                 *       "rate": "0.25",
+                 *       "count": 10,
+                 *       "seed": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "operation": "sale",
+                     *       "action": "error",
+                     *       "status": 503,
+                     *       "rate": 0.25,
+                     *       "count": 10,
+                     *       "seed": 42,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdFaultsFaultId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fault_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
