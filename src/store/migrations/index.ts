@@ -20,6 +20,8 @@ import invoicePastDue from './016-invoice-past-due.js';
 import webhookSecretGrace from './017-webhook-secret-grace.js';
 import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
+import faultRules from './020-fault-rules.js';
+import exactMoneyRollup from './021-exact-money-rollup.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -51,4 +53,6 @@ export const migrations: Migration[] = [
   webhookSecretGrace,
   eventsOneIndex,
   webhookRows,
+  faultRules,
+  exactMoneyRollup,
 ].sort((a, b) => a.version - b.version);

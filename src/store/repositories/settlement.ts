@@ -37,20 +37,21 @@ export const settlementRepo: SettlementStore = {
   },
   /** A batch's totals, from the rows settle() moved into it. */
   setBatchTotals: (ex, id, transactionCount, totalAmount) =>
-    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, totalAmount, id]),
+    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, typeof totalAmount === 'bigint' ? totalAmount.toString() : totalAmount, id]),
   deleteBatch: (ex, id) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
   async hasExpiringAuths(ex, createdBefore, scope) {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
   },
-  /** Expire old auths; answers the rows it moved (for their events). */
-  async expireAuths(ex, createdBefore, at, scope) {
+  /** Expire old auths, at most `limit`, oldest first; answers the rows it moved (for their events). */
+  async expireAuths(ex, createdBefore, at, scope, limit = -1) {
     const s = scopeCondition(scope);
-    const rows = await ex.all<TransactionRow>(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql} RETURNING *`, [
-      at,
-      createdBefore,
-      ...s.params,
-    ]);
+    const rows = await ex.all<TransactionRow>(
+      `UPDATE transactions SET status = 'expired', updated_at = ? WHERE id IN (
+         SELECT id FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} ORDER BY created_at, id LIMIT ?
+       ) RETURNING *`,
+      [at, createdBefore, ...s.params, limit],
+    );
     return rows.map(toTransactionEntity);
   },
 };
