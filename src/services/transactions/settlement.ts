@@ -14,7 +14,7 @@ import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { exactSum } from '../../domain/money.js';
-import { CHUNK_WRITE, chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
@@ -44,9 +44,11 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
   const at = until.toISOString();
   let settled = 0;
+  const pacer = new Pacer(p.db);
   for (;;) {
     const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
+    pacer.start();
     settled += await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
@@ -81,12 +83,13 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
       return n;
     }, CHUNK_WRITE);
     progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
-    await yieldToOthers();
+    await pacer.rest();
   }
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
   let expired = 0;
   // Checked on the reader first: most passes have nothing to expire and need no write.
   while (await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope)) {
+    pacer.start();
     const n = await p.db.write(async (tx) => {
       const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
       await transactionEvents(tx, 'transaction.expired', rows, at);
@@ -94,7 +97,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
     }, CHUNK_WRITE);
     expired += n;
     if (n === 0) break;
-    await yieldToOthers();
+    await pacer.rest();
   }
   return settled + expired;
 }
