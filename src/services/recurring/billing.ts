@@ -12,10 +12,9 @@
 // failing one exactly as a server running all year would have. The transaction itself is
 // stamped with the platform clock.
 import type { Platform } from '../platform.js';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { Progress } from '../clock/scheduler.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
-import { subscriptionChargeRepo, subscriptionRepo } from '../../store/repositories/subscriptions.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
   afterAttempt,
@@ -31,7 +30,7 @@ import { newId } from '../../lib/ids.js';
 import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 
 /** Subscriptions per write transaction in a billing run. */
 export const BILLING_BATCH_SIZE = 500;
@@ -101,7 +100,7 @@ export async function billSubscription(
       created_at: now,
     };
     // Already recorded: this attempt was made by another run; never charge it again.
-    if (!(await subscriptionChargeRepo.claim(tx, ledger))) break;
+    if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) break;
     attempts++;
 
     let approved = true;
@@ -119,11 +118,11 @@ export async function billSubscription(
         links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
       });
       approved = t.status !== 'declined';
-      await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
       sink(chargeEvent(t));
       happened.push(approved ? 'subscription.charged' : 'subscription.payment_failed');
     } else {
-      await subscriptionChargeRepo.settle(tx, ledger.id, 'free', null);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, 'free', null);
     }
 
     row = afterAttempt(row, { trial, approved, due_at: dueAt, carried_proration: charge.carriedProration });
@@ -131,7 +130,7 @@ export async function billSubscription(
   }
   if (attempts > 0) {
     row = { ...row, updated_at: now };
-    if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
+    if ((await tx.repos.subscriptions.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
     row.version += 1;
     // The subscription as saved after this run, on each of its events.
     if (happened.length > 0) {
@@ -169,14 +168,14 @@ async function applyAmountChange(
     subscription_id: row.id,
     kind: 'proration',
     period,
-    attempt: await subscriptionChargeRepo.nextAttempt(tx, row.id, 'proration', period),
+    attempt: await tx.repos.subscriptionCharges.nextAttempt(tx, row.id, 'proration', period),
     amount: change.charge_now,
     due_at: now,
     transaction_id: null,
     outcome: 'pending',
     created_at: now,
   };
-  if (!(await subscriptionChargeRepo.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
+  if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
   const t = await chargeInTx(tx, p, p.clock, {
     groupId: row.group_id,
     processorId: row.processor_id,
@@ -190,7 +189,7 @@ async function applyAmountChange(
     links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
   });
   const approved = t.status !== 'declined';
-  await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+  await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
   emit(chargeEvent(t));
   return { ...row, proration_result: approved ? 'applied' : 'failed' };
 }
@@ -226,7 +225,7 @@ export async function applyTerms(
  */
 export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress, scope?: GroupScope): Promise<number> {
   const untilIso = until.toISOString();
-  const total = await subscriptionRepo.countDue(p.db, untilIso, scope);
+  const total = await p.db.repos.subscriptions.countDue(p.db, untilIso, scope);
   if (total === 0) return 0;
   let cursor: { at: string; id: string } | null = null;
   let done = 0;
@@ -235,11 +234,11 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
   for (;;) {
     const after: { at: string; id: string } | null = cursor;
     const batch = await p.db.write(async (tx) => {
-      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE, scope);
+      const rows = await tx.repos.subscriptions.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE, scope);
       if (rows.length === 0) return null;
       const last = rows.at(-1)!;
       const next = { at: last.next_bill_date!, id: last.id };
-      const methods = await subscriptionRepo.paymentMethods(tx, rows);
+      const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
       let n = 0;
       for (const row of rows) n += (await billSubscription(tx, p, row, untilIso, methods)).attempts;
       return { cursor: next, subscriptions: rows.length, attempts: n };

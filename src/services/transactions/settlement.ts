@@ -4,10 +4,9 @@
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
 import type { Progress } from '../clock/scheduler.js';
-import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
-import type { Tx } from '../../store/db.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
@@ -29,7 +28,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const at = until.toISOString();
   let settled = 0;
   for (;;) {
-    const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
+    const rows = await p.db.repos.settlement.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
     settled += await p.db.write(async (tx) => {
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
@@ -45,12 +44,12 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         // The batch row first (settled transactions reference it); its totals come from the
         // rows the compare-and-set actually moved, since a candidate may have been voided
         // between the read above and this write.
-        await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
-        const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
-        if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
+        await tx.repos.settlement.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
+        const moved = await tx.repos.settlement.settle(tx, b.ids, b.id, at);
+        if (moved.length === 0) await tx.repos.settlement.deleteBatch(tx, b.id);
         else {
           const total = moved.reduce((sum, m) => sum + m.captured_amount, 0);
-          await settlementRepo.setBatchTotals(tx, b.id, moved.length, total);
+          await tx.repos.settlement.setBatchTotals(tx, b.id, moved.length, total);
           await transactionEvents(tx, 'transaction.settled', moved, at);
           appendClockEvent(tx, b.group_id, at, event('settlement_batch.closed', {
             id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: moved.length, total_amount: total, created_at: at,
@@ -65,9 +64,9 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   }
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
   // Checked on the reader first: most passes have nothing to expire and need no write.
-  if (!(await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope))) return settled;
+  if (!(await p.db.repos.settlement.hasExpiringAuths(p.db, expiredBefore, scope))) return settled;
   const expired = await p.db.write(async (tx) => {
-    const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope);
+    const rows = await tx.repos.settlement.expireAuths(tx, expiredBefore, at, scope);
     await transactionEvents(tx, 'transaction.expired', rows, at);
     return rows.length;
   });

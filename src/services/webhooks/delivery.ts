@@ -19,13 +19,11 @@
 // sandbox clock route). The lease is real time: it bounds how long a process that died
 // mid-send keeps a delivery from the others, and an attempt never outlives its lease.
 import { performance } from 'node:perf_hooks';
-import type { Database, Store } from '../../store/db.js';
+import type { Store } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
-import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
-import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
-import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RESPONSE_BODY_MAX_BYTES, succeeded } from '../../domain/webhooks.js';
 import { post } from './http1.js';
@@ -47,7 +45,7 @@ export function leaseMs(env: Env): number {
 }
 
 interface PassTarget {
-  db: Database;
+  db: Store;
   /** The clock of the groups in the scope. */
   clock: Clock;
   env: Env;
@@ -75,7 +73,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   for (;;) {
     const realNow = Date.now();
     const dueBy = (until ?? t.clock.now()).toISOString();
-    const due = await webhookSendRepo.due(t.db, scope, dueBy, realNow, BATCH);
+    const due = await t.db.repos.webhookSends.due(t.db, scope, dueBy, realNow, BATCH);
     if (due.length === 0) return attempts;
     const owner = newId();
     const leaseUntil = realNow + leaseMs(t.env);
@@ -100,12 +98,12 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
 async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
   const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
   try {
-    await t.db.write(async (tx) => deliveryRepo.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
+    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
     return due;
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
   }
-  const got = new Set(await t.db.write((tx) => deliveryRepo.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
+  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
   return due.filter((d) => got.has(d.delivery_id));
 }
 
@@ -184,15 +182,15 @@ async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promis
   });
   try {
     await t.db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
-      deliveryRepo.settle(tx, owner, ok, failed, lost);
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      tx.repos.webhookDeliveries.settle(tx, owner, ok, failed, lost);
     });
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
     await t.db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
-      if (ok.length > 0) await deliveryRepo.succeeded(tx, ok, owner);
-      for (const f of failed) await deliveryRepo.failed(tx, f.id, owner, f.next);
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      if (ok.length > 0) await tx.repos.webhookDeliveries.succeeded(tx, ok, owner);
+      for (const f of failed) await tx.repos.webhookDeliveries.failed(tx, f.id, owner, f.next);
     });
   }
   return failed.flatMap((f) => (f.next === null ? [] : [f.next]));
@@ -201,7 +199,7 @@ async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promis
 /** Every due delivery of every group, one pass per distinct clock offset (a server's start). */
 export async function deliverAllDue(p: Platform): Promise<number> {
   let n = 0;
-  for (const { offset_ms: offsetMs } of await groupClockRepo.distinctOffsets(p.db)) {
+  for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     n += await deliverDue({ db: p.db, clock: shifted.clock, env: p.env }, { offsetMs });
   }
@@ -279,7 +277,7 @@ export class DeliveryLoop {
   private async activeGroups(): Promise<Set<string>> {
     const version = configCache(this.p.db).currentVersion;
     if (!this.active || version === undefined || this.active.version !== version) {
-      this.active = { version, groups: new Set(await webhookEndpointRepo.activeGroups(this.p.db)) };
+      this.active = { version, groups: new Set(await this.p.db.repos.webhookEndpoints.activeGroups(this.p.db)) };
     }
     return this.active.groups;
   }
