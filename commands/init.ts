@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
+import { makeDefaultGroupIfNone } from '../src/cli/default-group.js';
 
 export default class Init extends PayctlCommand {
   static override description = 'Create or migrate the database; with --demo, add demo data (safe to run again)';
@@ -19,9 +20,11 @@ export default class Init extends PayctlCommand {
       return base;
     }
     const demo = await seedDemo(p);
+    const defaultLine = await makeDefaultGroupIfNone(p, demo.group_id);
     if (!this.jsonEnabled()) {
       this.log(`Database ready: ${p.db.location}`);
       this.log(`Demo group:      ${demo.group_id}`);
+      if (defaultLine) this.log(defaultLine);
       this.log(`Linked account:  ${demo.linked_account_id}`);
       this.log(`Processor:       ${demo.processor_id}`);
       this.log(`Customer:        ${demo.customer_id}`);

@@ -22,7 +22,7 @@ export default class Listen extends PayctlCommand {
     events: Flags.string({ description: "only these types: exact, or wildcards like 'transaction.*' (comma-separated or repeated) [default: all]", multiple: true }),
     'forward-to': Flags.string({ description: 'POST each event to this URL, signed (Standard Webhooks) with the listen secret' }),
     'api-url': Flags.string({ description: `the payctl server [default: ${ENV.apiUrl}, else \`payctl config set api-url\`, else ${SETTINGS['api-url'].default}]` }),
-    'api-key': Flags.string({ description: 'an API key of the group with the manage_webhooks permission', env: ENV.apiKey }),
+    'api-key': Flags.string({ description: "an API key of the group with the manage_webhooks permission [default: the demo's manage_webhooks key, in the demo group]", env: ENV.apiKey }),
     secret: Flags.string({ description: 'the signing secret of forwarded events (whsec_…) [default: a new one, printed at start]', env: ENV.listenSecret }),
     json: Flags.boolean({ description: 'print each event as its JSON object, one per line' }),
   };
@@ -41,7 +41,9 @@ export default class Listen extends PayctlCommand {
       const problem = SETTINGS['api-url'].check(flags['forward-to']);
       if (problem) this.error(`--forward-to: ${problem}`, { exit: 2 });
     }
-    if (!flags['api-key']) {
+    // The demo made a manage_webhooks key for its group: use it rather than ask for one.
+    const apiKey = flags['api-key'] ?? (await (await import('../src/dev/demo.js')).storedDemoKey(await this.platform(flags.db), flags.group, 'manage_webhooks'));
+    if (!apiKey) {
       this.error(
         `give an API key of the group with the manage_webhooks permission: --api-key KEY or ${ENV.apiKey} (create one with \`payctl key create --group ${flags.group} --permission manage_webhooks\`)`,
         { exit: 2 },
@@ -55,7 +57,7 @@ export default class Listen extends PayctlCommand {
     try {
       await listen({
         apiUrl,
-        apiKey: flags['api-key'],
+        apiKey,
         group: flags.group,
         types,
         ...(flags['forward-to'] ? { forwardTo: flags['forward-to'] } : {}),

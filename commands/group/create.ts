@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
-import { createGroup } from '../../src/services/groups/groups.js';
+import { createGroup, listGroups } from '../../src/services/groups/groups.js';
+import { makeDefaultGroupIfNone } from '../../src/cli/default-group.js';
 import type { Group } from '../../src/domain/groups.js';
 import type { Pricing } from '../../src/domain/permissions.js';
 
@@ -17,8 +18,12 @@ export default class GroupCreate extends PayctlCommand {
   async run(): Promise<Group> {
     const { flags } = await this.parse(GroupCreate);
     const p = await this.platform(flags.db);
+    const first = (await execute(listGroups, p, contextFor(p, undefined), {})).length === 0;
     const group = await execute(createGroup, p, contextFor(p, undefined), { name: flags.name, pricing: flags.pricing as Pricing });
     this.log(`Created group ${group.id} (${group.name}, ${group.pricing} pricing)`);
+    // The first group becomes the default, as `init --demo`'s does.
+    const defaultLine = first ? await makeDefaultGroupIfNone(p, group.id) : undefined;
+    if (defaultLine) this.log(defaultLine);
     return group;
   }
 }

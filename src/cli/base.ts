@@ -17,7 +17,7 @@ import { SchemaTooNewError } from '../store/errors.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
 import { readBodyFile } from './flags/file.js';
-import { isUsageError, USAGE_EXIT } from './usage.js';
+import { isUsageError, usage, USAGE_EXIT } from './usage.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
 function hasFlag(argv: string[], name: string): boolean {
@@ -36,6 +36,13 @@ function flagValue(argv: string[], name: string): string | undefined {
     if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
   }
   return undefined;
+}
+
+/** No --group, no PAYCTL_GROUP and no profile default: say each way to give one. */
+function noGroupError(): Error {
+  return usage(
+    `no group given: pass --group GROUP_ID, or set a default with \`payctl config set group GROUP_ID\` (\`payctl group list\` shows the groups; \`payctl init --demo\` makes a demo group the default)`,
+  );
 }
 
 export abstract class PayctlCommand extends Command {
@@ -74,7 +81,11 @@ export abstract class PayctlCommand extends Command {
         this.groupOrigin = sourceText('group', resolved, dataDir);
       }
     }
-    const parsed = await super.parse(options, argv);
+    const parsed = await super.parse(options, argv).catch((err: unknown) => {
+      // oclif's "Missing required flag group" does not say where a group comes from.
+      if (def?.profileGroup && err instanceof Error && /Missing required flag group\b/.test(err.message)) throw noGroupError();
+      throw err;
+    });
     const group = (parsed.flags as { group?: unknown }).group;
     if (typeof group === 'string') this.groupFlag = group;
     return parsed;

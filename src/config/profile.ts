@@ -115,3 +115,19 @@ export function sourceText(name: SettingName, r: Resolved, dataDir: string): str
       return r.source;
   }
 }
+
+/**
+ * Make `groupId` the profile's default group when the profile names none (or names a
+ * group this database does not have, e.g. after the database was deleted), so the first
+ * group a newcomer makes (`init --demo`, the first `group create`) is the one every
+ * later command acts on. Returns the profile file when it wrote it.
+ */
+export async function adoptDefaultGroup(
+  dataDir: string,
+  groupId: string,
+  groupExists: (id: string) => Promise<boolean>,
+): Promise<string | undefined> {
+  const profile = readProfile(dataDir);
+  if (profile.group && (profile.group === groupId || (await groupExists(profile.group)))) return undefined;
+  return writeProfile(dataDir, { ...profile, group: groupId });
+}

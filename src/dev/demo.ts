@@ -138,3 +138,15 @@ async function ensureDemoKeys(p: Platform, groupId: string): Promise<Record<Perm
   }
   return keys;
 }
+
+/**
+ * The demo's key with `permission` when `groupId` is the demo group and the key is still
+ * live (`payctl listen` uses it instead of asking for one); undefined otherwise.
+ */
+export async function storedDemoKey(p: Platform, groupId: string, permission: Permission): Promise<string | undefined> {
+  const seed = await p.db.repos.settings.get(p.db, SEED);
+  if (!seed) return undefined;
+  const key = demoKey(seed, permission);
+  const row = await p.db.repos.apiKeys.findByHash(p.db, sha256(key));
+  return row && row.group_id === groupId && !row.revoked_at ? key : undefined;
+}

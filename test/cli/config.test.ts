@@ -91,11 +91,48 @@ test('bad input: unknown setting (usage, exit 2), bad values and unknown groups 
   writeFileSync(file, before);
 });
 
-test('without a profile or PAYCTL_GROUP, a command that needs a group says so (exit 2)', async () => {
+test('init --demo makes the demo group the default: list commands work without --group', async () => {
   const fresh = tempDbPath();
-  await runCliJson(['init', '--demo'], { db: fresh });
+  const demoOut = await runCli(['init', '--demo'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.equal(demoOut.code, 0, demoOut.stderr);
+  const demoGroup = /Demo group:\s+(\S+)/.exec(demoOut.stdout)![1]!;
+  assert.match(demoOut.stdout, new RegExp(`Default group:\\s+${demoGroup} \\(saved in .*config\\.json`));
+  assert.deepEqual(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')), { group: demoGroup });
+  for (const args of [['events', 'list'], ['invoice', 'list'], ['subscription', 'list'], ['processor', 'list']]) {
+    const r = await runCli([...args, '--json'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
+  // Run again, it keeps a default that is set (here: another group the user chose).
+  const other = await runCliJson(['group', 'create', '--name', 'Chosen'], { db: fresh });
+  await runCliJson(['config', 'set', 'group', other.id], { db: fresh });
+  const again = await runCli(['init', '--demo'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.doesNotMatch(again.stdout, /Default group/);
+  assert.equal(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')).group, other.id);
+});
+
+test('the first group create makes its group the default; later ones do not', async () => {
+  const fresh = tempDbPath();
+  await runCliJson(['init'], { db: fresh });
+  const first = await runCli(['group', 'create', '--name', 'First'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.equal(first.code, 0, first.stderr);
+  const id = /Created group (\S+)/.exec(first.stdout)![1]!;
+  assert.match(first.stdout, /Default group:/);
+  const second = await runCli(['group', 'create', '--name', 'Second'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.doesNotMatch(second.stdout, /Default group:/);
+  assert.equal(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')).group, id);
+});
+
+test('without a profile or PAYCTL_GROUP, a command that needs a group says how to give one (exit 2)', async () => {
+  const fresh = tempDbPath();
+  await runCliJson(['init'], { db: fresh });
   const r = await runCli(['processor', 'list'], { db: fresh, env: { PAYCTL_GROUP: '' } });
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /Missing required flag group/);
+  const line = r.stderr.replace(/\s*\n ›\s+/g, ' ');
+  assert.match(line, /no group given: pass --group GROUP_ID, or set a default with `payctl config set group GROUP_ID`/);
+  assert.doesNotMatch(r.stderr, /Missing required flag/);
   assert.ok(!existsSync(path.join(path.dirname(fresh), 'config.json')));
+  // Under --json: one usage_error object.
+  const j = await runCli(['processor', 'list', '--json'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.equal(j.code, 2);
+  assert.equal(JSON.parse(j.stdout).error.type, 'usage_error');
 });

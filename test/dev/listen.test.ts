@@ -202,9 +202,10 @@ test('a 5xx at start or on a reconnect: listen says so, keeps trying with backof
   }
 });
 
-test('listen --json prints each event object on its own line', async () => {
+test('listen --json prints each event object on its own line; in the demo group it needs neither --group nor --api-key', async () => {
   const serve = await spawnServe({ db });
-  const l = spawnListen(['--group', demo.group_id, '--api-url', serve.url, '--api-key', demo.keys.manage_webhooks!, '--events', 'customer.created', '--json']);
+  // init --demo made the demo group the default and a manage_webhooks key listen finds by itself.
+  const l = spawnListen(['--api-url', serve.url, '--events', 'customer.created', '--json'], { PAYCTL_API_KEY: '', PAYCTL_GROUP: '' });
   try {
     await l.until(() => /Ready/.test(l.err()), 'ready');
     const c = await httpJson(`${serve.url}/api/v1/groups/${demo.group_id}/customers`, 'POST', { key: demo.keys.manage_customers, body: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } });
@@ -230,7 +231,9 @@ test('without a server it says how to start one; a key without manage_webhooks i
     const wrong = await runCli(['listen', '--group', demo.group_id, '--api-url', serve.url, '--api-key', demo.keys.manage_transactions!], { db });
     assert.equal(wrong.code, 1);
     assert.match(oneLine(wrong.stderr), /refused the event stream \(403\): this API key lacks the manage_webhooks permission/);
-    const noKey = await runCli(['listen', '--group', demo.group_id, '--api-url', serve.url], { db, env: { PAYCTL_API_KEY: '' } });
+    // A group the demo did not make has no stored key: listen asks for one.
+    const other = (await runCliJson(['group', 'create', '--name', 'Other'], { db })).id as string;
+    const noKey = await runCli(['listen', '--group', other, '--api-url', serve.url], { db, env: { PAYCTL_API_KEY: '' } });
     assert.equal(noKey.code, 2);
     assert.match(oneLine(noKey.stderr), /give an API key of the group with the manage_webhooks permission: --api-key KEY or PAYCTL_API_KEY/);
     const badType = await runCli(['listen', '--group', demo.group_id, '--api-url', serve.url, '--api-key', 'x', '--events', 'nope'], { db });

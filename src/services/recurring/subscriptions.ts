@@ -9,6 +9,7 @@ import { useCase } from '../use-case.js';
 import type { Executor, Tx } from '../../store/interfaces/db.js';
 import type { TokenEntity } from '../../domain/tokens.js';
 import {
+  backdate,
   billingAnchor,
   createSubscriptionSchema,
   effectiveAmounts,
@@ -128,7 +129,9 @@ function tokenPayment(token: TokenEntity): SubscriptionPayment {
  * Subscribe a customer to a plan. The subscription copies the plan's values (amounts
  * overridable); the trial, if the plan has one, starts at start_date and regular billing
  * at its end. Whatever is already due (start_date ≤ now) is billed in the same write, so a
- * subscription starting now has its first charge (or trial charge) made at once.
+ * subscription starting now has its first charge (or trial charge) made at once; a
+ * backdated start bills its current period once (`backdate`), so this write stays one
+ * charge however far back the start lies.
  */
 const linkedAccount = { linked_account_id: z.string() };
 const subscriptionPath = { ...linkedAccount, subscription_id: z.string() };
@@ -172,7 +175,7 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
     const trialDays = plan.trial_period_days ?? 0;
     const anchor = billingAnchor(start, trialDays);
     const terms = { ...planTerms(plan), amount: amounts.amount, tax: amounts.tax, shipping: amounts.shipping, initial_amount: amounts.initialAmount };
-    const row: SubscriptionEntity = {
+    const planned: SubscriptionEntity = {
       id: newId(),
       group_id: groupId,
       linked_account_id: linkedAccountId,
@@ -213,10 +216,12 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
       canceled_at: null,
     };
     if (trialDays === 0) {
-      const first = periodBounds(row, 0);
-      row.billing_period_start = first.start;
-      row.billing_period_end = first.end;
+      const first = periodBounds(planned, 0);
+      planned.billing_period_start = first.start;
+      planned.billing_period_end = first.end;
     }
+    // A start in the past bills its current period once, below, never each missed cycle.
+    const row = backdate(planned, nowIso);
     await tx.repos.subscriptions.insert(tx, row);
     const { subscription } = await billSubscription(tx, p, row, nowIso, methods, emit);
     const created = toSubscription(subscription, methods);
