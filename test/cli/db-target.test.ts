@@ -71,17 +71,18 @@ test('another scheme in --db or PAYCTL_DB is refused naming --db; --json answers
   assert.deepEqual(readdirSync(cwd), []);
 });
 
-test('--data-dir holds the profile: config set writes there, and --group defaults from it', async () => {
+test('--data-dir holds the profile: init and config set write there, and --group defaults from it', async () => {
   const db = tempDbPath();
   const dataDir = path.join(emptyDir(), 'data');
-  const init = await runCli(['init', '--demo', '--json', '--db', db]);
+  const init = await runCli(['init', '--demo', '--json', '--db', db, '--data-dir', dataDir]);
   assert.equal(init.code, 0, init.stderr);
   const group = (JSON.parse(init.stdout) as { group_id: string }).group_id;
-  const set = await runCli(['config', 'set', 'group', group, '--db', db, '--data-dir', dataDir]);
+  const profile = () => JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { group?: string; 'api-url'?: string };
+  assert.equal(profile().group, group, 'init --demo made its group the default, in the data directory');
+  assert.ok(!existsSync(path.join(path.dirname(db), 'config.json')), 'nothing beside the database');
+  const set = await runCli(['config', 'set', 'api-url', 'http://127.0.0.1:4999', '--db', db], { env: { PAYCTL_DATA_DIR: dataDir } });
   assert.equal(set.code, 0, set.stderr);
-  const profile = JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { group?: string };
-  assert.equal(profile.group, group);
-  assert.ok(!existsSync(path.join(path.dirname(db), 'config.json')), 'not beside the database');
+  assert.equal(profile()['api-url'], 'http://127.0.0.1:4999');
   // Without a --group, a command takes the group of the profile in PAYCTL_DATA_DIR …
   const viaEnv = await runCli(['plan', 'list', '--json', '--db', db], { env: { PAYCTL_DATA_DIR: dataDir } });
   assert.equal(viaEnv.code, 0, viaEnv.stderr);
