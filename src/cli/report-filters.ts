@@ -29,3 +29,14 @@ export async function rememberFilters(p: Platform, groupId: string, f: BrowserFi
   const value = JSON.stringify(Object.fromEntries(FIELDS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])));
   await p.db.write((tx) => tx.repos.settings.put(tx, keyOf(groupId), value));
 }
+
+/** Saved filters as one line of text, for the notice that drops them. */
+export function describeSaved(f: BrowserFilters): string {
+  const parts = [
+    f.statuses ? `status ${f.statuses.join(',')}` : '',
+    f.brands ? `brand ${f.brands.join(',')}` : '',
+    f.start ? `from ${f.start}` : '',
+    f.end ? `to ${f.end}` : '',
+  ].filter(Boolean);
+  return parts.join(', ') || 'none';
+}

@@ -526,7 +526,7 @@ async function readSse(body: ReadableStream<Uint8Array>, count: number): Promise
 
 type SignupEntry = paths['/api/v1/processing/signup_entry']['post']['requestBody']['content']['application/json'];
 
-/** The README's example signup entry (an LLC accepting card and ACH) on this server's form. */
+/** The example signup entry of docs/onboarding.md (an LLC accepting card and ACH) on this server's form. */
 function signupEntry(formId: string): SignupEntry {
   const entry = JSON.parse(readFileSync(dataFile('examples', 'signup-entry.json'), 'utf8')) as SignupEntry;
   return { ...entry, signup_form_id: formId };
