@@ -128,3 +128,11 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
   assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep2', { limit: 10 })).map((a) => a.id), ['b1']);
   await db.close();
 });
+
+test('LATEST_VERSION (read without loading the migrations) is the newest migration, and the versions are 1…N', async () => {
+  const { LATEST_VERSION } = await import('../../src/store/sqlite/migrations/latest.js');
+  assert.deepEqual(
+    migrations.map((m) => m.version),
+    Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
+  );
+});

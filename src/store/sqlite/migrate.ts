@@ -2,17 +2,20 @@
 // written by a newer payctl is refused with a clear message rather than misread.
 import type { Database } from './db.js';
 import { SchemaTooNewError } from '../errors.js';
-import { migrations, type Migration } from './migrations/index.js';
+import type { Migration } from './migrations/index.js';
+import { LATEST_VERSION } from './migrations/latest.js';
 
 export { SchemaTooNewError } from '../errors.js';
+export { LATEST_VERSION } from './migrations/latest.js';
 
-export const LATEST_VERSION = Math.max(...migrations.map((m) => m.version));
-
-export async function migrate(db: Database, list: Migration[] = migrations): Promise<{ from: number; to: number }> {
+export async function migrate(db: Database, given?: Migration[]): Promise<{ from: number; to: number }> {
   await db.execSchema(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
   const current = await currentVersion(db);
+  // Every version 1…LATEST recorded: nothing to apply, and the migrations need not be loaded.
+  if (given === undefined && current === LATEST_VERSION && (await appliedCount(db)) === LATEST_VERSION) return { from: current, to: current };
+  const list = given ?? (await import('./migrations/index.js')).migrations;
   const latest = Math.max(0, ...list.map((m) => m.version));
   const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
   if (current > latest) {
@@ -36,6 +39,10 @@ export async function migrate(db: Database, list: Migration[] = migrations): Pro
     });
   }
   return { from: current, to: Math.max(current, latest) };
+}
+
+async function appliedCount(db: Database): Promise<number> {
+  return (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM schema_migrations'))?.n ?? 0;
 }
 
 async function currentVersion(db: Database): Promise<number> {
