@@ -3,6 +3,7 @@
 // `tx.repos.transactions.insert(tx, t)` runs on whichever store `tx` belongs to.
 import type { CustomerBankAccountStore, CustomerCardStore, CustomerStore } from './customers.js';
 import type { EventStore } from './events.js';
+import type { FaultRuleStore } from './faults.js';
 import type { ApiKeyStore, GroupStore, LinkedAccountStore, ProcessorStore, SandboxStore } from './groups.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { InvoiceLineStore, InvoiceStore, PartnerStore, ProductStore } from './catalog.js';
@@ -24,6 +25,7 @@ export interface Repositories {
   customerCards: CustomerCardStore;
   customerBankAccounts: CustomerBankAccountStore;
   events: EventStore;
+  faultRules: FaultRuleStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;
   groups: GroupStore;

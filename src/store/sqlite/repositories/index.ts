@@ -5,6 +5,7 @@ import { apiKeyRepo } from './api-keys.js';
 import { clockRepo } from './clock.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from './customers.js';
 import { eventRepo } from './events.js';
+import { faultRuleRepo } from './faults.js';
 import { groupClockRepo } from './group-clocks.js';
 import { groupRepo, linkedAccountRepo, processorRepo } from './groups.js';
 import { idempotencyRepo } from './idempotency.js';
@@ -37,6 +38,7 @@ export const sqliteRepositories: Repositories = Object.freeze({
   customerCards: customerCardRepo,
   customerBankAccounts: customerBankAccountRepo,
   events: eventRepo,
+  faultRules: faultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: groupRowsRepo,
   groups: groupRepo,
