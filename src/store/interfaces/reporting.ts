@@ -4,6 +4,7 @@ import type { Executor } from './db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
 import type { ReportFilters } from '../../domain/reporting.js';
 import type { SummaryGroup } from '../../domain/reporting-summary.js';
+import type { ExactInt } from '../../domain/money.js';
 
 export interface ReportScope {
   groupId: string;
@@ -25,12 +26,14 @@ export interface PageCursor {
 export interface SummaryRow {
   key: string;
   count: number;
-  amount: number;
+  /** Exact: a bigint beyond 2^53. */
+  amount: ExactInt;
 }
 
 export interface ReportingStore {
   count(ex: Executor, scope: ReportScope): Promise<number>;
-  amountSum(ex: Executor, scope: ReportScope): Promise<number>;
+  /** Exact at any volume: a bigint beyond 2^53. */
+  amountSum(ex: Executor, scope: ReportScope): Promise<ExactInt>;
   /** Newest first (created_at DESC, id DESC), after `after` when given. */
   page(ex: Executor, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<ReportedTransaction[]>;
 }
