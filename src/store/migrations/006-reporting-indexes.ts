@@ -1,4 +1,4 @@
-// Transaction reporting at a million rows (query plans and timings: README, "Reporting").
+// Transaction reporting at a million rows (query plans and timings: docs/reporting.md).
 //
 // - transactions_report_page: one group's rows in created_at, id order with the
 //   low-cardinality filter columns and the amounts inside the index, so a filtered
