@@ -17,6 +17,8 @@ export const ENV = {
   listenSecret: 'PAYCTL_LISTEN_SECRET',
   /** How long a webhook sender holds the deliveries it claimed (ms, real time; default 15000). */
   webhookLeaseMs: 'PAYCTL_WEBHOOK_LEASE_MS',
+  /** How long a sandbox clock move waits for its group's catch-up before answering 202 with the progress (ms, real time; default 10000). */
+  clockAnswerMs: 'PAYCTL_CLOCK_ANSWER_MS',
   debug: 'DEBUG',
 } as const;
 

@@ -108,6 +108,8 @@ export const GROUP_TABLES: GroupTable[] = [
   },
   { table: 'webhook_deliveries', owner: { column: 'group_id' }, forkSkip: "deliveries are of the source's events, which a fork does not copy" },
   { table: 'webhook_attempts', owner: { column: 'group_id' }, forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
+  // A fork keeps its source's faults and their counters: it goes on from the same point of each rule's sequence.
+  { table: 'fault_rules', owner: { column: 'group_id' }, id: 'id' },
 ];
 
 /** Tables whose rows belong to no group, and why. */

@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)
-         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).
+         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). The due work runs in short chunks that let other groups' writes through. 200 when the group has caught up; 202 when it has not after the answer budget (10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.
          *
          *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
          *
@@ -1072,6 +1072,58 @@ export interface paths {
          */
         post: operations["postApiV1SandboxesGroupIdClock"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's fault rules, oldest first, with their seeds and counters
+         * @description A group's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule: the group's matching API calls get latency, an error, a dropped answer after commit, or a processor decline
+         * @description Rules are tried oldest first; the first that fires decides (one fault per call). Every injected fault is named in the answer's Payctl-Fault header and in the request log. The seed (given, or generated and returned) makes the rule's draws repeatable: the same seed and the same calls give the same faults. A single call can ask for one fault with the Payctl-Simulate header instead (sandboxes only).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description Remove a fault rule.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdFaultsFaultId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1792,6 +1844,22 @@ export interface components {
                 number: string;
             };
         };
+        /** @description How far the group's due work is (read from the database: it survives a restart) */
+        CatchUp: {
+            /** @description Charge attempts still due (estimated: a declined charge's retries come on top) */
+            charges_due: number;
+            /** @description The job running now (subscription-billing, settlement, invoice-past-due, idempotency-purge, webhook-deliveries); null unless running */
+            job: string | null;
+            /**
+             * @description running: the server is doing the group's due work now; pending: work is due and the server's tick will do it (e.g. after a restart); caught_up: nothing is due
+             * @enum {string}
+             */
+            status: "running" | "pending" | "caught_up";
+            /** @description Active subscriptions with a charge due at the group's time */
+            subscriptions_due: number;
+            /** @description Transactions waiting for a settlement cutoff that has passed (counted up to 1,000) */
+            transactions_to_settle: number;
+        };
         CreateCustomerRequest: {
             billing_address?: {
                 city: string;
@@ -2045,6 +2113,11 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             updated_at: string;
+        };
+        DeletedFaultRule: {
+            /** @constant */
+            deleted: true;
+            id: string;
         };
         DeletedSandbox: {
             /** @constant */
@@ -2692,11 +2765,119 @@ export interface components {
             /** @description the type filter in force */
             types: string[];
         };
+        FaultRule: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Matching calls seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Calls the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        /** @description A fault rule of a sandbox: which calls (operation, or method and path), how often (rate, first or every; every call when none), for how long (count, from/until on the group clock), and what happens (action). */
+        FaultRuleRequest: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
             name?: string;
         };
         GroupClock: {
+            catch_up?: components["schemas"]["CatchUp"];
             group_id: string;
             /**
              * Format: date-time
@@ -2705,7 +2886,7 @@ export interface components {
             now: string;
             /** @description The group's own offset from the platform clock */
             offset_ms: number;
-            /** @description Due work done by this move, per job */
+            /** @description Due work done by this move so far, per job */
             work?: {
                 [key: string]: number;
             };
@@ -3831,6 +4012,8 @@ export interface components {
     headers: {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was. */
+        "Payctl-Fault": string;
         /** @description IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>` */
         RateLimit: string;
         /** @description Requests allowed per window */
@@ -3843,7 +4026,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds until a request from this address is allowed again */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -3856,6 +4039,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -3886,6 +4071,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3917,6 +4103,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3927,6 +4114,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3937,6 +4125,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3947,6 +4136,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3957,6 +4147,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3967,6 +4158,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3977,6 +4169,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3987,6 +4180,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3994,9 +4188,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4004,9 +4211,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4019,7 +4250,10 @@ export interface operations {
     getApiV1GroupsGroupIdCustomersCustomerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 customer_id: string;
                 group_id: string;
@@ -4031,6 +4265,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4062,6 +4297,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4072,6 +4308,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4082,6 +4319,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4092,6 +4330,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4099,9 +4338,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4109,9 +4361,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4132,7 +4408,10 @@ export interface operations {
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4143,6 +4422,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4237,6 +4517,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4247,6 +4528,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4257,6 +4539,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4267,6 +4550,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4274,9 +4558,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4284,9 +4581,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4299,7 +4620,10 @@ export interface operations {
     getApiV1GroupsGroupIdEventsEventId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 event_id: string;
                 group_id: string;
@@ -4311,6 +4635,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4398,6 +4723,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4408,6 +4734,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4418,6 +4745,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4428,6 +4756,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4435,9 +4764,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4445,9 +4787,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4463,6 +4829,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 event_id: string;
@@ -4485,6 +4853,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4503,6 +4872,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4513,6 +4883,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4523,6 +4894,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4533,6 +4905,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4543,6 +4916,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4553,6 +4927,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4563,6 +4938,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4573,6 +4949,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4580,9 +4957,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4590,9 +4980,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4613,6 +5027,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
                 "Last-Event-ID"?: string;
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4624,6 +5040,7 @@ export interface operations {
             /** @description The stream (it ends when the client disconnects or the server shuts down) */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4647,6 +5064,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4657,6 +5075,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4667,6 +5086,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4677,6 +5097,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4684,9 +5105,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4694,9 +5128,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4714,7 +5172,10 @@ export interface operations {
                 partner_id?: string;
                 status?: "pending" | "past_due" | "paid" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4725,6 +5186,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4805,6 +5267,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4815,6 +5278,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4825,6 +5289,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4835,6 +5300,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4842,9 +5308,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4852,9 +5331,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4870,6 +5373,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4901,6 +5406,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4962,6 +5468,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4972,6 +5479,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4982,6 +5490,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4992,6 +5501,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5002,6 +5512,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5012,6 +5523,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5022,6 +5534,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5032,6 +5545,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5039,9 +5553,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5049,9 +5576,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5064,7 +5615,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5076,6 +5630,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5137,6 +5692,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5147,6 +5703,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5157,6 +5714,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5167,6 +5725,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5174,9 +5733,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5184,9 +5756,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5199,7 +5795,10 @@ export interface operations {
     putApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5247,6 +5846,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5308,6 +5908,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5318,6 +5919,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5328,6 +5930,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5338,6 +5941,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5348,6 +5952,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5358,6 +5963,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5365,9 +5971,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5375,9 +5994,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5390,7 +6033,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5402,6 +6048,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5463,6 +6110,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5473,6 +6121,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5483,6 +6132,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5493,6 +6143,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5500,9 +6151,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5510,9 +6174,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5525,7 +6213,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceIdDownloadPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5537,6 +6228,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5547,6 +6239,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5557,6 +6250,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5567,6 +6261,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5577,6 +6272,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5584,9 +6280,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5594,9 +6303,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5613,7 +6346,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -5624,6 +6360,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5659,6 +6396,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5669,6 +6407,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5679,6 +6418,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5689,6 +6429,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5696,9 +6437,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5706,9 +6460,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5724,6 +6502,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5753,6 +6533,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5781,6 +6562,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5791,6 +6573,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5801,6 +6584,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5811,6 +6595,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5821,6 +6606,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5831,6 +6617,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5841,6 +6628,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5851,6 +6639,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5858,9 +6647,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5868,9 +6670,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5883,7 +6709,10 @@ export interface operations {
     getApiV1GroupsGroupIdPartnersPartnerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 partner_id: string;
@@ -5895,6 +6724,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5923,6 +6753,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5933,6 +6764,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5943,6 +6775,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5953,6 +6786,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5960,9 +6794,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5970,9 +6817,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5989,7 +6860,10 @@ export interface operations {
                 offset?: number;
                 status?: "available" | "paid" | "deactivated" | "expired";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -6000,6 +6874,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6091,6 +6966,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6101,6 +6977,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6111,6 +6988,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6121,6 +6999,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6128,9 +7007,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6138,9 +7030,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6156,6 +7072,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6178,6 +7096,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6208,6 +7127,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6218,6 +7138,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6228,6 +7149,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6238,6 +7160,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6248,6 +7171,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6258,6 +7182,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6268,6 +7193,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6278,6 +7204,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6285,9 +7212,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6295,9 +7235,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6310,7 +7274,10 @@ export interface operations {
     getApiV1GroupsGroupIdPaymentLinksPaymentLinkId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 payment_link_id: string;
@@ -6322,6 +7289,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6352,6 +7320,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6362,6 +7331,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6372,6 +7342,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6382,6 +7353,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6389,9 +7361,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6399,9 +7384,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6417,6 +7426,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6430,6 +7441,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6460,6 +7472,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6470,6 +7483,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6480,6 +7494,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6490,6 +7505,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6500,6 +7516,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6510,6 +7527,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6520,6 +7538,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6530,6 +7549,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6537,9 +7557,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6547,9 +7580,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6565,6 +7622,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6597,6 +7656,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6620,6 +7680,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6635,6 +7696,7 @@ export interface operations {
             /** @description Missing, unknown or expired session token */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6650,6 +7712,7 @@ export interface operations {
             /** @description Session token of another payment link */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6665,6 +7728,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6680,6 +7744,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6695,6 +7760,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6710,6 +7776,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6725,6 +7792,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6737,9 +7805,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds */
+            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6753,9 +7822,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6763,9 +7833,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6781,6 +7875,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 customer_id: string;
@@ -6811,6 +7907,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6848,6 +7945,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6858,6 +7956,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6868,6 +7967,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6878,6 +7978,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6888,6 +7989,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6898,6 +8000,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6908,6 +8011,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6918,6 +8022,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6925,9 +8030,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6935,9 +8053,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6953,7 +8095,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -6965,6 +8110,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7077,6 +8223,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7087,6 +8234,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7097,6 +8245,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7107,6 +8256,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7114,9 +8264,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7124,9 +8287,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7142,6 +8329,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7170,6 +8359,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7202,6 +8392,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7212,6 +8403,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7222,6 +8414,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7232,6 +8425,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7242,6 +8436,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7252,6 +8447,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7262,6 +8458,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7272,6 +8469,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7279,9 +8477,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7289,9 +8500,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7304,7 +8539,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7317,6 +8555,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7349,6 +8588,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7359,6 +8599,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7369,6 +8610,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7379,6 +8621,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7386,9 +8629,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7396,9 +8652,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7411,7 +8691,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7439,6 +8722,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7471,6 +8755,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7481,6 +8766,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7491,6 +8777,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7501,6 +8788,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7511,6 +8799,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7521,6 +8810,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7528,9 +8818,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7538,9 +8841,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7559,7 +8886,10 @@ export interface operations {
                 plan_id?: string;
                 status?: "active" | "failed" | "completed" | "canceled";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7571,6 +8901,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7649,6 +8980,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7659,6 +8991,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7669,6 +9002,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7679,6 +9013,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7686,9 +9021,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7696,9 +9044,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7714,6 +9086,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7738,6 +9112,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7809,6 +9184,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7819,6 +9195,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7829,6 +9206,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7839,6 +9217,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7849,6 +9228,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7859,6 +9239,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7869,6 +9250,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7879,6 +9261,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7886,9 +9269,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7896,9 +9292,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7911,7 +9331,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7924,6 +9347,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7995,6 +9419,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8005,6 +9430,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8015,6 +9441,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8025,6 +9452,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8032,9 +9460,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8042,9 +9483,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8057,7 +9522,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8098,6 +9566,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8169,6 +9638,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8179,6 +9649,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8189,6 +9660,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8199,6 +9671,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8209,6 +9682,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8219,6 +9693,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8226,9 +9701,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8236,9 +9724,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8254,6 +9766,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8268,6 +9782,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8339,6 +9854,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8349,6 +9865,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8359,6 +9876,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8369,6 +9887,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8379,6 +9898,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8389,6 +9909,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8399,6 +9920,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8409,6 +9931,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8416,9 +9939,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8426,9 +9962,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8490,7 +10050,10 @@ export interface operations {
                 /** @description table, count or amount_sum: selects the result shape */
                 type: "table" | "count" | "amount_sum";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8502,6 +10065,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8710,6 +10274,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8720,6 +10285,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8730,6 +10296,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8740,6 +10307,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8747,9 +10315,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8757,9 +10338,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8776,7 +10381,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -8787,6 +10395,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8828,6 +10437,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8838,6 +10448,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8848,6 +10459,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8858,6 +10470,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8865,9 +10478,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8875,9 +10501,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8893,6 +10543,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8918,6 +10570,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8941,6 +10594,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8951,6 +10605,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8961,6 +10616,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8971,6 +10627,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8981,6 +10638,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8991,6 +10649,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9001,6 +10660,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9011,6 +10671,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9018,9 +10679,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9028,9 +10702,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9043,7 +10741,10 @@ export interface operations {
     getApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9055,6 +10756,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9078,6 +10780,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9088,6 +10791,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9098,6 +10802,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9108,6 +10813,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9115,9 +10821,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9125,9 +10844,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9140,7 +10883,10 @@ export interface operations {
     putApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9165,6 +10911,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9188,6 +10935,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9198,6 +10946,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9208,6 +10957,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9218,6 +10968,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9228,6 +10979,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9238,6 +10990,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9245,9 +10998,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9255,9 +11021,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9273,6 +11063,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9316,6 +11108,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9392,6 +11185,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9402,6 +11196,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9412,6 +11207,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9422,6 +11218,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9432,6 +11229,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9442,6 +11240,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9452,6 +11251,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9462,6 +11262,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9469,9 +11270,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9479,9 +11293,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9494,7 +11332,10 @@ export interface operations {
     getApiV1GroupsGroupIdTransactionTransactionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 transaction_id: string;
@@ -9506,6 +11347,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9582,6 +11424,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9592,6 +11435,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9602,6 +11446,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9612,6 +11457,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9619,9 +11465,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9629,9 +11488,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9647,6 +11530,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9691,6 +11576,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9767,6 +11653,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9777,6 +11664,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9787,6 +11675,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9797,6 +11686,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9807,6 +11697,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9817,6 +11708,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9827,6 +11719,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9837,6 +11730,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9844,9 +11738,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9854,9 +11761,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9872,6 +11803,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9894,6 +11827,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9970,6 +11904,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9980,6 +11915,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9990,6 +11926,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10000,6 +11937,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10010,6 +11948,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10020,6 +11959,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10030,6 +11970,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10040,6 +11981,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10047,9 +11989,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10057,9 +12012,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10075,6 +12054,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10088,6 +12069,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10164,6 +12146,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10174,6 +12157,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10184,6 +12168,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10194,6 +12179,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10204,6 +12190,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10214,6 +12201,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10224,6 +12212,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10234,6 +12223,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10241,9 +12231,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10251,9 +12254,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10311,7 +12338,10 @@ export interface operations {
                 /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
                 transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10322,6 +12352,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10373,6 +12404,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10383,6 +12415,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10393,6 +12426,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10403,6 +12437,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10410,9 +12445,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10420,9 +12468,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10439,7 +12511,10 @@ export interface operations {
                 /** @description an endpoint id: answer the endpoints created before it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10450,6 +12525,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10482,6 +12558,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10492,6 +12569,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10502,6 +12580,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10512,6 +12591,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10519,9 +12599,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10529,9 +12622,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10547,6 +12664,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10573,6 +12692,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10599,6 +12719,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10609,6 +12730,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10619,6 +12741,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10629,6 +12752,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10639,6 +12763,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10649,6 +12774,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10659,6 +12785,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10669,6 +12796,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10676,9 +12804,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10686,9 +12827,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10701,7 +12866,10 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10713,6 +12881,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10739,6 +12908,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10749,6 +12919,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10759,6 +12930,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10769,6 +12941,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10776,9 +12949,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10786,9 +12972,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10801,7 +13011,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10813,6 +13026,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10829,6 +13043,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10839,6 +13054,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10849,6 +13065,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10859,6 +13076,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10866,9 +13084,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10876,9 +13107,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10891,7 +13146,10 @@ export interface operations {
     patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10914,6 +13172,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10940,6 +13199,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10950,6 +13210,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10960,6 +13221,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10970,6 +13232,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10980,6 +13243,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10990,6 +13254,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10997,9 +13262,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11007,9 +13285,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11026,7 +13328,10 @@ export interface operations {
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11038,6 +13343,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11087,6 +13393,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11097,6 +13404,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11107,6 +13415,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11117,6 +13426,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11124,9 +13434,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11134,9 +13457,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11152,6 +13499,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 endpoint_id: string;
@@ -11165,6 +13514,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11191,6 +13541,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11201,6 +13552,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11211,6 +13563,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11221,6 +13574,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11231,6 +13585,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11241,6 +13596,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11251,6 +13607,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11261,6 +13618,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11268,9 +13626,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11278,9 +13649,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -12534,6 +14929,24 @@ export interface operations {
                     "application/json": components["schemas"]["GroupClock"];
                 };
             };
+            /** @description Accepted: the clock moved; the group's due work is still running (catch_up.status running) and goes on after this answer */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "now": "2026-11-25T07:47:27.882Z",
+                     *       "offset_ms": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupClock"];
+                };
+            };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
@@ -12606,6 +15019,365 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "error",
+                     *           "status": 503,
+                     *           "rate": 0.25,
+                     *           "count": 10,
+                     *           "seed": 42,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d11",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "timeout_after_commit",
+                     *           "first": 1,
+                     *           "seed": 3141592653,
+                     *           "calls": 1,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operation": "sale",
+                 *       "action": "error",
+                 *       "status": 503,
+                 *       "rate": "0.25",
+                 *       "count": 10,
+                 *       "seed": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "operation": "sale",
+                     *       "action": "error",
+                     *       "status": 503,
+                     *       "rate": 0.25,
+                     *       "count": 10,
+                     *       "seed": 42,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdFaultsFaultId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fault_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

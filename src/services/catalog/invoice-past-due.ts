@@ -8,6 +8,7 @@ import { invoicePastDueRepo } from '../../store/repositories/invoice-past-due.js
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';
+import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const CHUNK = 200;
 
@@ -18,9 +19,16 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
   for (;;) {
     const rows = await invoicePastDueRepo.candidates(p.db, cutoffDay, scope, CHUNK);
     if (rows.length === 0) break;
+    let all = true;
     done += await p.db.write(async (tx) => {
+      const deadline = chunkDeadline();
       let n = 0;
       for (const row of rows) {
+        // The rest are read again by the next chunk (still not notified).
+        if (n > 0 && pastDeadline(deadline)) {
+          all = false;
+          break;
+        }
         if ((await invoicePastDueRepo.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
         appendClockEvent(tx, row.group_id, at, event('invoice.past_due', await loadInvoice(tx, row, at)));
         n++;
@@ -28,7 +36,8 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
       return n;
     });
     progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
-    if (rows.length < CHUNK) break;
+    if (rows.length < CHUNK && all) break;
+    await yieldToOthers();
   }
   return done;
 }

@@ -58,17 +58,23 @@ export interface DueWorkOptions {
   /** Only this group's work, at its time (nothing of any other group, nothing platform-wide). */
   groupId?: string;
   progress?: Progress;
+  /** Told the name of each group job as it starts (a catch-up's progress report). */
+  onJob?: (name: string) => void;
+  /** Counts of work done are added here as each job ends (default: a new record). */
+  done?: Record<string, number>;
 }
 
 export async function runDueWork(p: Platform, opts: DueWorkOptions | Progress = {}): Promise<Record<string, number>> {
-  const { groupId, progress } = typeof opts === 'function' ? { groupId: undefined, progress: opts } : opts;
-  const done: Record<string, number> = {};
+  const { groupId, progress, onJob, done = {} } = typeof opts === 'function' ? { groupId: undefined, progress: opts } : opts;
   const add = (name: string, n: number) => (done[name] = (done[name] ?? 0) + n);
   if (groupId !== undefined) {
     const g = await forGroup(p, groupId);
     await g.clock.refresh();
     const until = g.clock.now();
-    for (const job of groupJobs) add(job.name, await job.run(g, { groupId }, until, progress));
+    for (const job of groupJobs) {
+      onJob?.(job.name);
+      add(job.name, await job.run(g, { groupId }, until, progress));
+    }
     return done;
   }
   const base = platformClock(p);

@@ -225,6 +225,7 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
       groupId: link.group_id,
       processorId: link.processor_id,
       type: 'sale',
+      ...(ctx.forcedOutcome ? { forcedOutcome: ctx.forcedOutcome } : {}),
       source: 'forms',
       payment: { kind: 'token', token },
       amounts: { requested: amount },

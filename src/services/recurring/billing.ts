@@ -11,6 +11,7 @@
 // runs, so a clock advance over a year bills the 12 monthly cycles and the retries of a
 // failing one exactly as a server running all year would have. The transaction itself is
 // stamped with the platform clock.
+import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/db.js';
 import type { Progress } from '../clock/scheduler.js';
@@ -21,6 +22,7 @@ import {
   afterAttempt,
   chargeAmountFor,
   changeAmount,
+  cyclesElapsed,
   reschedule,
   withTerms,
   type ProrationBehavior,
@@ -32,9 +34,12 @@ import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
 import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import { chunkDeadline, yieldToOthers } from '../clock/chunks.js';
 
-/** Subscriptions per write transaction in a billing run. */
+/** Subscriptions read per page (plan updates, estimates). */
 export const BILLING_BATCH_SIZE = 500;
+/** Due subscriptions read per billing chunk (the chunk's time budget usually ends it first). */
+const CHUNK_ROWS = 100;
 
 export type { PaymentMethods } from '../../store/interfaces/recurring.js';
 
@@ -68,13 +73,20 @@ export async function billSubscription(
   methods: PaymentMethods,
   /** A request's unit of work takes the events; without one, they are the clock's. */
   emit?: (e: PendingEvent) => void,
-): Promise<{ attempts: number; subscription: SubscriptionEntity }> {
+  /** Stop after the attempt that passes this (performance.now() ms): the rest is the next chunk's. */
+  deadline = Infinity,
+): Promise<{ attempts: number; subscription: SubscriptionEntity; stopped: boolean }> {
   let row = subscription;
   let attempts = 0;
+  let stopped = false;
   const now = p.clock.nowIso();
   const sink = emit ?? ((e: PendingEvent) => appendClockEvent(tx, row.group_id, now, e));
   const happened: Array<'subscription.charged' | 'subscription.payment_failed' | 'subscription.completed'> = [];
   while (row.status === 'active' && row.next_bill_date !== null && row.next_bill_date <= until) {
+    if (attempts > 0 && performance.now() >= deadline) {
+      stopped = true;
+      break;
+    }
     const dueAt = row.next_bill_date;
     const trial = (row.trial_period_days ?? 0) > 0 && !row.trial_done;
     const charge = chargeAmountFor({
@@ -139,7 +151,7 @@ export async function billSubscription(
       for (const type of happened) sink(event(type, saved));
     }
   }
-  return { attempts, subscription: row };
+  return { attempts, subscription: row, stopped };
 }
 
 // ---------------------------------------------------------------------------
@@ -217,39 +229,73 @@ export async function applyTerms(
 // ---------------------------------------------------------------------------
 // The scheduler job
 
+/** Charge attempts a due subscription still has before `until` (an estimate: retries not counted). */
+function attemptsDue(row: SubscriptionEntity, until: string): number {
+  if (row.next_bill_date === null || row.next_bill_date > until) return 0;
+  const cycles = 1 + cyclesElapsed(row.next_bill_date, row.billing_cycle, row.billing_factor, until);
+  return row.duration > 0 ? Math.min(cycles, Math.max(1, row.duration - row.charge_count)) : cycles;
+}
+
+/** Estimated charge attempts due by `until` in `scope` (read in pages on the reader) and the subscriptions they belong to. */
+export async function estimateDueCharges(p: Platform, until: Date, scope?: GroupScope): Promise<{ subscriptions: number; charges: number }> {
+  const untilIso = until.toISOString();
+  let after: { at: string; id: string } | null = null;
+  let subscriptions = 0;
+  let charges = 0;
+  for (;;) {
+    const rows = await subscriptionRepo.dueBatch(p.db, untilIso, after, BILLING_BATCH_SIZE, scope);
+    for (const row of rows) charges += attemptsDue(row, untilIso);
+    subscriptions += rows.length;
+    if (rows.length < BILLING_BATCH_SIZE) break;
+    const last = rows.at(-1)!;
+    after = { at: last.next_bill_date!, id: last.id };
+  }
+  return { subscriptions, charges };
+}
+
 /**
- * Bill every active subscription (of the groups in `scope`) due at `until`, BILLING_BATCH_SIZE subscriptions per
- * write transaction, walking the due index in (next_bill_date, id) order. A billed
- * subscription leaves the due range (its next bill date passes `until`, or it stops
- * being active), so memory stays at one batch however many are due; the keyset cursor
- * only guarantees progress. Returns the number of charge attempts.
+ * Bill every active subscription (of the groups in `scope`) due at `until`, in chunks:
+ * each chunk is one write transaction of at most CHUNK_BUDGET_MS of billing (whole
+ * cycles: a subscription decades behind is billed over many chunks), and the job yields
+ * between chunks so that other groups' writes commit in between. It walks the due index
+ * in (next_bill_date, id) order; a fully billed subscription leaves the due range, a
+ * partly billed one (the chunk's last) stays in it, after the cursor, for the next
+ * chunk, so memory stays at one chunk and every chunk makes progress. Progress is
+ * reported in charge attempts (estimated at the start). A kill -9 loses at most the
+ * chunk in flight, which never committed: the next run starts from the database.
  */
 export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress, scope?: GroupScope): Promise<number> {
   const untilIso = until.toISOString();
-  const total = await subscriptionRepo.countDue(p.db, untilIso, scope);
-  if (total === 0) return 0;
-  let cursor: { at: string; id: string } | null = null;
-  let done = 0;
+  if ((await subscriptionRepo.dueBatch(p.db, untilIso, null, 1, scope)).length === 0) return 0;
+  const total = progress ? (await estimateDueCharges(p, until, scope)).charges : 0;
+  type Cursor = { at: string; id: string } | null;
+  let cursor: Cursor = null;
   let attempts = 0;
   progress?.(0, total, 'Billing subscriptions');
   for (;;) {
-    const after: { at: string; id: string } | null = cursor;
-    const batch = await p.db.write(async (tx) => {
-      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE, scope);
+    const after: Cursor = cursor;
+    const chunk = await p.db.write(async (tx): Promise<{ cursor: Cursor; attempts: number } | null> => {
+      const deadline = chunkDeadline();
+      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
       if (rows.length === 0) return null;
-      const last = rows.at(-1)!;
-      const next = { at: last.next_bill_date!, id: last.id };
       const methods = await subscriptionRepo.paymentMethods(tx, rows);
+      let next: Cursor = after;
       let n = 0;
-      for (const row of rows) n += (await billSubscription(tx, p, row, untilIso, methods)).attempts;
-      return { cursor: next, subscriptions: rows.length, attempts: n };
+      for (const row of rows) {
+        const billed = await billSubscription(tx, p, row, untilIso, methods, undefined, deadline);
+        n += billed.attempts;
+        if (billed.stopped) break; // still due: the next chunk goes on with it
+        next = { at: row.next_bill_date!, id: row.id };
+        if (performance.now() >= deadline) break;
+      }
+      return { cursor: next, attempts: n };
     });
-    if (!batch) break;
-    cursor = batch.cursor;
-    done += batch.subscriptions;
-    attempts += batch.attempts;
-    progress?.(Math.min(done, total), total, 'Billing subscriptions');
+    if (!chunk) break;
+    cursor = chunk.cursor;
+    attempts += chunk.attempts;
+    progress?.(Math.min(attempts, total), Math.max(total, attempts), 'Billing subscriptions');
+    await yieldToOthers();
   }
-  if (done < total) progress?.(total, total, 'Billing subscriptions');
+  if (attempts < total) progress?.(total, total, 'Billing subscriptions');
   return attempts;
 }

@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { mintKey } from '../groups/keys.js';
 import { seedDemoInGroup } from '../../dev/demo.js';
-import { runDueWork, type Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/scheduler.js';
+import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
+import { ENV, type Env } from '../../config/env.js';
 import { sandboxRepo } from '../../store/repositories/sandboxes.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import { groupClockRepo } from '../../store/repositories/group-clocks.js';
@@ -147,6 +149,7 @@ export interface GroupClockState {
   now: string;
   offset_ms: number;
   work?: Record<string, number>;
+  catch_up?: CatchUpState;
 }
 
 /** A group's time now, and its own offset from the platform clock. */
@@ -155,17 +158,30 @@ export const showGroupClock = useCase({
   run: (p: Platform, ctx: RequestContext, input) => groupClock(p, input.group_id),
 });
 
-async function groupClock(p: Platform, groupId: string): Promise<GroupClockState> {
+async function groupClock(p: Platform, groupId: string, finished = false): Promise<GroupClockState> {
   const g = await forGroup(p, groupId);
   if (g.groupId !== groupId) throw notFound('group');
   await g.clock.refresh();
-  return { group_id: groupId, now: g.clock.nowIso(), offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs() };
+  return {
+    group_id: groupId,
+    now: g.clock.nowIso(),
+    offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs(),
+    catch_up: await catchUpState(p, groupId, finished),
+  };
 }
 
-/** Move one group's clock: `moveClock` for the group the input names. */
+/** How long a clock move's request waits for its catch-up before answering with the progress so far (PAYCTL_CLOCK_ANSWER_MS). */
+export const DEFAULT_CLOCK_ANSWER_MS = 10_000;
+
+function clockAnswerMs(env: Env): number {
+  const v = Number(env[ENV.clockAnswerMs]);
+  return env[ENV.clockAnswerMs] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_CLOCK_ANSWER_MS;
+}
+
+/** Move one group's clock: `moveClock` for the group the input names, answering after at most the clock answer budget. */
 export const moveGroupClock = useCase({
   input: moveGroupClockInput,
-  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input),
+  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input, undefined, { answerWithinMs: clockAnswerMs(p.env) }),
 });
 
 /**
@@ -173,13 +189,17 @@ export const moveGroupClock = useCase({
  * work, nothing of any other group. Never backwards: a set before the group's time now
  * is a 400 naming `set`. The offset is read and written in one unit of work (with the
  * request's Idempotency-Key, so a retried advance moves the clock once), then the due
- * work runs in its own transactions (`progress` hears of it: the CLI's progress bar).
+ * work runs as the group's catch-up, in chunks (`progress` hears of it: the CLI's
+ * progress bar). With `answerWithinMs`, the answer comes when the group has caught up or
+ * after that long, whichever is first: then `catch_up.status` is `running` and the
+ * catch-up goes on after the answer (the route answers 202).
  */
 export async function moveClock(
   p: Platform,
   ctx: RequestContext,
   input: MoveClock & { group_id: string },
   progress?: Progress,
+  opts: { answerWithinMs?: number } = {},
 ): Promise<GroupClockState & { work: Record<string, number> }> {
   const groupId = input.group_id;
   const base = platformClock(p);
@@ -198,6 +218,14 @@ export async function moveClock(
     await groupClockRepo.put(tx, groupId, next);
     return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };
   });
-  const work = await runDueWork(p, { groupId, progress });
-  return { ...(await groupClock(p, groupId)), work };
+  const run = startCatchUp(p, groupId, progress);
+  let timer: NodeJS.Timeout | undefined;
+  const budget = opts.answerWithinMs;
+  const finished = await (budget === undefined
+    ? run.promise.then(() => true)
+    : Promise.race([run.promise.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), budget)))]).finally(() =>
+        clearTimeout(timer),
+      ));
+  // catch_up.status is `running` exactly when this move's work is still going (the route's 202).
+  return { ...(await groupClock(p, groupId, finished)), work: { ...run.work } };
 }

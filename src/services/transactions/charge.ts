@@ -14,6 +14,7 @@ import type { Commission, Transaction, TransactionEntity, TransactionSource } fr
 import { formatMoney } from '../../domain/money.js';
 import { bankAccountText, cardText } from '../../render/format.js';
 import { decide } from '../../processor/simulator.js';
+import type { Outcome } from '../../processor/test-cards.js';
 import { newId } from '../../lib/ids.js';
 import { validationError } from '../../errors.js';
 import { toApiTransaction } from './mapper.js';
@@ -35,6 +36,8 @@ export interface ChargeInput {
    *  created): saves a read on the writer connection inside the write. */
   processor?: ProcessorEntity;
   type: 'sale' | 'auth';
+  /** A sandbox's injected fault: the processor's answer (a decline) instead of the method's scripted one. */
+  forcedOutcome?: Outcome;
   source: TransactionSource;
   payment: PaymentSource;
   amounts: { requested: number; tax?: number; shipping?: number };
@@ -107,7 +110,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
   const processor = await processorFor(tx, input);
   if (!processor) throw validationError([{ path: 'processor_id', message: 'is not a processor of this group' }]);
   const m = methodColumns(input.payment);
-  const decision = decide(m.outcome, input.type);
+  const decision = decide(m.outcome, input.type, input.forcedOutcome);
   const approved = decision.status !== 'declined';
   const now = clock.nowIso();
   const billing = input.billingAddress ?? {};

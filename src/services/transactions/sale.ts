@@ -83,6 +83,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
       processorId: processor.id,
       processor,
       type: req.type,
+      ...(ctx.forcedOutcome ? { forcedOutcome: ctx.forcedOutcome } : {}),
       source: req.source,
       payment,
       amounts: { requested: req.amounts.requested_amount, tax: req.amounts.included_tax_amount, shipping: req.amounts.included_shipping_amount },

@@ -12,10 +12,14 @@ import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
+import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
-const CHUNK = 2000;
+/** Candidates read per chunk (the chunk's time budget may settle fewer; the rest are read again). */
+const CHUNK = 500;
+/** Auths expired per write. */
+const EXPIRE_CHUNK = 200;
 
 /** The first cutoff after an instant: the next 00:00 UTC. */
 export function cutoffAfter(iso: string): string {
@@ -23,7 +27,12 @@ export function cutoffAfter(iso: string): string {
   return new Date(Math.floor(t / DAY) * DAY + DAY).toISOString();
 }
 
-/** Settle and expire the transactions of the groups in `scope`, whose time is `until`. */
+/**
+ * Settle and expire the transactions of the groups in `scope`, whose time is `until`, in
+ * chunks (src/services/clock/chunks.ts): each write settles whole batches (one group and
+ * cutoff) until its budget is spent, and the job yields before the next, so a backlog of
+ * years of daily batches never holds the writer for long.
+ */
 export async function runSettlement(p: Platform, until: Date, scope: GroupScope, progress?: Progress): Promise<number> {
   const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
   const at = until.toISOString();
@@ -32,6 +41,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
     const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
     settled += await p.db.write(async (tx) => {
+      const deadline = chunkDeadline();
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
       for (const r of rows) {
         const cutoff = cutoffAfter(r.created_at);
@@ -57,21 +67,34 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
           }));
         }
         n += moved.length;
+        // The batches left are read again by the next chunk (still pending, still due).
+        if (pastDeadline(deadline)) break;
       }
       return n;
     });
     progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
-    if (rows.length < CHUNK) break;
+    await yieldToOthers();
   }
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
+  let expired = 0;
   // Checked on the reader first: most passes have nothing to expire and need no write.
-  if (!(await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope))) return settled;
-  const expired = await p.db.write(async (tx) => {
-    const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope);
-    await transactionEvents(tx, 'transaction.expired', rows, at);
-    return rows.length;
-  });
+  while (await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope)) {
+    const n = await p.db.write(async (tx) => {
+      const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
+      await transactionEvents(tx, 'transaction.expired', rows, at);
+      return rows.length;
+    });
+    expired += n;
+    if (n === 0) break;
+    await yieldToOthers();
+  }
   return settled + expired;
+}
+
+/** How many transactions of `scope` are due to settle at `until`, counted up to `cap`. */
+export async function countToSettle(p: Platform, until: Date, scope: GroupScope, cap: number): Promise<number> {
+  const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
+  return (await settlementRepo.candidates(p.db, lastCutoff, cap, scope)).length;
 }
 
 /** One event per transaction the clock moved, its object as the API shows it. */

@@ -50,6 +50,6 @@ export interface SettlementStore {
   setBatchTotals(tx: Tx, id: string, transactionCount: number, totalAmount: number): Promise<unknown>;
   deleteBatch(tx: Tx, id: string): Promise<unknown>;
   hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean>;
-  /** Expire auths created before `createdBefore`: the transactions it moved. */
-  expireAuths(tx: Tx, createdBefore: string, at: string, scope: GroupScope): Promise<TransactionEntity[]>;
+  /** Expire auths created before `createdBefore` (at most `limit`, oldest first): the transactions it moved. */
+  expireAuths(tx: Tx, createdBefore: string, at: string, scope: GroupScope, limit?: number): Promise<TransactionEntity[]>;
 }

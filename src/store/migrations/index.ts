@@ -20,6 +20,7 @@ import invoicePastDue from './016-invoice-past-due.js';
 import webhookSecretGrace from './017-webhook-secret-grace.js';
 import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
+import faultRules from './020-fault-rules.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   webhookSecretGrace,
   eventsOneIndex,
   webhookRows,
+  faultRules,
 ].sort((a, b) => a.version - b.version);

@@ -43,14 +43,15 @@ export const settlementRepo: SettlementStore = {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} LIMIT 1`, [createdBefore, ...s.params])) !== undefined;
   },
-  /** Expire old auths; answers the rows it moved (for their events). */
-  async expireAuths(ex, createdBefore, at, scope) {
+  /** Expire old auths, at most `limit`, oldest first; answers the rows it moved (for their events). */
+  async expireAuths(ex, createdBefore, at, scope, limit = -1) {
     const s = scopeCondition(scope);
-    const rows = await ex.all<TransactionRow>(`UPDATE transactions SET status = 'expired', updated_at = ? WHERE status = 'authorized' AND created_at < ? AND ${s.sql} RETURNING *`, [
-      at,
-      createdBefore,
-      ...s.params,
-    ]);
+    const rows = await ex.all<TransactionRow>(
+      `UPDATE transactions SET status = 'expired', updated_at = ? WHERE id IN (
+         SELECT id FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} ORDER BY created_at, id LIMIT ?
+       ) RETURNING *`,
+      [at, createdBefore, ...s.params, limit],
+    );
     return rows.map(toTransactionEntity);
   },
 };

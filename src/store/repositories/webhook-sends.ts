@@ -8,11 +8,12 @@ import { scopeCondition, type GroupScope } from './group-clocks.js';
 export const webhookSendRepo: WebhookSendStore = {
   /**
    * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
-   * `realNow`, to an enabled endpoint, oldest due first (the partial due index), each
-   * with its event and endpoint.
+   * `realNow`, to an enabled endpoint not in `skip` (endpoints whose queue is full),
+   * oldest due first (the partial due index), each with its event and endpoint.
    */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number) {
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip: readonly string[] = []) {
     const s = scopeCondition(scope, 'd.group_id');
+    const skipping = skip.length > 0;
     return ex.all<WebhookSend>(
       `SELECT d.id AS delivery_id, d.endpoint_id, d.attempts, d.next_attempt_at,
               e.id AS event_id, e.type, e.created_at, e.group_id, e.request_id, e.idempotency_key, e.data,
@@ -20,9 +21,11 @@ export const webhookSendRepo: WebhookSendStore = {
        FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id
          JOIN events e ON e.group_id = d.group_id AND e.id = d.event_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql} AND w.disabled = 0
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql} AND w.disabled = 0${
+         skipping ? ' AND d.endpoint_id NOT IN (SELECT value FROM json_each(?))' : ''
+       }
        ORDER BY d.next_attempt_at LIMIT ?`,
-      [until, realNow, ...s.params, limit],
+      skipping ? [until, realNow, ...s.params, JSON.stringify(skip), limit] : [until, realNow, ...s.params, limit],
     );
   },
   /** Keep `secret` (just replaced) signing until `until` (group time). */
