@@ -18,6 +18,7 @@ import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
 import { readBodyFile } from './flags/file.js';
 import { isUsageError, usage, USAGE_EXIT } from './usage.js';
+import { holdsBigint, stringifyJson } from '../lib/exact-json.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
 function hasFlag(argv: string[], name: string): boolean {
@@ -121,6 +122,12 @@ export abstract class PayctlCommand extends Command {
     }
     if (err.oclif || process.env[ENV.debug]) return super.catch(err);
     this.error(err.message || String(err), { exit: 1 });
+  }
+
+  /** --json output: oclif's, except that a sum beyond 2^53 (a bigint) is written as an exact integer. */
+  protected override logJson(json: unknown): void {
+    if (!holdsBigint(json)) return super.logJson(json);
+    this.log(stringifyJson(json, 2));
   }
 
   /** A request body from --file (a path, or - for stdin). */

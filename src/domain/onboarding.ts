@@ -6,7 +6,7 @@
 // inside have problems (`when`), reading a loosely-typed view of the input. That is
 // what lets a 400 list every violated rule, not only the field-level ones.
 import { z } from 'zod';
-import { uint64 } from './money.js';
+import { amount } from './money.js';
 import { DEFAULT_MAX, email, requiredText, text } from './strings.js';
 
 // ---------------------------------------------------------------------------
@@ -239,8 +239,8 @@ export function amountsRequired(activity: unknown): boolean {
 
 const expectedActivity = obj({
   monthly_volume_range: oneOf(MONTHLY_VOLUME_RANGES),
-  average_transaction_amount: uint64.optional(),
-  maximum_transaction_amount: uint64.optional(),
+  average_transaction_amount: amount.optional(),
+  maximum_transaction_amount: amount.optional(),
 }).superRefine((a: Loose, ctx) => {
   if (!amountsRequired(a)) return;
   for (const key of ['average_transaction_amount', 'maximum_transaction_amount'] as const) {
@@ -443,8 +443,8 @@ const business = obj({
   bank_statements: statements.optional(),
   // Deprecated (Versioning 2): typed here, required only in legacy mode, dropped otherwise.
   average_monthly_transaction_volume: requiredText().optional(),
-  max_transaction_size: uint64.optional(),
-  average_transaction_size: uint64.optional(),
+  max_transaction_size: amount.optional(),
+  average_transaction_size: amount.optional(),
 })
   .superRefine(businessRules, whenObject)
   .overwrite((b) => {

@@ -22,6 +22,7 @@ import { eventStreamQuerySchema, matchesTypes, streamCursor, type StreamReady } 
 import { validationError } from '../../errors.js';
 import { useCase } from '../use-case.js';
 import type { Platform } from '../platform.js';
+import { stringifyJson } from '../../lib/exact-json.js';
 import { toEvent } from './events.js';
 import { onEventsCommitted } from './nudge.js';
 
@@ -84,7 +85,7 @@ interface Entry {
   json: string;
 }
 
-const entry = (row: SequencedEvent): Entry => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) });
+const entry = (row: SequencedEvent): Entry => ({ seq: row.seq, type: row.type, json: stringifyJson(toEvent(row)) });
 
 interface Follower {
   /** Behind the feed: reading the log itself. */

@@ -170,9 +170,10 @@ async function applyAmountChange(
   behavior: ProrationBehavior,
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
+  amountField?: string,
 ): Promise<SubscriptionEntity> {
   const now = p.clock.nowIso();
-  const change = changeAmount(subscription, newAmount, behavior, now);
+  const change = changeAmount(subscription, newAmount, behavior, now, amountField);
   const row = change.subscription;
   if (change.charge_now === undefined) return row;
   const period = row.charge_count - 1;
@@ -222,7 +223,7 @@ export async function applyTerms(
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
 ): Promise<SubscriptionEntity> {
-  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit);
+  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit, terms.amount_field);
   return reschedule(next);
 }
 

@@ -303,6 +303,7 @@ async function update(
         duration: input.duration,
         max_retry_count: input.max_retry_count,
         retry_policy: plan.retry_policy,
+        amount_field: 'amounts.requested_amount',
       },
       behavior,
       methods,

@@ -2,6 +2,7 @@
 // over the path group's transactions, with the query's filters; and the export of every
 // matching transaction, page after page. The HTTP route, `payctl report` and the report
 // browser all come through here.
+import type { ExactInt } from '../../domain/money.js';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
@@ -101,7 +102,7 @@ export async function reportPage(p: Platform, groupId: string, w: ReportWindow, 
 }
 
 /** Count and net amount for the same filters. */
-export async function reportSummary(p: Platform, groupId: string, w: ReportWindow): Promise<{ total_count: number; total_amount: number }> {
+export async function reportSummary(p: Platform, groupId: string, w: ReportWindow): Promise<{ total_count: number; total_amount: ExactInt }> {
   const scope = scopeOf(groupId, w);
   const [total_count, total_amount] = await Promise.all([reportingRepo.count(p.db, scope), reportingRepo.amountSum(p.db, scope)]);
   return { total_count, total_amount };

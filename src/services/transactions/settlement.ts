@@ -12,6 +12,7 @@ import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
+import { exactSum } from '../../domain/money.js';
 import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
@@ -59,7 +60,8 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
         if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
         else {
-          const total = moved.reduce((sum, m) => sum + m.captured_amount, 0);
+          // Exact at any size (BigInt): amounts accepted before the bound reach 2^53-1 each.
+          const total = exactSum(moved.map((m) => m.captured_amount));
           await settlementRepo.setBatchTotals(tx, b.id, moved.length, total);
           await transactionEvents(tx, 'transaction.settled', moved, at);
           appendClockEvent(tx, b.group_id, at, event('settlement_batch.closed', {

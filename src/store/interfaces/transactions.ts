@@ -47,7 +47,8 @@ export interface SettlementStore {
   insertBatch(tx: Tx, b: SettlementBatchEntity): Promise<void>;
   /** Compare-and-set of a batch's transactions to settled: the transactions it actually moved, in id order. */
   settle(tx: Tx, ids: readonly string[], batchId: string, at: string): Promise<TransactionEntity[]>;
-  setBatchTotals(tx: Tx, id: string, transactionCount: number, totalAmount: number): Promise<unknown>;
+  /** totalAmount is exact (a bigint beyond 2^53): stored as an integer, or as its decimal text beyond 64 bits. */
+  setBatchTotals(tx: Tx, id: string, transactionCount: number, totalAmount: number | bigint): Promise<unknown>;
   deleteBatch(tx: Tx, id: string): Promise<unknown>;
   hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean>;
   /** Expire auths created before `createdBefore` (at most `limit`, oldest first): the transactions it moved. */

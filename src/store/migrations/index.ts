@@ -21,6 +21,7 @@ import webhookSecretGrace from './017-webhook-secret-grace.js';
 import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
 import faultRules from './020-fault-rules.js';
+import exactMoneyRollup from './021-exact-money-rollup.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   eventsOneIndex,
   webhookRows,
   faultRules,
+  exactMoneyRollup,
 ].sort((a, b) => a.version - b.version);

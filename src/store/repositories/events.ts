@@ -1,6 +1,7 @@
 // The event log on SQLite: the EventStore. The data column is JSON text; the entity's
 // data the object — converted here. Positions (`seq`) are AUTOINCREMENT: never reused.
 import type { EventEntity, EventStore, SequencedEvent } from '../interfaces/events.js';
+import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 
 /** The entity as stored: `data` (`{ object, previous_attributes? }`) as JSON text. */
 interface EventRow extends Omit<EventEntity, 'data'> {
@@ -11,14 +12,15 @@ const COLUMNS = ['id', 'group_id', 'type', 'created_at', 'request_id', 'idempote
 
 /** The entity of a row read back (in place: the row is fresh from the driver). */
 function toRecord(row: EventRow): EventEntity {
-  (row as EventEntity).data = JSON.parse(row.data);
+  // Exact: an event may carry a sum beyond 2^53 (settlement_batch.closed's total_amount).
+  (row as EventEntity).data = parseJson(row.data) as EventEntity['data'];
   return row as EventEntity;
 }
 
 export const eventRepo: EventStore = {
   /** Deferred: sent with the write's other rows, in its transaction. */
   insert(tx, e) {
-    tx.deferInsert('events', COLUMNS, [e.id, e.group_id, e.type, e.created_at, e.request_id, e.idempotency_key, JSON.stringify(e.data)]);
+    tx.deferInsert('events', COLUMNS, [e.id, e.group_id, e.type, e.created_at, e.request_id, e.idempotency_key, stringifyJson(e.data)]);
   },
   async find(ex, groupId, id) {
     const row = await ex.get<EventRow>(`SELECT ${COLUMNS.join(', ')} FROM events WHERE group_id = ? AND id = ?`, [groupId, id]);

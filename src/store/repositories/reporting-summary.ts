@@ -5,7 +5,8 @@
 // status and at most one of brand, payment method, source (see dimsRows), else from
 // transaction_daily when every filter is one of its dimensions.
 import type { Executor } from '../db.js';
-import { rollupSplit, where, type ReportScope, type Sql } from './reporting.js';
+import { NET_HIGH_ROW, NET_LOW_ROW, rollupSplit, where, type ReportScope, type Sql } from './reporting.js';
+import { fromSplit, type ExactInt } from '../../domain/money.js';
 import { NET_AMOUNT_STATUSES } from '../../domain/reporting.js';
 import type { SummaryGroup } from '../../domain/reporting-summary.js';
 
@@ -43,13 +44,15 @@ function dimsRows(scope: ReportScope, groupDimension: string): { dimension: stri
 
 // The statuses are this module's constants, not input: written into the statement.
 const NET = `status IN (${NET_AMOUNT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
-const ROLLUP_AMOUNT = `SUM(CASE WHEN ${NET} THEN net_amount ELSE 0 END)`;
-const ROWS_AMOUNT = `SUM(CASE WHEN ${NET} THEN captured_amount - refunded_amount ELSE 0 END)`;
+// Net amounts in two exact halves (migration 21): h and l, recombined by fromSplit.
+const ROLLUP_AMOUNT = `SUM(CASE WHEN ${NET} THEN net_high ELSE 0 END) AS h, SUM(CASE WHEN ${NET} THEN net_low ELSE 0 END) AS l`;
+const ROWS_AMOUNT = `SUM(CASE WHEN ${NET} THEN ${NET_HIGH_ROW} ELSE 0 END) AS h, SUM(CASE WHEN ${NET} THEN ${NET_LOW_ROW} ELSE 0 END) AS l`;
 
 export interface SummaryRow {
   key: string;
   count: number;
-  amount: number;
+  /** Exact: a bigint beyond 2^53. */
+  amount: ExactInt;
 }
 
 const createdIn = (from: string, fromOp: '>=' | '>', to: string, toOp: '<' | '<=') => ({
@@ -63,7 +66,7 @@ export const summarySql = {
     const out: Sql = { sql: '', params: [] };
     const key = KEYS[groupBy];
     const split = rollupSplit(scope);
-    const rowsPart = (w: string) => `SELECT ${key.rows} AS k, COUNT(*) AS c, ${ROWS_AMOUNT} AS a FROM transactions WHERE ${w} GROUP BY k`;
+    const rowsPart = (w: string) => `SELECT ${key.rows} AS k, COUNT(*) AS c, ${ROWS_AMOUNT} FROM transactions WHERE ${w} GROUP BY k`;
     let parts: string[];
     if (!split) {
       parts = [rowsPart(where(scope, createdIn(scope.start, '>=', scope.end, '<='), out))];
@@ -79,10 +82,10 @@ export const summarySql = {
           days += dims.values.length ? ` AND value IN (${dims.values.map(() => '?').join(', ')})` : ' AND 1 = 0';
           out.params.push(...dims.values);
         }
-        wholeDays = `SELECT ${key.dims.key} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} AS a FROM transaction_daily_dims WHERE dimension = ? AND ${days} GROUP BY k`;
+        wholeDays = `SELECT ${key.dims.key} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily_dims WHERE dimension = ? AND ${days} GROUP BY k`;
       } else {
         const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
-        wholeDays = `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} AS a FROM transaction_daily WHERE ${days} GROUP BY k`;
+        wholeDays = `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily WHERE ${days} GROUP BY k`;
       }
       const head = where(scope, createdIn(scope.start, '>=', split.fullFrom, '<'), out);
       const tail = where(scope, createdIn(split.fullTo, '>=', scope.end, '<='), out);
@@ -93,15 +96,16 @@ export const summarySql = {
       ];
     }
     // Rollup rows can reach a count of 0 (their transactions moved to another key).
-    out.sql = `SELECT k AS key, SUM(c) AS count, SUM(a) AS amount FROM (${parts.join('\nUNION ALL\n')})
+    out.sql = `SELECT k AS key, SUM(c) AS count, CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})
 GROUP BY k HAVING SUM(c) > 0 ORDER BY k`;
     return out;
   },
 };
 
 export const summaryRepo = {
-  byKey(ex: Executor, scope: ReportScope, groupBy: SummaryGroup): Promise<SummaryRow[]> {
+  async byKey(ex: Executor, scope: ReportScope, groupBy: SummaryGroup): Promise<SummaryRow[]> {
     const q = summarySql.byKey(scope, groupBy);
-    return ex.all<SummaryRow>(q.sql, q.params);
+    const rows = await ex.all<{ key: string; count: number; h: string | null; l: string | null }>(q.sql, q.params);
+    return rows.map((r) => ({ key: r.key, count: r.count, amount: fromSplit(r.h, r.l) }));
   },
 };

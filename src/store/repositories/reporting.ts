@@ -12,7 +12,8 @@
 import type { BatchReducer, Executor, JsonStatement, Tx } from '../db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
 import { toTransactionEntity, type TransactionRow } from './transactions.js';
-import { rollupInsertSelect } from '../migrations/011-reporting-rollup-triggers.js';
+import { rollupInsertSelect, SPLIT_SQL } from '../migrations/021-exact-money-rollup.js';
+import { fromSplit, SPLIT, type ExactInt } from '../../domain/money.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../domain/reporting.js';
 
 export interface ReportScope {
@@ -147,11 +148,37 @@ function aggregate(scope: ReportScope, rollupExpr: string, rowExpr: string, only
   return out;
 }
 
+const NET_ROW = 'captured_amount - refunded_amount';
+/** The two halves of the net amount of a transactions row (see migration 21). */
+export const NET_HIGH_ROW = `((${NET_ROW}) / ${SPLIT_SQL})`;
+export const NET_LOW_ROW = `((${NET_ROW}) % ${SPLIT_SQL})`;
+
+/**
+ * The net amount as two exact halves (h = Σ high, l = Σ low, as decimal text): the rollup
+ * for whole days plus the rows of the partial ends. Neither half can overflow (migration
+ * 21), and text carries them past 2^53; fromSplit recombines them with BigInt.
+ */
+function amountHalves(scope: ReportScope): Sql {
+  const out: Sql = { sql: '', params: [] };
+  const split = rollupSplit(scope);
+  const rows = (w: string) => `SELECT SUM(${NET_HIGH_ROW}) AS h, SUM(${NET_LOW_ROW}) AS l FROM transactions WHERE ${w}`;
+  let parts: string[];
+  if (!split) {
+    parts = [rows(where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses: NET_AMOUNT_STATUSES }, out))];
+  } else {
+    const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
+    const head = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: split.fullFrom, op: '<' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
+    const tail = where(scope, { time: 'created_at', from: { value: split.fullTo, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
+    parts = [`SELECT SUM(net_high) AS h, SUM(net_low) AS l FROM transaction_daily WHERE ${days}`, rows(head), rows(tail)];
+  }
+  out.sql = `SELECT CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})`;
+  return out;
+}
+
 export const reportingSql = {
   count: (scope: ReportScope): Sql => aggregate(scope, 'COALESCE(SUM(tx_count), 0)', 'COUNT(*)'),
-  /** Net amount (see NET_AMOUNT_STATUSES): rows of other statuses add 0, so they are left out. */
-  amountSum: (scope: ReportScope): Sql =>
-    aggregate(scope, 'COALESCE(SUM(net_amount), 0)', 'COALESCE(SUM(captured_amount - refunded_amount), 0)', NET_AMOUNT_STATUSES),
+  /** Net amount (see NET_AMOUNT_STATUSES) in two exact halves: rows of other statuses add 0, so they are left out. */
+  amountSum: (scope: ReportScope): Sql => amountHalves(scope),
   /** The same count without the rollup (for tests: both must agree). */
   countFromRows(scope: ReportScope): Sql {
     const out: Sql = { sql: '', params: [] };
@@ -195,9 +222,11 @@ export const reportingRepo = {
     const q = reportingSql.count(scope);
     return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
   },
-  async amountSum(ex: Executor, scope: ReportScope): Promise<number> {
+  /** Exact at any volume: a bigint beyond 2^53. */
+  async amountSum(ex: Executor, scope: ReportScope): Promise<ExactInt> {
     const q = reportingSql.amountSum(scope);
-    return (await ex.get<{ v: number }>(q.sql, q.params))?.v ?? 0;
+    const r = await ex.get<{ h: string | null; l: string | null }>(q.sql, q.params);
+    return fromSplit(r?.h, r?.l);
   },
   async page(ex: Executor, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<ReportedTransaction[]> {
     const q = reportingSql.page(scope, limit, offset, after);
@@ -225,17 +254,22 @@ export const rollupOfInserts: BatchReducer<RollupItem> = {
     for (const r of rows) {
       const key = [r.group_id, r.created_at.slice(0, 10), r.status, r.transaction_type, r.method_detail, r.brand ?? '', r.source, r.currency, r.processor_id];
       const id = key.join('\u0000');
+      // The net amount in the rollup's two halves (migration 21), as SQL splits it:
+      // truncated division by a power of two is exact in doubles.
       const net = r.captured_amount - r.refunded_amount;
+      const high = Math.trunc(net / SPLIT);
+      const low = net % SPLIT;
       const seen = sums.get(id);
       if (seen) {
         (seen[DIMENSION_COUNT] as number)++;
-        (seen[DIMENSION_COUNT + 1] as number) += net;
-      } else sums.set(id, [...key, 1, net]);
+        (seen[DIMENSION_COUNT + 1] as number) += high;
+        (seen[DIMENSION_COUNT + 2] as number) += low;
+      } else sums.set(id, [...key, 1, high, low]);
     }
     // `WHERE true`: an upsert on a SELECT needs it (SQLite's parser).
-    const sql = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_amount)
-SELECT ${Array.from({ length: DIMENSION_COUNT + 2 }, (_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
-ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_amount = net_amount + excluded.net_amount`;
+    const sql = `INSERT INTO transaction_daily (${DIMENSIONS}, tx_count, net_high, net_low)
+SELECT ${Array.from({ length: DIMENSION_COUNT + 3 }, (_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+ON CONFLICT (${DIMENSIONS}) DO UPDATE SET tx_count = tx_count + excluded.tx_count, net_high = net_high + excluded.net_high, net_low = net_low + excluded.net_low`;
     return [{ sql, json: JSON.stringify([...sums.values()]) }];
   },
 };

@@ -37,7 +37,7 @@ export const settlementRepo: SettlementStore = {
   },
   /** A batch's totals, from the rows settle() moved into it. */
   setBatchTotals: (ex, id, transactionCount, totalAmount) =>
-    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, totalAmount, id]),
+    ex.run('UPDATE settlement_batches SET transaction_count = ?, total_amount = ? WHERE id = ?', [transactionCount, typeof totalAmount === 'bigint' ? totalAmount.toString() : totalAmount, id]),
   deleteBatch: (ex, id) => ex.run('DELETE FROM settlement_batches WHERE id = ?', [id]),
   async hasExpiringAuths(ex, createdBefore, scope) {
     const s = scopeCondition(scope);
