@@ -153,13 +153,16 @@ class Sender {
   /**
    * One pass over `scope`: read what is due by `dueBy` for endpoints whose lane has room
    * (and not in `skip`), claim it, and start each attempt in its endpoint's lane. Does
-   * not wait for the answers.
+   * not wait for the answers. `backlog`: lanes that could not take all they had due are
+   * marked, so the loop is told when they have room (a caller that waits for its
+   * attempts sends the rest itself).
    */
-  async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, skip: ReadonlySet<string> = new Set()): Promise<Dispatched> {
+  async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, o: { skip?: ReadonlySet<string>; backlog: boolean }): Promise<Dispatched> {
     const now = performance.now();
+    const skip = o.skip ?? new Set<string>();
     const inScope = (groupId: string) => !('groupId' in scope) || scope.groupId === groupId;
     const full = this.lanes.full(now).filter((l) => inScope(l.groupId));
-    for (const l of full) l.backlog = true;
+    if (o.backlog) for (const l of full) l.backlog = true;
     const skipIds = [...skip, ...full.map((l) => l.endpointId)];
     const waitable = full.some((l) => !skip.has(l.endpointId) && !l.slow(now));
     const realNow = Date.now();
@@ -174,7 +177,7 @@ class Sender {
       if (left > 0) {
         picked.push(d);
         lane.reserved++;
-      } else lane.backlog = true;
+      } else if (o.backlog) lane.backlog = true;
       room.set(d.endpoint_id, left - 1);
     }
     if (picked.length === 0) return { started: [], endpoints: new Set(), more, waitable };
@@ -360,7 +363,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   if (loops.has(t.db) && !('groupId' in scope)) {
     let handed = 0;
     for (;;) {
-      const r = await s.dispatch(t, scope, dueBy());
+      const r = await s.dispatch(t, scope, dueBy(), { backlog: true });
       for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
       handed += r.started.length;
       if (!r.more || r.started.length === 0) return handed;
@@ -372,7 +375,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   const touched = new Set<string>();
   const slow = new Set<string>();
   for (;;) {
-    const r = await s.dispatch(t, scope, dueBy(), slow);
+    const r = await s.dispatch(t, scope, dueBy(), { skip: slow, backlog: false });
     for (const id of r.endpoints) touched.add(id);
     for (const a of r.started) {
       const done: Promise<void> = a.then(
@@ -392,7 +395,15 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
       throw failure.err;
     }
     if (r.started.length > 0 && r.more) continue;
-    if (mine.size === 0 && !r.waitable) return attempts;
+    if (mine.size === 0 && !r.waitable) {
+      // What was left to slow endpoints goes from the serving process's loop, if this is one.
+      const loop = loops.get(t.db);
+      for (const id of slow) {
+        const lane = s.lanes.get(id);
+        if (lane && loop) loop.nudge(lane.groupId);
+      }
+      return attempts;
+    }
     await Promise.race([...mine, s.lanes.nextRoom()]);
     for (const id of touched) if (s.lanes.get(id)?.provenSlow()) slow.add(id);
   }
@@ -479,7 +490,7 @@ export class DeliveryLoop {
           const t = { db: this.p.db, clock: c, env: this.p.env };
           for (;;) {
             if (this.stopped) return;
-            const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString());
+            const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString(), { backlog: true });
             for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
             if (!r.more || r.started.length === 0) return;
           }
