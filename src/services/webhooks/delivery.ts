@@ -81,7 +81,7 @@ class Lost extends Error {}
 const lost = () => new Lost('another sender holds one of these deliveries');
 
 /** One claim's deliveries: who holds them and until when (real ms). */
-interface Claim {
+export interface Claim {
   owner: string;
   leaseUntil: number;
   /** The group's time when the claim's attempts are sent (their created_at). */
@@ -158,8 +158,7 @@ class Sender {
   async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, o: { skip?: ReadonlySet<string>; backlog: boolean }): Promise<Dispatched> {
     const now = performance.now();
     const skip = o.skip ?? new Set<string>();
-    const inScope = (groupId: string) => !('groupId' in scope) || scope.groupId === groupId;
-    const full = this.lanes.full(now).filter((l) => inScope(l.groupId));
+    const full = this.lanes.full('groupId' in scope ? scope.groupId : undefined, now);
     if (o.backlog) for (const l of full) l.backlog = true;
     const skipIds = [...skip, ...full.map((l) => l.endpointId)];
     const waitable = full.some((l) => !skip.has(l.endpointId) && !l.slow(now));
