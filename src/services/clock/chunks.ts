@@ -6,7 +6,7 @@
 // chunk is whole or absent after a kill -9, and every job reads what is still due from
 // the database, so the next run (the server's tick, the next move) goes on from there.
 import { performance } from 'node:perf_hooks';
-import type { WriteOptions } from '../../store/db.js';
+import type { WriteOptions } from '../../store/interfaces/db.js';
 
 /** How a chunk is queued on the writer: in a transaction of its own, so no request's write shares (and waits out) its budget. */
 export const CHUNK_WRITE: WriteOptions = { alone: true };
