@@ -3,6 +3,7 @@ import { PayctlCommand } from '../src/cli/base.js';
 import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
 import { LATEST_VERSION } from '../src/store/migrate.js';
+import { publicUrlFor } from '../src/config/server-file.js';
 import { dbPathFrom } from '../src/config/env.js';
 import { makeDefaultGroupIfNone } from '../src/cli/default-group.js';
 
@@ -43,7 +44,12 @@ export default class Init extends PayctlCommand {
       if (demo.card_id) this.log(`Stored card:     ${String(demo.card_id)}`);
       if (demo.signup_form_id) this.log(`Signup form:     ${String(demo.signup_form_id)}`);
       const linkIds = demo.payment_link_ids as string[] | undefined;
-      if (linkIds?.[0]) this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}`);
+      if (linkIds?.[0]) {
+        // No server runs yet (npm start serves after this): the address is the default one, which
+        // `serve --port` changes; serve prints the page again on the address it really uses.
+        const guess = publicUrlFor(p.db.path).source === 'default' ? '  (on the default port; payctl serve prints the address it serves)' : '';
+        this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}${guess}`);
+      }
     }
     return { ...base, ...demo };
   }
