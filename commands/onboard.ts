@@ -9,8 +9,7 @@ import { keyValues } from '../src/render/table.js';
 import { dateTime } from '../src/render/format.js';
 import { DELIVERY_TEXT, loadDraft, wizardSession } from '../src/cli/onboard-session.js';
 import { contextFor } from '../src/services/context.js';
-import { dbPathFrom } from '../src/config/env.js';
-import { fileBeside, ONBOARDING_DRAFT_FILE } from '../src/config/data-dir.js';
+import { fileIn, ONBOARDING_DRAFT_FILE } from '../src/config/data-dir.js';
 
 const NO_TTY_HINT =
   'the onboarding wizard needs an interactive terminal; submit a JSON entry with --file entry.json (or --file - for stdin), ' +
@@ -48,7 +47,7 @@ export default class Onboard extends PayctlCommand {
       return this.show(await execute(submitSignupEntry, p, contextFor(p, undefined), { entry: body }));
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) throw usage(NO_TTY_HINT);
-    return this.wizard(flags.db, flags.resume, flags.draft ?? fileBeside(dbPathFrom(flags.db), ONBOARDING_DRAFT_FILE));
+    return this.wizard(flags.db, flags.resume, flags.draft ?? fileIn(this.dataDir(flags.db), ONBOARDING_DRAFT_FILE));
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {

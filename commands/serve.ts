@@ -10,12 +10,12 @@ import { portOwner } from '../src/http/port-owner.js';
 import type { Platform } from '../src/services/platform.js';
 
 /** A port that cannot be had: one line saying why, by whom if known, and what to do. */
-function listenError(err: unknown, host: string, port: number, dbPath: string): unknown {
+function listenError(err: unknown, host: string, port: number, p: Platform): unknown {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const where = `port ${port} on ${host}`;
   const other = `pick another port: payctl serve --port ${port === 65535 ? 4001 : port + 1} (--port 0 takes any free one)`;
   if (code === 'EADDRINUSE') {
-    const mine = runningServer(dbPath);
+    const mine = runningServer(p.dataDir, p.db.location);
     const owner = mine && new URL(mine.url).port === String(port) ? `payctl serve of this database, pid ${mine.pid}` : portOwner(port);
     return new AppError(400, 'invalid_request', `${where} is already in use${owner ? ` (by ${owner})` : ''}; stop it, or ${other}`);
   }
@@ -25,9 +25,9 @@ function listenError(err: unknown, host: string, port: number, dbPath: string): 
 }
 
 /** The pay page of the default group's newest open payment link (the demo's), to open first. */
-async function demoPayPage(p: Platform, dbPath: string): Promise<string | undefined> {
+async function demoPayPage(p: Platform): Promise<string | undefined> {
   try {
-    const group = resolveSetting('group', { dbPath }).value;
+    const group = resolveSetting('group', { dataDir: p.dataDir }).value;
     if (!group) return undefined;
     const [{ listPaymentLinks }, { execute }, { contextFor }] = await Promise.all([
       import('../src/services/payment-links/payment-links.js'),
@@ -83,20 +83,20 @@ export default class Serve extends PayctlCommand {
       platform: p,
       port: flags.port,
       host: flags.host,
-      accessLog: flags['access-log'] ?? path.join(path.dirname(path.resolve(p.db.path)), 'access.log'),
+      accessLog: flags['access-log'] ?? path.join(p.dataDir, 'access.log'),
       trustProxy: flags['trust-proxy'],
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
       adminToken: flags['admin-token'],
     }).catch((err: unknown) => {
-      throw listenError(err, flags.host, flags.port, p.db.path);
+      throw listenError(err, flags.host, flags.port, p);
     });
     // Other commands print page URLs with this address while the server runs (server.json).
-    writeServerRecord(p.db.path, { url: server.url, public_url: p.publicUrl });
-    const page = await demoPayPage(p, p.db.path);
+    writeServerRecord(p.dataDir, { url: server.url, public_url: p.publicUrl, db: p.db.location });
+    const page = await demoPayPage(p);
     // One write: whoever waits for the first line has the second too.
     this.log(
-      `payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.path})\n` +
+      `payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.location})\n` +
         `Pages at ${p.publicUrl}${publicUrl ? ' (--public-url)' : ''}${page ? `; pay page: ${page}` : ''}`,
     );
     this.log(
@@ -118,7 +118,7 @@ export default class Serve extends PayctlCommand {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
-    removeServerRecord(p.db.path);
+    removeServerRecord(p.dataDir);
     await server.close();
     await p.close();
     process.stderr.write('stopped cleanly\n');

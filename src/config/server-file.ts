@@ -5,8 +5,7 @@
 // that died (kill -9) names a process that is gone and is ignored, and so is one of
 // another database in the same folder.
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileBeside } from './data-dir.js';
+import { fileIn } from './data-dir.js';
 import { ENV, type Env } from './env.js';
 
 export const SERVER_FILE = 'server.json';
@@ -18,7 +17,7 @@ export interface ServerRecord {
   url: string;
   /** The address pages are printed with (--public-url, else url). */
   public_url: string;
-  /** The database it serves (absolute). */
+  /** The database it serves (the store's location: a file path or a postgres:// URL without its password). */
   db: string;
   pid: number;
   started_at: string;
@@ -35,29 +34,29 @@ const alive = (pid: number): boolean => {
 };
 
 /** Record this process as the database's server (written whole: a reader never sees half a file). */
-export function writeServerRecord(dbPath: string, record: Pick<ServerRecord, 'url' | 'public_url'>): string {
-  const file = fileBeside(dbPath, SERVER_FILE);
+export function writeServerRecord(dataDir: string, record: Pick<ServerRecord, 'url' | 'public_url' | 'db'>): string {
+  const file = fileIn(dataDir, SERVER_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  const full: ServerRecord = { ...record, db: path.resolve(dbPath), pid: process.pid, started_at: new Date().toISOString() };
+  const full: ServerRecord = { ...record, pid: process.pid, started_at: new Date().toISOString() };
   writeFileSync(tmp, `${JSON.stringify(full, null, 2)}\n`);
   renameSync(tmp, file);
   return file;
 }
 
 /** Remove the record when it is still this process's (another server may have started since). */
-export function removeServerRecord(dbPath: string): void {
-  if (readServerRecord(dbPath)?.pid === process.pid) rmSync(fileBeside(dbPath, SERVER_FILE), { force: true });
+export function removeServerRecord(dataDir: string): void {
+  if (readServerRecord(dataDir)?.pid === process.pid) rmSync(fileIn(dataDir, SERVER_FILE), { force: true });
 }
 
-/** The server recorded beside the database, if its process still runs. */
-export function runningServer(dbPath: string): ServerRecord | undefined {
-  const record = readServerRecord(dbPath);
-  return record && record.db === path.resolve(dbPath) && alive(record.pid) ? record : undefined;
+/** The server of database `db` recorded in the data directory, if its process still runs. */
+export function runningServer(dataDir: string, db: string): ServerRecord | undefined {
+  const record = readServerRecord(dataDir);
+  return record && record.db === db && alive(record.pid) ? record : undefined;
 }
 
-function readServerRecord(dbPath: string): ServerRecord | undefined {
+function readServerRecord(dataDir: string): ServerRecord | undefined {
   try {
-    const v = JSON.parse(readFileSync(fileBeside(dbPath, SERVER_FILE), 'utf8')) as Partial<ServerRecord>;
+    const v = JSON.parse(readFileSync(fileIn(dataDir, SERVER_FILE), 'utf8')) as Partial<ServerRecord>;
     if (typeof v.url !== 'string' || typeof v.public_url !== 'string' || typeof v.pid !== 'number' || typeof v.db !== 'string') return undefined;
     return { url: v.url, public_url: v.public_url, db: v.db, pid: v.pid, started_at: String(v.started_at ?? '') };
   } catch {
@@ -69,10 +68,10 @@ function readServerRecord(dbPath: string): ServerRecord | undefined {
  * The base of the page URLs a command prints: PAYCTL_PUBLIC_URL, else the running
  * server's public address, else the default. `source` says which, for a hint.
  */
-export function publicUrlFor(dbPath: string, env: Env = process.env): { url: string; source: 'env' | 'server' | 'default' } {
+export function publicUrlFor(dataDir: string, db: string, env: Env = process.env): { url: string; source: 'env' | 'server' | 'default' } {
   const fromEnv = env[ENV.publicUrl];
   if (fromEnv) return { url: fromEnv.replace(/\/$/, ''), source: 'env' };
-  const server = dbPath === ':memory:' || /^postgres(ql)?:/.test(dbPath) ? undefined : runningServer(dbPath);
+  const server = runningServer(dataDir, db);
   if (server) return { url: server.public_url, source: 'server' };
   return { url: DEFAULT_PUBLIC_URL, source: 'default' };
 }
