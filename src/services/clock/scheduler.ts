@@ -15,6 +15,7 @@ import { runSettlement } from '../transactions/settlement.js';
 import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
 import { deliverDue } from '../webhooks/delivery.js';
+import { resumeForks } from '../sandboxes/sandboxes.js';
 
 export type Progress = (done: number, total: number, label: string) => void;
 
@@ -49,6 +50,8 @@ const platformJobs: PlatformJob[] = [
       return (await p.db.write((tx) => tx.repos.tokens.deleteExpired(tx, before))).changes;
     },
   },
+  // Forks a killed server left part-way (their progress is in the database).
+  { name: 'sandbox-forks', run: (p) => resumeForks(p) },
   // Keys used without an API key (public routes) belong to no group.
   { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until, { groupId: 'public' }) },
 ];

@@ -5,7 +5,6 @@
 // the store's list of group-owned tables. These operations act for no group (the admin
 // token, or an operator's CLI): `ctx` carries the request, each new or named group's
 // time comes from its own clock.
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { mintKey } from '../groups/keys.js';
@@ -16,13 +15,13 @@ import { ENV, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
 import { createSandboxSchema, forkSandboxSchema, moveGroupClockInput, type MoveClock, type SandboxSummary } from '../../domain/sandboxes.js';
-import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { parseDuration, parseInstant } from '../../domain/time.js';
 import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
+import { runFork, type Finish } from './fork-run.js';
 import type { RequestContext } from '../context.js';
 
 export interface Sandbox {
@@ -102,41 +101,58 @@ export const deleteSandbox = useCase({
     }),
 });
 
-/** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox. */
+/** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox, in chunks (fork-run.ts). */
 export const forkSandbox = useCase({ input: forkSandboxSchema.extend(groupId.shape), run: fork });
 
-async function fork(
-  p: Platform,
-  ctx: RequestContext,
-  input: z.output<typeof forkSandboxSchema> & { group_id: string },
-): Promise<Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> }> {
+export type ForkedSandbox = Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> };
+
+async function fork(p: Platform, ctx: RequestContext, input: z.output<typeof forkSandboxSchema> & { group_id: string }): Promise<ForkedSandbox> {
   const groupId = input.group_id;
   const newGroupId = newId();
-  const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
-  return unitOfWork(ctx, async ({ tx }) => {
+  // The fork is recorded first (with the request's Idempotency-Key: a replay answers this record, without keys).
+  await unitOfWork(ctx, async ({ tx }) => {
     const source = await tx.repos.sandboxes.find(tx, groupId);
     if (!source) throw notFound('sandbox');
-    const g = withGroupClock(p, newGroupId, source.clock_offset_ms);
-    const now = g.clock.nowIso();
-    const { copied, idMap } = await tx.repos.groupRows.fork(tx, groupId, newGroupId, fresh);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
-    await tx.repos.sandboxes.nameFork(tx, newGroupId, name, now);
+    await tx.repos.groupRows.beginFork(tx, groupId, newGroupId, name, withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso());
+    return { group_id: newGroupId, forked_from: groupId, name };
+  });
+  const done = await runFork(p, newGroupId, finishFork(p));
+  if (!done) throw new Error(`fork ${newGroupId} was finished by another run`);
+  return done.extra as ForkedSandbox;
+}
+
+/** The last step of a fork, in the write that makes its group whole: its name, creation time and keys. */
+function finishFork(p: Platform): Finish {
+  return async (tx, newGroupId, done): Promise<ForkedSandbox> => {
+    const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
+    const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
+    await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
     const keys = await issueKeys(tx, newGroupId, now);
     const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
     const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
     return {
       group_id: newGroupId,
-      name,
+      name: done.name,
       processor_id: processor?.id ?? '',
       linked_account_id: account?.id ?? '',
       keys,
       clock: now,
       created_at: now,
-      forked_from: groupId,
-      id_map: idMap,
-      rows: copied,
+      forked_from: done.source_id,
+      id_map: done.idMap,
+      rows: done.copied,
     };
-  });
+  };
+}
+
+/** Go on with every fork not over (the server's tick after a kill -9): its keys are issued but never shown (the admin issues new ones). Returns forks finished. */
+export async function resumeForks(p: Platform): Promise<number> {
+  let n = 0;
+  for (const forkId of await p.db.repos.groupRows.pendingForks(p.db)) {
+    if (await runFork(p, forkId, finishFork(p))) n++;
+  }
+  return n;
 }
 
 export interface GroupClockState {

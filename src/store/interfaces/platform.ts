@@ -46,9 +46,36 @@ export interface GroupRowsStore {
   delete(tx: Tx, groupId: string): Promise<Record<string, number>>;
   /** Count a group's rows per table. */
   count(ex: Executor, groupId: string): Promise<Record<string, number>>;
-  /**
-   * Copy every row of group `from` into the new group `to` (same relationships, new ids)
-   * inside the caller's transaction; `fresh` makes the new ids and secrets.
-   */
-  fork(tx: Tx, from: string, to: string, fresh: { id(): string; secret(): string }): Promise<{ copied: Record<string, number>; idMap: Record<string, string> }>;
+  /** Record a fork of group `from` into the new group `to`, named `name` (chunks copy it). */
+  beginFork(tx: Tx, from: string, to: string, name: string, at: string): Promise<void>;
+  /** One chunk of a fork's work, until `over()` (its budget); undefined when no such fork is under way. */
+  forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined>;
+  /** A copied fork's id map and rows copied; it is marked whole (phase `clean`). Undefined unless its phase is `copied`. */
+  finishFork(tx: Tx, forkId: string): Promise<FinishedFork | undefined>;
+  /** A fork's progress (undefined once it is over). */
+  forkProgress(ex: Executor, forkId: string): Promise<ForkProgress | undefined>;
+  /** Forks not over yet. */
+  pendingForks(ex: Executor): Promise<string[]>;
+}
+
+/** map: new ids are being given; copy: rows are being copied; copied: whole but not yet named nor given keys; clean: done, its map being forgotten; over: gone. */
+export type ForkPhase = 'map' | 'copy' | 'copied' | 'clean' | 'over';
+
+export interface ForkProgress {
+  fork_id: string;
+  source_id: string;
+  name: string;
+  phase: ForkPhase;
+  /** The table the phase is at. */
+  table: string | null;
+  /** Rows copied so far, per table. */
+  copied: Record<string, number>;
+}
+
+/** A fork whose rows are all copied: its name, source, old → new ids (tables marked inIdMap) and rows copied per table. */
+export interface FinishedFork {
+  name: string;
+  source_id: string;
+  idMap: Record<string, string>;
+  copied: Record<string, number>;
 }

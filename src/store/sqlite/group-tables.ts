@@ -6,9 +6,9 @@
 // missing). Tables that belong to no group are named in PLATFORM_TABLES, with why.
 //
 // The SQL is portable (INSERT … SELECT with scalar subqueries, DELETE … WHERE … IN):
-// ids are mapped through the fork_id_map table, filled from JavaScript with new UUIDs,
+// ids are mapped through the fork_map table, filled from JavaScript with new UUIDs,
 // instead of any database-specific id function.
-import type { GroupRowsStore } from '../interfaces/platform.js';
+import type { FinishedFork, ForkPhase, ForkProgress, GroupRowsStore } from '../interfaces/platform.js';
 import type { Executor, Tx } from '../interfaces/db.js';
 import { tableColumns } from './schema.js';
 import { countGroupIntoRollup } from './repositories/reporting.js';
@@ -120,7 +120,8 @@ export const PLATFORM_TABLES: Record<string, string> = {
   settings: 'demo seed and other database-wide values',
   tokens: 'minted payment tokens belong to no group until used',
   signup_forms: 'issued by the platform operator, shared by every onboarding',
-  fork_id_map: 'scratch space of a fork, empty outside one',
+  fork_jobs: 'forks under way: each names its new group, which is not whole until its fork is over',
+  fork_map: "a fork's ids old → new, kept until the fork is over",
   config_version: 'one change counter for groups, processors and API keys (what a server caches), bumped by triggers',
   vault_version: 'one change counter for customers and their cards (what a server caches for stored-card sales), bumped by triggers',
 };
@@ -154,65 +155,164 @@ export async function countGroupRows(ex: Executor, groupId: string): Promise<Rec
   return counts;
 }
 
-const MAP_CHUNK = 300;
+/** Rows one step of a fork maps, copies or forgets (a chunk takes steps until its budget is spent). */
+const STEP_ROWS = 500;
+
+const MAPPED = GROUP_TABLES.filter((t) => t.id && !t.forkSkip);
+const COPIED = GROUP_TABLES.filter((t) => !t.forkSkip);
+
+interface ForkJobRow {
+  fork_id: string;
+  source_id: string;
+  name: string;
+  phase: ForkPhase;
+  step: number;
+  cursor: number;
+  copied: string;
+  created_at: string;
+}
+
+/** Record a fork of group `from` into the new group `to` (nothing copied yet: chunks do that). */
+export async function beginFork(tx: Tx, from: string, to: string, name: string, at: string): Promise<void> {
+  await tx.run("INSERT INTO fork_jobs (fork_id, source_id, name, phase, created_at) VALUES (?, ?, ?, 'map', ?)", [to, from, name, at]);
+}
+
+/** A fork's progress (undefined once it is over). */
+export async function forkProgress(ex: Executor, forkId: string): Promise<ForkProgress | undefined> {
+  const j = await ex.get<ForkJobRow>('SELECT * FROM fork_jobs WHERE fork_id = ?', [forkId]);
+  return j && toProgress(j);
+}
+
+function toProgress(j: ForkJobRow): ForkProgress {
+  const tables = j.phase === 'map' ? MAPPED : COPIED;
+  return {
+    fork_id: j.fork_id,
+    source_id: j.source_id,
+    name: j.name,
+    phase: j.phase,
+    table: tables[j.step]?.table ?? null,
+    copied: JSON.parse(j.copied) as Record<string, number>,
+  };
+}
+
+/** Forks not over yet (the server's tick resumes them). */
+export async function pendingForks(ex: Executor): Promise<string[]> {
+  return (await ex.all<{ fork_id: string }>('SELECT fork_id FROM fork_jobs ORDER BY created_at, fork_id')).map((r) => r.fork_id);
+}
 
 /**
- * Copy every row of group `from` into the new group `to` (same relationships, new ids)
- * inside the caller's transaction; `fresh` makes the new ids and secrets. Returns rows
- * copied per table and the old → new ids of the tables marked inIdMap.
+ * One chunk of a fork, inside the caller's transaction: steps of STEP_ROWS rows until
+ * `over()` says the chunk's budget is spent. Phases: `map` gives every row of the
+ * source a new id (fork_map), table by table; `copy` inserts the mapped rows, parents
+ * before children, pointing every id column at the copies; then the copied
+ * transactions are counted into the rollup and the phase is `copied` (the service
+ * names the fork and issues its keys: `finishFork`); `clean` forgets the map. Where it
+ * stopped is written with the rows, so a chunk is whole or absent after a kill -9.
  */
-export async function forkGroupRows(
-  tx: Tx,
-  from: string,
-  to: string,
-  fresh: { id(): string; secret(): string },
-): Promise<{ copied: Record<string, number>; idMap: Record<string, string> }> {
-  const idMap: Record<string, string> = {};
-  await tx.run('DELETE FROM fork_id_map');
-  // 1. An id map for every copied row (the group itself maps to `to`).
-  for (const t of GROUP_TABLES) {
-    if (!t.id || t.forkSkip) continue;
-    const ids = await tx.all<{ id: string }>(`SELECT ${t.table}.${t.id} AS id FROM ${t.table} WHERE ${ownerCondition(t)}`, [from]);
-    for (let i = 0; i < ids.length; i += MAP_CHUNK) {
-      const chunk = ids.slice(i, i + MAP_CHUNK);
-      const params: string[] = [];
-      for (const { id } of chunk) {
-        const next = t.table === 'groups' ? to : fresh.id();
-        if (t.inIdMap) idMap[id] = next;
-        params.push(id, next, t.secrets ? fresh.secret() : '');
+export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined> {
+  const j = await tx.get<ForkJobRow>('SELECT * FROM fork_jobs WHERE fork_id = ?', [forkId]);
+  if (!j) return undefined;
+  const copied = JSON.parse(j.copied) as Record<string, number>;
+  do {
+    if (j.phase === 'map') {
+      const t = MAPPED[j.step];
+      if (!t) {
+        Object.assign(j, { phase: 'copy', step: 0, cursor: 0 });
+        continue;
       }
-      await tx.run(`INSERT INTO fork_id_map (old_id, new_id, secret) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, params);
+      const rows = await tx.all<{ r: number; id: string }>(
+        `SELECT s.rowid AS r, s.${t.id} AS id FROM ${t.table} s WHERE ${ownerCondition(t, 's')} AND s.rowid > ? ORDER BY s.rowid LIMIT ${STEP_ROWS}`,
+        [j.source_id, j.cursor],
+      );
+      if (rows.length > 0) {
+        const params: string[] = [];
+        for (const { id } of rows) params.push(forkId, t.table, id, t.table === 'groups' ? forkId : fresh.id(), t.secrets ? fresh.secret() : '');
+        await tx.run(`INSERT INTO fork_map (fork_id, tbl, old_id, new_id, secret) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, params);
+      }
+      if (rows.length < STEP_ROWS) Object.assign(j, { step: j.step + 1, cursor: 0 });
+      else j.cursor = rows[rows.length - 1]!.r;
+    } else if (j.phase === 'copy') {
+      const t = COPIED[j.step];
+      if (!t) {
+        // New transactions are counted into the rollup by the store's batches, not by a trigger.
+        if (copied.transactions) await countGroupIntoRollup(tx, forkId);
+        j.phase = 'copied';
+        break;
+      }
+      const n = await copyStep(tx, j, t);
+      copied[t.table] = (copied[t.table] ?? 0) + n.changes;
+      if (n.last === undefined) Object.assign(j, { step: j.step + 1, cursor: 0 });
+      else j.cursor = n.last;
+    } else if (j.phase === 'clean') {
+      const { changes } = await tx.run(`DELETE FROM fork_map WHERE rowid IN (SELECT rowid FROM fork_map WHERE fork_id = ? LIMIT ${STEP_ROWS * 4})`, [forkId]);
+      if (changes === 0) {
+        await tx.run('DELETE FROM fork_jobs WHERE fork_id = ?', [forkId]);
+        return { ...toProgress(j), phase: 'over' };
+      }
+    } else break;
+  } while (!over());
+  j.copied = JSON.stringify(copied);
+  await tx.run('UPDATE fork_jobs SET phase = ?, step = ?, cursor = ?, copied = ? WHERE fork_id = ?', [j.phase, j.step, j.cursor, j.copied, forkId]);
+  return toProgress(j);
+}
+
+/** Copy the next STEP_ROWS mapped rows of `t` (a table without an id: all of the group's rows at once). `last`: the map's row to go on after, none when the table is done. */
+async function copyStep(tx: Tx, j: ForkJobRow, t: GroupTable): Promise<{ changes: number; last?: number }> {
+  const columns = await tableColumns(tx, t.table);
+  const params: unknown[] = [];
+  const exprs = columns.map((c) => {
+    if (c === t.id) return 'c.new_id';
+    if (!('parent' in t.owner) && c === t.owner.column) {
+      params.push(j.fork_id);
+      return '?';
     }
-  }
-  // 2. Copy table by table, parents first, pointing every id column at the copies.
-  const copied: Record<string, number> = {};
-  for (const t of GROUP_TABLES) {
-    if (t.forkSkip) continue;
-    const columns = await tableColumns(tx, t.table);
-    const params: string[] = [];
-    const exprs = columns.map((c) => {
-      if (c === t.id) return `(SELECT m.new_id FROM fork_id_map m WHERE m.old_id = s.${c})`;
-      if (!('parent' in t.owner) && c === t.owner.column) {
-        params.push(to);
-        return '?';
-      }
-      if (t.secrets?.includes(c)) return `(SELECT m.secret FROM fork_id_map m WHERE m.old_id = s.${t.id})`;
-      if (c === ('parent' in t.owner ? t.owner.column : '') || t.refs?.includes(c)) {
-        return `COALESCE((SELECT m.new_id FROM fork_id_map m WHERE m.old_id = s.${c}), s.${c})`;
-      }
-      return `s.${c}`;
-    });
+    if (t.secrets?.includes(c)) return 'c.secret';
+    if (c === ('parent' in t.owner ? t.owner.column : '') || t.refs?.includes(c)) {
+      params.push(j.fork_id);
+      return `COALESCE((SELECT m.new_id FROM fork_map m WHERE m.fork_id = ? AND m.old_id = s.${c}), s.${c})`;
+    }
+    return `s.${c}`;
+  });
+  if (!t.id) {
     const { changes } = await tx.run(
       `INSERT INTO ${t.table} (${columns.join(', ')}) SELECT ${exprs.join(', ')} FROM ${t.table} s WHERE ${ownerCondition(t, 's')}`,
-      [...params, from],
+      [...params, j.source_id],
     );
-    copied[t.table] = changes;
+    return { changes };
   }
-  await tx.run('DELETE FROM fork_id_map');
-  // New transactions are counted into the rollup by the store's batches, not by a trigger.
-  if (copied.transactions) await countGroupIntoRollup(tx, to);
-  return { copied, idMap };
+  const end = await tx.get<{ r: number }>(
+    `SELECT rowid AS r FROM fork_map WHERE fork_id = ? AND tbl = ? AND rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${STEP_ROWS - 1}`,
+    [j.fork_id, t.table, j.cursor],
+  );
+  // Rows the source lost since they were mapped are not copied (the join finds none).
+  const { changes } = await tx.run(
+    `INSERT INTO ${t.table} (${columns.join(', ')}) SELECT ${exprs.join(', ')} FROM fork_map c JOIN ${t.table} s ON s.${t.id} = c.old_id
+     WHERE c.fork_id = ? AND c.tbl = ? AND c.rowid > ?${end ? ' AND c.rowid <= ?' : ''} ORDER BY c.rowid`,
+    [...params, j.fork_id, t.table, j.cursor, ...(end ? [end.r] : [])],
+  );
+  return { changes, last: end?.r };
+}
+
+/** The ids a fork answers with (old → new, tables marked inIdMap), and its rows copied; marks the fork `clean` (its group is whole). */
+export async function finishFork(tx: Tx, forkId: string): Promise<FinishedFork | undefined> {
+  const j = await tx.get<ForkJobRow>("SELECT * FROM fork_jobs WHERE fork_id = ? AND phase = 'copied'", [forkId]);
+  if (!j) return undefined;
+  const tables = GROUP_TABLES.filter((t) => t.inIdMap).map((t) => t.table);
+  const rows = await tx.all<{ old_id: string; new_id: string }>(
+    `SELECT old_id, new_id FROM fork_map WHERE fork_id = ? AND tbl IN (${tables.map(() => '?').join(', ')}) ORDER BY rowid`,
+    [forkId, ...tables],
+  );
+  await tx.run("UPDATE fork_jobs SET phase = 'clean', step = 0, cursor = 0 WHERE fork_id = ?", [forkId]);
+  return { name: j.name, source_id: j.source_id, idMap: Object.fromEntries(rows.map((r) => [r.old_id, r.new_id])), copied: JSON.parse(j.copied) as Record<string, number> };
 }
 
 /** Every row of one group at once, on SQLite. */
-export const groupRowsRepo: GroupRowsStore = { delete: deleteGroupRows, count: countGroupRows, fork: forkGroupRows };
+export const groupRowsRepo: GroupRowsStore = {
+  delete: deleteGroupRows,
+  count: countGroupRows,
+  beginFork,
+  forkChunk,
+  finishFork,
+  forkProgress,
+  pendingForks,
+};

@@ -22,5 +22,5 @@ export type { GroupScope } from '../../interfaces/scope.js';
 export function scopeCondition(scope: GroupScope, column = 'group_id'): { sql: string; params: unknown[] } {
   return 'groupId' in scope
     ? { sql: `${column} = ?`, params: [scope.groupId] }
-    : { sql: `${column} IN (SELECT id FROM groups WHERE clock_offset_ms = ?)`, params: [scope.offsetMs] };
+    : { sql: `${column} IN (SELECT id FROM groups WHERE clock_offset_ms = ? AND id NOT IN (SELECT fork_id FROM fork_jobs WHERE phase <> 'clean'))`, params: [scope.offsetMs] };
 }

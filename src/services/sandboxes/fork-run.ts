@@ -1,0 +1,69 @@
+// A fork of a sandbox runs in chunks (chunks.ts): each a write of its own that stops
+// taking rows after CHUNK_BUDGET_MS and commits, paced so other groups' writes go in
+// between. One run per fork in this process; where a fork is lives in the database
+// (fork_jobs), so after a kill -9 the server's tick (resumeForks) goes on from there.
+// The last step names the new group and issues its keys: only then is it a sandbox.
+import { randomBytes } from 'node:crypto';
+import type { Platform } from '../platform.js';
+import type { Store, Tx } from '../../store/interfaces/db.js';
+import type { FinishedFork, ForkProgress } from '../../store/interfaces/platform.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
+import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
+import { newId } from '../../lib/ids.js';
+
+/** What finishing a fork gives its caller (the one who receives the keys). */
+export interface ForkDone extends FinishedFork {
+  /** Run in the transaction that makes the group whole (names it, issues its keys). */
+  extra: unknown;
+}
+
+export type Finish = (tx: Tx, forkId: string, done: FinishedFork) => Promise<unknown>;
+
+const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
+
+const runs = new WeakMap<Store, Map<string, Promise<ForkDone | undefined>>>();
+const runsOf = (db: Store) => {
+  let m = runs.get(db);
+  if (!m) runs.set(db, (m = new Map()));
+  return m;
+};
+
+/**
+ * Run fork `forkId` to its end. `finish` (one write, with the id map) makes the group
+ * usable; the promise gives what it returned, or undefined if another run finished it.
+ * A run already going in this process is joined.
+ */
+export function runFork(p: Platform, forkId: string, finish: Finish): Promise<ForkDone | undefined> {
+  const mine = runsOf(p.db);
+  const going = mine.get(forkId);
+  if (going) return going;
+  const run = (async () => {
+    const pacer = new Pacer(p.db);
+    let done: ForkDone | undefined;
+    for (;;) {
+      pacer.start();
+      const deadline = chunkDeadline();
+      const step = await p.db.write((tx) => tx.repos.groupRows.forkChunk(tx, forkId, fresh, () => pastDeadline(deadline)), CHUNK_WRITE);
+      if (!step || step.phase === 'over') return done;
+      if (step.phase === 'copied') {
+        done = await p.db.write(async (tx) => {
+          const d = await tx.repos.groupRows.finishFork(tx, forkId);
+          return d && { ...d, extra: await finish(tx, forkId, d) };
+        });
+      }
+      await pacer.rest();
+    }
+  })().finally(() => mine.delete(forkId));
+  mine.set(forkId, run);
+  return run;
+}
+
+/** A fork's progress, read from the database (undefined once it is over). */
+export function forkProgress(p: Platform, forkId: string): Promise<ForkProgress | undefined> {
+  return p.db.repos.groupRows.forkProgress(p.db, forkId);
+}
+
+/** Whether this process is running fork `forkId` now. */
+export function forkRunning(p: Platform, forkId: string): boolean {
+  return runsOf(p.db).has(forkId);
+}
