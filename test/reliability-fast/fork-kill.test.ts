@@ -1,0 +1,102 @@
+// A fork survives a kill -9: a real `payctl serve` forks a sandbox of 40,000 customers
+// and is killed part-way. The database then holds whole chunks only (the rows the fork
+// has are exactly the rows its progress record says it copied) and no sandbox for the
+// fork; the restarted server's tick goes on from there, and at the end the fork has
+// exactly the source's rows, no duplicate, none missed.
+import '../helpers/env.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tempDbPath } from '../helpers/platform.js';
+import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { ADMIN, dumpGroup } from '../helpers/sandboxes.js';
+import { openPlatform } from '../../src/services/platform.js';
+import { Database } from '../../src/store/sqlite/db.js';
+import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
+import { PERMISSIONS } from '../../src/domain/permissions.js';
+
+const CUSTOMERS = 40_000;
+
+const counts = async (db: Database, groupId: string) => {
+  const rows = await dumpGroup(db, groupId);
+  return Object.fromEntries(GROUP_TABLES.filter((t) => !t.forkSkip).map((t) => [t.table, rows[t.table]!.length]));
+};
+
+test('kill -9 in the middle of a fork: nothing half-copied, and the restarted server finishes it with exactly the source rows', async () => {
+  const dbPath = tempDbPath();
+  await (await openPlatform({ db: dbPath })).close(); // migrated, empty
+  const env = { PAYCTL_ADMIN_TOKEN: ADMIN };
+  const args = ['--tick', '200', '--access-log', 'off'];
+  let server: ServeProcess = await spawnServe({ db: dbPath, env, args });
+  let source = '';
+  let forkId = '';
+  try {
+    const sb = (await httpJson(`${server.url}/api/v1/sandboxes`, 'POST', { key: ADMIN, body: { demo: true } })).body;
+    source = sb.group_id;
+    const seeder = await Database.open(dbPath);
+    try {
+      await seeder.write((tx) =>
+        tx.run(
+          `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+           INSERT INTO customers (id, group_id, first_name, last_name, created_at, updated_at)
+           SELECT 'cus_bulk_' || i, ?, 'Bulk', 'Customer ' || i, '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z' FROM k`,
+          [CUSTOMERS, source],
+        ),
+      );
+    } finally {
+      await seeder.close();
+    }
+    // The fork's answer never comes (the server is killed): its request is left to fail.
+    void httpJson(`${server.url}/api/v1/sandboxes/${source}/fork`, 'POST', { key: ADMIN, body: { name: 'killed fork' } }).catch(() => undefined);
+
+    // Kill once part of the customers are copied (polling the database, not timing).
+    const watcher = await Database.open(dbPath);
+    try {
+      for (;;) {
+        const j = await watcher.get<{ fork_id: string; copied: string }>('SELECT fork_id, copied FROM fork_jobs WHERE source_id = ?', [source]);
+        if (j && (JSON.parse(j.copied).customers ?? 0) >= 2000) {
+          forkId = j.fork_id;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      await killHard(server);
+      await watcher.close();
+    }
+
+    const db = await Database.open(dbPath);
+    try {
+      assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+      const j = (await db.get<{ phase: string; copied: string }>('SELECT phase, copied FROM fork_jobs WHERE fork_id = ?', [forkId]))!;
+      assert.ok(j, 'the fork is still under way');
+      const copied = JSON.parse(j.copied) as Record<string, number>;
+      assert.ok(copied.customers! < CUSTOMERS + 1, `killed part-way (${copied.customers} customers copied)`);
+      // Whole chunks: the fork holds exactly the rows its progress says were copied.
+      const have = await counts(db, forkId);
+      for (const [table, n] of Object.entries(have)) assert.equal(n, copied[table] ?? 0, table);
+      assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?', [forkId]))!.n, 0, 'no keys before the fork is whole');
+    } finally {
+      await db.close();
+    }
+
+    // The restarted server's tick goes on from the database; the fork then is a sandbox.
+    server = await spawnServe({ db: dbPath, env, args });
+    for (;;) {
+      const list = await httpJson(`${server.url}/api/v1/sandboxes`, 'GET', { key: ADMIN });
+      assert.equal(list.status, 200, list.text);
+      if (list.body.data.some((g: { group_id: string }) => g.group_id === forkId)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  const db = await Database.open(dbPath);
+  try {
+    assert.deepEqual(await counts(db, forkId), await counts(db, source));
+    assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM customers WHERE group_id = ?', [forkId]))!.n, CUSTOMERS + 1);
+    assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?', [forkId]))!.n, PERMISSIONS.length);
+  } finally {
+    await db.close();
+  }
+});
