@@ -109,7 +109,7 @@ export type ForkedSandbox = Sandbox & { forked_from: string; id_map: Record<stri
 async function fork(p: Platform, ctx: RequestContext, input: z.output<typeof forkSandboxSchema> & { group_id: string }): Promise<ForkedSandbox> {
   const groupId = input.group_id;
   const newGroupId = newId();
-  // The fork is recorded first (with the request's Idempotency-Key: a replay answers this record, without keys).
+  // The fork is recorded first; chunks then copy it, and its last write names it and issues its keys.
   await unitOfWork(ctx, async ({ tx }) => {
     const source = await tx.repos.sandboxes.find(tx, groupId);
     if (!source) throw notFound('sandbox');
