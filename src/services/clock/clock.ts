@@ -6,6 +6,14 @@
 import type { Database, Executor } from '../../store/db.js';
 import { clockRepo } from '../../store/repositories/clock.js';
 import { groupClockRepo } from '../../store/repositories/group-clocks.js';
+import { MAX_INSTANT_MS } from '../../domain/time.js';
+
+/**
+ * A clock stands still at the last instant of year 9999 (DESIGN.md "Bounds": moves stop
+ * there, but real time runs on under the offset), so every time it answers keeps the
+ * fixed-width form.
+ */
+const endOfTime = (ms: number): number => Math.min(ms, MAX_INSTANT_MS);
 
 export interface Clock {
   now(): Date;
@@ -26,7 +34,7 @@ export class DbClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.realNow() + this.offset);
+    return new Date(endOfTime(this.realNow() + this.offset));
   }
   nowIso(): string {
     return this.now().toISOString();
@@ -51,7 +59,7 @@ export class ShiftedClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.platform.now().getTime() + this.shift);
+    return new Date(endOfTime(this.platform.now().getTime() + this.shift));
   }
   nowIso(): string {
     return this.now().toISOString();
