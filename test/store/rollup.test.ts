@@ -11,7 +11,7 @@ import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { transactionRepo } from '../../src/store/repositories/transactions.js';
+import { transactionRepo } from '../../src/store/sqlite/repositories/transactions.js';
 import type { Platform } from '../../src/services/platform.js';
 import { newId } from '../../src/lib/ids.js';
 import { contextFor } from '../../src/services/context.js';
@@ -104,7 +104,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
 
 test('a database from before the rollup migration (per-row insert trigger, stale totals) is recounted, never counted twice', async () => {
   const { p, demo } = await demoPlatform();
-  const path = p.db.path;
+  const path = p.db.location;
   await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
   // Make it what an older payctl left: the latest rollup recount (migration 21) not
   // applied, an old per-row insert trigger in place, and totals that miss rows.
@@ -118,7 +118,7 @@ test('a database from before the rollup migration (per-row insert trigger, stale
     await tx.run('DELETE FROM transaction_daily');
   });
   await p.close();
-  const reopened = await openPlatform({ dbPath: path });
+  const reopened = await openPlatform({ db: path });
   try {
     await assertRollupExact(reopened, 'after the migration');
     await executeRaw(createSale, reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));

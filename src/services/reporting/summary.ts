@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import { summaryRepo } from '../../store/repositories/reporting-summary.js';
 import { parseSummaryQuery, type ReportSummary, type SummaryBucket, type SummaryQuery } from '../../domain/reporting-summary.js';
 import { rawQuerySchema } from '../../domain/reporting.js';
 import { exactSum, type ExactInt } from '../../domain/money.js';
@@ -18,7 +17,7 @@ export const reportingSummary = useCase({
 
 /** A validated summary query. */
 export async function summarize(p: Platform, groupId: string, q: SummaryQuery): Promise<ReportSummary> {
-  const groups = await summaryRepo.byKey(p.db, { groupId, start: q.start, end: q.end, filters: q.filters }, q.groupBy);
+  const groups = await p.db.repos.summary.byKey(p.db, { groupId, start: q.start, end: q.end, filters: q.filters }, q.groupBy);
   return {
     group_by: q.groupBy,
     start: q.start,

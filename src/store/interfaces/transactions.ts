@@ -1,9 +1,9 @@
 // What the transaction use cases need of a store, in domain entities. src/store
 // implements it on SQLite (repositories/transactions.ts, settlement.ts); a second store
 // implements the same interfaces and nothing above src/store changes.
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { GroupScope } from './scope.js';
 
 export interface TransactionStore {
   /** Inside a write: the new transaction, committed with the write (and counted into the reporting rollup). */
