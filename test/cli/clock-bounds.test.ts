@@ -14,7 +14,7 @@ test('the platform clock: never backwards, at most 10 years, impossible dates re
   const offset = async (group?: string) => (await json(['clock', 'show', ...(group ? ['--group', group] : [])], d)).offset_ms as number;
   const before = await offset();
 
-  // Backwards (issue 25: this used to move the platform clock back silently).
+  // Backwards: the platform clock used to move back silently; it now refuses as a group clock does.
   assertUserError(await runCli(['clock', 'set', '2025-01-01'], { db: d }), /time: must not be before the clock's time now[\s\S]*never[\s\S]*moves backwards/);
   // Too far, impossible, out of range, or a duration past 2^53 ms.
   for (const args of [
