@@ -21,16 +21,22 @@ export function hostileValueTests(name: string, runs: number, baseSeed: number):
   let sessions: Sessions;
   let loop: SalesLoop;
   let sandboxId: string;
+  let faultsSandboxId: string;
   let sumBefore: bigint;
   const tally: ProbeTally = newTally();
   before(async () => {
     w = await buildWorld();
     sessions = new Sessions(w);
-    // Admin routes on a group (clock, fork, faults) probe a throwaway sandbox, not group A.
-    const sb = await w.s.call('POST', '/api/v1/sandboxes', { headers: { authorization: ADMIN_TOKEN }, body: { name: 'hostile values' } });
-    assert.equal(sb.status, 201, sb.text);
-    sandboxId = sb.body.group_id ?? sb.body.id;
-    assert.ok(sandboxId, sb.text);
+    // Admin routes on a group (clock, fork, faults) probe a throwaway sandbox, not group A;
+    // the fault rules the probe manages to add get a sandbox of their own (they may make it answer 5xx on purpose).
+    const sandbox = async () => {
+      const sb = await w.s.call('POST', '/api/v1/sandboxes', { headers: { authorization: ADMIN_TOKEN }, body: { name: 'hostile values' } });
+      assert.equal(sb.status, 201, sb.text);
+      assert.ok(sb.body.group_id, sb.text);
+      return sb.body.group_id as string;
+    };
+    sandboxId = await sandbox();
+    faultsSandboxId = await sandbox();
     sumBefore = await amountSum(w);
     loop = new SalesLoop(w);
     loop.start();
@@ -45,7 +51,9 @@ export function hostileValueTests(name: string, runs: number, baseSeed: number):
 
   for (const route of routes) {
     test(`hostile values: ${route.method} ${route.path}`, async () => {
-      const onSandbox = route.auth.kind === 'admin' && route.path.includes(':group_id');
+      // By path, whatever the route's auth: the admin token opens every sandbox route.
+      const onSandbox = route.path.startsWith('/api/v1/sandboxes/:group_id');
+      const sandboxOf = route.path.includes('/faults') ? faultsSandboxId : sandboxId;
       await probeRoute(
         {
           w,
@@ -54,8 +62,9 @@ export function hostileValueTests(name: string, runs: number, baseSeed: number):
           tally,
           runs,
           seed: seedFor(`${name} ${route.method} ${route.path}`),
-          params: onSandbox ? { group_id: sandboxId } : undefined,
-          groupId: onSandbox ? sandboxId : w.a.groupId,
+          params: onSandbox ? { group_id: sandboxOf } : undefined,
+          headers: onSandbox ? { authorization: ADMIN_TOKEN } : undefined,
+          groupId: onSandbox ? sandboxOf : w.a.groupId,
         },
         route,
       );

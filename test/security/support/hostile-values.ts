@@ -298,6 +298,7 @@ export interface ProbeOptions {
   seed: number;
   /** Path parameters to use instead of group A's (a throwaway sandbox for admin routes). */
   params?: Record<string, string>;
+  headers?: Record<string, string>;
   /** The group whose rows must not change on a refusal. */
   groupId: string;
 }
@@ -306,7 +307,7 @@ async function sendChecked(o: ProbeOptions, route: RouteDef, out: Outgoing, labe
   // A pay route's link is made (a write) before the fingerprint, not inside the request.
   if (route.auth.kind === 'session') await o.sessions.get();
   const before = await groupFingerprint(o.w, o.groupId);
-  const r = await sendTo(o.w, o.sessions, route, { ...out, params: o.params });
+  const r = await sendTo(o.w, o.sessions, route, { ...out, params: o.params, headers: o.headers });
   o.tally.requests++;
   o.tally.statuses.set(r.status, (o.tally.statuses.get(r.status) ?? 0) + 1);
   assertWellFormed(route, r, label);
