@@ -21,6 +21,7 @@ import webhookSecretGrace from './017-webhook-secret-grace.js';
 import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
 import faultRules from './020-fault-rules.js';
+import webhookFaults from './021-webhook-faults.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   eventsOneIndex,
   webhookRows,
   faultRules,
+  webhookFaults,
 ].sort((a, b) => a.version - b.version);
