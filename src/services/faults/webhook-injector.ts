@@ -14,8 +14,8 @@ interface Loaded {
 }
 
 const loaded = new WeakMap<Database, Loaded>();
-/** Deliveries this process held back (by delivery id), bounded. */
-const heldOnce = new WeakMap<Database, Set<number>>();
+/** Deliveries this process held back, by delivery id and event id (a dropped sandbox's delivery ids are used again), bounded. */
+const heldOnce = new WeakMap<Database, Set<string>>();
 const HELD_MAX = 100_000;
 
 async function rulesNow(db: Database): Promise<Loaded> {
@@ -37,12 +37,13 @@ export function mayFaultEndpoint(db: Database, endpointId: string): boolean {
   return state.byEndpoint.has(endpointId);
 }
 
-/** The fault of one attempt of `deliveryId` to `endpointId` at the group's time `nowMs`, or undefined. */
-export async function injectWebhookFault(db: Database, endpointId: string, deliveryId: number, nowMs: number): Promise<InjectedWebhookFault | undefined> {
+/** The fault of one attempt of `delivery` to `endpointId` at the group's time `nowMs`, or undefined. */
+export async function injectWebhookFault(db: Database, endpointId: string, delivery: { id: number; eventId: string }, nowMs: number): Promise<InjectedWebhookFault | undefined> {
   const rules = (await rulesNow(db)).byEndpoint.get(endpointId);
   if (!rules) return undefined;
   const held = heldOnce.get(db);
-  const wasHeld = held?.has(deliveryId) ?? false;
+  const heldKey = `${delivery.id}/${delivery.eventId}`;
+  const wasHeld = held?.has(heldKey) ?? false;
   const active = rules.filter((r) => inWindow(r, nowMs) && !(wasHeld && (r.action === 'delay' || r.action === 'reorder')));
   if (active.length === 0) return undefined;
   const chosen = await db.write(async (tx) => {
@@ -62,7 +63,7 @@ export async function injectWebhookFault(db: Database, endpointId: string, deliv
   if (chosen && 'holdMs' in chosen.effect) {
     let set = heldOnce.get(db);
     if (!set || set.size >= HELD_MAX) heldOnce.set(db, (set = new Set()));
-    set.add(deliveryId);
+    set.add(heldKey);
   }
   return chosen;
 }
