@@ -38,13 +38,13 @@ export default class Serve extends PayctlCommand {
       platform: p,
       port: flags.port,
       host: flags.host,
-      accessLog: flags['access-log'] ?? path.join(path.dirname(path.resolve(p.db.path)), 'access.log'),
+      accessLog: flags['access-log'] ?? path.join(p.dataDir, 'access.log'),
       trustProxy: flags['trust-proxy'],
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
       adminToken: flags['admin-token'],
     });
-    this.log(`payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.path})`);
+    this.log(`payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.location})`);
     this.log(
       flags['admin-token']
         ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import polka from 'polka';
+import { stringifyJson } from '../lib/exact-json.js';
 import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/groups/keys.js';
@@ -96,7 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
-    res.end(JSON.stringify(body));
+    res.end(stringifyJson(body));
   };
 
   const sendError = (res: http.ServerResponse, err: unknown, cors: boolean): void => {
@@ -283,7 +284,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The recorded answer's value, sent as JSON text again: the same text the first answer sent.
   const replay = (res: http.ServerResponse, status: number, body: unknown, cors: boolean) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Idempotent-Replayed': 'true', ...(cors ? CORS : {}) });
-    res.end(JSON.stringify(body));
+    res.end(stringifyJson(body));
   };
 
   const app = (polka as unknown as (o: object) => PolkaApp)({

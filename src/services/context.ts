@@ -4,7 +4,7 @@
 // `ctx.clock`, never from the platform, so each group can keep its own time.
 import { forGroup, type Platform } from './platform.js';
 import type { Clock } from './clock/clock.js';
-import type { Executor, Store } from '../store/db.js';
+import type { Executor, Store } from '../store/interfaces/db.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { Outcome } from '../processor/test-cards.js';
 import { newId } from '../lib/ids.js';

@@ -19,6 +19,7 @@
 // lazily (loadReportBrowser, renderReportBrowser): JSX here compiles to calls of the
 // local `h`, and the `react` import is used for types only.
 import * as ReactTypes from 'react';
+import type { ExactInt } from '../domain/money.js';
 import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
 import { useKeys, type KeyInfo } from './keys.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -44,7 +45,7 @@ export interface BrowserFilters {
 
 export interface ReportSummary {
   total_count: number;
-  total_amount: number;
+  total_amount: ExactInt;
 }
 
 export interface ReportBrowserProps {

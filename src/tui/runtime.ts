@@ -111,11 +111,39 @@ export async function runScreen(screen: string, build: (close: () => void) => Re
     failure ??= err;
     close();
   };
-  instance = ink.render(h(boundary(), { onError }, build(close)), {
-    exitOnCtrlC: false,
-    ...(io.stdin ? { stdin: io.stdin } : {}),
-    ...(io.stdout ? { stdout: io.stdout } : {}),
-  });
-  await instance.waitUntilExit().catch((err: unknown) => (failure ??= err));
+  const out = io.stdout ?? process.stdout;
+  const tail = watchTail(out);
+  try {
+    instance = ink.render(h(boundary(), { onError }, build(close)), {
+      exitOnCtrlC: false,
+      ...(io.stdin ? { stdin: io.stdin } : {}),
+      ...(io.stdout ? { stdout: io.stdout } : {}),
+    });
+    await instance.waitUntilExit().catch((err: unknown) => (failure ??= err));
+  } finally {
+    // A frame taller than the terminal is drawn without its last line break: the command's
+    // next line would run into it.
+    const text = tail.stop().replace(/\u001B\[[0-9;?]*[A-Za-z]/g, ''); // eslint-disable-line no-control-regex
+    if (text !== '' && !text.endsWith('\n')) out.write('\n');
+  }
   if (failure !== undefined) throw new ScreenError(screen, failure);
+}
+
+/** The last characters written to `out` while the screen runs (its write wrapped, then put back). */
+function watchTail(out: NodeJS.WriteStream): { stop(): string } {
+  const target = out as unknown as { write: (...args: unknown[]) => boolean };
+  const own = Object.prototype.hasOwnProperty.call(target, 'write');
+  const original = target.write;
+  let tail = '';
+  target.write = function (this: unknown, ...args: unknown[]) {
+    tail = (tail + String(args[0])).slice(-512);
+    return original.apply(this, args);
+  };
+  return {
+    stop() {
+      if (own) target.write = original;
+      else delete (target as { write?: unknown }).write;
+      return tail;
+    },
+  };
 }

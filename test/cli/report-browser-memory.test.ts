@@ -86,7 +86,7 @@ test('a filter typo is shown at its field; the browser keeps running and does no
 test('saved filters that no longer parse are dropped with a notice, once', async () => {
   const { openPlatform } = await import('../../src/services/platform.js');
   const { rememberFilters } = await import('../../src/cli/report-filters.js');
-  const p = await openPlatform({ dbPath: db });
+  const p = await openPlatform({ db: db });
   // As an older payctl saved them: a status typo and a from date that does not exist.
   await rememberFilters(p, group, { statuses: ['setled'], start: '2026-02-31' });
   await p.close();

@@ -2945,7 +2945,7 @@ export interface components {
         };
         Invoice: {
             ach_enabled: boolean;
-            /** @description sum of amount × quantity over the lines, in cents */
+            /** @description sum of amount × quantity over the lines, in cents; at most 99999999999 */
             amount: number;
             card_enabled: boolean;
             /**
@@ -3261,8 +3261,8 @@ export interface components {
         };
         /** @description type=amount_sum */
         ReportAmountSum: {
-            /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions */
-            total_amount: number;
+            /** @description cents, exact at any size: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions */
+            total_amount: number | bigint;
         };
         /** @description type=count */
         ReportCount: {
@@ -3287,12 +3287,12 @@ export interface components {
              */
             start: string;
             /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
-            total_amount: number;
+            total_amount: number | bigint;
             total_count: number;
         };
         ReportSummaryBucket: {
             /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
-            amount: number;
+            amount: number | bigint;
             /** @description transactions */
             count: number;
             /** @description the day (YYYY-MM-DD), status, brand ("" for bank accounts), payment method or source */
@@ -3442,7 +3442,8 @@ export interface components {
             cutoff_at: string;
             group_id: string;
             id: string;
-            total_amount: number;
+            /** @description Σ captured_amount of the batch, in cents; exact at any size */
+            total_amount: number | bigint;
             transaction_count: number;
         };
         SignupEntry: {

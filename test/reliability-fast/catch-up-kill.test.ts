@@ -11,7 +11,7 @@ import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { ADMIN } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 
 const PERIODS = 3651; // the charge at creation, then one a day for 3650 days
 
@@ -38,7 +38,7 @@ async function verifyWhole(dbPath: string, subscriptionId: string, label: string
 
 test('kill -9 in the middle of a ten-year catch-up: the restarted server finishes it, each period charged exactly once', async () => {
   const dbPath = tempDbPath();
-  await (await openPlatform({ dbPath })).close(); // migrated, empty
+  await (await openPlatform({ db: dbPath })).close(); // migrated, empty
   const env = { PAYCTL_CLOCK_ANSWER_MS: '0', PAYCTL_ADMIN_TOKEN: ADMIN };
   const args = ['--tick', '200', '--access-log', 'off'];
   let server: ServeProcess = await spawnServe({ db: dbPath, env, args });

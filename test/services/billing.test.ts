@@ -20,7 +20,7 @@ import {
   updateSubscription,
 } from '../../src/services/recurring/subscriptions.js';
 import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/recurring/billing.js';
-import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptions.js';
+import { subscriptionChargeRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
@@ -30,7 +30,7 @@ const DAY = 86_400_000;
 
 /** A platform whose clock stands still at `at` until advanced. */
 async function frozenPlatform(at: string, dbPath = tempDbPath()): Promise<Platform> {
-  const p = await openPlatform({ dbPath });
+  const p = await openPlatform({ db: dbPath });
   p.clock = new DbClock(p.db, () => 0);
   await p.clock.setOffset(Date.parse(at));
   return p;
@@ -652,7 +652,7 @@ describe('idempotency', () => {
 
   it('two processes (two connections to one file) billing at once charge once', async () => {
     const f = await fixture(T0);
-    const other = await frozenPlatform(T0, f.p.db.path);
+    const other = await frozenPlatform(T0, f.p.db.location);
     try {
       const planId = await f.plan({ amount: 1000, billing_cycle: 'daily' });
       const ids: string[] = [];

@@ -77,3 +77,19 @@ test('a key handler that throws: the screen closes with one line instead of endi
   assert.match(out, /press x/);
   assert.doesNotMatch(out, /ERROR|\.js:\d+|react-reconciler/);
 });
+
+test('a last frame taller than the terminal ends with a line break, so the next output starts on its own line', async () => {
+  function Tall() {
+    const [done, setDone] = React.useState(false);
+    const { exit } = ink.useApp();
+    React.useEffect(() => {
+      if (done) exit();
+      else setDone(true);
+    }, [done]);
+    return React.createElement(ink.Box, { flexDirection: 'column' }, ...Array.from({ length: 40 }, (_, i) => React.createElement(ink.Text, { key: i }, `line ${i}`)));
+  }
+  const { err, out } = await run(Tall);
+  assert.equal(err, undefined);
+  assert.match(out, /line 39/);
+  assert.match(out.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, ''), /\n$/); // eslint-disable-line no-control-regex
+});

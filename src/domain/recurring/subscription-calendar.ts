@@ -7,6 +7,8 @@ import type { BillingCycle, ProrationBehavior } from './constants.js';
 import { retryDelayDays } from './charges.js';
 import { prorate, prorationPlan } from './proration.js';
 import type { PlanEntity, RetryPolicySteps, SubscriptionEntity } from './entities.js';
+import { MAX_AMOUNT } from '../money.js';
+import { validationError } from '../../errors.js';
 
 type Schedule = Pick<SubscriptionEntity, 'anchor_at' | 'anchor_count' | 'billing_cycle' | 'billing_factor'>;
 
@@ -88,6 +90,8 @@ export interface SubscriptionTerms {
   duration: number;
   max_retry_count: number;
   retry_policy: RetryPolicySteps | null;
+  /** The request field that set `amount`, named when its proration would pass the bound (default `amount`). */
+  amount_field?: string;
 }
 
 /** A plan's terms, as its subscriptions copy them. */
@@ -174,6 +178,7 @@ export function changeAmount<S extends SubscriptionEntity>(
   amount: number,
   behavior: ProrationBehavior,
   at: string,
+  amountField = 'amount',
 ): { subscription: S; diff: number; charge_now?: number } {
   const paidFor = s.status === 'active' && s.charge_count > 0;
   const diff = paidFor ? prorate({ oldAmount: s.amount, newAmount: amount, periodStart: s.billing_period_start, periodEnd: s.billing_period_end, at }) : 0;
@@ -181,5 +186,27 @@ export function changeAmount<S extends SubscriptionEntity>(
   const next = { ...s, amount };
   if (action.action === 'charge_now') return { subscription: next, diff, charge_now: action.amount };
   const pending = next.pending_proration + (action.action === 'add_to_next_charge' ? action.amount : 0);
+  checkProrationBound(amount, pending, amountField);
   return { subscription: { ...next, pending_proration: pending, proration_result: pending !== 0 ? 'pending' : 'none' }, diff };
+}
+
+/**
+ * Prorations add up across updates (up, down, up …): what waits for the next charge is
+ * held to the money bound (DESIGN.md "Bounds"), so the next charge (amount + pending)
+ * is at most MAX_AMOUNT and a carried credit at most MAX_AMOUNT. An update that would
+ * pass it is refused with a 400 naming the field that set the amount.
+ */
+export function checkProrationBound(amount: number, pending: number, field: string): void {
+  if (amount + pending > MAX_AMOUNT) {
+    throw validationError([{
+      path: field,
+      message: `this change would make the next charge ${amount} + ${pending} prorated = ${amount + pending} cents, above the largest amount ${MAX_AMOUNT} (let the pending proration be charged first, or update with proration_behavior none)`,
+    }]);
+  }
+  if (pending < -MAX_AMOUNT) {
+    throw validationError([{
+      path: field,
+      message: `this change would make the credit waiting for the next charge ${-pending} cents, above the largest amount ${MAX_AMOUNT} (update with proration_behavior none)`,
+    }]);
+  }
 }

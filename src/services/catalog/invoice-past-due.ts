@@ -2,9 +2,8 @@
 // is still unpaid, invoice.past_due is emitted once (request null, stamped with the
 // group's time at which the clock saw it). The status itself stays derived on read.
 import type { Platform } from '../platform.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { Progress } from '../clock/scheduler.js';
-import { invoicePastDueRepo } from '../../store/repositories/invoice-past-due.js';
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';
@@ -17,7 +16,7 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
   const cutoffDay = pastDueCutoffDay(at);
   let done = 0;
   for (;;) {
-    const rows = await invoicePastDueRepo.candidates(p.db, cutoffDay, scope, CHUNK);
+    const rows = await p.db.repos.invoicePastDue.candidates(p.db, cutoffDay, scope, CHUNK);
     if (rows.length === 0) break;
     let all = true;
     done += await p.db.write(async (tx) => {
@@ -29,7 +28,7 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
           all = false;
           break;
         }
-        if ((await invoicePastDueRepo.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
+        if ((await tx.repos.invoicePastDue.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
         appendClockEvent(tx, row.group_id, at, event('invoice.past_due', await loadInvoice(tx, row, at)));
         n++;
       }

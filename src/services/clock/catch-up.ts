@@ -6,7 +6,7 @@
 // server's tick (runDueWork over every group) or the group's next move goes on from there,
 // and `catchUpState` reports the same numbers either way.
 import { forGroup, type Platform } from '../platform.js';
-import type { Database } from '../../store/db.js';
+import type { Store } from '../../store/interfaces/db.js';
 import { runDueWork, type Progress } from './scheduler.js';
 import { estimateDueCharges } from '../recurring/billing.js';
 import { countToSettle } from '../transactions/settlement.js';
@@ -37,8 +37,8 @@ interface Run {
   abandoned: boolean;
 }
 
-const runs = new WeakMap<Database, Map<string, Run>>();
-const runsOf = (db: Database) => {
+const runs = new WeakMap<Store, Map<string, Run>>();
+const runsOf = (db: Store) => {
   let m = runs.get(db);
   if (!m) runs.set(db, (m = new Map()));
   return m;
@@ -74,7 +74,7 @@ export function startCatchUp(p: Platform, groupId: string, progress?: Progress):
 }
 
 /** Stop waiting for this database's runs (the server closes it): what they left is due work in the database. */
-export function abandonCatchUps(db: Database): Array<Promise<void>> {
+export function abandonCatchUps(db: Store): Array<Promise<void>> {
   const mine = runsOf(db);
   for (const run of mine.values()) run.abandoned = true;
   return [...mine.values()].map((r) => r.promise.catch(() => undefined));

@@ -5,9 +5,8 @@
 // (the counters live in the database: `payctl fault list` shows them, and a restart or a
 // second server goes on with the same sequence); the first rule that fires decides.
 import { forGroup, type Platform } from '../platform.js';
-import type { Database } from '../../store/db.js';
+import type { Store } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
-import { faultRuleRepo } from '../../store/repositories/faults.js';
 import {
   effectOf,
   fires,
@@ -27,15 +26,15 @@ interface Loaded {
   sandboxes: Map<string, boolean>;
 }
 
-const loaded = new WeakMap<Database, Loaded | Promise<Loaded>>();
+const loaded = new WeakMap<Store, Loaded | Promise<Loaded>>();
 
-async function rulesNow(db: Database): Promise<Loaded> {
+async function rulesNow(db: Store): Promise<Loaded> {
   const cache = configCache(db);
   const version = cache.currentVersion ?? (await cache.check(db));
   let current = loaded.get(db);
   if (current instanceof Promise) current = await current;
   if (current?.version === version) return current;
-  const loading = faultRuleRepo.listAll(db).then((all) => {
+  const loading = db.repos.faultRules.listAll(db).then((all) => {
     const byGroup = new Map<string, ApiFaultRule[]>();
     for (const r of all) byGroup.set(r.group_id, [...(byGroup.get(r.group_id) ?? []), r]);
     const next: Loaded = { version, byGroup, sandboxes: new Map() };
@@ -61,7 +60,7 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
   if (req.simulate !== undefined) {
     if (req.simulate.length > 100) throw validationError([{ path: SIMULATE_HEADER, message: 'must be at most 100 characters' }]);
     let sandbox = state.sandboxes.get(req.groupId);
-    if (sandbox === undefined) state.sandboxes.set(req.groupId, (sandbox = await faultRuleRepo.isSandbox(p.db, req.groupId)));
+    if (sandbox === undefined) state.sandboxes.set(req.groupId, (sandbox = await p.db.repos.faultRules.isSandbox(p.db, req.groupId)));
     if (!sandbox) throw validationError([{ path: SIMULATE_HEADER, message: 'is allowed only on sandboxes (groups made by POST /api/v1/sandboxes)' }]);
     try {
       return { effect: parseSimulate(req.simulate, req.operation), rule: 'simulate' };
@@ -78,7 +77,7 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
   const active = matching.filter((r) => inWindow(r, nowMs));
   if (active.length === 0) return undefined;
   return p.db.write(async (tx) => {
-    const counters = new Map((await faultRuleRepo.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
+    const counters = new Map((await tx.repos.faultRules.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
     let chosen: InjectedFault | undefined;
     for (const r of active) {
       const c = counters.get(r.id);
@@ -87,7 +86,7 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
       const call = c.calls + 1;
       const fire = chosen === undefined && fires(r, call);
       if (fire) chosen = { effect: effectOf(r, call), rule: r.id, call };
-      await faultRuleRepo.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
+      await tx.repos.faultRules.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
     }
     return chosen;
   });
@@ -99,7 +98,7 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
  * Payctl-Simulate header was sent (the cost of faults when none is set). True when the
  * rules are not loaded yet: injectFault loads them.
  */
-export function mayFault(db: Database, groupId: string, simulate: boolean): boolean {
+export function mayFault(db: Store, groupId: string, simulate: boolean): boolean {
   if (simulate) return true;
   const state = loaded.get(db);
   if (state === undefined || state instanceof Promise) return true;

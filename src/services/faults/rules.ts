@@ -6,7 +6,6 @@ import { forGroup, type Platform } from '../platform.js';
 import type { RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { addApiFaultRuleInput, newSeed, type ApiFaultRule } from '../../domain/faults.js';
-import { faultRuleRepo } from '../../store/repositories/faults.js';
 import { invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 
@@ -23,11 +22,11 @@ export const addFaultRule = useCase({
     if (g.groupId !== group_id) throw notFound('group');
     const rule: ApiFaultRule = { id: newId(), group_id, ...fields, seed: fields.seed ?? newSeed(), calls: 0, fired: 0, created_at: g.clock.nowIso() };
     await ctx.store.write(async (tx) => {
-      const existing = await faultRuleRepo.listByGroup(tx, group_id);
+      const existing = await tx.repos.faultRules.listByGroup(tx, group_id);
       if (existing.length >= MAX_RULES_PER_GROUP) {
         throw invalidRequest(`a group holds at most ${MAX_RULES_PER_GROUP} fault rules; remove one first`);
       }
-      await faultRuleRepo.insert(tx, rule);
+      await tx.repos.faultRules.insert(tx, rule);
     });
     return rule;
   },
@@ -36,15 +35,15 @@ export const addFaultRule = useCase({
 export const listFaultRules = useCase({
   input: groupId,
   async run(p: Platform, ctx: RequestContext, input): Promise<{ data: ApiFaultRule[] }> {
-    if (!(await faultRuleRepo.groupExists(ctx.store, input.group_id))) throw notFound('group');
-    return { data: await faultRuleRepo.listByGroup(ctx.store, input.group_id) };
+    if (!(await ctx.store.repos.faultRules.groupExists(ctx.store, input.group_id))) throw notFound('group');
+    return { data: await ctx.store.repos.faultRules.listByGroup(ctx.store, input.group_id) };
   },
 });
 
 export const removeFaultRule = useCase({
   input: groupId.extend({ fault_id: z.string() }),
   async run(p: Platform, ctx: RequestContext, input): Promise<{ id: string; deleted: true }> {
-    const { changes } = await ctx.store.write((tx) => faultRuleRepo.remove(tx, input.group_id, input.fault_id));
+    const { changes } = await ctx.store.write((tx) => tx.repos.faultRules.remove(tx, input.group_id, input.fault_id));
     if (changes === 0) throw notFound('fault rule');
     return { id: input.fault_id, deleted: true as const };
   },

@@ -3,9 +3,8 @@
 // one map lookup, and a matching attempt counts a call of each active rule in one write.
 // A delivery held back once (delay, reorder) is not held again by its next attempt, so a
 // hold rule without first/count still lets every event through.
-import type { Database } from '../../store/db.js';
+import type { Store as Database } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
-import { webhookFaultRuleRepo } from '../../store/repositories/webhook-faults.js';
 import { fires, inWindow, webhookEffectOf, type InjectedWebhookFault, type WebhookFaultRule } from '../../domain/faults.js';
 
 interface Loaded {
@@ -24,7 +23,7 @@ async function rulesNow(db: Database): Promise<Loaded> {
   const current = loaded.get(db);
   if (current?.version === version) return current;
   const byEndpoint = new Map<string, WebhookFaultRule[]>();
-  for (const r of await webhookFaultRuleRepo.listAll(db)) byEndpoint.set(r.endpoint_id, [...(byEndpoint.get(r.endpoint_id) ?? []), r]);
+  for (const r of await db.repos.webhookFaultRules.listAll(db)) byEndpoint.set(r.endpoint_id, [...(byEndpoint.get(r.endpoint_id) ?? []), r]);
   const next = { version, byEndpoint };
   loaded.set(db, next);
   return next;
@@ -47,7 +46,7 @@ export async function injectWebhookFault(db: Database, endpointId: string, deliv
   const active = rules.filter((r) => inWindow(r, nowMs) && !(wasHeld && (r.action === 'delay' || r.action === 'reorder')));
   if (active.length === 0) return undefined;
   const chosen = await db.write(async (tx) => {
-    const counters = new Map((await webhookFaultRuleRepo.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
+    const counters = new Map((await tx.repos.webhookFaultRules.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
     let out: InjectedWebhookFault | undefined;
     for (const r of active) {
       const c = counters.get(r.id);
@@ -56,7 +55,7 @@ export async function injectWebhookFault(db: Database, endpointId: string, deliv
       const call = c.calls + 1;
       const fire = out === undefined && fires(r, call);
       if (fire) out = { effect: webhookEffectOf(r, call), rule: r.id, call };
-      await webhookFaultRuleRepo.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
+      await tx.repos.webhookFaultRules.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
     }
     return out;
   });

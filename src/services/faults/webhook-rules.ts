@@ -5,16 +5,14 @@ import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { addWebhookFaultRuleInput, newSeed, type WebhookFaultRule } from '../../domain/faults.js';
-import { webhookFaultRuleRepo } from '../../store/repositories/webhook-faults.js';
-import { webhookEndpointRepo } from '../../store/repositories/webhooks.js';
 import { uuid } from '../../domain/strings.js';
 import { invalidRequest, notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Executor } from '../../store/db.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import { MAX_RULES_PER_GROUP } from './rules.js';
 
 async function requireEndpoint(ex: Executor, groupId: string, endpointId: string): Promise<void> {
-  if (!uuid.safeParse(endpointId).success || !(await webhookEndpointRepo.find(ex, groupId, endpointId))) throw notFound('webhook endpoint');
+  if (!uuid.safeParse(endpointId).success || !(await ex.repos.webhookEndpoints.find(ex, groupId, endpointId))) throw notFound('webhook endpoint');
 }
 
 export const addWebhookFaultRule = useCase({
@@ -24,10 +22,10 @@ export const addWebhookFaultRule = useCase({
     const rule: WebhookFaultRule = { id: newId(), group_id, endpoint_id, ...fields, seed: fields.seed ?? newSeed(), calls: 0, fired: 0, created_at: ctx.clock.nowIso() };
     await ctx.store.write(async (tx) => {
       await requireEndpoint(tx, group_id, endpoint_id);
-      if ((await webhookFaultRuleRepo.listByEndpoint(tx, group_id, endpoint_id)).length >= MAX_RULES_PER_GROUP) {
+      if ((await tx.repos.webhookFaultRules.listByEndpoint(tx, group_id, endpoint_id)).length >= MAX_RULES_PER_GROUP) {
         throw invalidRequest(`an endpoint holds at most ${MAX_RULES_PER_GROUP} fault rules; remove one first`);
       }
-      await webhookFaultRuleRepo.insert(tx, rule);
+      await tx.repos.webhookFaultRules.insert(tx, rule);
     });
     return rule;
   },
@@ -39,14 +37,14 @@ export const listWebhookFaultRules = useCase({
   input: endpointIds,
   async run(p: Platform, ctx: GroupContext, input): Promise<{ data: WebhookFaultRule[] }> {
     await requireEndpoint(ctx.store, input.group_id, input.endpoint_id);
-    return { data: await webhookFaultRuleRepo.listByEndpoint(ctx.store, input.group_id, input.endpoint_id) };
+    return { data: await ctx.store.repos.webhookFaultRules.listByEndpoint(ctx.store, input.group_id, input.endpoint_id) };
   },
 });
 
 export const removeWebhookFaultRule = useCase({
   input: endpointIds.extend({ fault_id: z.string() }),
   async run(p: Platform, ctx: GroupContext, input): Promise<{ id: string; deleted: true }> {
-    const { changes } = await ctx.store.write((tx) => webhookFaultRuleRepo.remove(tx, input.group_id, input.endpoint_id, input.fault_id));
+    const { changes } = await ctx.store.write((tx) => tx.repos.webhookFaultRules.remove(tx, input.group_id, input.endpoint_id, input.fault_id));
     if (changes === 0) throw notFound('webhook fault rule');
     return { id: input.fault_id, deleted: true as const };
   },

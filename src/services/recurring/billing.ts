@@ -13,10 +13,9 @@
 // stamped with the platform clock.
 import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { Progress } from '../clock/scheduler.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
-import { subscriptionChargeRepo, subscriptionRepo } from '../../store/repositories/subscriptions.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
   afterAttempt,
@@ -33,7 +32,7 @@ import { newId } from '../../lib/ids.js';
 import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import { chunkDeadline, yieldToOthers } from '../clock/chunks.js';
 
 /** Subscriptions read per page (plan updates, estimates). */
@@ -113,7 +112,7 @@ export async function billSubscription(
       created_at: now,
     };
     // Already recorded: this attempt was made by another run; never charge it again.
-    if (!(await subscriptionChargeRepo.claim(tx, ledger))) break;
+    if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) break;
     attempts++;
 
     let approved = true;
@@ -131,11 +130,11 @@ export async function billSubscription(
         links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
       });
       approved = t.status !== 'declined';
-      await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
       sink(chargeEvent(t));
       happened.push(approved ? 'subscription.charged' : 'subscription.payment_failed');
     } else {
-      await subscriptionChargeRepo.settle(tx, ledger.id, 'free', null);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, 'free', null);
     }
 
     row = afterAttempt(row, { trial, approved, due_at: dueAt, carried_proration: charge.carriedProration });
@@ -143,7 +142,7 @@ export async function billSubscription(
   }
   if (attempts > 0) {
     row = { ...row, updated_at: now };
-    if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
+    if ((await tx.repos.subscriptions.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
     row.version += 1;
     // The subscription as saved after this run, on each of its events.
     if (happened.length > 0) {
@@ -170,9 +169,10 @@ async function applyAmountChange(
   behavior: ProrationBehavior,
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
+  amountField?: string,
 ): Promise<SubscriptionEntity> {
   const now = p.clock.nowIso();
-  const change = changeAmount(subscription, newAmount, behavior, now);
+  const change = changeAmount(subscription, newAmount, behavior, now, amountField);
   const row = change.subscription;
   if (change.charge_now === undefined) return row;
   const period = row.charge_count - 1;
@@ -181,14 +181,14 @@ async function applyAmountChange(
     subscription_id: row.id,
     kind: 'proration',
     period,
-    attempt: await subscriptionChargeRepo.nextAttempt(tx, row.id, 'proration', period),
+    attempt: await tx.repos.subscriptionCharges.nextAttempt(tx, row.id, 'proration', period),
     amount: change.charge_now,
     due_at: now,
     transaction_id: null,
     outcome: 'pending',
     created_at: now,
   };
-  if (!(await subscriptionChargeRepo.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
+  if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
   const t = await chargeInTx(tx, p, p.clock, {
     groupId: row.group_id,
     processorId: row.processor_id,
@@ -202,7 +202,7 @@ async function applyAmountChange(
     links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
   });
   const approved = t.status !== 'declined';
-  await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+  await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
   emit(chargeEvent(t));
   return { ...row, proration_result: approved ? 'applied' : 'failed' };
 }
@@ -222,7 +222,7 @@ export async function applyTerms(
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
 ): Promise<SubscriptionEntity> {
-  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit);
+  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit, terms.amount_field);
   return reschedule(next);
 }
 
@@ -243,7 +243,7 @@ export async function estimateDueCharges(p: Platform, until: Date, scope?: Group
   let subscriptions = 0;
   let charges = 0;
   for (;;) {
-    const rows = await subscriptionRepo.dueBatch(p.db, untilIso, after, BILLING_BATCH_SIZE, scope);
+    const rows = await p.db.repos.subscriptions.dueBatch(p.db, untilIso, after, BILLING_BATCH_SIZE, scope);
     for (const row of rows) charges += attemptsDue(row, untilIso);
     subscriptions += rows.length;
     if (rows.length < BILLING_BATCH_SIZE) break;
@@ -266,7 +266,7 @@ export async function estimateDueCharges(p: Platform, until: Date, scope?: Group
  */
 export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress, scope?: GroupScope): Promise<number> {
   const untilIso = until.toISOString();
-  if ((await subscriptionRepo.dueBatch(p.db, untilIso, null, 1, scope)).length === 0) return 0;
+  if ((await p.db.repos.subscriptions.dueBatch(p.db, untilIso, null, 1, scope)).length === 0) return 0;
   const total = progress ? (await estimateDueCharges(p, until, scope)).charges : 0;
   type Cursor = { at: string; id: string } | null;
   let cursor: Cursor = null;
@@ -276,9 +276,9 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
     const after: Cursor = cursor;
     const chunk = await p.db.write(async (tx): Promise<{ cursor: Cursor; attempts: number } | null> => {
       const deadline = chunkDeadline();
-      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
+      const rows = await tx.repos.subscriptions.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
       if (rows.length === 0) return null;
-      const methods = await subscriptionRepo.paymentMethods(tx, rows);
+      const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
       let next: Cursor = after;
       let n = 0;
       for (const row of rows) {

@@ -4,14 +4,14 @@
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
 import type { Progress } from '../clock/scheduler.js';
-import { settlementRepo } from '../../store/repositories/settlement.js';
 import { newId } from '../../lib/ids.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
-import type { Tx } from '../../store/db.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
 import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
+import { exactSum } from '../../domain/money.js';
 import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
@@ -38,7 +38,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const at = until.toISOString();
   let settled = 0;
   for (;;) {
-    const rows = await settlementRepo.candidates(p.db, lastCutoff, CHUNK, scope);
+    const rows = await p.db.repos.settlement.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
     settled += await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
@@ -55,12 +55,13 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         // The batch row first (settled transactions reference it); its totals come from the
         // rows the compare-and-set actually moved, since a candidate may have been voided
         // between the read above and this write.
-        await settlementRepo.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
-        const moved = await settlementRepo.settle(tx, b.ids, b.id, at);
-        if (moved.length === 0) await settlementRepo.deleteBatch(tx, b.id);
+        await tx.repos.settlement.insertBatch(tx, { id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: 0, total_amount: 0, created_at: at });
+        const moved = await tx.repos.settlement.settle(tx, b.ids, b.id, at);
+        if (moved.length === 0) await tx.repos.settlement.deleteBatch(tx, b.id);
         else {
-          const total = moved.reduce((sum, m) => sum + m.captured_amount, 0);
-          await settlementRepo.setBatchTotals(tx, b.id, moved.length, total);
+          // Exact at any size (BigInt): amounts accepted before the bound reach 2^53-1 each.
+          const total = exactSum(moved.map((m) => m.captured_amount));
+          await tx.repos.settlement.setBatchTotals(tx, b.id, moved.length, total);
           await transactionEvents(tx, 'transaction.settled', moved, at);
           appendClockEvent(tx, b.group_id, at, event('settlement_batch.closed', {
             id: b.id, group_id: b.group_id, cutoff_at: b.cutoff_at, transaction_count: moved.length, total_amount: total, created_at: at,
@@ -78,9 +79,9 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
   let expired = 0;
   // Checked on the reader first: most passes have nothing to expire and need no write.
-  while (await settlementRepo.hasExpiringAuths(p.db, expiredBefore, scope)) {
+  while (await p.db.repos.settlement.hasExpiringAuths(p.db, expiredBefore, scope)) {
     const n = await p.db.write(async (tx) => {
-      const rows = await settlementRepo.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
+      const rows = await tx.repos.settlement.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
       await transactionEvents(tx, 'transaction.expired', rows, at);
       return rows.length;
     });
@@ -94,7 +95,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
 /** How many transactions of `scope` are due to settle at `until`, counted up to `cap`. */
 export async function countToSettle(p: Platform, until: Date, scope: GroupScope, cap: number): Promise<number> {
   const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
-  return (await settlementRepo.candidates(p.db, lastCutoff, cap, scope)).length;
+  return (await p.db.repos.settlement.candidates(p.db, lastCutoff, cap, scope)).length;
 }
 
 /** One event per transaction the clock moved, its object as the API shows it. */

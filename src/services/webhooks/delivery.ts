@@ -33,13 +33,11 @@
 // others, and an attempt never outlives its lease (one whose turn comes too late to get
 // its time is not sent; it is due again when the lease ends).
 import { performance } from 'node:perf_hooks';
-import type { Database, Store } from '../../store/db.js';
+import type { Store } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
-import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
-import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
-import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RECEIVER_LIMITS, succeeded } from '../../domain/webhooks.js';
 import { post } from './http1.js';
@@ -65,7 +63,7 @@ export function leaseMs(env: Env): number {
 }
 
 interface PassTarget {
-  db: Database;
+  db: Store;
   /** The clock of the groups in the scope. */
   clock: Clock;
   env: Env;
@@ -90,7 +88,7 @@ class Lost extends Error {}
 const lost = () => new Lost('another sender holds one of these deliveries');
 
 /** One claim's deliveries: who holds them and until when (real ms). */
-interface Claim {
+export interface Claim {
   owner: string;
   leaseUntil: number;
   /** The group's time when the claim's attempts are sent (their created_at). */
@@ -104,7 +102,7 @@ interface Claim {
  * the POST within `timeoutMs` and the receiver limits; what came of it (never throws).
  * Everything an attempt is passes through here.
  */
-export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Database): Promise<Outcome> {
+export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Store): Promise<Outcome> {
   const sentAt = claim.groupNow;
   // A sandbox's fault for this endpoint (none costs a map lookup): drop and holds send nothing.
   const injected = faults && mayFaultEndpoint(faults, r.endpoint_id) ? await injectWebhookFault(faults, r.endpoint_id, { id: r.delivery_id, eventId: r.event_id }, Date.parse(sentAt)) : undefined;
@@ -170,22 +168,24 @@ class Sender {
   /** Answers not yet in `outcomes`. */
   private sending = 0;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Store) {}
 
   /**
    * One pass over `scope`: read what is due by `dueBy` for endpoints whose lane has room
    * (and not in `skip`), claim it, and start each attempt in its endpoint's lane. Does
-   * not wait for the answers.
+   * not wait for the answers. `backlog`: lanes that could not take all they had due are
+   * marked, so the loop is told when they have room (a caller that waits for its
+   * attempts sends the rest itself).
    */
-  async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, skip: ReadonlySet<string> = new Set()): Promise<Dispatched> {
+  async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, o: { skip?: ReadonlySet<string>; backlog: boolean }): Promise<Dispatched> {
     const now = performance.now();
-    const inScope = (groupId: string) => !('groupId' in scope) || scope.groupId === groupId;
-    const full = this.lanes.full(now).filter((l) => inScope(l.groupId));
-    for (const l of full) l.backlog = true;
+    const skip = o.skip ?? new Set<string>();
+    const full = this.lanes.full('groupId' in scope ? scope.groupId : undefined, now);
+    if (o.backlog) for (const l of full) l.backlog = true;
     const skipIds = [...skip, ...full.map((l) => l.endpointId)];
     const waitable = full.some((l) => !skip.has(l.endpointId) && !l.slow(now));
     const realNow = Date.now();
-    const due = await webhookSendRepo.due(t.db, scope, dueBy, realNow, BATCH, skipIds);
+    const due = await t.db.repos.webhookSends.due(t.db, scope, dueBy, realNow, BATCH, skipIds);
     const more = due.length === BATCH;
     // Per endpoint, what its lane has room for (promised until the claim is done).
     const room = new Map<string, number>();
@@ -196,7 +196,7 @@ class Sender {
       if (left > 0) {
         picked.push(d);
         lane.reserved++;
-      } else lane.backlog = true;
+      } else if (o.backlog) lane.backlog = true;
       room.set(d.endpoint_id, left - 1);
     }
     if (picked.length === 0) return { started: [], endpoints: new Set(), more, waitable };
@@ -296,12 +296,12 @@ export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at
 async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
   const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
   try {
-    await t.db.write(async (tx) => deliveryRepo.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
+    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
     return due;
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
   }
-  const got = new Set(await t.db.write((tx) => deliveryRepo.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
+  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
   return due.filter((d) => got.has(d.delivery_id));
 }
 
@@ -312,7 +312,7 @@ async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUnti
  * again with plain updates, so every attempt is still recorded. Returns, for each, when
  * its retry is due (null: none).
  */
-async function recordOutcomes(db: Database, items: ReadonlyArray<{ o: Outcome; owner: string }>): Promise<Array<string | null>> {
+async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owner: string }>): Promise<Array<string | null>> {
   const byOwner = new Map<string, { ok: number[]; failed: Array<{ id: number; next: string | null }> }>();
   const holds: Array<{ id: number; owner: string; next: string }> = [];
   const next: Array<string | null> = [];
@@ -348,26 +348,26 @@ async function recordOutcomes(db: Database, items: ReadonlyArray<{ o: Outcome; o
   });
   try {
     await db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
-      for (const [owner, { ok, failed }] of byOwner) deliveryRepo.settle(tx, owner, ok, failed, lost);
-      for (const h of holds) await deliveryRepo.hold(tx, h.id, h.owner, h.next);
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      for (const [owner, { ok, failed }] of byOwner) tx.repos.webhookDeliveries.settle(tx, owner, ok, failed, lost);
+      for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
     await db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
       for (const [owner, { ok, failed }] of byOwner) {
-        if (ok.length > 0) await deliveryRepo.succeeded(tx, ok, owner);
-        for (const f of failed) await deliveryRepo.failed(tx, f.id, owner, f.next);
+        if (ok.length > 0) await tx.repos.webhookDeliveries.succeeded(tx, ok, owner);
+        for (const f of failed) await tx.repos.webhookDeliveries.failed(tx, f.id, owner, f.next);
       }
-      for (const h of holds) await deliveryRepo.hold(tx, h.id, h.owner, h.next);
+      for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   }
   return next;
 }
 
 const senders = new WeakMap<object, Sender>();
-function senderFor(db: Database): Sender {
+function senderFor(db: Store): Sender {
   let s = senders.get(db);
   if (!s) senders.set(db, (s = new Sender(db)));
   return s;
@@ -387,7 +387,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   if (loops.has(t.db) && !('groupId' in scope)) {
     let handed = 0;
     for (;;) {
-      const r = await s.dispatch(t, scope, dueBy());
+      const r = await s.dispatch(t, scope, dueBy(), { backlog: true });
       for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
       handed += r.started.length;
       if (!r.more || r.started.length === 0) return handed;
@@ -399,7 +399,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   const touched = new Set<string>();
   const slow = new Set<string>();
   for (;;) {
-    const r = await s.dispatch(t, scope, dueBy(), slow);
+    const r = await s.dispatch(t, scope, dueBy(), { skip: slow, backlog: false });
     for (const id of r.endpoints) touched.add(id);
     for (const a of r.started) {
       const done: Promise<void> = a.then(
@@ -419,7 +419,15 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
       throw failure.err;
     }
     if (r.started.length > 0 && r.more) continue;
-    if (mine.size === 0 && !r.waitable) return attempts;
+    if (mine.size === 0 && !r.waitable) {
+      // What was left to slow endpoints goes from the serving process's loop, if this is one.
+      const loop = loops.get(t.db);
+      for (const id of slow) {
+        const lane = s.lanes.get(id);
+        if (lane && loop) loop.nudge(lane.groupId);
+      }
+      return attempts;
+    }
     await Promise.race([...mine, s.lanes.nextRoom()]);
     for (const id of touched) if (s.lanes.get(id)?.provenSlow()) slow.add(id);
   }
@@ -428,7 +436,7 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
 /** Every due delivery of every group, one pass per distinct clock offset (a server's start). */
 export async function deliverAllDue(p: Platform): Promise<number> {
   let n = 0;
-  for (const { offset_ms: offsetMs } of await groupClockRepo.distinctOffsets(p.db)) {
+  for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     n += await deliverDue({ db: p.db, clock: shifted.clock, env: p.env }, { offsetMs });
   }
@@ -506,7 +514,7 @@ export class DeliveryLoop {
           const t = { db: this.p.db, clock: c, env: this.p.env };
           for (;;) {
             if (this.stopped) return;
-            const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString());
+            const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString(), { backlog: true });
             for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
             if (!r.more || r.started.length === 0) return;
           }
@@ -520,7 +528,7 @@ export class DeliveryLoop {
   private async activeGroups(): Promise<Set<string>> {
     const version = configCache(this.p.db).currentVersion;
     if (!this.active || version === undefined || this.active.version !== version) {
-      this.active = { version, groups: new Set(await webhookEndpointRepo.activeGroups(this.p.db)) };
+      this.active = { version, groups: new Set(await this.p.db.repos.webhookEndpoints.activeGroups(this.p.db)) };
     }
     return this.active.groups;
   }

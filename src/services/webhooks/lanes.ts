@@ -28,6 +28,8 @@ export class Lane {
   private lastMs: number | undefined;
   /** A pass left due deliveries of this lane unclaimed (it was full): tell the owner when it has room. */
   backlog = false;
+  /** A pass skipped this lane as full: wake the waiting passes when it has room. */
+  skipped = false;
 
   constructor(
     readonly endpointId: string,
@@ -75,13 +77,18 @@ export class Lane {
         this.inFlight++;
         const t0 = performance.now();
         this.starts.add(t0);
-        sending.then(resolve, reject).finally(() => {
+        // The slot is free before the caller goes on.
+        const free = () => {
           this.inFlight--;
           this.starts.delete(t0);
           this.lastMs = performance.now() - t0;
           this.queue.shift()?.();
           this.lanes.freed(this);
-        });
+        };
+        sending.then(
+          (v) => (free(), resolve(v)),
+          (err: unknown) => (free(), reject(err)),
+        );
       };
       if (this.inFlight < ENDPOINT_CONCURRENCY) start();
       else this.queue.push(start);
@@ -92,6 +99,8 @@ export class Lane {
 /** The lanes of one process's sender (one per endpoint it has sent to). */
 export class Lanes {
   private readonly lanes = new Map<string, Lane>();
+  /** The same lanes by group (a group's pass looks at its own endpoints only). */
+  private readonly byGroup = new Map<string, Set<Lane>>();
   private waiters: Array<() => void> = [];
   /** Called when a lane with a backlog has room again (the delivery loop nudges its group). */
   onRoom: ((groupId: string) => void) | undefined;
@@ -99,8 +108,11 @@ export class Lanes {
   lane(endpointId: string, groupId: string): Lane {
     let l = this.lanes.get(endpointId);
     if (!l) {
-      if (this.lanes.size >= 10_000) for (const [id, x] of this.lanes) if (x.idle) this.lanes.delete(id);
+      if (this.lanes.size >= 10_000) for (const x of this.lanes.values()) if (x.idle) this.forget(x);
       this.lanes.set(endpointId, (l = new Lane(endpointId, groupId, this)));
+      let group = this.byGroup.get(groupId);
+      if (!group) this.byGroup.set(groupId, (group = new Set()));
+      group.add(l);
     }
     return l;
   }
@@ -109,21 +121,36 @@ export class Lanes {
     return this.lanes.get(endpointId);
   }
 
-  /** Lanes that can take nothing now: a pass skips their endpoints. */
-  full(now = performance.now()): Lane[] {
+  private forget(l: Lane): void {
+    this.lanes.delete(l.endpointId);
+    const group = this.byGroup.get(l.groupId);
+    group?.delete(l);
+    if (group?.size === 0) this.byGroup.delete(l.groupId);
+  }
+
+  /** Lanes (of `groupId`, default every group) that can take nothing now: a pass skips their endpoints. */
+  full(groupId?: string, now = performance.now()): Lane[] {
     const out: Lane[] = [];
-    for (const l of this.lanes.values()) if (!l.idle && l.room(now) === 0) out.push(l);
+    const lanes = groupId === undefined ? this.lanes.values() : (this.byGroup.get(groupId) ?? []);
+    for (const l of lanes) {
+      if (l.idle || l.room(now) > 0) continue;
+      l.skipped = true;
+      out.push(l);
+    }
     return out;
   }
 
-  /** Resolves the next time a lane has room after being full (or any slot frees, on a slow lane). */
+  /** Resolves the next time a lane that a pass skipped as full has room again. */
   nextRoom(): Promise<void> {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   freed(l: Lane): void {
     if (l.room() === 0) return;
-    for (const w of this.waiters.splice(0)) w();
+    if (l.skipped) {
+      l.skipped = false;
+      for (const w of this.waiters.splice(0)) w();
+    }
     if (l.backlog) {
       l.backlog = false;
       this.onRoom?.(l.groupId);

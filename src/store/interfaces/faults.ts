@@ -1,6 +1,6 @@
 // What fault injection needs of a store, in domain entities; src/store implements it
 // (repositories/faults.ts).
-import type { Executor, RunResult, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { ApiFaultRule } from '../../domain/faults.js';
 
 export interface FaultRuleStore {

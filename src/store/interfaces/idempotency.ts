@@ -1,7 +1,7 @@
 // What Idempotency-Key handling needs of a store, in domain entities; src/store
 // implements it (repositories/idempotency.ts).
-import type { Executor, RunResult, Tx } from '../db.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
+import type { GroupScope } from './scope.js';
 
 /** A completed request of a key: the answer it gave, as the value that was sent. */
 export interface IdempotencyRecord {

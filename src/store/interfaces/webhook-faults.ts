@@ -1,6 +1,6 @@
 // What webhook fault injection needs of a store; src/store implements it
 // (repositories/webhook-faults.ts).
-import type { Executor, RunResult, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from './db.js';
 import type { WebhookFaultRule } from '../../domain/faults.js';
 
 export interface WebhookFaultRuleStore {

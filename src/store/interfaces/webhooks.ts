@@ -1,8 +1,8 @@
 // What the webhook use cases and the delivery job need of a store, in domain entities;
 // src/store implements it (repositories/webhooks.ts). Deliveries are made by the store
 // itself when an event is appended (on SQLite a trigger, migration 015).
-import type { Executor, RunResult, Tx } from '../db.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
+import type { GroupScope } from './scope.js';
 
 /** A webhook endpoint: its type patterns as a list, `disabled` a boolean. */
 export interface WebhookEndpointEntity {
