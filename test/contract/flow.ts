@@ -481,7 +481,7 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   const hookRules = await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults', { params: { path: endpointPath }, headers: hooks }), 200);
   assert.deepEqual(hookRules.data.map((r) => r.id), [hookRule.id]);
   await expect(
-    api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{fault_id}', { params: { path: { ...endpointPath, fault_id: hookRule.id } }, headers: hooks }),
+    api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{webhook_fault_id}', { params: { path: { ...endpointPath, webhook_fault_id: hookRule.id } }, headers: hooks }),
     200,
   );
   await expect(api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path: endpointPath }, headers: hooks }), 200);

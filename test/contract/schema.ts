@@ -891,7 +891,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{fault_id}": {
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{webhook_fault_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -907,7 +907,7 @@ export interface paths {
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          */
-        delete: operations["deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsFaultId"];
+        delete: operations["deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsWebhookFaultId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -13979,7 +13979,7 @@ export interface operations {
             };
         };
     };
-    deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsFaultId: {
+    deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsWebhookFaultId: {
         parameters: {
             query?: never;
             header?: {
@@ -13988,8 +13988,8 @@ export interface operations {
             };
             path: {
                 endpoint_id: string;
-                fault_id: string;
                 group_id: string;
+                webhook_fault_id: string;
             };
             cookie?: never;
         };

@@ -81,13 +81,13 @@ export const faultRoutes: RouteDef[] = [
   }),
   route({
     method: 'DELETE',
-    path: '/api/v1/groups/:group_id/webhook_endpoints/:endpoint_id/faults/:fault_id',
+    path: '/api/v1/groups/:group_id/webhook_endpoints/:endpoint_id/faults/:webhook_fault_id',
     summary: "Remove a webhook endpoint's fault rule",
     tag: 'Webhooks',
     extension: true,
     auth: keyAuth('manage_webhooks'),
     response: deletedFaultRuleSchema,
     handler: (c) =>
-      execute(removeWebhookFaultRule, c.platform, c.groupCtx, { group_id: c.params.group_id, endpoint_id: c.params.endpoint_id, fault_id: c.params.fault_id }),
+      execute(removeWebhookFaultRule, c.platform, c.groupCtx, { group_id: c.params.group_id, endpoint_id: c.params.endpoint_id, fault_id: c.params.webhook_fault_id }),
   }),
 ];
