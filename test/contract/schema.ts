@@ -1938,7 +1938,7 @@ export interface components {
             card_enabled: boolean;
             /**
              * Format: date
-             * @description the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC
+             * @description the due day, YYYY-MM-DD (years 1970 to 9999); the invoice is past_due from the next midnight UTC
              */
             due_date: string;
             external_id?: string;
@@ -1975,7 +1975,7 @@ export interface components {
             description: string;
             /**
              * Format: date-time
-             * @description after this platform time the link is expired
+             * @description after this platform time the link is expired; RFC 3339 (years 1970 to 9999)
              */
             expires_at?: string;
             /** @description the payer names the amount when paying; then amount must be absent */
@@ -2033,7 +2033,10 @@ export interface components {
             unit_of_measure: "pc";
         };
         CreateSandboxRequest: {
-            /** @description The sandbox's start time (its clock runs on from there); default: the platform clock */
+            /**
+             * Format: date-time
+             * @description The sandbox's start time (its clock runs on from there); default: the platform clock
+             */
             clock?: string;
             /** @description Add the demo data of `payctl init --demo` */
             demo?: boolean;
@@ -2076,7 +2079,7 @@ export interface components {
             processor_id?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC)
+             * @description RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC); years 1970 to 9999
              */
             start_date?: string;
         };
@@ -3028,9 +3031,12 @@ export interface components {
         };
         /** @description Exactly one of advance or set. */
         MoveClockRequest: {
-            /** @description Move forward by a duration: 30d, 12h, 1d12h */
+            /** @description Move forward by a duration: 30d, 12h, 1d12h; at most 10 years per request */
             advance?: string;
-            /** @description Move to a time (never earlier than the group clock now) */
+            /**
+             * Format: date-time
+             * @description Move to a time: never earlier than the group clock now, at most 10 years later
+             */
             set?: string;
         };
         /** @description An OpenAPI 3.1 document */
@@ -3877,7 +3883,7 @@ export interface components {
             card_enabled: boolean;
             /**
              * Format: date
-             * @description the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC
+             * @description the due day, YYYY-MM-DD (years 1970 to 9999); the invoice is past_due from the next midnight UTC
              */
             due_date: string;
             external_id?: string;
@@ -4524,7 +4530,9 @@ export interface operations {
     getApiV1GroupsGroupIdEvents: {
         parameters: {
             query?: {
+                /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
                 created_from?: string;
+                /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
                 created_to?: string;
                 limit?: number;
                 /** @description an event id: answer the events older than it */
