@@ -22,7 +22,8 @@ import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
 import faultRules from './020-fault-rules.js';
 import exactMoneyRollup from './021-exact-money-rollup.js';
-import forkJobs from './022-fork-jobs.js';
+import webhookFaults from './022-webhook-faults.js';
+import forkJobs from './023-fork-jobs.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -56,5 +57,6 @@ export const migrations: Migration[] = [
   webhookRows,
   faultRules,
   exactMoneyRollup,
+  webhookFaults,
   forkJobs,
 ].sort((a, b) => a.version - b.version);

@@ -5,7 +5,7 @@
 // transaction's scratch table fork_id_map. A group named in fork_jobs (not yet
 // finished) is left out of every group's due work until its copy is whole.
 export default {
-  version: 22,
+  version: 23,
   name: 'fork-jobs',
   statements: [
     `DROP TABLE fork_id_map`,
