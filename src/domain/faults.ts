@@ -31,7 +31,8 @@ export function operationOf(method: string, routePath: string, body: unknown): F
 
 /** Actions that go through the simulated processor: only for operations that charge. */
 const PROCESSOR_ACTIONS = ['decline', 'avs_mismatch', 'cvv_mismatch', 'processor_unavailable'] as const;
-const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'pay'];
+// A capture goes to the processor too: a forced decline refuses it (the auth stays authorized).
+const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'capture', 'pay'];
 export const API_FAULT_ACTIONS = ['latency', 'error', 'timeout_after_commit', ...PROCESSOR_ACTIONS] as const;
 export type ApiFaultAction = (typeof API_FAULT_ACTIONS)[number];
 
