@@ -19,6 +19,7 @@ export const OPERATION_ROUTES: Record<string, FaultOperation> = {
   'POST /api/v1/groups/:group_id/transaction/:transaction_id/void': 'void',
   'POST /api/v1/groups/:group_id/transaction/:transaction_id/refund': 'refund',
   'POST /api/v1/groups/:group_id/payment-links/:payment_link_id/pay': 'pay',
+  'POST /api/v1/payment-links/:payment_link_id/pay': 'pay',
   'POST /api/v1/groups/:group_id/processing/:linked_account_id/customers/:customer_id/payment_methods/card': 'add_card',
 };
 
