@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { setsField } from '../src/cli/flags/fields.js';
 import { usage } from '../src/cli/usage.js';
 import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
@@ -7,7 +8,7 @@ import type { Platform } from '../src/services/platform.js';
 import { listGroups, requireGroup } from '../src/services/groups/groups.js';
 import { exportReport, report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
 import { execute } from '../src/services/use-case.js';
-import { parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
+import { BRANDS, CURRENCIES, parseReportQuery, PAYMENT_METHODS, PAYMENT_TYPES, REPORT_STATUSES, REPORT_TYPES, TRANSACTION_SOURCES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
 import { PAGE_LIMIT_MAX } from '../src/domain/paging.js';
 import { moneyWithCents } from '../src/render/format.js';
 import { linkedAccountFlag, linkedAccountOrDefault } from '../src/cli/flags/scope.js';
@@ -23,18 +24,21 @@ const chartFormatOf = (file: string): 'svg' | 'png' | null => {
 };
 
 const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
+/** A filter with a fixed set of values: each value (a,b split here) is checked against it, a wrong one is a usage error naming the set. */
+const listOf = (description: string, options: readonly string[]) =>
+  Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true, delimiter: ',', options: [...options] });
 const one = (description: string) => Flags.string({ description });
 
 /** Filter flags → the query parameter each sets (the API's names). */
 const FILTERS = {
-  status: ['statuses', list('status: settled, pending, declined, refunded, …')],
-  brand: ['brands', list('card brand: Visa, Mastercard, Discover, "American Express"')],
-  'payment-type': ['payment_types', list('payment type: sale, auth, …')],
-  'payment-method': ['payment_methods', list('payment method: card, customer_card, ach, customer_ach, …')],
+  status: ['statuses', listOf('status', REPORT_STATUSES)],
+  brand: ['brands', listOf('card brand', BRANDS)],
+  'payment-type': ['payment_types', listOf('payment type', PAYMENT_TYPES)],
+  'payment-method': ['payment_methods', listOf('payment method', PAYMENT_METHODS)],
   'settlement-batch': ['settlement_batches', list('settlement batch id')],
   processor: ['payment_processors', list('processor id')],
-  source: ['transaction_sources', list('source: api, virtual_terminal, forms, recurring, invoice, wallet')],
-  currency: ['currencies', list('currency: USD')],
+  source: ['transaction_sources', listOf('source', TRANSACTION_SOURCES)],
+  currency: ['currencies', listOf('currency', CURRENCIES)],
   transaction: ['transaction_id', list('transaction id')],
   form: ['form_ids', list('form id')],
   'form-custom-id': ['form_custom_ids', list('form custom (external) id')],
@@ -51,7 +55,8 @@ const FILTERS = {
 } as const;
 
 type FilterFlag = keyof typeof FILTERS;
-const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [, flag]]) => [name, flag])) as {
+// Each filter flag sets its query parameter: a refused value is reported as the flag (src/cli/flags/fields.ts).
+const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [param, flag]]) => [name, setsField(flag, param)])) as {
   [K in FilterFlag]: (typeof FILTERS)[K][1];
 };
 

@@ -48,8 +48,8 @@ type Row = [command: string, args: (group: string) => string[], exit: 1 | 2, std
 
 const G = (group: string) => ['--group', group];
 const missingArg = /Missing 1 required arg/;
-const unknownFlag = /Nonexistent flag: --bogus/;
-const missingFlag = /Missing required flag/;
+const unknownFlag = /unknown flag --bogus/;
+const missingFlag = /missing required flag/;
 const notOneOf = /to be one of/;
 const notMoney = /is not an amount of money/;
 const both = /cannot also be provided when using/;
@@ -75,8 +75,9 @@ const ROWS: Row[] = [
   ['group:list', () => ['--bogus'], 2, unknownFlag],
   ['init', () => ['--bogus'], 2, unknownFlag],
   ['invoice:archive', (x) => G(x), 2, missingArg],
-  ['invoice:create', (x) => [...G(x), '--product', ':3'], 2, /must be ID or ID:QUANTITY/],
-  ['invoice:create', (x) => [...G(x), '--partner', NO_ID], 1, /processor_id|due_date|products/],
+  ['invoice:create', (x) => [...G(x), '--partner', NO_ID, '--processor', NO_ID, '--due-date', '2027-01-31', '--product', ':3'], 2, /must be ID or ID:QUANTITY/],
+  ['invoice:create', (x) => [...G(x), '--product', NO_ID], 2, /missing required flags: --due-date, --partner, --processor/],
+  ['invoice:create', (x) => [...G(x), '--partner', NO_ID, '--processor', NO_ID, '--due-date', '2027-01-31', '--product', NO_ID], 1, /--partner: must be an existing partner/],
   ['invoice:get', (x) => G(x), 2, missingArg],
   ['invoice:list', (x) => [...G(x), '--status', 'lost'], 2, notOneOf],
   ['invoice:list', (x) => [...G(x), '--limit', '1001'], 2, /less than or equal to 1000/],
@@ -89,7 +90,8 @@ const ROWS: Row[] = [
   ['key:revoke', () => [], 2, missingArg],
   ['key:revoke', () => [NO_ID], 1, /not found/],
   ['link:create', (x) => [...G(x), '--amount', '1', '--open-amount'], 2, both],
-  ['link:create', (x) => [...G(x), '--amount', '1'], 1, /description/],
+  ['link:create', (x) => [...G(x), '--amount', '1'], 2, /missing required flag: --description/],
+  ['link:create', (x) => [...G(x), '--amount', '1', '--description', 'x'.repeat(300)], 1, /--description: /],
   ['link:deactivate', (x) => G(x), 2, missingArg],
   ['link:get', (x) => G(x), 2, missingArg],
   ['link:list', (x) => [...G(x), '--limit', '0'], 2, /greater than or equal to 1/],
@@ -103,7 +105,7 @@ const ROWS: Row[] = [
   ['outbox:show', () => ['nope'], 1, /e-mail not found/],
   ['partner:create', (x) => [...G(x), '--file', '/no/such/partner.json'], 2, /cannot read --file/],
   ['partner:list', (x) => [...G(x), '--limit', '0'], 2, /greater than or equal to 1/],
-  ['plan:create', (x) => [...G(x), '--name', 'x', '--retry-delays', 'a,b'], 2, /must be whole days/],
+  ['plan:create', (x) => [...G(x), '--name', 'x', '--amount', '1', '--billing-cycle', 'monthly', '--duration', '0', '--retry-delays', 'a,b'], 2, /must be whole days/],
   ['plan:create', (x) => [...G(x), '--name', 'x', '--amount', '1', '--amount-cents', '100'], 2, both],
   ['plan:get', (x) => G(x), 2, missingArg],
   ['plan:list', (x) => [...G(x), '--limit', '5000'], 2, /less than or equal to 1000/],
@@ -111,14 +113,15 @@ const ROWS: Row[] = [
   ['processor:create', (x) => [...G(x), '--type', 'magic'], 2, notOneOf],
   ['processor:list', (x) => [...G(x), '--bogus'], 2, unknownFlag],
   ['product:create', (x) => [...G(x), '--name', 'x', '--tax', '1.234'], 2, notMoney],
-  ['product:create', (x) => [...G(x), '--name', 'x'], 1, /amount|description/],
+  ['product:create', (x) => [...G(x), '--name', 'x'], 2, /missing required flags: --amount \(or --amount-cents\), --description/],
+  ['product:create', (x) => [...G(x), '--name', 'x', '--description', 'd', '--amount', '1', '--tax', '2'], 1, /--tax|--amount/],
   ['product:get', (x) => G(x), 2, missingArg],
   ['product:list', (x) => [...G(x), '--offset', '-5'], 2, /greater than or equal to 0/],
   ['product:update', (x) => [NO_ID, ...G(x), '--amount', '1', '--amount-cents', '100'], 2, both],
   ['refund', (x) => [NO_ID, ...G(x), '--amount', 'all'], 2, notMoney],
   ['refund', (x) => [NO_ID, ...G(x)], 1, /transaction not found/],
   ['events:list', (x) => [...G(x), '--type', 'nope.*'], 2, /--type: "nope\.\*" is not an event type/],
-  ['events:list', (x) => [...G(x), '--starting-after', 'x'], 1, /starting_after/],
+  ['events:list', (x) => [...G(x), '--starting-after', 'x'], 1, /--starting-after: must be a UUID/],
   ['events:show', (x) => G(x), 2, missingArg],
   ['events:show', (x) => [NO_ID, ...G(x)], 1, /event not found/],
   ['listen', (x) => [...G(x), '--api-key', 'k', '--events', 'nope'], 2, /--events: "nope" is not an event type/],
@@ -129,8 +132,8 @@ const ROWS: Row[] = [
   ['report', (x) => [...G(x), '--output', 'csv', '--limit', 'many'], 2, /--limit many: must be a whole number/],
   ['sale', (x) => [...G(x), '--amount', '1', '--amount-cents', '100'], 2, both],
   ['sale', (x) => [...G(x), '--source', 'phone'], 2, notOneOf],
-  ['sale', (x) => [...G(x), '--amount', '1', '--token', 'tok_visa'], 1, /billing_address: is required/],
-  ['sale', () => ['--group', NO_ID, '--amount', '1'], 1, /group \S+ not found/],
+  ['sale', (x) => [...G(x), '--amount', '1', '--token', 'tok_visa', '--email', 'ada@example.com'], 1, /billing_address \(--first-name, .*\): is required when paying with a token/],
+  ['sale', () => ['--group', NO_ID, '--amount', '1', '--email', 'ada@example.com'], 1, /group \S+ not found/],
   ['sandbox:create', () => ['--bogus'], 2, unknownFlag],
   ['sandbox:delete', () => [], 2, missingArg],
   ['sandbox:delete', () => [NO_ID], 1, /sandbox not found/],
@@ -191,7 +194,7 @@ test('usage errors exit 2, user errors exit 1: one message, no stack trace', asy
 test('under --json a usage error is one usage_error object on stdout, exit 2', async () => {
   const unknown = await runCli(['sale', '--group', g, '--bogus', '--json'], { db });
   assert.equal(unknown.code, 2);
-  assert.deepEqual(JSON.parse(unknown.stdout), { error: { type: 'usage_error', message: 'Nonexistent flag: --bogus' } });
+  assert.deepEqual(JSON.parse(unknown.stdout), { error: { type: 'usage_error', message: 'unknown flag --bogus' } });
   const combined = await runCli(['refund', NO_ID, '--group', g, '--amount', '1', '--amount-cents', '1', '--json'], { db });
   assert.equal(combined.code, 2);
   const body = JSON.parse(combined.stdout) as { error: { type: string; message: string } };
