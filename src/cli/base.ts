@@ -21,6 +21,7 @@ import { readBodyFile } from './flags/file.js';
 import { isUsageError, usage, USAGE_EXIT } from './usage.js';
 import { shortParseError, type CommandShape } from './suggest.js';
 import { problemsInFlags } from './flags/fields.js';
+import { showWideTables } from '../render/table.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
 function hasFlag(argv: string[], name: string): boolean {
@@ -83,6 +84,10 @@ export abstract class PayctlCommand extends Command {
       env: ENV.db,
       helpGroup: 'GLOBAL',
     }),
+    wide: Flags.boolean({
+      description: 'tables: every column at full width (default: fit the terminal, least important columns hidden)',
+      helpGroup: 'GLOBAL',
+    }),
   };
 
   /**
@@ -121,6 +126,7 @@ export abstract class PayctlCommand extends Command {
       throw err;
     });
     this.given = parsed.flags as Record<string, unknown>;
+    if ((parsed.flags as { wide?: boolean }).wide) showWideTables(true);
     const group = (parsed.flags as { group?: unknown }).group;
     if (typeof group === 'string') this.groupFlag = group;
     return parsed;
