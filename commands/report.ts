@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
-import { setsField } from '../src/cli/flags/fields.js';
+import { FILTERS, filterFlags, type FilterFlag } from '../src/cli/flags/report-query.js';
 import { usage } from '../src/cli/usage.js';
 import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
@@ -8,7 +8,7 @@ import type { Platform } from '../src/services/platform.js';
 import { listGroups, requireGroup } from '../src/services/groups/groups.js';
 import { exportReport, report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
 import { execute } from '../src/services/use-case.js';
-import { BRANDS, CURRENCIES, parseReportQuery, PAYMENT_METHODS, PAYMENT_TYPES, REPORT_STATUSES, REPORT_TYPES, TRANSACTION_SOURCES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
+import { parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
 import { PAGE_LIMIT_MAX } from '../src/domain/paging.js';
 import { moneyWithCents } from '../src/render/format.js';
 import { linkedAccountFlag, linkedAccountOrDefault } from '../src/cli/flags/scope.js';
@@ -21,43 +21,6 @@ import { contextFor } from '../src/services/context.js';
 const chartFormatOf = (file: string): 'svg' | 'png' | null => {
   const ext = file.toLowerCase().split('.').pop();
   return ext === 'svg' || ext === 'png' ? ext : null;
-};
-
-const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
-/** A filter with a fixed set of values: each value (a,b split here) is checked against it, a wrong one is a usage error naming the set. */
-const listOf = (description: string, options: readonly string[]) =>
-  Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true, delimiter: ',', options: [...options] });
-const one = (description: string) => Flags.string({ description });
-
-/** Filter flags → the query parameter each sets (the API's names). */
-const FILTERS = {
-  status: ['statuses', listOf('status', REPORT_STATUSES)],
-  brand: ['brands', listOf('card brand', BRANDS)],
-  'payment-type': ['payment_types', listOf('payment type', PAYMENT_TYPES)],
-  'payment-method': ['payment_methods', listOf('payment method', PAYMENT_METHODS)],
-  'settlement-batch': ['settlement_batches', list('settlement batch id')],
-  processor: ['payment_processors', list('processor id')],
-  source: ['transaction_sources', listOf('source', TRANSACTION_SOURCES)],
-  currency: ['currencies', listOf('currency', CURRENCIES)],
-  transaction: ['transaction_id', list('transaction id')],
-  form: ['form_ids', list('form id')],
-  'form-custom-id': ['form_custom_ids', list('form custom (external) id')],
-  'order-id': ['order_id', one('order id')],
-  plan: ['plan_ids', list('plan id')],
-  subscription: ['subscription_ids', list('subscription id')],
-  customer: ['customer_ids', list('customer id')],
-  'source-group': ['source_group_id', one('source group id')],
-  'destination-group': ['destination_group_id', one('destination group id')],
-  'source-or-destination-group': ['source_or_destination_group_id', one('source or destination group id')],
-  'invoice-number': ['invoice_numbers', list('invoice number')],
-  invoice: ['invoice_ids', list('invoice id')],
-  'invoice-external-id': ['invoice_external_ids', list('invoice external id')],
-} as const;
-
-type FilterFlag = keyof typeof FILTERS;
-// Each filter flag sets its query parameter: a refused value is reported as the flag (src/cli/flags/fields.ts).
-const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [param, flag]]) => [name, setsField(flag, param)])) as {
-  [K in FilterFlag]: (typeof FILTERS)[K][1];
 };
 
 export default class Report extends PayctlCommand {

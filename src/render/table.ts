@@ -89,8 +89,22 @@ export function table(head: Head, rows: Array<Array<string | number>>): string {
   });
   for (const row of cells) t.push(shown.map((i, k) => truncateCell(row[i] ?? '', widths[k]!)));
   const hidden = cols.filter((_, i) => !shown.includes(i)).map((c) => c.title);
-  const note = hidden.length ? `\n(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden to fit the terminal: ${hidden.join(', ')}; --wide shows all)` : '';
-  return `${t.toString()}${note}`;
+  const note = hidden.length ? `(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden to fit the terminal: ${hidden.join(', ')}; --wide shows all)` : '';
+  return note ? `${t.toString()}\n${wrap(note, tableWidth())}` : t.toString();
+}
+
+/** Words of `text` in lines of at most `width` characters. */
+function wrap(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && stringWidth(`${line} ${word}`) > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
 }
 
 export function keyValues(pairs: Array<[string, string | number | boolean | null | undefined]>): string {
