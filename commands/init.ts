@@ -1,9 +1,8 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { publicUrlFor } from '../src/config/server-file.js';
 import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
-import { LATEST_VERSION } from '../src/store/migrate.js';
-import { dbPathFrom } from '../src/config/env.js';
 import { makeDefaultGroupIfNone } from '../src/cli/default-group.js';
 
 export default class Init extends PayctlCommand {
@@ -16,15 +15,15 @@ export default class Init extends PayctlCommand {
   async run(): Promise<({ db: string; schema_version: number } & Partial<DemoOutput>)> {
     const { flags } = await this.parse(Init);
     const p = await this.platform(flags.db);
-    const base = { db: p.db.path, schema_version: LATEST_VERSION };
+    const base = { db: p.db.location, schema_version: p.db.schemaVersion };
     if (!flags.demo) {
-      this.log(`Database ready: ${p.db.path} (schema version ${LATEST_VERSION})`);
+      this.log(`Database ready: ${p.db.location} (schema version ${p.db.schemaVersion})`);
       return base;
     }
     const demo = await seedDemo(p);
-    const defaultLine = await makeDefaultGroupIfNone(p, dbPathFrom(flags.db), demo.group_id);
+    const defaultLine = await makeDefaultGroupIfNone(p, demo.group_id);
     if (!this.jsonEnabled()) {
-      this.log(`Database ready: ${p.db.path}`);
+      this.log(`Database ready: ${p.db.location}`);
       this.log(`Demo group:      ${demo.group_id}`);
       if (defaultLine) this.log(defaultLine);
       this.log(`Linked account:  ${demo.linked_account_id}`);
@@ -43,7 +42,12 @@ export default class Init extends PayctlCommand {
       if (demo.card_id) this.log(`Stored card:     ${String(demo.card_id)}`);
       if (demo.signup_form_id) this.log(`Signup form:     ${String(demo.signup_form_id)}`);
       const linkIds = demo.payment_link_ids as string[] | undefined;
-      if (linkIds?.[0]) this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}`);
+      if (linkIds?.[0]) {
+        // No server runs yet (npm start serves after this): the address is the default one, which
+        // `serve --port` changes; serve prints the page again on the address it really uses.
+        const guess = publicUrlFor(p.dataDir, p.db.location, p.env).source === 'default' ? '  (on the default port; payctl serve prints the address it serves)' : '';
+        this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}${guess}`);
+      }
     }
     return { ...base, ...demo };
   }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { groupFlag } from '../src/cli/flags/group.js';
-import { dbPathFrom, ENV } from '../src/config/env.js';
+import { ENV } from '../src/config/env.js';
 import { resolveSetting, SETTINGS } from '../src/config/profile.js';
 import { typePattern } from '../src/domain/events.js';
 import { listen, ListenError, newListenSecret } from '../src/dev/listen.js';
@@ -34,7 +34,7 @@ export default class Listen extends PayctlCommand {
       const checked = typePattern.safeParse(t);
       if (!checked.success) this.error(`--events: ${checked.error.issues[0]!.message}`, { exit: 2 });
     }
-    const apiUrl = resolveSetting('api-url', { flag: flags['api-url'], dbPath: dbPathFrom(flags.db) }).value!;
+    const apiUrl = resolveSetting('api-url', { flag: flags['api-url'], dataDir: this.dataDir(flags.db) }).value!;
     const urlProblem = SETTINGS['api-url'].check(apiUrl);
     if (urlProblem) this.error(`--api-url: ${urlProblem}`, { exit: 2 });
     if (flags['forward-to']) {

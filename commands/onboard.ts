@@ -9,6 +9,7 @@ import { keyValues } from '../src/render/table.js';
 import { dateTime } from '../src/render/format.js';
 import { DELIVERY_TEXT, loadDraft, wizardSession } from '../src/cli/onboard-session.js';
 import { contextFor } from '../src/services/context.js';
+import { fileIn, ONBOARDING_DRAFT_FILE } from '../src/config/data-dir.js';
 
 const NO_TTY_HINT =
   'the onboarding wizard needs an interactive terminal; submit a JSON entry with --file entry.json (or --file - for stdin), ' +
@@ -27,14 +28,14 @@ export default class Onboard extends PayctlCommand {
   static override examples = [
     '<%= config.bin %> onboard --file entry.json',
     '<%= config.bin %> onboard --file entry.json --dry-run',
-    '<%= config.bin %> onboard                       # the wizard; Ctrl+S saves ./onboarding-draft.json',
-    '<%= config.bin %> onboard --resume onboarding-draft.json',
+    '<%= config.bin %> onboard                       # the wizard; Ctrl+S saves onboarding-draft.json beside the database',
+    '<%= config.bin %> onboard --resume .payctl/onboarding-draft.json',
   ];
   static override flags = {
     file: Flags.string({ char: 'f', description: 'the signup entry as JSON (a path, or - for stdin)', exclusive: ['resume'] }),
     'dry-run': Flags.boolean({ description: 'only validate --file and print every problem (exit 1 if any)', dependsOn: ['file'] }),
     resume: Flags.string({ description: 'open the wizard on a draft saved with Ctrl+S' }),
-    draft: Flags.string({ description: 'where Ctrl+S in the wizard saves the draft', default: './onboarding-draft.json' }),
+    draft: Flags.string({ description: `where Ctrl+S in the wizard saves the draft [default: ${ONBOARDING_DRAFT_FILE} beside the database]` }),
   };
 
   async run(): Promise<SignupEntryResult | { valid: boolean; problems: FieldProblem[] } | { status: 'cancelled' }> {
@@ -46,7 +47,7 @@ export default class Onboard extends PayctlCommand {
       return this.show(await execute(submitSignupEntry, p, contextFor(p, undefined), { entry: body }));
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) throw usage(NO_TTY_HINT);
-    return this.wizard(flags.db, flags.resume, flags.draft);
+    return this.wizard(flags.db, flags.resume, flags.draft ?? fileIn(this.dataDir(flags.db), ONBOARDING_DRAFT_FILE));
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {

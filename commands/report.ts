@@ -17,6 +17,8 @@ import { parseSummaryQuery } from '../src/domain/reporting-summary.js';
 import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
 
 import { contextFor } from '../src/services/context.js';
+import type { FieldProblem } from '../src/errors.js';
+import type { BrowserFilters } from '../src/tui/report-browser.js';
 
 const chartFormatOf = (file: string): 'svg' | 'png' | null => {
   const ext = file.toLowerCase().split('.').pop();
@@ -135,7 +137,7 @@ export default class Report extends PayctlCommand {
     // Checks the flags (and the linked account) before the screen opens.
     const start = await execute(report, p, contextFor(p, groupId), { linked_account_id: accountId, query: { ...base, limit: '0' } });
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
-    const toQuery = (f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }) =>
+    const toQuery = (f: BrowserFilters) =>
       parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
     const given = {
       statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
@@ -143,12 +145,35 @@ export default class Report extends PayctlCommand {
       start: raw.start as string | undefined,
       end: raw.end as string | undefined,
     };
-    // Filters typed on the command line win; otherwise the last ones used on this database.
-    const { rememberedFilters, rememberFilters } = await import('../src/cli/report-filters.js');
-    const initial = Object.values(given).some((v) => v !== undefined) ? given : ((await rememberedFilters(p, groupId)) ?? {});
+    // The reporting API's own parser judges the filter bar: a problem is shown at its field.
+    const checkFilters = (f: BrowserFilters): FieldProblem[] => {
+      try {
+        toQuery(f);
+        return [];
+      } catch (err) {
+        if (err instanceof AppError) return err.fields?.length ? err.fields : [{ path: '', message: err.message }];
+        throw err;
+      }
+    };
+    // Filters typed on the command line win; otherwise the last ones used on this database,
+    // unless they no longer parse (saved by an older payctl, or the rules changed): dropped, with a notice.
+    const { rememberedFilters, rememberFilters, describeSaved } = await import('../src/cli/report-filters.js');
+    let initial: BrowserFilters = given;
+    if (!Object.values(given).some((v) => v !== undefined)) {
+      initial = (await rememberedFilters(p, groupId)) ?? {};
+      const problems = checkFilters(initial);
+      if (problems.length) {
+        process.stderr.write(
+          `Dropped the saved report filters (${describeSaved(initial)}): ${problems.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')}\n`,
+        );
+        await rememberFilters(p, groupId, {});
+        initial = {};
+      }
+    }
     const { type: _t, limit: _l, offset: _o, ...summaryBase } = base as RawQuery;
     await renderReportBrowser({
       initialFilters: initial,
+      checkFilters,
       loadPage: (f, offset, limit) => reportPage(p, groupId, toQuery(f), offset, limit),
       loadSummary: (f) => reportSummary(p, groupId, toQuery(f)),
       loadFullSummary: (f) =>

@@ -1,5 +1,4 @@
 import { PayctlCommand } from '../../src/cli/base.js';
-import { dbPathFrom } from '../../src/config/env.js';
 import { profilePath, readProfile, resolveSetting, SETTING_NAMES, SETTINGS, type SettingSource } from '../../src/config/profile.js';
 import { table } from '../../src/render/table.js';
 
@@ -11,15 +10,15 @@ export default class ConfigList extends PayctlCommand {
 
   async run(): Promise<{ file: string; order: string; settings: Record<string, { value: string | null; source: SettingSource; env: string; saved: string | null }> }> {
     const { flags } = await this.parse(ConfigList);
-    const dbPath = dbPathFrom(flags.db);
-    const profile = readProfile(dbPath);
+    const dataDir = this.dataDir(flags.db);
+    const profile = readProfile(dataDir);
     const settings = Object.fromEntries(
       SETTING_NAMES.map((name) => {
-        const r = resolveSetting(name, { dbPath, profile });
+        const r = resolveSetting(name, { dataDir, profile });
         return [name, { value: r.value ?? null, source: r.source, env: SETTINGS[name].env, saved: profile[name] ?? null }];
       }),
     );
-    const file = profilePath(dbPath);
+    const file = profilePath(dataDir);
     this.log(table(['setting', 'value', 'from', 'saved in profile'], Object.entries(settings).map(([n, s]) => [n, s.value ?? '(none)', s.source === 'env' ? s.env : s.source, s.saved ?? ''])));
     this.log(`profile: ${file}\norder: ${ORDER}`);
     return { file, order: ORDER, settings };

@@ -1,6 +1,5 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { dbPathFrom } from '../../src/config/env.js';
 import { checkSetting, readProfile, SETTING_NAMES, writeProfile } from '../../src/config/profile.js';
 import { requireGroup } from '../../src/services/groups/groups.js';
 
@@ -19,12 +18,12 @@ export default class ConfigSet extends PayctlCommand {
   async run(): Promise<{ file: string; name: string; value: string }> {
     const { args, flags } = await this.parse(ConfigSet);
     const name = checkSetting(args.name, args.value);
-    const dbPath = dbPathFrom(flags.db);
+    const dataDir = this.dataDir(flags.db);
     if (name === 'group') {
       const p = await this.platform(flags.db);
       await requireGroup(p.db, args.value, { named: true });
     }
-    const file = writeProfile(dbPath, { ...readProfile(dbPath), [name]: args.value });
+    const file = writeProfile(dataDir, { ...readProfile(dataDir), [name]: args.value });
     this.log(`${name} = ${args.value} (saved in ${file})`);
     return { file, name, value: args.value };
   }

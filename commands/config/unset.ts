@@ -1,6 +1,5 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { dbPathFrom } from '../../src/config/env.js';
 import { readProfile, SETTING_NAMES, writeProfile, type SettingName } from '../../src/config/profile.js';
 
 export default class ConfigUnset extends PayctlCommand {
@@ -10,12 +9,12 @@ export default class ConfigUnset extends PayctlCommand {
 
   async run(): Promise<{ file: string; name: string; removed: boolean }> {
     const { args, flags } = await this.parse(ConfigUnset);
-    const dbPath = dbPathFrom(flags.db);
-    const profile = readProfile(dbPath);
+    const dataDir = this.dataDir(flags.db);
+    const profile = readProfile(dataDir);
     const name = args.name as SettingName;
     const removed = profile[name] !== undefined;
     delete profile[name];
-    const file = writeProfile(dbPath, profile);
+    const file = writeProfile(dataDir, profile);
     this.log(removed ? `${name} removed from ${file}` : `${name} was not set in ${file}`);
     return { file, name, removed };
   }

@@ -3,7 +3,6 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { createGroup, listGroups } from '../../src/services/groups/groups.js';
-import { dbPathFrom } from '../../src/config/env.js';
 import { makeDefaultGroupIfNone } from '../../src/cli/default-group.js';
 import type { Group } from '../../src/domain/groups.js';
 import type { Pricing } from '../../src/domain/permissions.js';
@@ -23,7 +22,7 @@ export default class GroupCreate extends PayctlCommand {
     const group = await execute(createGroup, p, contextFor(p, undefined), { name: flags.name, pricing: flags.pricing as Pricing });
     this.log(`Created group ${group.id} (${group.name}, ${group.pricing} pricing)`);
     // The first group becomes the default, as `init --demo`'s does.
-    const defaultLine = first ? await makeDefaultGroupIfNone(p, dbPathFrom(flags.db), group.id) : undefined;
+    const defaultLine = first ? await makeDefaultGroupIfNone(p, group.id) : undefined;
     if (defaultLine) this.log(defaultLine);
     return group;
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { usage } from '../../src/cli/usage.js';
-import { dbPathFrom, ENV } from '../../src/config/env.js';
+import { ENV } from '../../src/config/env.js';
 import { followLog, formatEntry, matches, parseStatusFilter, pathPattern, type LogFilter } from '../../src/dev/log-tail.js';
 
 export default class LogsTail extends PayctlCommand {
@@ -36,7 +36,7 @@ export default class LogsTail extends PayctlCommand {
       throw usage((err as Error).message);
     }
     const filter: LogFilter = { ...status, paths: (flags.path ?? []).map(pathPattern) };
-    const file = flags.file ?? path.join(path.dirname(path.resolve(dbPathFrom(flags.db))), 'access.log');
+    const file = flags.file ?? path.join(this.dataDir(flags.db), 'access.log');
     if (file === '-' || file === 'off') throw usage(`the access log is ${file === '-' ? 'written to the server\'s stderr' : 'off'}; give --file the path payctl serve --access-log writes`);
     if (!existsSync(file)) {
       this.error(

@@ -13,8 +13,8 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { requireGroup } from '../services/groups/groups.js';
-import { dbPathFrom, ENV } from '../config/env.js';
-import { SchemaTooNewError } from '../store/migrate.js';
+import { dataDirFrom, dbTargetFrom, DbTargetError, ENV } from '../config/env.js';
+import { SchemaTooNewError } from '../store/errors.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
 import { readBodyFile } from './flags/file.js';
@@ -22,6 +22,8 @@ import { isUsageError, usage, USAGE_EXIT } from './usage.js';
 import { shortParseError, type CommandShape } from './suggest.js';
 import { problemsInFlags } from './flags/fields.js';
 import { showWideTables } from '../render/table.js';
+import { publicUrlFor } from '../config/server-file.js';
+import { holdsBigint, stringifyJson } from '../lib/exact-json.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
 function hasFlag(argv: string[], name: string): boolean {
@@ -80,12 +82,17 @@ export abstract class PayctlCommand extends Command {
   static override enableJsonFlag = true;
   static override baseFlags = {
     db: Flags.string({
-      description: 'SQLite database file [default: ./.payctl/payctl.db]',
+      description: 'SQLite database file, or postgres://user:password@host:5432/name [default: ./.payctl/payctl.db]',
       env: ENV.db,
       helpGroup: 'GLOBAL',
     }),
     wide: Flags.boolean({
       description: 'tables: every column at full width (default: fit the terminal, least important columns hidden)',
+      helpGroup: 'GLOBAL',
+    }),
+    'data-dir': Flags.string({
+      description: 'folder for the profile and access log [default: the database file\'s folder; ./.payctl for a URL]',
+      env: ENV.dataDir,
       helpGroup: 'GLOBAL',
     }),
   };
@@ -113,11 +120,11 @@ export abstract class PayctlCommand extends Command {
     // (PAYCTL_GROUP, then the profile) as if typed, so oclif's own checks still apply.
     const def = (options?.flags as Record<string, Partial<ProfileGroupFlag>> | undefined)?.group;
     if (def?.profileGroup && !hasFlag(argv, 'group') && !hasFlag(argv, 'help')) {
-      const dbPath = dbPathFrom(flagValue(argv, 'db'));
-      const resolved = resolveSetting('group', { dbPath });
+      const dataDir = dataDirFrom(dbTargetFrom(flagValue(argv, 'db')), flagValue(argv, 'data-dir'));
+      const resolved = resolveSetting('group', { dataDir });
       if (resolved.value) {
         argv = [...argv, '--group', resolved.value];
-        this.groupOrigin = sourceText('group', resolved, dbPath);
+        this.groupOrigin = sourceText('group', resolved, dataDir);
       }
     }
     const parsed = await super.parse(relaxRequired(options, argv), argv).catch((err: unknown) => {
@@ -134,7 +141,12 @@ export abstract class PayctlCommand extends Command {
 
   /** The platform, seen from the command's --group (that group's clock) when it names one. */
   protected async platform(dbFlag: string | undefined): Promise<Platform> {
-    this.opened ??= await openPlatform({ dbPath: dbPathFrom(dbFlag) });
+    if (!this.opened) {
+      const p = await openPlatform({ db: dbTargetFrom(dbFlag), dataDir: flagValue(this.argv, 'data-dir') });
+      // Page URLs (pay pages, invoice pages) are printed with the address the server really serves.
+      p.publicUrl = publicUrlFor(p.dataDir, p.db.location, p.env).url;
+      this.opened = p;
+    }
     if (!this.groupFlag) return this.opened;
     // One check for every command with --group, so an unknown group is named as such
     // rather than surfacing as whatever the command validates first.
@@ -145,12 +157,18 @@ export abstract class PayctlCommand extends Command {
     return forGroup(this.opened, this.groupFlag);
   }
 
+  /** The folder of the profile and access log for this command's --db and --data-dir. */
+  protected dataDir(dbFlag: string | undefined): string {
+    return dataDirFrom(dbTargetFrom(dbFlag), flagValue(this.argv, 'data-dir'));
+  }
+
   protected override async finally(err: Error | undefined): Promise<unknown> {
     await this.opened?.close().catch(() => undefined);
     return super.finally(err);
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    if (err instanceof DbTargetError) err = new AppError(400, 'validation_error', err.message);
     if (err instanceof AppError) {
       if (this.jsonEnabled()) {
         this.logJson({ ...err.toBody(), status: err.status });
@@ -201,6 +219,12 @@ export abstract class PayctlCommand extends Command {
       flags: { ...(ctor.flags ?? {}), ...(ctor.baseFlags ?? {}), ...(ctor.enableJsonFlag ? { json: {} } : {}) },
       args: ctor.args ?? {},
     };
+  }
+
+  /** --json output: oclif's, except that a sum beyond 2^53 (a bigint) is written as an exact integer. */
+  protected override logJson(json: unknown): void {
+    if (!holdsBigint(json)) return super.logJson(json);
+    this.log(stringifyJson(json, 2));
   }
 
   /** A request body from --file (a path, or - for stdin). */

@@ -6,8 +6,8 @@ import { requireGroup } from '../services/groups/groups.js';
 import type { Platform } from '../services/platform.js';
 
 /** The line to print when `groupId` became the default (undefined when a default stays). */
-export async function makeDefaultGroupIfNone(p: Platform, dbPath: string, groupId: string): Promise<string | undefined> {
+export async function makeDefaultGroupIfNone(p: Platform, groupId: string): Promise<string | undefined> {
   const exists = (id: string) => requireGroup(p.db, id).then(() => true, () => false);
-  const file = await adoptDefaultGroup(dbPath, groupId, exists);
+  const file = await adoptDefaultGroup(p.dataDir, groupId, exists);
   return file ? `Default group:   ${groupId} (saved in ${file}; change it with \`payctl config set group GROUP_ID\`)` : undefined;
 }

@@ -1,14 +1,13 @@
 // The report browser's last filters, remembered per database (in its settings table,
 // so two databases in one folder keep their own) and per group.
 import type { Platform } from '../services/platform.js';
-import { settingsRepo } from '../store/repositories/settings.js';
 import type { BrowserFilters } from '../tui/report-browser.js';
 
 const keyOf = (groupId: string) => `report_browser.filters.${groupId}`;
 const FIELDS = ['statuses', 'brands', 'start', 'end'] as const;
 
 export async function rememberedFilters(p: Platform, groupId: string): Promise<BrowserFilters | undefined> {
-  const text = await settingsRepo.get(p.db, keyOf(groupId));
+  const text = await p.db.repos.settings.get(p.db, keyOf(groupId));
   if (!text) return undefined;
   try {
     const saved = JSON.parse(text) as Record<string, unknown>;
@@ -28,5 +27,16 @@ export async function rememberedFilters(p: Platform, groupId: string): Promise<B
 
 export async function rememberFilters(p: Platform, groupId: string, f: BrowserFilters): Promise<void> {
   const value = JSON.stringify(Object.fromEntries(FIELDS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]])));
-  await p.db.write((tx) => settingsRepo.put(tx, keyOf(groupId), value));
+  await p.db.write((tx) => tx.repos.settings.put(tx, keyOf(groupId), value));
+}
+
+/** Saved filters as one line of text, for the notice that drops them. */
+export function describeSaved(f: BrowserFilters): string {
+  const parts = [
+    f.statuses ? `status ${f.statuses.join(',')}` : '',
+    f.brands ? `brand ${f.brands.join(',')}` : '',
+    f.start ? `from ${f.start}` : '',
+    f.end ? `to ${f.end}` : '',
+  ].filter(Boolean);
+  return parts.join(', ') || 'none';
 }

@@ -48,10 +48,11 @@ export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
 export type Profile = Partial<Record<SettingName, string>>;
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'unset';
 
-export const profilePath = (dbPath: string) => path.join(path.dirname(path.resolve(dbPath)), PROFILE_FILE);
+/** The profile of a data directory (config/env.ts dataDirFrom: the SQLite file's folder by default). */
+export const profilePath = (dataDir: string) => path.join(dataDir, PROFILE_FILE);
 
-export function readProfile(dbPath: string): Profile {
-  const file = profilePath(dbPath);
+export function readProfile(dataDir: string): Profile {
+  const file = profilePath(dataDir);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -67,8 +68,8 @@ export function readProfile(dbPath: string): Profile {
 }
 
 /** Write the whole profile (to a temporary file, then renamed: never half-written). */
-export function writeProfile(dbPath: string, profile: Profile): string {
-  const file = profilePath(dbPath);
+export function writeProfile(dataDir: string, profile: Profile): string {
+  const file = profilePath(dataDir);
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(profile, null, 2)}\n`);
@@ -91,25 +92,25 @@ export interface Resolved {
 }
 
 /** A setting by the order above. */
-export function resolveSetting(name: SettingName, opts: { flag?: string; dbPath: string; env?: Env; profile?: Profile }): Resolved {
+export function resolveSetting(name: SettingName, opts: { flag?: string; dataDir: string; env?: Env; profile?: Profile }): Resolved {
   if (opts.flag !== undefined) return { value: opts.flag, source: 'flag' };
   const spec: SettingSpec = SETTINGS[name];
   const fromEnv = (opts.env ?? process.env)[spec.env];
   if (fromEnv) return { value: fromEnv, source: 'env' };
-  const saved = (opts.profile ?? readProfile(opts.dbPath))[name];
+  const saved = (opts.profile ?? readProfile(opts.dataDir))[name];
   if (saved) return { value: saved, source: 'profile' };
   return spec.default ? { value: spec.default, source: 'default' } : { value: undefined, source: 'unset' };
 }
 
 /** Where a resolved setting came from, for messages ("from PAYCTL_GROUP"). */
-export function sourceText(name: SettingName, r: Resolved, dbPath: string): string {
+export function sourceText(name: SettingName, r: Resolved, dataDir: string): string {
   switch (r.source) {
     case 'flag':
       return `--${name}`;
     case 'env':
       return SETTINGS[name].env;
     case 'profile':
-      return profilePath(dbPath);
+      return profilePath(dataDir);
     default:
       return r.source;
   }
@@ -122,11 +123,11 @@ export function sourceText(name: SettingName, r: Resolved, dbPath: string): stri
  * later command acts on. Returns the profile file when it wrote it.
  */
 export async function adoptDefaultGroup(
-  dbPath: string,
+  dataDir: string,
   groupId: string,
   groupExists: (id: string) => Promise<boolean>,
 ): Promise<string | undefined> {
-  const profile = readProfile(dbPath);
+  const profile = readProfile(dataDir);
   if (profile.group && (profile.group === groupId || (await groupExists(profile.group)))) return undefined;
-  return writeProfile(dbPath, { ...profile, group: groupId });
+  return writeProfile(dataDir, { ...profile, group: groupId });
 }

@@ -4,8 +4,6 @@
 // a step at the end of `steps`.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Platform } from '../services/platform.js';
-import { settingsRepo } from '../store/repositories/settings.js';
-import { apiKeyRepo } from '../store/repositories/api-keys.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import { createGroup, createLinkedAccount, createProcessor } from '../services/groups/groups.js';
 import { createCustomer } from '../services/customers/customers.js';
@@ -97,13 +95,13 @@ export interface DemoOutput {
 }
 
 export async function seedDemo(p: Platform): Promise<DemoOutput> {
-  const saved = await settingsRepo.get(p.db, STATE);
+  const saved = await p.db.repos.settings.get(p.db, STATE);
   let state = (saved ? JSON.parse(saved) : { steps: [] }) as DemoState;
   for (const step of steps) {
     if (state.steps.includes(step.name)) continue;
     state = { ...state, ...(await step.run(p, state)), steps: [...state.steps, step.name] };
     const snapshot = JSON.stringify(state);
-    await p.db.write((tx) => settingsRepo.put(tx, STATE, snapshot));
+    await p.db.write((tx) => tx.repos.settings.put(tx, STATE, snapshot));
   }
   const keys = await ensureDemoKeys(p, state.group_id);
   const { steps: _done, ...ids } = state;
@@ -111,13 +109,13 @@ export async function seedDemo(p: Platform): Promise<DemoOutput> {
 }
 
 async function ensureDemoKeys(p: Platform, groupId: string): Promise<Record<Permission, string>> {
-  let seed = await settingsRepo.get(p.db, SEED);
+  let seed = await p.db.repos.settings.get(p.db, SEED);
   if (!seed) {
     const fresh = randomBytes(32).toString('hex');
     await p.db.write(async (tx) => {
-      if (!(await settingsRepo.get(tx, SEED))) await settingsRepo.put(tx, SEED, fresh);
+      if (!(await tx.repos.settings.get(tx, SEED))) await tx.repos.settings.put(tx, SEED, fresh);
     });
-    seed = (await settingsRepo.get(p.db, SEED))!;
+    seed = (await p.db.repos.settings.get(p.db, SEED))!;
   }
   const keys = {} as Record<Permission, string>;
   for (const permission of PERMISSIONS) {
@@ -125,8 +123,8 @@ async function ensureDemoKeys(p: Platform, groupId: string): Promise<Record<Perm
     keys[permission] = key;
     const hash = sha256(key);
     await p.db.write(async (tx) => {
-      if (await apiKeyRepo.findByHash(tx, hash)) return;
-      await apiKeyRepo.insert(tx, {
+      if (await tx.repos.apiKeys.findByHash(tx, hash)) return;
+      await tx.repos.apiKeys.insert(tx, {
         id: newId(),
         group_id: groupId,
         key_hash: hash,
@@ -146,9 +144,9 @@ async function ensureDemoKeys(p: Platform, groupId: string): Promise<Record<Perm
  * live (`payctl listen` uses it instead of asking for one); undefined otherwise.
  */
 export async function storedDemoKey(p: Platform, groupId: string, permission: Permission): Promise<string | undefined> {
-  const seed = await settingsRepo.get(p.db, SEED);
+  const seed = await p.db.repos.settings.get(p.db, SEED);
   if (!seed) return undefined;
   const key = demoKey(seed, permission);
-  const row = await apiKeyRepo.findByHash(p.db, sha256(key));
+  const row = await p.db.repos.apiKeys.findByHash(p.db, sha256(key));
   return row && row.group_id === groupId && !row.revoked_at ? key : undefined;
 }

@@ -41,6 +41,7 @@ export function formatEntry(e: AccessEntry): string {
   const parts = [time, e.method.padEnd(6), e.path, String(e.status), `${e.duration_ms}ms`, e.request_id ?? '-'];
   if (e.idempotency_key) parts.push(`idempotency_key=${e.idempotency_key}`);
   if (e.error_type) parts.push(e.error_type);
+  if (e.fault) parts.push(`fault: ${e.fault}`);
   return parts.join('  ');
 }
 

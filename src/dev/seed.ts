@@ -3,7 +3,7 @@
 // order over the last months of the platform clock (varied statuses, brands, sources,
 // methods, customers, plans, invoices, forms) and written with multi-row INSERTs
 // inside large write transactions (5,000 rows per statement, 20,000 per transaction;
-// see src/store/repositories/seed.ts for how a statement carries them).
+// see src/store/sqlite/repositories/seed.ts for how a statement carries them).
 import { performance } from 'node:perf_hooks';
 import { randomFillSync } from 'node:crypto';
 import type { Platform } from '../services/platform.js';
@@ -11,13 +11,9 @@ import { contextFor } from '../services/context.js';
 import { execute } from '../services/use-case.js';
 import type { Progress } from '../services/clock/scheduler.js';
 import { listGroups, listLinkedAccounts, listProcessors, requireGroup } from '../services/groups/groups.js';
-import { customerRepo } from '../store/repositories/customers.js';
 import type { CustomerEntity } from '../domain/customers.js';
 import type { TransactionStatus } from '../domain/transactions.js';
-import type { TransactionRow } from '../store/repositories/transactions.js';
-import { seedRepo } from '../store/repositories/seed.js';
-import { settlementRepo } from '../store/repositories/settlement.js';
-import { insertCountedInRollup } from '../store/repositories/reporting.js';
+import type { TransactionRow } from '../store/interfaces/seed.js';
 import { invalidRequest, validationError } from '../errors.js';
 import { monthsBefore } from '../domain/reporting.js';
 import { newId } from '../lib/ids.js';
@@ -139,7 +135,7 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   const nowMs = p.clock.now().getTime();
   const nowIso = new Date(nowMs).toISOString();
   const customers = await ensureCustomers(p, group.id, nowIso);
-  await p.db.write((tx) => seedRepo.bulkLoadCache(tx));
+  await p.db.write((tx) => tx.repos.seed.bulkLoadCache(tx));
   const started = performance.now();
   const r = prng(opts.seed ?? 1);
   const pool = (n: number) => Array.from({ length: n }, () => newId());
@@ -159,7 +155,7 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   await p.db.write(async (tx) => {
     for (const [day, b] of batches) {
       const cutoff = new Date((day + 1) * DAY).toISOString();
-      await settlementRepo.insertBatch(tx, { id: b.id, group_id: group.id, cutoff_at: cutoff, transaction_count: 0, total_amount: 0, created_at: cutoff });
+      await tx.repos.settlement.insertBatch(tx, { id: b.id, group_id: group.id, cutoff_at: cutoff, transaction_count: 0, total_amount: 0, created_at: cutoff });
     }
   });
 
@@ -167,9 +163,9 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   const write = async (chunk: TransactionRow[]) => {
     // One aggregate per chunk into the reporting rollup is cheaper than its trigger per row.
     await p.db.write((tx) =>
-      insertCountedInRollup(tx, async () => {
+      tx.repos.seed.insertCountedInRollup(tx, async () => {
         for (let i = 0; i < chunk.length; i += perStatement) {
-          await seedRepo.insertTransactions(tx, chunk.slice(i, i + perStatement), { columns: VARYING, constants: { group_id: group.id, currency: 'USD' } });
+          await tx.repos.seed.insertTransactions(tx, chunk.slice(i, i + perStatement), { columns: VARYING, constants: { group_id: group.id, currency: 'USD' } });
         }
       }),
     );
@@ -194,9 +190,9 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   await writing;
   const used = [...batches.values()].filter((b) => b.count > 0);
   await p.db.write(async (tx) => {
-    for (const b of used) await seedRepo.setBatchTotals(tx, b.id, b.count, b.total);
+    for (const b of used) await tx.repos.seed.setBatchTotals(tx, b.id, b.count, b.total);
     // Days without a settled row keep no empty batch.
-    for (const b of batches.values()) if (b.count === 0) await seedRepo.deleteBatch(tx, b.id);
+    for (const b of batches.values()) if (b.count === 0) await tx.repos.seed.deleteBatch(tx, b.id);
   });
   const elapsed = performance.now() - started;
   return {
@@ -307,7 +303,7 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
 
 /** The group's customers, topped up to a few dozen so customer filters have variety. */
 async function ensureCustomers(p: Platform, groupId: string, now: string): Promise<CustomerEntity[]> {
-  const existing = await customerRepo.list(p.db, groupId, SEED_CUSTOMERS, 0);
+  const existing = await p.db.repos.customers.list(p.db, groupId, SEED_CUSTOMERS, 0);
   const missing = SEED_CUSTOMERS - existing.length;
   if (missing <= 0) return existing;
   const fresh: CustomerEntity[] = Array.from({ length: missing }, (_, i) => ({
@@ -322,7 +318,7 @@ async function ensureCustomers(p: Platform, groupId: string, now: string): Promi
     updated_at: now,
   }));
   await p.db.write(async (tx) => {
-    for (const c of fresh) await customerRepo.insert(tx, c);
+    for (const c of fresh) await tx.repos.customers.insert(tx, c);
   });
   return [...existing, ...fresh];
 }

@@ -9,8 +9,6 @@ import { platformClock, type Platform } from '../services/platform.js';
 import { contextFor } from '../services/context.js';
 import { createKey, revokeKey } from '../services/groups/keys.js';
 import { moveGroupClock } from '../services/sandboxes/sandboxes.js';
-import { eventRepo } from '../store/repositories/events.js';
-import { linkedAccountRepo } from '../store/repositories/groups.js';
 import { toEvent } from '../services/events/events.js';
 import { EVENT_TYPES, type Event, type EventType } from '../domain/events.js';
 import { PERMISSIONS } from '../domain/permissions.js';
@@ -223,7 +221,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
   const base: Platform = { ...p, clock: platformClock(p), platformClock: undefined, groupId: undefined };
   const key = await execute(createKey, base, contextFor(base, group), { permissions: [...PERMISSIONS], name: `payctl trigger ${type}` });
   const server = await startServer({ platform: base, port: 0, host: '127.0.0.1', tickMs: 0, accessLog: 'off' });
-  const from = await eventRepo.lastSeq(p.db);
+  const from = await p.db.repos.events.lastSeq(p.db);
   try {
     const world: World = {
       group,
@@ -256,7 +254,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
     await server.close();
     await execute(revokeKey, base, contextFor(base, undefined), { key_id: key.id }).catch(() => undefined);
   }
-  const rows = await eventRepo.after(p.db, group, from, 10_000);
+  const rows = await p.db.repos.events.after(p.db, group, from, 10_000);
   const events = rows.map(toEvent);
   if (!events.some((e) => e.type === type)) {
     throw new AppError(500, 'internal_error', `${type}: the recipe ran (${recipe.does}) but no ${type} event was written; events: ${events.map((e) => e.type).join(', ') || 'none'}`);
@@ -265,7 +263,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
 }
 
 async function processorOf(p: Platform, group: string): Promise<{ processorId: string; accountId: string }> {
-  const [row] = await linkedAccountRepo.listByGroup(p.db, group);
+  const [row] = await p.db.repos.linkedAccounts.listByGroup(p.db, group);
   if (!row) {
     throw new AppError(400, 'validation_error', `group ${group} has no processor and linked account yet: create them with \`payctl processor create --group ${group}\` and \`payctl linked-account create\` (or use the demo group of \`payctl init --demo\`)`);
   }

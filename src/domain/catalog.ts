@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { validationError, type FieldProblem } from '../errors.js';
 import { looseBillingAddress } from './address.js';
-import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
+import { MAX_AMOUNT, amount as amountCents, amountLoose, storedAmount, uint64 } from './money.js';
 import { requiredText, text, timestamp, uuid } from './strings.js';
 import { pagingQuery } from './paging.js';
 
@@ -54,8 +54,8 @@ function taxWithinAmount(v: { amount?: number; included_tax_amount?: number | un
 const productFields = {
   name: productName,
   description: productDescription,
-  amount: uint64,
-  included_tax_amount: uint64.optional().describe('included in amount, so at most amount; missing means 0'),
+  amount: amountCents,
+  included_tax_amount: amountCents.optional().describe('included in amount, so at most amount; missing means 0'),
   unit_of_measure: unitOfMeasure,
 };
 
@@ -81,8 +81,8 @@ export const updateInvoiceLineSchema = z
     product_id: ref,
     name: productName.describe(copied),
     description: productDescription.describe(copied),
-    amount: uint64Loose.describe(copied),
-    included_tax_amount: uint64Loose.describe(copied),
+    amount: amountLoose.describe(copied),
+    included_tax_amount: amountLoose.describe(copied),
     unit_of_measure: unitOfMeasure.describe(copied),
     quantity,
     created_at: timestamp.optional().describe('read-only: accepted so that a line read from an invoice can be sent back; ignored'),
@@ -161,8 +161,8 @@ export const productSchema = z.object({
   name: z.string(),
   description: z.string(),
   unit_of_measure: unitOfMeasure,
-  included_tax_amount: uint64,
-  amount: uint64,
+  included_tax_amount: storedAmount,
+  amount: storedAmount,
   created_at: timestamp,
   updated_at: timestamp,
 }).meta({ id: 'Product' });
@@ -199,8 +199,8 @@ export const invoiceLineSchema = z.object({
   product_id: z.string(),
   name: z.string(),
   description: z.string(),
-  amount: uint64,
-  included_tax_amount: uint64,
+  amount: storedAmount,
+  included_tax_amount: storedAmount,
   unit_of_measure: unitOfMeasure,
   quantity: uint64,
   created_at: timestamp,
@@ -232,7 +232,7 @@ export const invoiceSchema = z.object({
   ach_enabled: z.boolean(),
   partner: partnerSchema,
   products: z.array(invoiceLineSchema),
-  amount: uint64.describe('sum of amount × quantity over the lines, in cents'),
+  amount: storedAmount.describe(`sum of amount × quantity over the lines, in cents; at most ${MAX_AMOUNT}`),
   status: z.enum(INVOICE_STATUSES),
   created_at: timestamp,
   updated_at: timestamp,
@@ -241,14 +241,22 @@ export type Invoice = z.output<typeof invoiceSchema>;
 
 // ---------------------------------------------------------------- amount
 
-/** Invoice total: Σ amount × quantity. included_tax_amount is already inside amount. */
+/**
+ * Invoice total: Σ amount × quantity, exact (BigInt: a quantity of 2^53-1 times an
+ * amount is far beyond a double). included_tax_amount is already inside amount.
+ */
+export function invoiceTotal(lines: ReadonlyArray<{ amount: number; quantity: number }>): bigint {
+  return lines.reduce((sum, l) => sum + BigInt(l.amount) * BigInt(l.quantity), 0n);
+}
+
+/** Invoice total as a number (lines of a stored invoice, whose total was checked on the way in). */
 export function invoiceAmount(lines: ReadonlyArray<{ amount: number; quantity: number }>): number {
-  return lines.reduce((sum, l) => sum + l.amount * l.quantity, 0);
+  return Number(invoiceTotal(lines));
 }
 
 /** Tax included in the total: Σ included_tax_amount × quantity (for display). */
 export function invoiceIncludedTax(lines: ReadonlyArray<{ included_tax_amount: number; quantity: number }>): number {
-  return lines.reduce((sum, l) => sum + l.included_tax_amount * l.quantity, 0);
+  return Number(lines.reduce((sum, l) => sum + BigInt(l.included_tax_amount) * BigInt(l.quantity), 0n));
 }
 
 // ---------------------------------------------------------------- status and due date
@@ -348,12 +356,14 @@ function copyOf(product: ProductValues): Omit<NewInvoiceLine, 'quantity'> {
   };
 }
 
+/** The invoice total is an amount the platform makes: held to MAX_AMOUNT (DESIGN.md "Bounds"). */
 function checkTotal(lines: ReadonlyArray<{ amount: number; quantity: number }>, problems: FieldProblem[]): number {
-  const amount = invoiceAmount(lines);
-  if (!Number.isSafeInteger(amount)) {
-    problems.push({ path: 'products', message: `the invoice total must be at most ${MAX_AMOUNT} cents` });
+  const total = invoiceTotal(lines);
+  if (total > BigInt(MAX_AMOUNT)) {
+    problems.push({ path: 'products', message: `the invoice total (Σ amount × quantity = ${total} cents) must be at most ${MAX_AMOUNT} cents` });
+    return 0;
   }
-  return amount;
+  return Number(total);
 }
 
 /** Lines of a new invoice (create extension): each product_id must be a product of the group. */
@@ -534,7 +544,7 @@ export const invoicePaymentSchema = z.object({
   invoice_id: z.string(),
   invoice_number: z.string(),
   status: z.enum(INVOICE_STATUSES).describe('paid after an approved payment; unchanged after a decline'),
-  amount: uint64,
+  amount: storedAmount,
   payment_method: z.enum(['card', 'ach']),
   transaction_id: z.string(),
   transaction_status: z.string().describe('pending for an approved sale, declined otherwise'),

@@ -1,6 +1,7 @@
 // The event catalog: every event type, the API object it carries (the same zod schema
 // the API answers with), the permissions that may read it, and the event envelope. The
 // list API, the OpenAPI `webhooks` section and the tests all read this one table.
+import { exactIntSchema } from './money.js';
 import { z } from 'zod';
 import { transactionSchema } from './transactions.js';
 import { customerCardSchema, customerSchema } from './customers.js';
@@ -19,7 +20,7 @@ export const settlementBatchSchema = z
     group_id: z.string(),
     cutoff_at: timestamp,
     transaction_count: z.number().int(),
-    total_amount: z.number().int(),
+    total_amount: exactIntSchema.describe('Σ captured_amount of the batch, in cents; exact at any size'),
     created_at: timestamp,
   })
   .meta({ id: 'SettlementBatch' });

@@ -3,7 +3,7 @@
 // beside that question.
 import { fieldsFromZod, type FieldProblem } from '../errors.js';
 import { signupEntrySchema } from './onboarding.js';
-import { isUnder, type Draft } from './onboarding-draft.js';
+import { getPath, isUnder, type Draft } from './onboarding-draft.js';
 import type { Question } from './onboarding-questions.js';
 
 /** Every problem of the whole draft, with dotted paths (the API's 400 `fields`). */
@@ -23,10 +23,19 @@ export function questionForProblem(problem: FieldProblem, qs: readonly Question[
     .sort((a, b) => b.id.length - a.id.length)[0];
 }
 
-/** The message as shown beside question `q`: prefixed by what it is about when that is not `q` itself. */
-export function messageFor(problem: FieldProblem, q: Question): string {
+/**
+ * The message as shown beside question `q`: prefixed by what it is about when that is not `q`
+ * itself. An item of a list is named by the field and the item typed (`payment_methods "cash"`),
+ * never by its index alone (`0`), which means nothing to the person answering.
+ */
+export function messageFor(problem: FieldProblem, q: Question, draft?: Draft): string {
   if (problem.path === q.id) return problem.message;
   const about = isUnder(problem.path, q.id) ? problem.path.slice(q.id.length + 1) : problem.path.split('.').pop();
+  if (about !== undefined && /^\d+$/.test(about)) {
+    const item = draft === undefined ? undefined : getPath(draft, problem.path.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
+    const field = q.id.split('.').pop();
+    return `${field} ${item === undefined ? `item ${Number(about) + 1}` : JSON.stringify(item)}: ${problem.message}`;
+  }
   return `${about}: ${problem.message}`;
 }
 

@@ -62,6 +62,10 @@ export interface Question {
   defaultValue?: string;
   /** A heading shown above the question (e.g. "Representative 2"). */
   context?: string;
+  /** A line under the question: what the answer looks like or where to find it. */
+  hint?: string;
+  /** Shown masked while typed, all but the last four characters (ssn, itin, ein). */
+  secret?: boolean;
 }
 
 /** A signup form as the wizard offers it. */
@@ -118,15 +122,15 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
   add([...B, 'business_name'], 'Business name');
   add([...B, 'doing_business_as'], 'Doing business as');
   select([...B, 'business_type'], 'Business type', BUSINESS_TYPES);
-  add([...B, 'website'], 'Website (optional when you give a description)', 'text', { optional: true });
+  add([...B, 'website'], 'Website (optional when you give a description)', 'text', { optional: true, hint: 'e.g. https://example.com' });
   add([...B, 'description'], 'Description (at most 100 characters; required without a website)');
   if (isSoleProprietorship(d)) {
-    add([...B, 'ssn'], 'SSN (a sole proprietor may give it instead of an EIN; empty to give an EIN)', 'text', { optional: true });
-    if (getPath(d, [...B, 'ssn']) === undefined) add([...B, 'ein'], 'EIN');
+    add([...B, 'ssn'], 'SSN (a sole proprietor may give it instead of an EIN; empty to give an EIN)', 'text', { optional: true, secret: true });
+    if (getPath(d, [...B, 'ssn']) === undefined) add([...B, 'ein'], 'EIN', 'text', { secret: true });
   } else {
-    add([...B, 'ein'], 'EIN');
+    add([...B, 'ein'], 'EIN', 'text', { secret: true });
   }
-  add([...B, 'industry_mcc'], 'Industry MCC');
+  add([...B, 'industry_mcc'], 'Industry MCC', 'text', { hint: 'the 4-digit merchant category code, e.g. 5814 (restaurants), 5999 (retail)' });
   add([...B, 'phone', 'number'], 'Phone number');
   add([...B, 'phone', 'country_code'], 'Phone country code', 'text', { defaultValue: '1' });
   add([...B, 'email'], 'E-mail');
@@ -157,8 +161,8 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
     add([...R, 'birth_date', 'year'], 'Birth date: year (e.g. 1984)', 'int');
     add([...R, 'birth_date', 'month'], 'Birth date: month (1-12)', 'int');
     add([...R, 'birth_date', 'day'], 'Birth date: day', 'int');
-    add([...R, 'ssn'], 'SSN (empty if you give an ITIN)', 'text', { optional: true });
-    if (getPath(d, [...R, 'ssn']) === undefined) add([...R, 'itin'], 'ITIN');
+    add([...R, 'ssn'], 'SSN (empty if you give an ITIN)', 'text', { optional: true, secret: true });
+    if (getPath(d, [...R, 'ssn']) === undefined) add([...R, 'itin'], 'ITIN', 'text', { secret: true });
     yesNo([...R, 'is_controller'], 'Controls the business?');
     yesNo([...R, 'is_owner'], 'Owns part of the business?');
     add([...R, 'ownership_percentage'], 'Ownership percentage (0-100)', 'int');
@@ -206,7 +210,7 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
   activity('send_funds', 'instant_bank', 'Sending funds by instant bank transfer');
   if (needsRule1Fields(d)) {
     select([...U, 'business_presence'], 'Business presence', BUSINESS_PRESENCE);
-    select([...U, 'pending_litigation'], 'Pending litigation', PENDING_LITIGATION);
+    add([...U, 'pending_litigation'], 'Pending litigation', 'select', { options: PENDING_LITIGATION, defaultValue: 'none' });
     context = 'Volume by customer type, in percent (the three sum to 100)';
     add([...U, 'volume_by_customer_type', 'b2b'], 'Business to business %', 'int');
     add([...U, 'volume_by_customer_type', 'b2c'], 'Business to consumer %', 'int');
@@ -218,9 +222,10 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
   const kind = statementsRequired(d);
   context = kind === 'processing' ? 'Card processing statements, last 3 months (uploaded file ids)' : 'Bank statements, last 3 months (uploaded file ids)';
   const S: Path = [...B, kind === 'processing' ? 'processing_statements' : 'bank_statements'];
-  add([...S, 'first_month_file_id'], 'First month file id');
-  add([...S, 'second_month_file_id'], 'Second month file id');
-  add([...S, 'third_month_file_id'], 'Third month file id');
+  const hint = 'the id your document upload gave for the statement (any text up to 255 characters, e.g. file_2026_01); payctl keeps it as given';
+  add([...S, 'first_month_file_id'], 'First month file id', 'text', { hint });
+  add([...S, 'second_month_file_id'], 'Second month file id', 'text', { hint });
+  add([...S, 'third_month_file_id'], 'Third month file id', 'text', { hint });
   return qs;
 }
 

@@ -6,7 +6,7 @@
 // inside have problems (`when`), reading a loosely-typed view of the input. That is
 // what lets a 400 list every violated rule, not only the field-level ones.
 import { z } from 'zod';
-import { uint64 } from './money.js';
+import { amount } from './money.js';
 import { DEFAULT_MAX, email, requiredText, text } from './strings.js';
 
 // ---------------------------------------------------------------------------
@@ -178,6 +178,25 @@ const phone = obj({
 });
 
 const fileId = requiredText(255);
+
+/**
+ * A business's website: an http(s) address whose host has a dot (`https://cafe.example`);
+ * the scheme may be left out (`cafe.example`). A word such as `not a url` is refused.
+ */
+export function isWebsite(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const u = new URL(/^[a-z][a-z0-9+.-]*:/i.test(value) ? value : `https://${value}`);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && /^[^.]+(\.[^.]+)+$/.test(u.hostname);
+  } catch {
+    return false;
+  }
+}
+const website = requiredText(2048).refine(isWebsite, { error: 'must be a web address, e.g. https://example.com' });
+/** A merchant category code (ISO 18245): four digits. */
+const industryMcc = z
+  .string({ error: 'is required and must be a string' })
+  .regex(/^\d{4}$/, { error: 'must be a 4-digit merchant category code (MCC), e.g. 5814 for restaurants' });
 const statements = obj({
   first_month_file_id: fileId,
   second_month_file_id: fileId,
@@ -239,8 +258,8 @@ export function amountsRequired(activity: unknown): boolean {
 
 const expectedActivity = obj({
   monthly_volume_range: oneOf(MONTHLY_VOLUME_RANGES),
-  average_transaction_amount: uint64.optional(),
-  maximum_transaction_amount: uint64.optional(),
+  average_transaction_amount: amount.optional(),
+  maximum_transaction_amount: amount.optional(),
 }).superRefine((a: Loose, ctx) => {
   if (!amountsRequired(a)) return;
   for (const key of ['average_transaction_amount', 'maximum_transaction_amount'] as const) {
@@ -423,10 +442,10 @@ const business = obj({
   doing_business_as: nameText,
   business_type: oneOf(BUSINESS_TYPES),
   description: descriptionText(1, 100).optional(),
-  website: requiredText().optional(),
+  website: website.optional(),
   ein: requiredText().optional(),
   ssn: requiredText().optional(),
-  industry_mcc: requiredText(),
+  industry_mcc: industryMcc,
   phone,
   email,
   address_line_1: descriptionText(1),
@@ -443,8 +462,8 @@ const business = obj({
   bank_statements: statements.optional(),
   // Deprecated (Versioning 2): typed here, required only in legacy mode, dropped otherwise.
   average_monthly_transaction_volume: requiredText().optional(),
-  max_transaction_size: uint64.optional(),
-  average_transaction_size: uint64.optional(),
+  max_transaction_size: amount.optional(),
+  average_transaction_size: amount.optional(),
 })
   .superRefine(businessRules, whenObject)
   .overwrite((b) => {

@@ -2,7 +2,7 @@
 // 50), offset ≥ 0 (default 0). Query strings are text, so both also take digit strings.
 // The CLI's --limit/--offset flags are bounded by the same numbers.
 import { z } from 'zod';
-import { MAX_AMOUNT, uint64Loose } from './money.js';
+import { MAX_WHOLE, uint64Loose } from './money.js';
 
 export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 1000;
@@ -19,5 +19,5 @@ export const pageLimit = queryInt(1, PAGE_LIMIT_MAX, PAGE_LIMIT_DEFAULT);
 /** The paging members of a list query schema (spread into its z.strictObject). */
 export const pagingQuery = {
   limit: pageLimit,
-  offset: queryInt(0, MAX_AMOUNT, 0),
+  offset: queryInt(0, MAX_WHOLE, 0),
 };

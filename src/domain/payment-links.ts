@@ -5,7 +5,7 @@
 // derived from expires_at and the platform clock.
 import { z } from 'zod';
 import { isSaleCountry, payLinkBillingAddress } from './address.js';
-import { MAX_AMOUNT, uint64, uint64Loose } from './money.js';
+import { amount } from './money.js';
 import { requiredText, timestamp } from './strings.js';
 import { pagingQuery } from './paging.js';
 
@@ -21,7 +21,7 @@ export function effectiveStatus(link: { status: string; expires_at: string | nul
   return link.status as LinkStatus;
 }
 
-const positiveAmount = uint64.min(1, { error: 'must be at least 1 cent' });
+const positiveAmount = amount.min(1, { error: 'must be at least 1 cent' });
 
 const rfc3339 = z
   .string({ error: 'must be an RFC 3339 timestamp' })

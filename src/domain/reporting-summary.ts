@@ -6,6 +6,7 @@ import {
   normalizeReportQuery, oneOf, reportQuerySchema, resolveWindow, WINDOW_SCALARS, NET_AMOUNT_STATUSES, type RawQuery, type ReportFilters,
 } from './reporting.js';
 import { fieldsFromZod, validationError } from '../errors.js';
+import { exactIntSchema } from './money.js';
 
 export const SUMMARY_GROUPS = ['day', 'status', 'brand', 'payment_method', 'source'] as const;
 export type SummaryGroup = (typeof SUMMARY_GROUPS)[number];
@@ -45,7 +46,7 @@ export const summaryBucketSchema = z
       .string()
       .describe('the day (YYYY-MM-DD), status, brand ("" for bank accounts), payment method or source'),
     count: z.int().min(1).describe('transactions'),
-    amount: z.int().describe(amountText),
+    amount: exactIntSchema.describe(amountText),
   })
   .meta({ id: 'ReportSummaryBucket' });
 
@@ -55,7 +56,7 @@ export const reportSummarySchema = z
     start: z.string().meta({ format: 'date-time' }).describe('the window used (inclusive)'),
     end: z.string().meta({ format: 'date-time' }).describe('the window used (inclusive)'),
     total_count: z.int().min(0),
-    total_amount: z.int().describe(amountText),
+    total_amount: exactIntSchema.describe(amountText),
     groups: z.array(summaryBucketSchema).describe('ordered by key; only keys with transactions'),
   })
   .meta({ id: 'ReportSummary', description: 'Counts and net amounts per group_by key' });

@@ -3,6 +3,7 @@
 // checked by one zod schema, and resolved (defaults on the platform clock) into a
 // ReportQuery that the store turns into SQL. Pure: `now` is passed in.
 import { z } from 'zod';
+import { exactIntSchema } from './money.js';
 // Paging is the rule of every list (src/domain/paging.ts); a larger limit is refused (400), not clamped: the spec's rule for an exceeded bound.
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './paging.js';
 import { ALL_SOURCES, STATUSES, transactionSchema, type TransactionStatus } from './transactions.js';
@@ -261,9 +262,8 @@ export const reportTableSchema = z
 export const reportCountSchema = z.object({ total_count: z.int().min(0) }).meta({ id: 'ReportCount', description: 'type=count' });
 export const reportAmountSumSchema = z
   .object({
-    total_amount: z
-      .int()
-      .describe(`cents: captured_amount − refunded_amount over ${NET_AMOUNT_STATUSES.join(', ')} transactions`),
+    total_amount: exactIntSchema
+      .describe(`cents, exact at any size: captured_amount − refunded_amount over ${NET_AMOUNT_STATUSES.join(', ')} transactions`),
   })
   .meta({ id: 'ReportAmountSum', description: 'type=amount_sum' });
 export const reportResultSchema = z

@@ -58,11 +58,22 @@ export const moveClockSchema = z
 export const moveGroupClockInput = z.strictObject({ ...moveClockFields, group_id: z.string() }).superRefine(exactlyOne);
 export type MoveClock = z.output<typeof moveClockSchema>;
 
+export const catchUpSchema = z.object({
+  status: z
+    .enum(['running', 'pending', 'caught_up'])
+    .describe("running: the server is doing the group's due work now; pending: work is due and the server's tick will do it (e.g. after a restart); caught_up: nothing is due"),
+  job: z.string().nullable().describe('The job running now (subscription-billing, settlement, invoice-past-due, idempotency-purge, webhook-deliveries); null unless running'),
+  subscriptions_due: z.number().int().describe('Active subscriptions with a charge due at the group\'s time'),
+  charges_due: z.number().int().describe("Charge attempts still due (estimated: a declined charge's retries come on top)"),
+  transactions_to_settle: z.number().int().describe('Transactions waiting for a settlement cutoff that has passed (counted up to 1,000)'),
+}).meta({ id: 'CatchUp', description: "How far the group's due work is (read from the database: it survives a restart)" });
+
 export const groupClockSchema = z.object({
   group_id: z.string(),
   now: timestamp.describe("The group's time: the platform clock plus the group's offset"),
   offset_ms: z.number().int().describe("The group's own offset from the platform clock"),
-  work: z.record(z.string(), z.number().int()).optional().describe('Due work done by this move, per job'),
+  work: z.record(z.string(), z.number().int()).optional().describe('Due work done by this move so far, per job'),
+  catch_up: catchUpSchema.optional(),
 }).meta({ id: 'GroupClock' });
 
 export const sandboxSchema = z

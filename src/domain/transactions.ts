@@ -2,7 +2,7 @@
 // resource of the spec. One schema per shape; the HTTP routes, the CLI and the OpenAPI
 // document all use these.
 import { z } from 'zod';
-import { booleanLoose, uint64 } from './money.js';
+import { amount, booleanLoose, uint64 } from './money.js';
 import { customFields, email, requiredText, text, timestamp } from './strings.js';
 import { cardBillingAddress, isSaleCountry, looseBillingAddress, saleBillingAddress, shippingAddress, type Address } from './address.js';
 import { parseOrThrow } from '../errors.js';
@@ -19,14 +19,14 @@ export const STATUSES = [
 export type TransactionStatus = (typeof STATUSES)[number];
 
 const amountsBase = {
-  requested_amount: uint64,
-  included_tax_amount: uint64.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
-  included_shipping_amount: uint64.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
+  requested_amount: amount,
+  included_tax_amount: amount.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
+  included_shipping_amount: amount.optional().describe('included in requested_amount: tax + shipping must not exceed requested_amount'),
 };
 
 const commission = z.strictObject({
   group_id: requiredText(100),
-  flat: uint64.optional(),
+  flat: amount.optional(),
   percentage: uint64.max(100_000, { error: 'must be at most 100000 (100.000%)' }).optional(),
 });
 
@@ -111,8 +111,8 @@ export const captureASchema = z.strictObject({
   ...common,
   amounts: z.strictObject({
     ...amountsBase,
-    authorized_amount: uint64.optional(),
-    captured_amount: uint64.optional(),
+    authorized_amount: amount.optional(),
+    captured_amount: amount.optional(),
   }),
   billing_address: looseBillingAddress,
   payment_details: z.strictObject({ token: requiredText(100) }),
@@ -121,7 +121,7 @@ export type CaptureA = z.output<typeof captureASchema>;
 
 /** Capture variant B: only the amount, which must equal the authorized amount. */
 export const captureBSchema = z
-  .strictObject({ amount: uint64.describe('must equal the authorized amount') })
+  .strictObject({ amount: amount.describe('must equal the authorized amount') })
   .meta({ id: 'CaptureAmountRequest', description: 'Capture variant B: only the amount, equal to the authorized amount' });
 export type CaptureB = z.output<typeof captureBSchema>;
 
@@ -150,7 +150,7 @@ export const addCardSchema = z.strictObject({
 export type AddCard = z.output<typeof addCardSchema>;
 
 export const refundSchema = z
-  .strictObject({ amount: uint64.min(1, { error: 'must be at least 1 cent' }).optional().describe('cents, at most the amount not yet refunded; default: all of it') })
+  .strictObject({ amount: amount.min(1, { error: 'must be at least 1 cent' }).optional().describe('cents, at most the amount not yet refunded; default: all of it') })
   .meta({ id: 'RefundRequest' });
 export type RefundRequest = z.output<typeof refundSchema>;
 

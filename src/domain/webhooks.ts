@@ -8,10 +8,42 @@ import { pageLimit } from './paging.js';
 
 /** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
-/** An attempt gets this long to answer; anything but a 2xx within it is a failure. */
+/** An attempt gets this long to answer, completely; anything but a whole 2xx answer within it is a failure. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** What an attempt keeps of the response body. */
 export const RESPONSE_BODY_MAX_BYTES = 1024;
+/**
+ * Attempts in flight to one endpoint at most (a process's deliveries are queued per
+ * endpoint): a receiver that hangs holds this many of its own attempts, never another
+ * endpoint's.
+ */
+export const ENDPOINT_CONCURRENCY = 16;
+
+/**
+ * What a receiver's answer may take, in bytes and time: receivers are untrusted (one
+ * that answers forever must cost a bounded amount). Breaking one is a failed attempt
+ * whose error names it, retried on the schedule like any failure.
+ */
+export const RECEIVER_LIMITS = {
+  /** DNS, TCP and (https) the TLS handshake. */
+  connectMs: 5_000,
+  /** From sending to the answer's last byte (ATTEMPT_TIMEOUT_MS). */
+  answerMs: ATTEMPT_TIMEOUT_MS,
+  statusLineBytes: 1024,
+  /** The status line and headers together, interim (1xx) heads included. */
+  headBytes: 16 * 1024,
+  /** Header lines of all heads together. */
+  headerLines: 100,
+  /** One chunk-size line (with its extensions). */
+  chunkLineBytes: 1024,
+  /** The trailer section of a chunked answer. */
+  trailerBytes: 16 * 1024,
+  trailerLines: 100,
+  /** The body as sent (chunk framing counted): past it the answer is not read further. */
+  bodyBytes: 64 * 1024,
+  /** The start of the body kept with the attempt. */
+  keptBodyBytes: RESPONSE_BODY_MAX_BYTES,
+} as const;
 export const ENDPOINTS_PER_GROUP_MAX = 100;
 
 /**
@@ -25,7 +57,7 @@ export function nextAttemptAt(attemptDueAt: string, attempts: number): string | 
   return new Date(Date.parse(attemptDueAt) + delay).toISOString();
 }
 
-/** A 2xx is success; any other status, a timeout or a network error is a failure. */
+/** A 2xx is success; any other status (a 3xx too: redirects are not followed), a timeout, a broken bound or a network error is a failure. */
 export const succeeded = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
 

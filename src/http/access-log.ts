@@ -15,6 +15,8 @@ export interface AccessEntry {
   idempotency_key: string | null;
   /** The error body's type (`validation_error` …), null for a success. */
   error_type: string | null;
+  /** The fault a sandbox injected (the Payctl-Fault header's value), when one was. */
+  fault?: string;
 }
 
 export interface AccessLog {

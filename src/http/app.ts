@@ -5,11 +5,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import polka from 'polka';
+import { stringifyJson } from '../lib/exact-json.js';
 import type { Platform } from '../services/platform.js';
 import { AppError, authenticationError, validationError, notFound, permissionError, unavailable } from '../errors.js';
 import { authenticateKey } from '../services/groups/keys.js';
 import { readJsonBody } from './body.js';
-import { JsonResponse, RawResponse, StreamResponse, type RouteContext, type RouteDef } from './route.js';
+import { faultsApply, JsonResponse, RawResponse, StreamResponse, type RouteContext, type RouteDef } from './route.js';
 import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
@@ -18,12 +19,15 @@ import { contextFor, type GroupContext } from '../services/context.js';
 import { newId } from '../lib/ids.js';
 import { configCache } from '../store/config-cache.js';
 import { runDueWork } from '../services/clock/scheduler.js';
+import { abandonCatchUps } from '../services/clock/catch-up.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
 import { isAdminToken, newAdminToken } from './admin-token.js';
 import { isMissingReference } from '../store/errors.js';
 import { withGroupClock } from '../services/platform.js';
 import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
+import { injectFault, mayFault } from '../services/faults/injector.js';
+import { describeFault, operationOf, type InjectedFault } from '../domain/faults.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -39,6 +43,8 @@ export interface ServerOptions {
   settings?: Record<string, unknown>;
   /** The sandbox admin token; a random one when not given (read it from RunningServer). */
   adminToken?: string;
+  /** The address page URLs are built with (behind a proxy); the listening address when not given. */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -59,10 +65,10 @@ interface PolkaApp {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key',
+  'Access-Control-Allow-Headers': 'Content-Type, Authorization, Idempotency-Key, Payctl-Simulate',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   // A page's script may read these answer headers (the request id to quote in a support question).
-  'Access-Control-Expose-Headers': 'Request-Id, Idempotent-Replayed, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  'Access-Control-Expose-Headers': 'Request-Id, Idempotent-Replayed, Payctl-Fault, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
 };
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -93,7 +99,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
-    res.end(JSON.stringify(body));
+    res.end(stringifyJson(body));
   };
 
   const sendError = (res: http.ServerResponse, err: unknown, cors: boolean): void => {
@@ -110,6 +116,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const started = performance.now();
     const requestId = newId();
     let errorType: string | null = null;
+    // A sandbox's injected fault (Payctl-Fault): set before the route runs, marked on the answer and in the log.
+    let fault: InjectedFault | undefined;
+    let faultNote: string | null = null;
     inFlight++;
     const cors = route.auth.kind === 'public' || route.auth.kind === 'session';
     let released: (() => void) | undefined;
@@ -173,6 +182,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       await clockRefreshed;
 
+      // Faults apply to a group's own calls (key or session routes naming it), never to admin routes.
+      const faultGroup = faultsApply(route) ? (ctx.key?.group_id ?? ctx.params.group_id) : undefined;
+      const simulate = req.headers['payctl-simulate'];
+      if (faultGroup !== undefined && mayFault(platform.db, faultGroup, simulate !== undefined)) {
+        fault = await injectFault(ctx.platform, {
+          groupId: faultGroup,
+          method: route.method,
+          path: req.path,
+          operation: operationOf(route.method, route.path, ctx.body),
+          ...(simulate !== undefined ? { simulate: String(simulate) } : {}),
+        });
+        if (fault) {
+          faultNote = describeFault(fault);
+          res.setHeader('Payctl-Fault', faultNote);
+          const e = fault.effect;
+          if (e.action === 'latency') await sleep(e.ms);
+          // Answered before anything is done: no idempotency record, no object, no event.
+          if (e.action === 'error') throw injectedError(e.status, e.retry_after, faultNote);
+        }
+      }
+
       // The request context: the key's group on that group's clock (authorizeKey set the view).
       const group = ctx.key?.group_id;
       const idemHeader = req.headers['idempotency-key'];
@@ -196,7 +226,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         inFlightKeys.add(flightKey);
         released = () => inFlightKeys.delete(flightKey);
       }
-      ctx.ctx = contextFor(ctx.platform, group, { requestId, permissions: ctx.key?.permissions ?? [], ...(claim ? { idempotency: claim } : {}) });
+      ctx.ctx = contextFor(ctx.platform, group, {
+        requestId,
+        permissions: ctx.key?.permissions ?? [],
+        ...(claim ? { idempotency: claim } : {}),
+        ...(fault && 'outcome' in fault.effect ? { forcedOutcome: fault.effect.outcome } : {}),
+      });
       if (group !== undefined) Object.defineProperty(ctx, 'groupCtx', { value: ctx.ctx as GroupContext });
 
       let result: unknown;
@@ -212,6 +247,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         const answer = result instanceof JsonResponse ? result : { status: route.status ?? 200, body: result };
         await claim.settle(platform.db, { status: answer.status, body: answer.body });
       }
+      if (fault?.effect.action === 'timeout_after_commit') return await dropAnswer(res, fault.effect.ms);
 
       if (result instanceof StreamResponse) {
         await result.run({ req, res, signal: connectionSignal(res, closing.signal), settings: opts.settings ?? {} });
@@ -225,7 +261,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
     } catch (err) {
       errorType = err instanceof AppError ? err.type : isMissingReference(err) ? 'not_found' : 'internal_error';
-      sendError(res, err, cors);
+      if (fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, fault.effect.ms);
+      else sendError(res, err, cors);
     } finally {
       released?.();
       const idem = req.headers['idempotency-key'];
@@ -239,6 +276,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         request_id: requestId,
         idempotency_key: typeof idem === 'string' ? idem : null,
         error_type: errorType,
+        ...(faultNote ? { fault: faultNote } : {}),
       });
       inFlight--;
       if (inFlight === 0 && drained) drained();
@@ -248,7 +286,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // The recorded answer's value, sent as JSON text again: the same text the first answer sent.
   const replay = (res: http.ServerResponse, status: number, body: unknown, cors: boolean) => {
     res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Idempotent-Replayed': 'true', ...(cors ? CORS : {}) });
-    res.end(JSON.stringify(body));
+    res.end(stringifyJson(body));
   };
 
   const app = (polka as unknown as (o: object) => PolkaApp)({
@@ -278,7 +316,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
-  platform.publicUrl = baseUrl;
+  platform.publicUrl = opts.publicUrl?.replace(/\/$/, '') ?? baseUrl;
 
   // Webhook deliveries are sent from here after each commit that appended events; the
   // ones left waiting by an earlier process (a kill -9 before it sent them) go at once.
@@ -313,6 +351,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       server.closeAllConnections();
       await closed;
       while (ticking) await new Promise((r) => setTimeout(r, 10));
+      // A group's catch-up still running stops at its next chunk (the database closes); the
+      // rest is due work the next start's tick does.
+      abandonCatchUps(platform.db);
       await catchUp;
       await stopDeliveryLoop(platform);
       await log.close();
@@ -329,6 +370,21 @@ function connectionSignal(res: http.ServerResponse, closing: AbortSignal): Abort
   res.once('close', abort); // also when the client goes away
   ac.signal.addEventListener('abort', () => closing.removeEventListener('abort', abort), { once: true });
   return ac.signal;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A `timeout_after_commit` fault: the work is committed; hold the connection, then close it without an answer. */
+async function dropAnswer(res: http.ServerResponse, holdMs: number): Promise<void> {
+  if (holdMs > 0) await sleep(holdMs);
+  res.destroy();
+}
+
+/** An injected `error` fault: the platform's error body for that status. */
+function injectedError(status: number, retryAfter: number | undefined, note: string): AppError {
+  const type = status === 429 ? 'rate_limited' : status === 500 ? 'internal_error' : 'unavailable';
+  const headers = retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : undefined;
+  return new AppError(status, type, `injected fault (Payctl-Fault: ${note}); nothing was done, retry`, undefined, headers);
 }
 
 function decodeParams(params: Record<string, string> | undefined): Record<string, string> {

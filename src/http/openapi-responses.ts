@@ -6,8 +6,10 @@
 //   POST, PUT or PATCH (a JSON body)  413 over 1 MiB, 415 not JSON
 //   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
 //   a rate limit               429 with Retry-After and RateLimit-* headers
+//   a group's own calls        a sandbox's injected faults: 429 with Retry-After, 502, 504,
+//                              and Payctl-Fault on every answer (faultsApply, docs/faults.md)
 // plus the route's own success status and any other it declares (onboarding's 202).
-import type { RouteDef } from './route.js';
+import { faultsApply, type RouteDef } from './route.js';
 
 export interface StatusDoc {
   status: number;
@@ -21,13 +23,16 @@ export const RATE_LIMIT_HEADERS = ['RateLimit', 'RateLimit-Policy', 'RateLimit-L
 /** Every answer names its request (the id the access log and the request's events carry). */
 export const REQUEST_ID_HEADER = 'Request-Id';
 
+/** Names the fault a sandbox injected into this answer. */
+export const FAULT_HEADER = 'Payctl-Fault';
+
 export const takesBody = (route: RouteDef) => route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
 export const takesIdempotencyKey = (route: RouteDef) => route.method === 'POST' && !route.noIdempotency;
 
 /** Success statuses: the route's own and the alternatives it declares. */
 export function successStatuses(route: RouteDef): StatusDoc[] {
   const limit = route.rateLimit ? RATE_LIMIT_HEADERS : [];
-  const replay = takesIdempotencyKey(route) ? ['Idempotent-Replayed'] : [];
+  const replay = [...(takesIdempotencyKey(route) ? ['Idempotent-Replayed'] : []), ...(faultsApply(route) ? [FAULT_HEADER] : [])];
   return [
     { status: route.status ?? 200, description: route.successDescription ?? 'Success', headers: [REQUEST_ID_HEADER, ...limit, ...replay] },
     ...Object.entries(route.otherStatuses ?? {}).map(([status, description]) => ({
@@ -40,7 +45,8 @@ export function successStatuses(route: RouteDef): StatusDoc[] {
 
 /** Error statuses, each answered with the Error body. */
 export function errorStatuses(route: RouteDef): StatusDoc[] {
-  const limit = [REQUEST_ID_HEADER, ...(route.rateLimit ? RATE_LIMIT_HEADERS : [])];
+  const faults = faultsApply(route);
+  const limit = [REQUEST_ID_HEADER, ...(route.rateLimit ? RATE_LIMIT_HEADERS : []), ...(faults ? [FAULT_HEADER] : [])];
   const out: StatusDoc[] = [
     { status: 400, description: 'Validation error (`fields` names each bad field and its rule) or request not allowed now', headers: limit },
   ];
@@ -71,12 +77,15 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
   if (takesIdempotencyKey(route)) {
     out.push({ status: 422, description: 'This Idempotency-Key was used with a different request body', headers: limit });
   }
-  if (route.rateLimit) {
-    out.push({ status: 429, description: 'Rate limit exceeded for this client address; retry after Retry-After seconds', headers: [...limit.slice(0, 1), 'Retry-After', ...limit.slice(1)] });
+  const injected = faults ? ' (or a fault injected by this sandbox: Payctl-Fault names it)' : '';
+  const plain = [REQUEST_ID_HEADER, ...(faults ? [FAULT_HEADER] : [])];
+  if (route.rateLimit || faults) {
+    const why = route.rateLimit ? 'Rate limit exceeded for this client address' : 'Too many requests';
+    out.push({ status: 429, description: `${why}; retry after Retry-After seconds${injected}`, headers: [...limit.slice(0, 1), 'Retry-After', ...limit.slice(1)] });
   }
-  out.push(
-    { status: 500, description: 'Internal error (no details in the body; the server log has them)', headers: [REQUEST_ID_HEADER] },
-    { status: 503, description: 'The server is shutting down; retry shortly', headers: [REQUEST_ID_HEADER] },
-  );
+  out.push({ status: 500, description: `Internal error (no details in the body; the server log has them)${injected}`, headers: plain });
+  if (faults) out.push({ status: 502, description: `Bad gateway${injected}; nothing was done, retry`, headers: plain });
+  out.push({ status: 503, description: `The server is shutting down; retry shortly${injected}`, headers: faults ? [...plain, 'Retry-After'] : plain });
+  if (faults) out.push({ status: 504, description: `Gateway timeout${injected}; nothing was done, retry`, headers: plain });
   return out;
 }

@@ -4,7 +4,7 @@
 // headers (openapi-responses.ts), the named components (openapi-components.ts), the
 // description of who may call it, how list filters are encoded, and its examples
 // (data/examples/<component-name>.json, see openapi-examples.ts).
-import type { RouteDef } from './route.js';
+import { faultsApply, type RouteDef } from './route.js';
 import { EVENT_TYPES, eventSchemaOf } from '../domain/events.js';
 import { buildComponents, inlineSchema, type ComponentRoot, type Json } from './openapi-components.js';
 import { errorStatuses, successStatuses, takesIdempotencyKey, type StatusDoc } from './openapi-responses.js';
@@ -24,7 +24,12 @@ const HEADERS: Record<string, Json> = {
     description: "This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem.",
     schema: { type: 'string', format: 'uuid' },
   },
-  'Retry-After': { description: 'Seconds until a request from this address is allowed again', schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': { description: 'Seconds to wait before retrying (a rate limit: until a request from this address is allowed again)', schema: { type: 'integer', minimum: 0 } },
+  'Payctl-Fault': {
+    description:
+      'The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was.',
+    schema: { type: 'string' },
+  },
   RateLimit: { description: 'IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>`', schema: { type: 'string' } },
   'RateLimit-Policy': { description: 'The limit and its window: `<points>;w=<seconds>`', schema: { type: 'string' } },
   'RateLimit-Limit': { description: 'Requests allowed per window', schema: { type: 'integer', minimum: 1 } },
@@ -34,6 +39,16 @@ const HEADERS: Record<string, Json> = {
     description: '`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] },
   },
+};
+
+/** The one-off fault header of a sandbox's own calls (faultsApply). */
+const SIMULATE_PARAMETER: Json = {
+  name: 'Payctl-Simulate',
+  in: 'header',
+  required: false,
+  description:
+    'Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md.',
+  schema: { type: 'string', maxLength: 100 },
 };
 
 function authSentence(route: RouteDef): string {
@@ -188,6 +203,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
         ...queryParameters(route),
         ...Object.entries(route.requestHeaders ?? {}).map(([name, text]) => ({ name, in: 'header', required: false, description: text, schema: { type: 'string' } })),
         ...(takesIdempotencyKey(route) ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+        ...(faultsApply(route) ? [SIMULATE_PARAMETER] : []),
       ],
       ...(body !== undefined ? { requestBody: { required: true, content: jsonContent(components.refs[body]!) } } : {}),
       responses,

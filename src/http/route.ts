@@ -117,6 +117,12 @@ export function route<const Path extends string>(def: RouteDef<Path>): RouteDef 
   return def as unknown as RouteDef;
 }
 
+/**
+ * Whether a sandbox's faults (docs/faults.md) can apply to a route: a group's own calls,
+ * by key or session, on a path naming the group; never the admin routes.
+ */
+export const faultsApply = (r: Pick<RouteDef, 'auth' | 'path'>): boolean => r.auth.kind !== 'admin' && r.path.includes(':group_id');
+
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
 export const publicAuth: RouteAuth = { kind: 'public' };
 export const sessionAuth: RouteAuth = { kind: 'session' };

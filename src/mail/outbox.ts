@@ -4,8 +4,7 @@
 // outcome (onboarding: 201 vs 202) call `deliverNow` after their write.
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../domain/paging.js';
 import type { Platform } from '../services/platform.js';
-import type { Tx } from '../store/db.js';
-import { outboxRepo } from '../store/repositories/outbox.js';
+import type { Tx } from '../store/interfaces/db.js';
 import { toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../domain/email.js';
 import { notFound } from '../errors.js';
 import { newId } from '../lib/ids.js';
@@ -37,7 +36,7 @@ export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: {
     created_at: p.clock.nowIso(),
     sent_at: null,
   };
-  await outboxRepo.insert(tx, row);
+  await tx.repos.outbox.insert(tx, row);
   if (smtp && opts.deliverAfterCommit !== false) tx.afterCommit(() => deliverNow(p, row.id).then(() => undefined));
   return row;
 }
@@ -45,7 +44,7 @@ export async function queueEmail(tx: Tx, p: Platform, input: EmailInput, opts: {
 /** Deliver one outbox e-mail over SMTP now; records and returns the outcome. */
 export async function deliverNow(p: Platform, id: string): Promise<{ delivered: boolean; error?: string }> {
   const smtp = p.env[ENV.smtpUrl];
-  const row = await outboxRepo.find(p.db, id);
+  const row = await p.db.repos.outbox.find(p.db, id);
   if (!row) return { delivered: false, error: 'no such e-mail' };
   if (!smtp) return { delivered: false, error: 'no SMTP server configured (PAYCTL_SMTP_URL)' };
   try {
@@ -58,23 +57,23 @@ export async function deliverNow(p: Platform, id: string): Promise<{ delivered: 
       text: row.body,
     });
     transport.close();
-    await p.db.write((tx) => outboxRepo.markDelivered(tx, id, 'sent', null, p.clock.nowIso()));
+    await p.db.write((tx) => tx.repos.outbox.markDelivered(tx, id, 'sent', null, p.clock.nowIso()));
     return { delivered: true };
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await p.db.write((tx) => outboxRepo.markDelivered(tx, id, 'failed', error.slice(0, 500), p.clock.nowIso()));
+    await p.db.write((tx) => tx.repos.outbox.markDelivered(tx, id, 'failed', error.slice(0, 500), p.clock.nowIso()));
     return { delivered: false, error };
   }
 }
 
 /** The outbox's e-mails, newest first. */
 export async function listOutbox(p: Platform, opts: { limit?: number; offset?: number; kind?: string } = {}): Promise<OutboxEmail[]> {
-  return (await outboxRepo.list(p.db, Math.min(opts.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX), opts.offset ?? 0, opts.kind)).map(toOutboxEmail);
+  return (await p.db.repos.outbox.list(p.db, Math.min(opts.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX), opts.offset ?? 0, opts.kind)).map(toOutboxEmail);
 }
 
 /** One e-mail of the outbox, or 404. */
 export async function getOutbox(p: Platform, id: string): Promise<OutboxEmail> {
-  const row = await outboxRepo.find(p.db, id);
+  const row = await p.db.repos.outbox.find(p.db, id);
   if (!row) throw notFound('e-mail');
   return toOutboxEmail(row);
 }

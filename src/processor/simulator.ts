@@ -6,7 +6,8 @@ export interface Decision extends Outcome {
   status: 'pending' | 'authorized' | 'declined';
 }
 
-export function decide(testOutcome: string, type: 'sale' | 'auth'): Decision {
-  const o = outcome(testOutcome);
+/** `forced`: a sandbox's fault, answered whatever the payment method's scripted outcome. */
+export function decide(testOutcome: string, type: 'sale' | 'auth', forced?: Outcome): Decision {
+  const o = forced ?? outcome(testOutcome);
   return { ...o, status: o.approved ? (type === 'auth' ? 'authorized' : 'pending') : 'declined' };
 }

@@ -1,7 +1,7 @@
 // CSV (RFC 4180): fields with a comma, quote or line break are quoted, quotes doubled.
 // Text that a spreadsheet would run as a formula (= + - @ at the start) is prefixed
 // with a quote character: customer names and order ids come from outside.
-export type CsvValue = string | number | boolean | null | undefined;
+export type CsvValue = string | number | bigint | boolean | null | undefined;
 
 export function csvField(v: CsvValue): string {
   if (v === null || v === undefined) return '';

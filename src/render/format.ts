@@ -3,13 +3,13 @@
 // (with its cents where an exact figure helps: "$12.34 (1234 cents)"), a point in time
 // "2026-06-30 14:00 CEST" — local time, as a person reads a clock, with the zone named so
 // it cannot be mistaken for the platform's UTC. --json output never goes through here.
-import { formatMoney } from '../domain/money.js';
+import { formatMoney, type ExactInt } from '../domain/money.js';
 
 /** Cents as money: "$12.34". */
-export const money = (cents: number, currency = 'USD'): string => formatMoney(cents, currency);
+export const money = (cents: ExactInt, currency = 'USD'): string => formatMoney(cents, currency);
 
 /** Cents as money and cents: "$12.34 (1234 cents)". */
-export const moneyWithCents = (cents: number, currency = 'USD'): string => `${formatMoney(cents, currency)} (${cents} cents)`;
+export const moneyWithCents = (cents: ExactInt, currency = 'USD'): string => `${formatMoney(cents, currency)} (${cents} cents)`;
 
 /** A card by brand and last four digits: "Visa …1111". */
 export const cardText = (c: { brand: string | null; last_four: string }): string => `${c.brand ?? 'Card'} …${c.last_four}`;

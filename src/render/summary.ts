@@ -2,6 +2,7 @@
 // count per day, in block characters, as wide as the terminal) and breakdowns by
 // status, brand, payment method and source (count, amount, share of the count as a
 // bar). The same numbers go to CSV and JSON, and the daily chart to SVG.
+import { exactSum, type ExactInt } from '../domain/money.js';
 import { money } from './format.js';
 import type { ReportSummaryAll, SummaryDimension } from '../services/reporting/summary.js';
 import type { SummaryBucket } from '../domain/reporting-summary.js';
@@ -17,7 +18,7 @@ const BAR_EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 export interface DayPoint {
   day: string;
   count: number;
-  amount: number;
+  amount: ExactInt;
 }
 
 /** Every UTC day of the window, days without transactions at 0. */
@@ -41,7 +42,7 @@ export function bucketDays(days: DayPoint[], columns: number): { span: number; p
   const points: DayPoint[] = [];
   for (let i = 0; i < days.length; i += span) {
     const part = days.slice(i, i + span);
-    points.push({ day: part[0]!.day, count: part.reduce((n, d) => n + d.count, 0), amount: part.reduce((n, d) => n + d.amount, 0) });
+    points.push({ day: part[0]!.day, count: part.reduce((n, d) => n + d.count, 0), amount: exactSum(part.map((d) => d.amount)) });
   }
   return { span, points };
 }
@@ -102,7 +103,7 @@ export function summaryText(s: ReportSummaryAll, opts: SummaryTextOptions): stri
     const { span, points } = bucketDays(days, width - pad - 2);
     const per = span === 1 ? 'per day' : `per ${span} days`;
     lines.push('');
-    lines.push(...chartBlock(`Net amount ${per}`, points.map((p) => p.amount), (n) => money(n), pad));
+    lines.push(...chartBlock(`Net amount ${per}`, points.map((p) => Number(p.amount)), (n) => money(n), pad));
     lines.push(...chartBlock(`Count ${per}`, points.map((p) => p.count), (n) => n.toLocaleString('en-US'), pad));
     const first = points[0]!.day;
     const last = points[points.length - 1]!.day;
@@ -180,7 +181,7 @@ export function dailyChartSvg(s: ReportSummaryAll, opts: { width?: number; title
       );
     });
   };
-  panel(60, 'Net amount per day', days.map((d) => d.amount), (n) => money(n), '#2f6fdf');
+  panel(60, 'Net amount per day', days.map((d) => Number(d.amount)), (n) => money(n), '#2f6fdf');
   panel(60 + panelH + 40, 'Transactions per day', days.map((d) => d.count), (n) => n.toLocaleString('en-US'), '#3a9d5d');
   if (days.length) {
     const y = 60 + panelH * 2 + 60;

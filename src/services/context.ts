@@ -4,8 +4,9 @@
 // `ctx.clock`, never from the platform, so each group can keep its own time.
 import { forGroup, type Platform } from './platform.js';
 import type { Clock } from './clock/clock.js';
-import type { Executor, Store } from '../store/db.js';
+import type { Executor, Store } from '../store/interfaces/db.js';
 import type { IdempotencyClaim } from './idempotency.js';
+import type { Outcome } from '../processor/test-cards.js';
 import { newId } from '../lib/ids.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 
@@ -31,6 +32,8 @@ export interface RequestContext {
   permissions: readonly Permission[];
   /** Set when the request carries an Idempotency-Key: the first unit of work claims it (unit-of-work.ts). */
   idempotency?: IdempotencyClaim;
+  /** A sandbox's fault (decline, AVS/CVV mismatch, processor unavailable): the simulated processor answers this. */
+  forcedOutcome?: Outcome;
 }
 
 /** A context that acts for one group (every keyed route, every command with --group). */
@@ -43,6 +46,7 @@ export interface ContextOptions {
   /** Default: every kind (an operator's command); the HTTP dispatcher passes the key's (none without one). */
   permissions?: readonly Permission[];
   idempotency?: IdempotencyClaim;
+  forcedOutcome?: Outcome;
 }
 
 /**
@@ -76,5 +80,6 @@ export function contextFor(p: Platform, group: string | undefined, opts: Context
     request: { id: opts.requestId ?? newId(), ...(opts.idempotency ? { idempotency_key: opts.idempotency.key } : {}) },
     permissions: opts.permissions ?? PERMISSIONS,
     ...(opts.idempotency ? { idempotency: opts.idempotency } : {}),
+    ...(opts.forcedOutcome ? { forcedOutcome: opts.forcedOutcome } : {}),
   };
 }

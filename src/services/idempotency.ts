@@ -7,13 +7,13 @@
 // dispatcher settles the record to that answer before sending it.
 import { isDeepStrictEqual } from 'node:util';
 import type { Platform } from './platform.js';
-import type { Store, Tx } from '../store/db.js';
-import { idempotencyRepo } from '../store/repositories/idempotency.js';
+import type { Store, Tx } from '../store/interfaces/db.js';
 import type { IdempotencyRecord } from '../store/interfaces/idempotency.js';
 import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
 import type { Clock } from './clock/clock.js';
-import type { GroupScope } from '../store/repositories/group-clocks.js';
+import type { GroupScope } from '../store/interfaces/scope.js';
+import { CHUNK_WRITE, yieldToOthers } from './clock/chunks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const MAX_KEY_LENGTH = 255;
@@ -35,7 +35,7 @@ export const requestHash = (method: string, path: string, rawBody: string): stri
 
 /** A completed record for this key, or undefined; 422 when the body differs. */
 export async function findCompleted(store: Store, scope: string, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
-  const row = await idempotencyRepo.find(store, scope, key);
+  const row = await store.repos.idempotency.find(store, scope, key);
   if (row && row.request_hash !== hash) throw idempotencyMismatch();
   return row;
 }
@@ -71,7 +71,7 @@ export class IdempotencyClaim {
 
   /** Inside the unit of work, before its changes: a completed record ends the request as a replay. */
   async check(tx: Tx): Promise<void> {
-    const row = await idempotencyRepo.find(tx, this.scope, this.key);
+    const row = await tx.repos.idempotency.find(tx, this.scope, this.key);
     if (!row) return;
     if (row.request_hash !== this.hash) throw idempotencyMismatch();
     throw new IdempotentReplay(row);
@@ -79,7 +79,7 @@ export class IdempotencyClaim {
 
   /** Inside the unit of work, after its changes: the record, answering with its result. */
   async record(tx: Tx, result: unknown): Promise<void> {
-    idempotencyRepo.insert(tx, {
+    tx.repos.idempotency.insert(tx, {
       group_id: this.scope,
       key: this.key,
       request_hash: this.hash,
@@ -94,15 +94,23 @@ export class IdempotencyClaim {
   async settle(store: Store, answer: Answer): Promise<void> {
     if (this.state !== 'claimed' || !this.recorded) return;
     if (this.recorded.status === answer.status && this.recorded.body !== undefined && isDeepStrictEqual(this.recorded.body, answer.body)) return;
-    await store.write((tx) => idempotencyRepo.setAnswer(tx, this.scope, this.key, answer.status, answer.body));
+    await store.write((tx) => tx.repos.idempotency.setAnswer(tx, this.scope, this.key, answer.status, answer.body));
     this.recorded = answer;
   }
 }
 
-/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`). */
+/** Keys deleted per write by the purge (a catch-up chunk's worth). */
+const PURGE_CHUNK = 1000;
+
+/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`), PURGE_CHUNK per write. */
 export async function purgeIdempotencyKeys(p: Platform, until: Date, scope: GroupScope): Promise<number> {
   const before = new Date(until.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  if (!(await idempotencyRepo.hasOlderThan(p.db, before, scope))) return 0;
-  const { changes } = await p.db.write((tx) => idempotencyRepo.deleteOlderThan(tx, before, scope));
-  return changes;
+  let purged = 0;
+  while (await p.db.repos.idempotency.hasOlderThan(p.db, before, scope)) {
+    const { changes } = await p.db.write((tx) => tx.repos.idempotency.deleteOlderThan(tx, before, scope, PURGE_CHUNK), CHUNK_WRITE);
+    purged += changes;
+    if (changes === 0) break;
+    await yieldToOthers();
+  }
+  return purged;
 }

@@ -2,16 +2,17 @@
 // it as its first argument; the CLI opens one per command, the server one per process.
 // `forGroup` gives the same platform seen from one group: its `clock` is that group's
 // clock, so everything a service stamps or compares for the group reads the group's time.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { Database, type Executor } from '../store/db.js';
-import { migrate } from '../store/migrate.js';
+import type { Executor, Store } from '../store/interfaces/db.js';
+import { openSqliteStore } from '../store/sqlite/index.js';
 import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock/clock.js';
-import { groupClockRepo } from '../store/repositories/group-clocks.js';
-import { ENV, type Env } from '../config/env.js';
+import { AppError } from '../errors.js';
+import { dataDirFrom, ENV, type DbTarget, type Env } from '../config/env.js';
 
 export interface Platform {
-  db: Database;
+  /** The store chosen at start from --db (SQLite or PostgreSQL); services take its repositories from it. */
+  db: Store;
+  /** Where the files beside the database go (profile, access log). */
+  dataDir: string;
   /** The clock of the group this platform is seen from (forGroup), else the platform clock. */
   clock: Clock;
   /** On a group's view: the platform clock under the group's (tokens and other group-less things). */
@@ -25,26 +26,30 @@ export interface Platform {
 }
 
 export interface OpenOptions {
-  dbPath: string;
+  /** A SQLite file path, or the parsed --db value (config/env.ts dbTargetFrom). */
+  db: string | DbTarget;
+  /** --data-dir, when given. */
+  dataDir?: string;
   env?: Env;
   publicUrl?: string;
 }
 
+/** The store `target` names, opened and migrated: the one place the implementation is chosen. */
+async function openStore(target: DbTarget): Promise<Store> {
+  if (target.kind === 'sqlite') return openSqliteStore(target.file);
+  throw new AppError(400, 'validation_error', '--db postgres://…: the PostgreSQL store is not available in this build yet; use a SQLite file path');
+}
+
 export async function openPlatform(opts: OpenOptions): Promise<Platform> {
   const env = opts.env ?? process.env;
-  if (opts.dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(opts.dbPath)), { recursive: true });
-  const db = await Database.open(opts.dbPath);
-  try {
-    await migrate(db);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
+  const target: DbTarget = typeof opts.db === 'string' ? { kind: 'sqlite', file: opts.db } : opts.db;
+  const db = await openStore(target);
   const clock = new DbClock(db);
   await clock.refresh();
   return {
     db,
     clock,
+    dataDir: dataDirFrom(target, opts.dataDir, env),
     env,
     publicUrl: (opts.publicUrl ?? env[ENV.publicUrl] ?? 'http://127.0.0.1:4000').replace(/\/$/, ''),
     close: () => db.close(),
@@ -64,7 +69,7 @@ export function withGroupClock(p: Platform, groupId: string, offsetMs: number): 
 /** `p` seen from group `groupId` (its clock offset read through `ex`); `p` itself for an unknown group. */
 export async function forGroup(p: Platform, groupId: string, ex: Executor = p.db): Promise<Platform> {
   if (p.groupId === groupId) return p;
-  const offset = await groupClockRepo.offset(ex, groupId);
+  const offset = await ex.repos.groupClocks.offset(ex, groupId);
   return offset === undefined ? p : withGroupClock(p, groupId, offset);
 }
 

@@ -2,7 +2,7 @@
 // the use case's rows, the Idempotency-Key record with the answer it gave, and the
 // events it emitted. Nothing else crosses into the store: the request context says
 // which key to claim, and the use case hands its changes over through `uow.tx`.
-import type { Tx } from '../store/db.js';
+import type { Tx } from '../store/interfaces/db.js';
 import type { RequestContext } from './context.js';
 import { appendEvents } from './events/events.js';
 

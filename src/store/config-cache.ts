@@ -2,7 +2,7 @@
 // reads one counter (config_version, bumped by triggers whenever any process changes
 // those tables) instead of the rows: when it moved, everything cached is dropped, so a
 // key revoked by `payctl key revoke` in another process is refused by the next request.
-import { getFresh, type Database, type Executor } from './db.js';
+import type { Executor, Store } from './interfaces/db.js';
 import type { ApiKeyEntity, GroupEntity, ProcessorEntity } from '../domain/groups.js';
 
 /** A key as authentication reads it: with its group's clock offset. */
@@ -23,7 +23,7 @@ export class ConfigCache {
    * version seen.
    */
   async check(reader: Executor): Promise<number> {
-    const n = (await getFresh<{ n: number }>(reader, 'SELECT n FROM config_version WHERE id = 1'))?.n ?? -1;
+    const n = await reader.repos.versions.config(reader);
     if (n !== this.version) {
       this.version = n;
       this.keys.clear();
@@ -70,10 +70,10 @@ function put<T>(map: Map<string, T>, id: string, row: T): void {
   map.set(id, row);
 }
 
-const caches = new WeakMap<Database, ConfigCache>();
+const caches = new WeakMap<Store, ConfigCache>();
 
-/** The cache of one open database. */
-export function configCache(db: Database): ConfigCache {
+/** The cache of one open store. */
+export function configCache(db: Store): ConfigCache {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new ConfigCache()));
   return cache;

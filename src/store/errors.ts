@@ -7,3 +7,6 @@ export function isMissingReference(err: unknown): boolean {
   // SQLite: SQLITE_CONSTRAINT "FOREIGN KEY constraint failed"; PostgreSQL: 23503.
   return (code === 'SQLITE_CONSTRAINT' && typeof message === 'string' && message.includes('FOREIGN KEY')) || code === '23503';
 }
+
+/** The database was written by a newer payctl: refused with a clear message rather than misread. */
+export class SchemaTooNewError extends Error {}

@@ -22,14 +22,19 @@ export interface KeyInfo {
 
 export type KeyHandler = (input: string, key: KeyInfo) => void;
 
-/** One chunk → the keystrokes in it: text runs as typed text, each line break as Enter. */
+/**
+ * One chunk → the keystrokes in it: text runs as typed text, each line break as Enter,
+ * each DEL or BS as Backspace (never typed into a field as a control character).
+ */
 export function splitKeystrokes(input: string, key: KeyInfo): Array<[string, KeyInfo]> {
-  const isPaste = input.length > 1 && /[\r\n]/.test(input) && !key.ctrl && !key.meta && !key.escape;
+  const isPaste = input.length > 1 && /[\r\n\x7f\b]/.test(input) && !key.ctrl && !key.meta && !key.escape;
   if (!isPaste) return [[input, key]];
   const strokes: Array<[string, KeyInfo]> = [];
-  for (const part of input.split(/(\r\n|\r|\n)/)) {
+  for (const part of input.split(/(\r\n|\r|\n|\x7f|\b)/)) {
     if (part === '') continue;
-    strokes.push(/^[\r\n]+$/.test(part) ? ['\r', { return: true }] : [part, {}]);
+    if (/^[\r\n]+$/.test(part)) strokes.push(['\r', { return: true }]);
+    else if (part === '\x7f' || part === '\b') strokes.push(['', { backspace: true }]);
+    else strokes.push([part, {}]);
   }
   return strokes;
 }
@@ -43,8 +48,17 @@ export function splitKeystrokes(input: string, key: KeyInfo): Array<[string, Key
 export function useKeys(handler: KeyHandler): void {
   const latest = React.useRef(handler);
   latest.current = handler;
+  // A handler runs outside React's render: an exception there would end the process with
+  // Node's stack trace. It is thrown again inside render, where the screen's boundary takes it.
+  const [, rethrow] = React.useState<undefined>();
   const onInput = React.useCallback((input: string, key: KeyInfo) => {
-    for (const [i, k] of splitKeystrokes(input, key)) latest.current(i, k);
+    try {
+      for (const [i, k] of splitKeystrokes(input, key)) latest.current(i, k);
+    } catch (err) {
+      rethrow(() => {
+        throw err;
+      });
+    }
   }, []);
   ink.useInput(onInput);
 }

@@ -76,7 +76,8 @@ function focus(s: WizardState, id: string, draft = s.draft): WizardState {
   const q = questionsOf(s, draft).find((x) => x.id === id);
   if (!q) return { ...s, draft, phase: 'review', cursor: '', input: '', highlight: 0 };
   const shown = formatValue(q, getPath(draft, q.path));
-  const highlight = Math.max(0, (q.options ?? []).indexOf(shown));
+  // A list opens on its answer, else on its default (pending litigation: none).
+  const highlight = Math.max(0, (q.options ?? []).indexOf(shown || (q.defaultValue ?? '')));
   const typed = q.kind === 'select' || q.kind === 'bool' || q.kind === 'more' ? '' : shown;
   return { ...s, draft, phase: 'asking', cursor: id, input: typed, highlight };
 }
@@ -98,7 +99,7 @@ function finishStep(s: WizardState, step: StepId, draft: Draft, nextId: string |
       notices.push(`${p.path}: ${p.message}`);
       continue;
     }
-    (errors[q.id] ??= []).push(messageFor(p, q));
+    (errors[q.id] ??= []).push(messageFor(p, q, pruned));
     if (!first || qs.indexOf(q) < qs.indexOf(first)) first = q;
   }
   const base = { ...s, errors: { ...s.errors, ...errors }, notices };
@@ -141,7 +142,7 @@ function answer(s: WizardState): WizardState {
   if (parsed.kind === 'unset' && q.optional) return advance({ ...s, errors }, q, draft);
 
   const problems = problemsAfterAnswer(problemsOf(draft), q, questionsOf(s, draft));
-  if (problems.length > 0) return { ...s, draft, errors: { ...errors, [q.id]: problems.map((p) => messageFor(p, q)) } };
+  if (problems.length > 0) return { ...s, draft, errors: { ...errors, [q.id]: problems.map((p) => messageFor(p, q, draft)) } };
   return advance({ ...s, errors }, q, draft);
 }
 
@@ -164,7 +165,7 @@ function submitOrJump(s: WizardState): WizardState {
   for (const p of fieldsFromZod(parsed.error)) {
     const q = questionForProblem(p, qs);
     if (!q) continue;
-    (errors[q.id] ??= []).push(messageFor(p, q));
+    (errors[q.id] ??= []).push(messageFor(p, q, draft));
     first ??= q;
   }
   if (!first) return { ...s, draft, status: { tone: 'error', text: 'The draft has problems no question covers; fix the draft file.' } };

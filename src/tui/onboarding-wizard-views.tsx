@@ -44,10 +44,16 @@ function OptionList(props: { q: Question; highlight: number }) {
   );
 }
 
+/** What a secret answer shows while typed: every character but the last four masked. */
+export const maskTyped = (input: string): string => {
+  const chars = [...input];
+  return chars.length > 4 ? '•'.repeat(chars.length - 4) + chars.slice(-4).join('') : input;
+};
+
 export function QuestionView(props: { q: Question; input: string; highlight: number; errors: string[] | undefined }) {
   const { Box, Text } = ink;
   const { q, input, highlight, errors } = props;
-  const placeholder = q.defaultValue !== undefined && input === '' ? `(Enter for ${q.defaultValue})` : '';
+  const placeholder = q.defaultValue !== undefined && input === '' && !q.options ? `(Enter for ${q.defaultValue})` : '';
   const first = errors?.[0];
   return (
     <Box flexDirection="column">
@@ -56,9 +62,10 @@ export function QuestionView(props: { q: Question; input: string; highlight: num
         <Text bold>? {q.label}</Text>
         <Text color="gray"> [{q.id}]</Text>
       </Text>
+      {q.hint ? <Text color="gray">  {q.hint}</Text> : null}
       <Text>
         <Text color="cyan">{'> '}</Text>
-        {input}
+        {q.secret ? maskTyped(input) : input}
         <Text color="gray">{placeholder}▌</Text>
         {first ? <Text color="red">  ✖ {first}</Text> : null}
       </Text>

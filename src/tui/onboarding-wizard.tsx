@@ -20,7 +20,7 @@
 // a command importing this module stays light: JSX here compiles to calls of the local
 // `h`, and the `react` import below is used for types only (TypeScript drops it).
 import * as ReactTypes from 'react';
-import { h, ink, loadRuntime, React } from './runtime.js';
+import { h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
 import { useKeys, type KeyInfo } from './keys.js';
 import type { SignupEntry } from '../domain/onboarding.js';
 import type { Draft } from '../domain/onboarding-draft.js';
@@ -105,27 +105,25 @@ export async function loadOnboardingWizard(): Promise<(props: OnboardingWizardPr
   return OnboardingWizard;
 }
 
-export interface RenderOnboardingWizardOptions extends Omit<OnboardingWizardProps, 'onExit'> {
-  stdin?: NodeJS.ReadStream;
-  stdout?: NodeJS.WriteStream;
-}
+export interface RenderOnboardingWizardOptions extends Omit<OnboardingWizardProps, 'onExit'>, ScreenIo {}
 
-/** Run the wizard in the terminal until the entry is submitted or the user leaves. */
+/** Run the wizard in the terminal until the entry is submitted or the user leaves (a ScreenError if it fails). */
 export async function renderOnboardingWizard(options: RenderOnboardingWizardOptions): Promise<WizardResult> {
-  await loadRuntime();
   const { stdin, stdout, ...props } = options;
   let result: WizardResult | undefined;
-  const instance = ink.render(
-    <OnboardingWizard
-      {...props}
-      onExit={(r) => {
-        result = r;
-        // Let the last frame (the outcome) render before leaving.
-        setImmediate(() => instance.unmount());
-      }}
-    />,
-    { exitOnCtrlC: false, ...(stdin ? { stdin } : {}), ...(stdout ? { stdout } : {}) },
+  await runScreen(
+    'onboarding wizard',
+    (close) => (
+      <OnboardingWizard
+        {...props}
+        onExit={(r) => {
+          result = r;
+          // close() lets the last frame (the outcome) render before leaving.
+          close();
+        }}
+      />
+    ),
+    { ...(stdin ? { stdin } : {}), ...(stdout ? { stdout } : {}) },
   );
-  await instance.waitUntilExit();
   return result ?? { status: 'cancelled', draft: props.initialDraft ?? {} };
 }

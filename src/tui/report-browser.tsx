@@ -11,11 +11,16 @@
 // between them, Enter applies, Esc cancels), s shows the summary of the filtered
 // window (daily volume chart and breakdowns; s or Esc goes back), q quits.
 //
+// Filters are checked (checkFilters, the reporting API's own parser) before they are
+// applied: a typo is shown at its field and the bar stays open; nothing unparsable is
+// applied or remembered. A load that fails, even synchronously, is shown under the table.
+//
 // Data comes only through the loadPage/loadSummary callbacks. Ink and React are loaded
 // lazily (loadReportBrowser, renderReportBrowser): JSX here compiles to calls of the
 // local `h`, and the `react` import is used for types only.
 import * as ReactTypes from 'react';
-import { Fragment, h, ink, loadRuntime, React } from './runtime.js';
+import type { ExactInt } from '../domain/money.js';
+import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
 import { useKeys, type KeyInfo } from './keys.js';
 import type { Transaction } from '../domain/transactions.js';
 import { customerText } from '../render/report.js';
@@ -24,6 +29,7 @@ import { dateTime, money as formatMoney } from '../render/format.js';
 import { statusInkColour } from '../render/colour.js';
 import { summaryText } from '../render/summary.js';
 import type { ReportSummaryAll } from '../services/reporting/summary.js';
+import type { FieldProblem } from '../errors.js';
 
 
 // ---------------------------------------------------------------------------
@@ -39,7 +45,7 @@ export interface BrowserFilters {
 
 export interface ReportSummary {
   total_count: number;
-  total_amount: number;
+  total_amount: ExactInt;
 }
 
 export interface ReportBrowserProps {
@@ -50,6 +56,11 @@ export interface ReportBrowserProps {
   loadSummary: (filters: BrowserFilters) => Promise<ReportSummary>;
   /** Every grouping of the filtered window, for the summary view (key s). */
   loadFullSummary?: (filters: BrowserFilters) => Promise<ReportSummaryAll>;
+  /**
+   * The problems of filters about to be applied (the API's field paths: `statuses.0`, `start`);
+   * none means they parse. Without it every filter is applied as typed.
+   */
+  checkFilters?: (filters: BrowserFilters) => FieldProblem[];
   /** Filters applied from the filter bar (the command remembers them per database). */
   onFiltersChange?: (filters: BrowserFilters) => void;
   /** Rows per page (default: what fits the terminal, at least 5). */
@@ -64,6 +75,20 @@ export const FILTER_FIELDS = [
   { key: 'end', label: 'to', hint: 'YYYY-MM-DD or RFC 3339' },
 ] as const;
 type FieldKey = (typeof FILTER_FIELDS)[number]['key'];
+/** Problems by field; '' holds those of no one field (e.g. from after to). */
+type FieldErrors = Partial<Record<FieldKey | '', string>>;
+
+/** The filter bar's field a problem's path belongs to (`statuses.0` → statuses). */
+export function filterErrors(problems: readonly FieldProblem[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const p of problems) {
+    const head = p.path.split('.')[0] ?? '';
+    const field = FILTER_FIELDS.find((f) => f.key === head)?.key ?? '';
+    const text = field === '' && p.path ? `${p.path}: ${p.message}` : p.message;
+    out[field] = out[field] ? `${out[field]}; ${text}` : text;
+  }
+  return out;
+}
 
 const listText = (v: string[] | undefined) => (v ?? []).join(',');
 const listOf = (text: string) => {
@@ -142,6 +167,9 @@ export function detailLines(t: Transaction): Array<[string, string]> {
 
 type Mode = 'list' | 'detail' | 'filter' | 'summary';
 
+/** A load that throws before it returns a promise is a failed load like any other. */
+const attempt = <T,>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
+
 function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
   const [filters, setFilters] = React.useState<BrowserFilters>(props.initialFilters ?? {});
   const [offset, setOffset] = React.useState(0);
@@ -160,6 +188,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     setInputsState(inputsRef.current);
   };
   const [field, setField] = React.useState(0);
+  const [fieldErrors, setFieldErrors] = React.useState<FieldErrors>({});
   const propsRef = React.useRef(props);
   propsRef.current = props;
   const { exit } = ink.useApp();
@@ -168,7 +197,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
   React.useEffect(() => {
     let live = true;
     setLoading(true);
-    propsRef.current.loadPage(filters, offset, pageSize).then(
+    attempt(() => propsRef.current.loadPage(filters, offset, pageSize)).then(
       (page) => {
         if (!live) return;
         setRows(page);
@@ -191,7 +220,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
   React.useEffect(() => {
     let live = true;
     setSummary(undefined);
-    propsRef.current.loadSummary(filters).then(
+    attempt(() => propsRef.current.loadSummary(filters)).then(
       (s) => live && setSummary(s),
       (err: unknown) => live && setError(errorText(err)),
     );
@@ -206,7 +235,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     if (mode !== 'summary' || !propsRef.current.loadFullSummary) return;
     let live = true;
     setFull(undefined);
-    propsRef.current.loadFullSummary(filters).then(
+    attempt(() => propsRef.current.loadFullSummary!(filters)).then(
       (all) => live && setFull(all),
       (err: unknown) => live && setError(errorText(err)),
     );
@@ -228,9 +257,20 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
       const k = FILTER_FIELDS[field]!.key;
       if (key.escape) {
         setInputs(filtersToInputs(filters));
+        setFieldErrors({});
         setMode('list');
       } else if (key.return) {
         const applied = inputsToFilters(inputsRef.current);
+        const problems = propsRef.current.checkFilters?.(applied) ?? [];
+        if (problems.length) {
+          // Stay in the bar, on the first field with a problem; nothing is applied or remembered.
+          const errors = filterErrors(problems);
+          setFieldErrors(errors);
+          const first = FILTER_FIELDS.findIndex((f) => errors[f.key] !== undefined);
+          if (first >= 0) setField(first);
+          return;
+        }
+        setFieldErrors({});
         setFilters(applied);
         propsRef.current.onFiltersChange?.(applied);
         setOffset(0);
@@ -242,8 +282,10 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
         setField((f) => (f + FILTER_FIELDS.length - 1) % FILTER_FIELDS.length);
       } else if (key.backspace || key.delete) {
         setInputs((i) => ({ ...i, [k]: i[k].slice(0, -1) }));
+        setFieldErrors(({ [k]: _edited, ...rest }) => rest);
       } else if (input && !key.ctrl && !key.meta) {
         setInputs((i) => ({ ...i, [k]: i[k] + input }));
+        setFieldErrors(({ [k]: _edited, ...rest }) => rest);
       }
       return;
     }
@@ -288,7 +330,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     }
   });
 
-  return { filters, offset, cursor, rows, summary, full, loading, error, mode, inputs, field };
+  return { filters, offset, cursor, rows, summary, full, loading, error, mode, inputs, field, fieldErrors };
 }
 
 // ---------------------------------------------------------------------------
@@ -314,14 +356,22 @@ function ReportBrowser(props: ReportBrowserProps) {
       {s.mode === 'filter' ? (
         <Box flexDirection="column" borderStyle="round" paddingX={1}>
           {FILTER_FIELDS.map((f, i) => (
-            <Text key={f.key} color={i === s.field ? 'cyan' : undefined}>
-              {i === s.field ? '› ' : '  '}
-              {f.label.padEnd(7)}
-              {s.inputs[f.key]}
-              {i === s.field ? '▌' : ''}
-              <Text color="gray">{s.inputs[f.key] ? '' : `  ${f.hint}`}</Text>
-            </Text>
+            <Box key={f.key} flexDirection="column">
+              <Text color={i === s.field ? 'cyan' : undefined}>
+                {i === s.field ? '› ' : '  '}
+                {f.label.padEnd(7)}
+                {s.inputs[f.key]}
+                {i === s.field ? '▌' : ''}
+                <Text color="gray">{s.inputs[f.key] ? '' : `  ${f.hint}`}</Text>
+              </Text>
+              {s.fieldErrors[f.key] ? (
+                <Box paddingLeft={9}>
+                  <Text color="red">✖ {s.fieldErrors[f.key]}</Text>
+                </Box>
+              ) : null}
+            </Box>
           ))}
+          {s.fieldErrors[''] ? <Text color="red">✖ {s.fieldErrors['']}</Text> : null}
           <Text color="gray">Tab: next field · Enter: apply · Esc: cancel</Text>
         </Box>
       ) : null}
@@ -381,19 +431,10 @@ export async function loadReportBrowser(): Promise<(props: ReportBrowserProps) =
   return ReportBrowser;
 }
 
-export interface RenderReportBrowserOptions extends Omit<ReportBrowserProps, 'onExit'> {
-  stdin?: NodeJS.ReadStream;
-  stdout?: NodeJS.WriteStream;
-}
+export interface RenderReportBrowserOptions extends Omit<ReportBrowserProps, 'onExit'>, ScreenIo {}
 
-/** Run the browser in the terminal until the user quits. */
+/** Run the browser in the terminal until the user quits (a ScreenError if it fails). */
 export async function renderReportBrowser(options: RenderReportBrowserOptions): Promise<void> {
-  await loadRuntime();
   const { stdin, stdout, ...props } = options;
-  const instance = ink.render(<ReportBrowser {...props} />, {
-    exitOnCtrlC: false,
-    ...(stdin ? { stdin } : {}),
-    ...(stdout ? { stdout } : {}),
-  });
-  await instance.waitUntilExit();
+  await runScreen('report browser', () => <ReportBrowser {...props} />, { ...(stdin ? { stdin } : {}), ...(stdout ? { stdout } : {}) });
 }

@@ -6,7 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { packageRoot } from '../../src/lib/paths.js';
 
@@ -17,10 +18,7 @@ let browser: Browser;
 let partnerId: string;
 before(async () => {
   s = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchBrowser();
   mkdirSync(artifacts, { recursive: true });
   const partner = await s.call('POST', `/api/v1/groups/${s.demo.group_id}/partners`, {
     key: s.demo.keys.manage_partners,

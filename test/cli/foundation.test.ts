@@ -22,7 +22,7 @@ before(async () => {
 const json = <T = any>(args: string[], d = db) => runCliJson<T>(args, { db: d }); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function counts(dbPath: string): Promise<Record<string, number>> {
-  const p = await openPlatform({ dbPath });
+  const p = await openPlatform({ db: dbPath });
   try {
     const out: Record<string, number> = {};
     for (const table of ['groups', 'processors', 'linked_accounts', 'api_keys', 'customers', 'customer_cards', 'transactions']) {
@@ -69,7 +69,7 @@ test('init --demo a second time returns the same ids and duplicates nothing', as
   assert.deepEqual(again, demo);
   assert.deepEqual(await counts(db), before);
   // The demo keys work.
-  const p = await openPlatform({ dbPath: db });
+  const p = await openPlatform({ db: db });
   try {
     const info = await authenticateKey(p, demo.keys.manage_transactions);
     assert.equal(info.group_id, demo.group_id);
@@ -88,7 +88,7 @@ test('key create / list / revoke; a revoked key is refused with 401', async () =
   assert.ok(mine);
   assert.equal(mine.revoked_at, null);
   assert.ok(!JSON.stringify(listed).includes(created.key), 'the key itself is never listed');
-  const p = await openPlatform({ dbPath: db });
+  const p = await openPlatform({ db: db });
   try {
     assert.equal((await authenticateKey(p, created.key)).id, created.id);
     const revoked = await json(['key', 'revoke', created.id]);

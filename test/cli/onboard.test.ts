@@ -164,3 +164,29 @@ describe('payctl signup-form', () => {
     assert.match(r.stderr, /name/);
   });
 });
+
+describe('payctl onboard on a terminal', () => {
+  it('Ctrl+S saves the draft beside the database, not in the current folder; the last frame ends its line', async () => {
+    const { runInPty } = await import('../helpers/pty.js');
+    const draft = join(dirname(db), 'onboarding-draft.json');
+    const run = await runInPty(['onboard'], {
+      db,
+      env,
+      answer: [
+        // One letter first (a prefix of the demo form's name): keys typed before the wizard reads
+        // them raw would go through the terminal's line editing, where Ctrl+S stops the output.
+        { when: /Signup form/, input: 'D' },
+        { when: /D(?:\u001B\[[0-9;]*m)*▌/, input: '\u0013' },
+        { when: /Draft saved/, input: '\u0003' },
+      ],
+    });
+    assert.equal(run.code, 0, run.output);
+    const out = run.output.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, ''); // eslint-disable-line no-control-regex
+    assert.match(out, new RegExp(`Draft saved: ${draft.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`.replace(/\s+/g, '\\s*')));
+    assert.ok(existsSync(draft), out);
+    assert.ok(!existsSync(join(process.cwd(), 'onboarding-draft.json')), 'nothing in the current folder');
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(draft, 'utf8'))), []);
+    // The command's closing line starts a line of its own.
+    assert.match(out, /\nLeft the wizard; nothing was submitted/);
+  });
+});

@@ -58,3 +58,46 @@ test('the report browser fits a 120-column terminal: one line per transaction', 
   // A wrapped row would leave its tail (the customer's name) on a line of its own.
   assert.ok(!lines.some((l) => /^\s*(?:Ada Lovelace|Bartholomew|Featherst\w*…?)\s*$/.test(l)), run.output);
 });
+
+const plain = (s: string) => s.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, ''); // eslint-disable-line no-control-regex
+
+test('a filter typo is shown at its field; the browser keeps running and does not remember it', async () => {
+  const run = await runInPty(['report', '--group', group], {
+    db,
+    cols: 140,
+    answer: [
+      { when: /q: quit/, input: 'f' },
+      // The bar opens on the filter remembered above (settled): one key first, as in the test above.
+      { when: /› status/, input: '\u007F' },
+      { when: /settle(?:\u001B\[[0-9;]*m)*▌/, input: `${'\u007F'.repeat(6)}setled\r` },
+      { when: /✖/, input: '\u001B' },
+      { when: /q: quit/, input: 'q' },
+    ],
+  });
+  assert.equal(run.code, 0, run.output);
+  const out = plain(run.output);
+  assert.match(out, /✖ "setled" is not a transaction status; use one of: settled/);
+  assert.doesNotMatch(out, /ERROR|\.js:\d+|react-reconciler|Error:/);
+  const again = await runInPty(['report', '--group', group], { db, answer: { when: /q: quit/, input: 'q' } });
+  assert.equal(again.code, 0, again.output);
+  assert.doesNotMatch(plain(again.output), /setled|Dropped/);
+});
+
+test('saved filters that no longer parse are dropped with a notice, once', async () => {
+  const { openPlatform } = await import('../../src/services/platform.js');
+  const { rememberFilters } = await import('../../src/cli/report-filters.js');
+  const p = await openPlatform({ db: db });
+  // As an older payctl saved them: a status typo and a from date that does not exist.
+  await rememberFilters(p, group, { statuses: ['setled'], start: '2026-02-31' });
+  await p.close();
+  const first = await runInPty(['report', '--group', group], { db, answer: { when: /q: quit/, input: 'q' } });
+  assert.equal(first.code, 0, first.output);
+  const out = plain(first.output);
+  assert.match(out, /Dropped the saved report filters \(status setled, from 2026-02-31\): .*start: "2026-02-31" is not/);
+  assert.match(out, /Dropped the saved report filters .*statuses\.0: "setled" is not a transaction status/);
+  assert.match(out, /no filters \(last 6 months\)/);
+  assert.doesNotMatch(out, /ERROR|\.js:\d+|react-reconciler/);
+  const second = await runInPty(['report', '--group', group], { db, answer: { when: /q: quit/, input: 'q' } });
+  assert.equal(second.code, 0, second.output);
+  assert.doesNotMatch(plain(second.output), /Dropped/);
+});

@@ -484,6 +484,23 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   const clock = await expect(api.GET('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin }), 200);
   const moved = await expect(api.POST('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin, body: { advance: '1d' } }), 200);
   assert.equal(Date.parse(moved.now) - Date.parse(clock.now) >= 86_400_000, true);
+  // Fault rules of the sandbox (extensions): an injected 503 is a documented answer too.
+  const rule = await expect(
+    api.POST('/api/v1/sandboxes/{group_id}/faults', { params: { path: sandboxPath }, headers: admin, body: { operation: 'sale', action: 'error', status: 503, first: 1, seed: 1 } }),
+    201,
+  );
+  assert.equal(rule.seed, 1);
+  const faulted = await api.POST('/api/v1/groups/{group_id}/transaction', {
+    params: { path: sandboxPath },
+    headers: { Authorization: sandbox.keys.manage_transactions! },
+    body: { ...saleBody, processor_id: sandbox.processor_id },
+  });
+  assert.equal(faulted.response.status, 503);
+  assert.equal(faulted.error?.error.type, 'unavailable');
+  assert.equal(faulted.response.headers.get('payctl-fault'), `error; status=503; rule=${rule.id}; call=1`);
+  const rules = await expect(api.GET('/api/v1/sandboxes/{group_id}/faults', { params: { path: sandboxPath }, headers: admin }), 200);
+  assert.equal(rules.data[0]?.fired, 1);
+  await expect(api.DELETE('/api/v1/sandboxes/{group_id}/faults/{fault_id}', { params: { path: { ...sandboxPath, fault_id: rule.id } }, headers: admin }), 200);
   const fork = await expect(api.POST('/api/v1/sandboxes/{group_id}/fork', { params: { path: sandboxPath }, headers: admin, body: { name: 'Contract fork' } }), 201);
   for (const id of [fork.group_id, sandbox.group_id]) {
     const dropped = await expect(api.DELETE('/api/v1/sandboxes/{group_id}', { params: { path: { group_id: id } }, headers: admin }), 200);
@@ -526,7 +543,7 @@ async function readSse(body: ReadableStream<Uint8Array>, count: number): Promise
 
 type SignupEntry = paths['/api/v1/processing/signup_entry']['post']['requestBody']['content']['application/json'];
 
-/** The README's example signup entry (an LLC accepting card and ACH) on this server's form. */
+/** The example signup entry of docs/onboarding.md (an LLC accepting card and ACH) on this server's form. */
 function signupEntry(formId: string): SignupEntry {
   const entry = JSON.parse(readFileSync(dataFile('examples', 'signup-entry.json'), 'utf8')) as SignupEntry;
   return { ...entry, signup_form_id: formId };

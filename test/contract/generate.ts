@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import ts from 'typescript';
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { packageRoot } from '../../src/lib/paths.js';
@@ -20,7 +21,19 @@ const HEADER = [
 export async function generateSchemaTypes(): Promise<string> {
   // A fixed server URL keeps the output independent of where a server runs.
   const doc = buildOpenApi(allRoutes(), 'http://127.0.0.1:3000') as unknown as OpenAPI3;
-  const ast = await openapiTS(doc, { silent: true, alphabetize: true, defaultNonNullable: false });
+  const ast = await openapiTS(doc, {
+    silent: true,
+    alphabetize: true,
+    defaultNonNullable: false,
+    // A sum of amounts (`x-exact-integer`, src/domain/money.ts) is exact past 2^53: a client reads it as number | bigint.
+    transform: (schema) =>
+      (schema as { 'x-exact-integer'?: boolean })['x-exact-integer']
+        ? ts.factory.createUnionTypeNode([
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
+          ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword),
+        ])
+        : undefined,
+  });
   return HEADER + astToString(ast);
 }
 

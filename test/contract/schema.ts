@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)
-         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).
+         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). The due work runs in short chunks that let other groups' writes through. 200 when the group has caught up; 202 when it has not after the answer budget (10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.
          *
          *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
          *
@@ -1072,6 +1072,58 @@ export interface paths {
          */
         post: operations["postApiV1SandboxesGroupIdClock"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group's fault rules, oldest first, with their seeds and counters
+         * @description A group's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule: the group's matching API calls get latency, an error, a dropped answer after commit, or a processor decline
+         * @description Rules are tried oldest first; the first that fires decides (one fault per call). Every injected fault is named in the answer's Payctl-Fault header and in the request log. The seed (given, or generated and returned) makes the rule's draws repeatable: the same seed and the same calls give the same faults. A single call can ask for one fault with the Payctl-Simulate header instead (sandboxes only).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a fault rule
+         * @description Remove a fault rule.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdFaultsFaultId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1792,6 +1844,22 @@ export interface components {
                 number: string;
             };
         };
+        /** @description How far the group's due work is (read from the database: it survives a restart) */
+        CatchUp: {
+            /** @description Charge attempts still due (estimated: a declined charge's retries come on top) */
+            charges_due: number;
+            /** @description The job running now (subscription-billing, settlement, invoice-past-due, idempotency-purge, webhook-deliveries); null unless running */
+            job: string | null;
+            /**
+             * @description running: the server is doing the group's due work now; pending: work is due and the server's tick will do it (e.g. after a restart); caught_up: nothing is due
+             * @enum {string}
+             */
+            status: "running" | "pending" | "caught_up";
+            /** @description Active subscriptions with a charge due at the group's time */
+            subscriptions_due: number;
+            /** @description Transactions waiting for a settlement cutoff that has passed (counted up to 1,000) */
+            transactions_to_settle: number;
+        };
         CreateCustomerRequest: {
             billing_address?: {
                 city: string;
@@ -2045,6 +2113,11 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             updated_at: string;
+        };
+        DeletedFaultRule: {
+            /** @constant */
+            deleted: true;
+            id: string;
         };
         DeletedSandbox: {
             /** @constant */
@@ -2692,11 +2765,119 @@ export interface components {
             /** @description the type filter in force */
             types: string[];
         };
+        FaultRule: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Matching calls seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Calls the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
+        FaultRuleList: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        /** @description A fault rule of a sandbox: which calls (operation, or method and path), how often (rate, first or every; every call when none), for how long (count, from/until on the group clock), and what happens (action). */
+        FaultRuleRequest: {
+            /**
+             * @description What happens to a call the rule fires on
+             * @enum {string}
+             */
+            action: "latency" | "error" | "timeout_after_commit" | "decline" | "avs_mismatch" | "cvv_mismatch" | "processor_unavailable";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /**
+             * @description With path: only requests of this method
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description latency: the delay; timeout_after_commit: how long the connection is held before it is closed (default 0) */
+            ms?: number;
+            /** @description latency: with ms, a range: each delay is drawn from ms…ms_max */
+            ms_max?: number;
+            /**
+             * @description The operation the rule applies to (or give method and path)
+             * @enum {string}
+             */
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            /** @description A request path pattern: * matches within one segment, ** across segments */
+            path?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /**
+             * @description decline: the processor response code recorded; processor_unavailable: default 91
+             * @enum {string}
+             */
+            response_code?: "51" | "91" | "96" | "05" | "N7" | "N8" | "R01";
+            /** @description error 429 (or 503): seconds sent as Retry-After */
+            retry_after?: number;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description error: the status answered (429 needs retry_after) */
+            status?: 500 | 502 | 503 | 504 | 429;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+        };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
             name?: string;
         };
         GroupClock: {
+            catch_up?: components["schemas"]["CatchUp"];
             group_id: string;
             /**
              * Format: date-time
@@ -2705,14 +2886,14 @@ export interface components {
             now: string;
             /** @description The group's own offset from the platform clock */
             offset_ms: number;
-            /** @description Due work done by this move, per job */
+            /** @description Due work done by this move so far, per job */
             work?: {
                 [key: string]: number;
             };
         };
         Invoice: {
             ach_enabled: boolean;
-            /** @description sum of amount × quantity over the lines, in cents */
+            /** @description sum of amount × quantity over the lines, in cents; at most 99999999999 */
             amount: number;
             card_enabled: boolean;
             /**
@@ -3028,8 +3209,8 @@ export interface components {
         };
         /** @description type=amount_sum */
         ReportAmountSum: {
-            /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions */
-            total_amount: number;
+            /** @description cents, exact at any size: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions */
+            total_amount: number | bigint;
         };
         /** @description type=count */
         ReportCount: {
@@ -3054,12 +3235,12 @@ export interface components {
              */
             start: string;
             /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
-            total_amount: number;
+            total_amount: number | bigint;
             total_count: number;
         };
         ReportSummaryBucket: {
             /** @description cents: captured_amount − refunded_amount over pending, settled, captured, partially_captured, partially_refunded, refunded transactions (others add 0) */
-            amount: number;
+            amount: number | bigint;
             /** @description transactions */
             count: number;
             /** @description the day (YYYY-MM-DD), status, brand ("" for bank accounts), payment method or source */
@@ -3209,7 +3390,8 @@ export interface components {
             cutoff_at: string;
             group_id: string;
             id: string;
-            total_amount: number;
+            /** @description Σ captured_amount of the batch, in cents; exact at any size */
+            total_amount: number | bigint;
             transaction_count: number;
         };
         SignupEntry: {
@@ -3831,6 +4013,8 @@ export interface components {
     headers: {
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was. */
+        "Payctl-Fault": string;
         /** @description IETF RateLimit header: `limit=<n>, remaining=<n>, reset=<seconds>` */
         RateLimit: string;
         /** @description Requests allowed per window */
@@ -3843,7 +4027,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds until a request from this address is allowed again */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -3856,6 +4040,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -3886,6 +4072,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3917,6 +4104,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3927,6 +4115,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3937,6 +4126,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3947,6 +4137,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3957,6 +4148,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3967,6 +4159,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3977,6 +4170,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3987,6 +4181,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3994,9 +4189,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4004,9 +4212,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4019,7 +4251,10 @@ export interface operations {
     getApiV1GroupsGroupIdCustomersCustomerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 customer_id: string;
                 group_id: string;
@@ -4031,6 +4266,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4062,6 +4298,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4072,6 +4309,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4082,6 +4320,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4092,6 +4331,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4099,9 +4339,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4109,9 +4362,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4132,7 +4409,10 @@ export interface operations {
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4143,6 +4423,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4237,6 +4518,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4247,6 +4529,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4257,6 +4540,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4267,6 +4551,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4274,9 +4559,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4284,9 +4582,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4299,7 +4621,10 @@ export interface operations {
     getApiV1GroupsGroupIdEventsEventId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 event_id: string;
                 group_id: string;
@@ -4311,6 +4636,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4398,6 +4724,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4408,6 +4735,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4418,6 +4746,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4428,6 +4757,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4435,9 +4765,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4445,9 +4788,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4463,6 +4830,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 event_id: string;
@@ -4485,6 +4854,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4503,6 +4873,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4513,6 +4884,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4523,6 +4895,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4533,6 +4906,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4543,6 +4917,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4553,6 +4928,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4563,6 +4939,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4573,6 +4950,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4580,9 +4958,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4590,9 +4981,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4613,6 +5028,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this position: the `id:` of the last message received (an event id is accepted too). */
                 "Last-Event-ID"?: string;
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4624,6 +5041,7 @@ export interface operations {
             /** @description The stream (it ends when the client disconnects or the server shuts down) */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4647,6 +5065,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4657,6 +5076,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4667,6 +5087,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4677,6 +5098,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4684,9 +5106,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4694,9 +5129,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4714,7 +5173,10 @@ export interface operations {
                 partner_id?: string;
                 status?: "pending" | "past_due" | "paid" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -4725,6 +5187,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4805,6 +5268,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4815,6 +5279,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4825,6 +5290,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4835,6 +5301,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4842,9 +5309,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4852,9 +5332,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4870,6 +5374,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -4901,6 +5407,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4962,6 +5469,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4972,6 +5480,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4982,6 +5491,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4992,6 +5502,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5002,6 +5513,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5012,6 +5524,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5022,6 +5535,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5032,6 +5546,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5039,9 +5554,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5049,9 +5577,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5064,7 +5616,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5076,6 +5631,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5137,6 +5693,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5147,6 +5704,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5157,6 +5715,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5167,6 +5726,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5174,9 +5734,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5184,9 +5757,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5199,7 +5796,10 @@ export interface operations {
     putApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5247,6 +5847,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5308,6 +5909,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5318,6 +5920,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5328,6 +5931,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5338,6 +5942,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5348,6 +5953,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5358,6 +5964,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5365,9 +5972,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5375,9 +5995,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5390,7 +6034,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdInvoicesInvoiceId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5402,6 +6049,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5463,6 +6111,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5473,6 +6122,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5483,6 +6133,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5493,6 +6144,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5500,9 +6152,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5510,9 +6175,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5525,7 +6214,10 @@ export interface operations {
     getApiV1GroupsGroupIdInvoicesInvoiceIdDownloadPdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 invoice_id: string;
@@ -5537,6 +6229,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5547,6 +6240,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5557,6 +6251,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5567,6 +6262,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5577,6 +6273,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5584,9 +6281,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5594,9 +6304,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5613,7 +6347,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -5624,6 +6361,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5659,6 +6397,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5669,6 +6408,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5679,6 +6419,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5689,6 +6430,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5696,9 +6438,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5706,9 +6461,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5724,6 +6503,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -5753,6 +6534,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5781,6 +6563,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5791,6 +6574,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5801,6 +6585,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5811,6 +6596,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5821,6 +6607,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5831,6 +6618,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5841,6 +6629,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5851,6 +6640,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5858,9 +6648,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5868,9 +6671,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5883,7 +6710,10 @@ export interface operations {
     getApiV1GroupsGroupIdPartnersPartnerId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 partner_id: string;
@@ -5895,6 +6725,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5923,6 +6754,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5933,6 +6765,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5943,6 +6776,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5953,6 +6787,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5960,9 +6795,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5970,9 +6818,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5989,7 +6861,10 @@ export interface operations {
                 offset?: number;
                 status?: "available" | "paid" | "deactivated" | "expired";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -6000,6 +6875,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6091,6 +6967,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6101,6 +6978,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6111,6 +6989,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6121,6 +7000,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6128,9 +7008,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6138,9 +7031,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6156,6 +7073,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6178,6 +7097,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6208,6 +7128,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6218,6 +7139,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6228,6 +7150,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6238,6 +7161,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6248,6 +7172,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6258,6 +7183,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6268,6 +7194,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6278,6 +7205,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6285,9 +7213,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6295,9 +7236,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6310,7 +7275,10 @@ export interface operations {
     getApiV1GroupsGroupIdPaymentLinksPaymentLinkId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 payment_link_id: string;
@@ -6322,6 +7290,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6352,6 +7321,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6362,6 +7332,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6372,6 +7343,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6382,6 +7354,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6389,9 +7362,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6399,9 +7385,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6417,6 +7427,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6430,6 +7442,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6460,6 +7473,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6470,6 +7484,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6480,6 +7495,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6490,6 +7506,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6500,6 +7517,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6510,6 +7528,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6520,6 +7539,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6530,6 +7550,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6537,9 +7558,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6547,9 +7581,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6565,6 +7623,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -6597,6 +7657,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6620,6 +7681,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6635,6 +7697,7 @@ export interface operations {
             /** @description Missing, unknown or expired session token */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6650,6 +7713,7 @@ export interface operations {
             /** @description Session token of another payment link */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6665,6 +7729,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6680,6 +7745,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6695,6 +7761,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6710,6 +7777,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6725,6 +7793,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6737,9 +7806,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds */
+            /** @description Rate limit exceeded for this client address; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -6753,9 +7823,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6763,9 +7834,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6781,6 +7876,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 customer_id: string;
@@ -6811,6 +7908,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6848,6 +7946,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6858,6 +7957,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6868,6 +7968,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6878,6 +7979,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6888,6 +7990,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6898,6 +8001,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6908,6 +8012,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6918,6 +8023,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6925,9 +8031,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6935,9 +8054,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6953,7 +8096,10 @@ export interface operations {
                 limit?: number;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -6965,6 +8111,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7077,6 +8224,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7087,6 +8235,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7097,6 +8246,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7107,6 +8257,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7114,9 +8265,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7124,9 +8288,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7142,6 +8330,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7170,6 +8360,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7202,6 +8393,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7212,6 +8404,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7222,6 +8415,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7232,6 +8426,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7242,6 +8437,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7252,6 +8448,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7262,6 +8459,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7272,6 +8470,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7279,9 +8478,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7289,9 +8501,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7304,7 +8540,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7317,6 +8556,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7349,6 +8589,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7359,6 +8600,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7369,6 +8611,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7379,6 +8622,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7386,9 +8630,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7396,9 +8653,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7411,7 +8692,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringPlansPlanId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7439,6 +8723,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7471,6 +8756,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7481,6 +8767,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7491,6 +8778,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7501,6 +8789,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7511,6 +8800,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7521,6 +8811,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7528,9 +8819,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7538,9 +8842,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7559,7 +8887,10 @@ export interface operations {
                 plan_id?: string;
                 status?: "active" | "failed" | "completed" | "canceled";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7571,6 +8902,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7649,6 +8981,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7659,6 +8992,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7669,6 +9003,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7679,6 +9014,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7686,9 +9022,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7696,9 +9045,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7714,6 +9087,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -7738,6 +9113,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7809,6 +9185,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7819,6 +9196,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7829,6 +9207,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7839,6 +9218,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7849,6 +9229,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7859,6 +9240,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7869,6 +9251,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7879,6 +9262,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7886,9 +9270,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7896,9 +9293,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7911,7 +9332,10 @@ export interface operations {
     getApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -7924,6 +9348,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -7995,6 +9420,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8005,6 +9431,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8015,6 +9442,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8025,6 +9453,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8032,9 +9461,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8042,9 +9484,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8057,7 +9523,10 @@ export interface operations {
     putApiV1GroupsGroupIdProcessingLinkedAccountIdRecurringSubscriptionSubscriptionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8098,6 +9567,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8169,6 +9639,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8179,6 +9650,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8189,6 +9661,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8199,6 +9672,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8209,6 +9683,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8219,6 +9694,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8226,9 +9702,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8236,9 +9725,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8254,6 +9767,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8268,6 +9783,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8339,6 +9855,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8349,6 +9866,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8359,6 +9877,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8369,6 +9888,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8379,6 +9899,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8389,6 +9910,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8399,6 +9921,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8409,6 +9932,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8416,9 +9940,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8426,9 +9963,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8490,7 +10051,10 @@ export interface operations {
                 /** @description table, count or amount_sum: selects the result shape */
                 type: "table" | "count" | "amount_sum";
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 linked_account_id: string;
@@ -8502,6 +10066,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8710,6 +10275,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8720,6 +10286,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8730,6 +10297,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8740,6 +10308,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8747,9 +10316,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8757,9 +10339,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8776,7 +10382,10 @@ export interface operations {
                 name?: string;
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -8787,6 +10396,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8828,6 +10438,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8838,6 +10449,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8848,6 +10460,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8858,6 +10471,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8865,9 +10479,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8875,9 +10502,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8893,6 +10544,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -8918,6 +10571,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8941,6 +10595,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8951,6 +10606,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8961,6 +10617,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8971,6 +10628,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8981,6 +10639,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -8991,6 +10650,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9001,6 +10661,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9011,6 +10672,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9018,9 +10680,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9028,9 +10703,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9043,7 +10742,10 @@ export interface operations {
     getApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9055,6 +10757,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9078,6 +10781,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9088,6 +10792,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9098,6 +10803,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9108,6 +10814,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9115,9 +10822,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9125,9 +10845,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9140,7 +10884,10 @@ export interface operations {
     putApiV1GroupsGroupIdProductsProductId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 product_id: string;
@@ -9165,6 +10912,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9188,6 +10936,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9198,6 +10947,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9208,6 +10958,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9218,6 +10969,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9228,6 +10980,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9238,6 +10991,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9245,9 +10999,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9255,9 +11022,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9273,6 +11064,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9316,6 +11109,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9392,6 +11186,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9402,6 +11197,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9412,6 +11208,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9422,6 +11219,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9432,6 +11230,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9442,6 +11241,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9452,6 +11252,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9462,6 +11263,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9469,9 +11271,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9479,9 +11294,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9494,7 +11333,10 @@ export interface operations {
     getApiV1GroupsGroupIdTransactionTransactionId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
                 transaction_id: string;
@@ -9506,6 +11348,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9582,6 +11425,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9592,6 +11436,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9602,6 +11447,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9612,6 +11458,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9619,9 +11466,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9629,9 +11489,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9647,6 +11531,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9691,6 +11577,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9767,6 +11654,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9777,6 +11665,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9787,6 +11676,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9797,6 +11687,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9807,6 +11698,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9817,6 +11709,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9827,6 +11720,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9837,6 +11731,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9844,9 +11739,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9854,9 +11762,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9872,6 +11804,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -9894,6 +11828,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9970,6 +11905,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9980,6 +11916,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -9990,6 +11927,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10000,6 +11938,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10010,6 +11949,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10020,6 +11960,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10030,6 +11971,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10040,6 +11982,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10047,9 +11990,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10057,9 +12013,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10075,6 +12055,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10088,6 +12070,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10164,6 +12147,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10174,6 +12158,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10184,6 +12169,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10194,6 +12180,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10204,6 +12191,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10214,6 +12202,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10224,6 +12213,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10234,6 +12224,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10241,9 +12232,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10251,9 +12255,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10311,7 +12339,10 @@ export interface operations {
                 /** @description A list: `transaction_sources=a,b`; repeated keys (`transaction_sources=a&transaction_sources=b`) and bracket keys (`transaction_sources[]=a&transaction_sources[]=b`) are accepted too. */
                 transaction_sources?: ("recurring" | "virtual_terminal" | "forms" | "wallet" | "api" | "invoice")[];
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10322,6 +12353,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10373,6 +12405,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10383,6 +12416,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10393,6 +12427,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10403,6 +12438,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10410,9 +12446,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10420,9 +12469,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10439,7 +12512,10 @@ export interface operations {
                 /** @description an endpoint id: answer the endpoints created before it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 group_id: string;
             };
@@ -10450,6 +12526,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10482,6 +12559,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10492,6 +12570,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10502,6 +12581,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10512,6 +12592,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10519,9 +12600,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10529,9 +12623,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10547,6 +12665,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 group_id: string;
@@ -10573,6 +12693,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10599,6 +12720,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10609,6 +12731,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10619,6 +12742,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10629,6 +12753,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10639,6 +12764,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10649,6 +12775,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10659,6 +12786,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10669,6 +12797,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10676,9 +12805,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10686,9 +12828,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10701,7 +12867,10 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10713,6 +12882,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10739,6 +12909,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10749,6 +12920,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10759,6 +12931,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10769,6 +12942,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10776,9 +12950,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10786,9 +12973,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10801,7 +13012,10 @@ export interface operations {
     deleteApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10813,6 +13027,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10829,6 +13044,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10839,6 +13055,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10849,6 +13066,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10859,6 +13077,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10866,9 +13085,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10876,9 +13108,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10891,7 +13147,10 @@ export interface operations {
     patchApiV1GroupsGroupIdWebhookEndpointsEndpointId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -10914,6 +13173,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10940,6 +13200,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10950,6 +13211,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10960,6 +13222,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10970,6 +13233,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10980,6 +13244,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10990,6 +13255,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -10997,9 +13263,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11007,9 +13286,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11026,7 +13329,10 @@ export interface operations {
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
             path: {
                 endpoint_id: string;
                 group_id: string;
@@ -11038,6 +13344,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11087,6 +13394,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11097,6 +13405,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11107,6 +13416,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11117,6 +13427,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11124,9 +13435,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11134,9 +13458,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11152,6 +13500,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
             };
             path: {
                 endpoint_id: string;
@@ -11165,6 +13515,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11191,6 +13542,7 @@ export interface operations {
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11201,6 +13553,7 @@ export interface operations {
             /** @description Missing, unknown or revoked API key */
             401: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11211,6 +13564,7 @@ export interface operations {
             /** @description The API key lacks the permission, or belongs to another group than the path */
             403: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11221,6 +13575,7 @@ export interface operations {
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11231,6 +13586,7 @@ export interface operations {
             /** @description A request with this Idempotency-Key is still running; retry later */
             409: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11241,6 +13597,7 @@ export interface operations {
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11251,6 +13608,7 @@ export interface operations {
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11261,6 +13619,7 @@ export interface operations {
             /** @description This Idempotency-Key was used with a different request body */
             422: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11268,9 +13627,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Internal error (no details in the body; the server log has them) */
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
             500: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -11278,9 +13650,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
@@ -12534,6 +14930,24 @@ export interface operations {
                     "application/json": components["schemas"]["GroupClock"];
                 };
             };
+            /** @description Accepted: the clock moved; the group's due work is still running (catch_up.status running) and goes on after this answer */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
+                     *       "now": "2026-11-25T07:47:27.882Z",
+                     *       "offset_ms": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GroupClock"];
+                };
+            };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
             400: {
                 headers: {
@@ -12606,6 +15020,365 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "error",
+                     *           "status": 503,
+                     *           "rate": 0.25,
+                     *           "count": 10,
+                     *           "seed": 42,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d11",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "operation": "sale",
+                     *           "action": "timeout_after_commit",
+                     *           "first": 1,
+                     *           "seed": 3141592653,
+                     *           "calls": 1,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operation": "sale",
+                 *       "action": "error",
+                 *       "status": 503,
+                 *       "rate": "0.25",
+                 *       "count": 10,
+                 *       "seed": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["FaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "operation": "sale",
+                     *       "action": "error",
+                     *       "status": 503,
+                     *       "rate": 0.25,
+                     *       "count": 10,
+                     *       "seed": 42,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdFaultsFaultId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fault_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

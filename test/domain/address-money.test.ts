@@ -2,7 +2,7 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cardBillingAddress, looseBillingAddress, saleBillingAddress, payLinkBillingAddress, isSaleCountry } from '../../src/domain/address.js';
-import { booleanLoose, formatMoney, parseMoney, uint64, uint64Loose } from '../../src/domain/money.js';
+import { amount, booleanLoose, formatMoney, parseMoney, uint64, uint64Loose } from '../../src/domain/money.js';
 import { fieldsFromZod } from '../../src/errors.js';
 
 const base = {
@@ -83,8 +83,18 @@ const amountCases: Array<[unknown, boolean]> = [
   [1e21, false], [2 ** 64, false], [null, false], [true, false],
 ];
 for (const [value, ok] of amountCases) {
-  test(`uint64 amount ${JSON.stringify(value)} → ${ok ? 'accepted' : 'refused'}`, () => {
+  test(`uint64 whole number ${JSON.stringify(value)} → ${ok ? 'accepted' : 'refused'}`, () => {
     assert.equal(uint64.safeParse(value).success, ok);
+  });
+}
+
+// DESIGN.md "Bounds": an amount is 0..99,999,999,999.
+const moneyCases: Array<[unknown, boolean]> = [
+  [0, true], [99_999_999_999, true], [100_000_000_000, false], [9007199254740991, false], [-1, false], [1.5, false], ['100', false],
+];
+for (const [value, ok] of moneyCases) {
+  test(`amount ${JSON.stringify(value)} → ${ok ? 'accepted' : 'refused'}`, () => {
+    assert.equal(amount.safeParse(value).success, ok);
   });
 }
 

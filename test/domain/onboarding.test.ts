@@ -93,6 +93,15 @@ const cases: Case[] = [
   { name: 'phone country code as number', mutate: (e) => (e.business.phone.country_code = 1), paths: ['business.phone.country_code'] },
   { name: 'e-mail malformed', mutate: (e) => (e.business.email = 'owner-at-example'), paths: ['business.email'] },
   { name: 'string over the default bound', mutate: (e) => (e.business.industry_mcc = '5'.repeat(5001)), paths: ['business.industry_mcc'] },
+  // --- website and MCC: checked by the schema, so the wizard shows them at their question
+  { name: 'website without a scheme', mutate: (e) => (e.business.website = 'cafe.example'), paths: [] },
+  { name: 'website over http', mutate: (e) => (e.business.website = 'http://cafe.example/menu'), paths: [] },
+  { name: 'website that is not an address', mutate: (e) => (e.business.website = 'not a url'), paths: ['business.website'] },
+  { name: 'website without a dot in the host', mutate: (e) => (e.business.website = 'https://localhost'), paths: ['business.website'] },
+  { name: 'website of another scheme', mutate: (e) => (e.business.website = 'ftp://cafe.example'), paths: ['business.website'] },
+  { name: 'MCC of letters', mutate: (e) => (e.business.industry_mcc = 'abcd'), paths: ['business.industry_mcc'] },
+  { name: 'MCC of three digits', mutate: (e) => (e.business.industry_mcc = '581'), paths: ['business.industry_mcc'] },
+  { name: 'MCC as a number', mutate: (e) => (e.business.industry_mcc = 5814), paths: ['business.industry_mcc'] },
   // --- unknown fields
   { name: 'unknown top-level field', mutate: (e) => (e.status = 'approved'), paths: ['status'] },
   { name: 'unknown business field', mutate: (e) => (e.business.group_id = 'g1'), paths: ['business.group_id'] },

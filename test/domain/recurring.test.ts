@@ -123,6 +123,8 @@ describe('createPlanSchema', () => {
     { name: 'amount negative', patch: { amount: -1 }, errors: ['amount'], message: /negative/ },
     { name: 'amount fractional', patch: { amount: 10.5 }, errors: ['amount'] },
     { name: 'amount as string', patch: { amount: '1999' }, errors: ['amount'] },
+    { name: 'amount at the largest amount', patch: { amount: 99_999_999_999 } },
+    { name: 'amount above the largest amount', patch: { amount: 100_000_000_000 }, errors: ['amount'] },
     { name: 'amount above 2^53-1', patch: { amount: 2 ** 53 }, errors: ['amount'] },
     // billing_cycle
     { name: 'billing_cycle missing', patch: { billing_cycle: undefined }, errors: ['billing_cycle'], message: /required/ },

@@ -2,9 +2,13 @@
 // entity, each returning the subscription to save and leaving its argument as it was.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
+  addCycles,
   afterAttempt,
+  backdate,
   changeAmount,
+  cyclesElapsed,
   periodBounds,
   planTerms,
   reanchor,
@@ -241,3 +245,37 @@ for (const [name, patch, amount, behavior, expected] of changes) {
     assert.deepEqual(got.subscription, { ...before, ...expected.changes });
   });
 }
+
+// Backdated starts: the cycles elapsed are computed, not walked, and land exactly.
+test('cyclesElapsed: addCycles(k) ≤ at < addCycles(k + 1) for any start 1970–9999 and any cycle', () => {
+  const cycles = ['daily', 'weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
+  const instant = fc.integer({ min: 0, max: Date.UTC(9000, 0, 1) });
+  fc.assert(
+    fc.property(fc.constantFrom(...cycles), fc.integer({ min: 1, max: 30 }), instant, instant, (cycle, f, a, b) => {
+      const factor = cycle === 'daily' ? f : 1;
+      const [start, at] = [new Date(Math.min(a, b)).toISOString(), new Date(Math.max(a, b)).toISOString()];
+      const k = cyclesElapsed(start, cycle, factor, at);
+      assert.ok(Date.parse(addCycles(start, cycle, factor, k)) <= Date.parse(at));
+      assert.ok(Date.parse(addCycles(start, cycle, factor, k + 1)) > Date.parse(at));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('backdate: a start decades back bills the current period, due now; the calendar keeps the start\'s day', () => {
+  const now = '2031-03-10T12:00:00.000Z';
+  const start = '1999-01-31T00:00:00.000Z';
+  const s = frozen(sub({ start_at: start, anchor_at: start, next_bill_date: start, billing_cycle: 'monthly', charge_count: 0, anchor_count: 0 }));
+  const b = backdate(s, now);
+  assert.equal(b.next_bill_date, now);
+  assert.equal(b.anchor_at, start);
+  assert.equal(b.anchor_count, -385);
+  assert.deepEqual([b.billing_period_start, b.billing_period_end], ['2031-02-28T00:00:00.000Z', '2031-03-31T00:00:00.000Z']);
+  // After the first charge the next bill date is the period's end, then the month end again.
+  const charged = afterAttempt(b, { trial: false, approved: true, due_at: now, carried_proration: 0 });
+  assert.equal(charged.next_bill_date, '2031-03-31T00:00:00.000Z');
+  assert.equal(scheduledBillDate({ ...charged, charge_count: 2 }), '2031-04-30T00:00:00.000Z');
+  // A change of cycle before anything was billed re-anchors at the current period's start.
+  assert.equal(reanchor(b, 'daily', 1).anchor_at, '2031-02-28T00:00:00.000Z');
+  assert.equal(backdate(frozen(sub({ next_bill_date: '2031-04-01T00:00:00.000Z' })), now).next_bill_date, '2031-04-01T00:00:00.000Z');
+});

@@ -10,11 +10,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], opts: { db?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], opts: { db?: string; env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), ...args], {
       env: { ...process.env, NO_COLOR: '1', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -13,12 +13,12 @@ export function tempDbPath(): string {
 
 /** `env` replaces process.env for the platform (e.g. PAYCTL_SMTP_URL of a test SMTP server). */
 export async function tempPlatform(env?: Env): Promise<Platform> {
-  return openPlatform({ dbPath: tempDbPath(), ...(env ? { env } : {}) });
+  return openPlatform({ db: tempDbPath(), ...(env ? { env } : {}) });
 }
 
 export async function demoPlatform(opts: { env?: Env } = {}): Promise<{ p: Platform; demo: DemoOutput; dbPath: string }> {
   const dbPath = tempDbPath();
-  const p = await openPlatform({ dbPath, ...(opts.env ? { env: opts.env } : {}) });
+  const p = await openPlatform({ db: dbPath, ...(opts.env ? { env: opts.env } : {}) });
   const demo = await seedDemo(p);
   return { p, demo, dbPath };
 }

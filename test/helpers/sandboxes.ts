@@ -2,8 +2,8 @@
 // owns (walking the store's list of group-owned tables) to compare before and after.
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
-import type { Executor } from '../../src/store/db.js';
-import { GROUP_TABLES, ownerCondition } from '../../src/store/group-tables.js';
+import type { Executor } from '../../src/store/interfaces/db.js';
+import { GROUP_TABLES, ownerCondition } from '../../src/store/sqlite/group-tables.js';
 
 export const ADMIN = 'padm_test_admin_token';
 

@@ -86,6 +86,7 @@ describe('products', () => {
     ['description as a number', { description: 5 }, 'description'],
     ['amount negative', { amount: -1 }, 'amount'],
     ['amount fractional', { amount: 1.5 }, 'amount'],
+    ['amount above the largest amount', { amount: 100_000_000_000 }, 'amount'],
     ['amount above 2^53-1', { amount: 2 ** 53 }, 'amount'],
     ['amount as a string', { amount: '1250' }, 'amount'],
     ['included_tax_amount above amount', { included_tax_amount: 1251 }, 'included_tax_amount'],

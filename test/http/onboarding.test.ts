@@ -9,7 +9,7 @@ import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestS
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/mail/outbox.js';
-import { groupRepo } from '../../src/store/repositories/groups.js';
+import { groupRepo } from '../../src/store/sqlite/repositories/groups.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 

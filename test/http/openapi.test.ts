@@ -17,7 +17,7 @@ import { answerChecker, type AnswerCheck } from '../contract/validate.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { exampleFileName } from '../../src/http/openapi-examples.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 import { PERMISSIONS, type Permission } from '../../src/domain/permissions.js';
 import type { RouteDef } from '../../src/http/route.js';
 
@@ -136,7 +136,7 @@ describe('every status the server answers is documented on its operation', () =>
       });
     // Hold the database's write lock from a second connection: the first request waits
     // inside its write, so the second finds the key still running.
-    const other = await Database.open(s.p.db.path);
+    const other = await Database.open(s.p.db.location);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;

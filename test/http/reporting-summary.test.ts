@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { seedTransactions } from '../../src/dev/seed.js';
 import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
 import { createKey } from '../../src/services/groups/keys.js';
-import { rollupSplit } from '../../src/store/repositories/reporting.js';
+import { rollupSplit } from '../../src/store/sqlite/repositories/reporting.js';
 import { SUMMARY_GROUPS } from '../../src/domain/reporting-summary.js';
 
 const DAY = 86_400_000;

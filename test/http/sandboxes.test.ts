@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, dumpGroup, newSandbox, rowCount, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
-import { GROUP_TABLES } from '../../src/store/group-tables.js';
+import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
 
 let s: TestServer;
 before(async () => {
@@ -156,7 +156,7 @@ describe('POST /api/v1/sandboxes/{group_id}/fork', () => {
     }
     // The reporting rollup is rebuilt by the triggers: the same counts and amounts per day.
     const rollup = (g: string) =>
-      s.p.db.all('SELECT day, status, SUM(tx_count) AS n, SUM(net_amount) AS amount FROM transaction_daily WHERE group_id = ? GROUP BY day, status HAVING SUM(tx_count) > 0 ORDER BY day, status', [g]);
+      s.p.db.all('SELECT day, status, SUM(tx_count) AS n, SUM(net_high * 67108864 + net_low) AS amount FROM transaction_daily WHERE group_id = ? GROUP BY day, status HAVING SUM(tx_count) > 0 ORDER BY day, status', [g]);
     assert.deepEqual(await rollup(fork.group_id), await rollup(original.group_id));
     assert.equal(forkRows.api_keys!.length, PERMISSIONS.length);
     // No id of the original appears in the fork's rows (except where ids are shared: none).

@@ -320,7 +320,7 @@ describe('deliveries', () => {
     const sb = await newSandbox(s);
     await createEndpoint(sb.group_id, sb.keys.manage_webhooks!, { url: counting.url, enabled_events: ['customer.created'] });
     // A second process's view of the same database file, with its own connections.
-    const other = await openPlatform({ dbPath: s.p.db.path, env: {} });
+    const other = await openPlatform({ db: s.p.db.location, env: {} });
     try {
       // Events appended while the serving process does not deliver (a CLI writing), then two passes at once.
       const n = 60;

@@ -99,7 +99,7 @@ async function dbOpenedBy(pid: number, dbPath: string): Promise<void> {
 
 test('captures from the HTTP API and the CLI (another process) at once: exactly one succeeds', async () => {
   const id = await newAuth(7000);
-  const dbPath = s.p.db.path;
+  const dbPath = s.p.db.location;
   const { spawn } = await import('node:child_process');
   const { packageRoot } = await import('../../src/lib/paths.js');
   const path = await import('node:path');
@@ -198,7 +198,7 @@ test('a CLI writing the database while the server is under load: every write com
   const CLI_WRITES = 5;
   try {
     for (let i = 0; i < CLI_WRITES; i++) {
-      const r = await runCli(['customer', 'create', '--group', s.demo.group_id, '--first-name', `Cli${i}`, '--json'], { db: s.p.db.path });
+      const r = await runCli(['customer', 'create', '--group', s.demo.group_id, '--first-name', `Cli${i}`, '--json'], { db: s.p.db.location });
       assert.doesNotMatch(r.stdout + r.stderr, /SQLITE_BUSY|database is locked/i);
       assert.equal(r.code, 0, r.stderr + r.stdout);
       cliIds.push(JSON.parse(r.stdout).id);

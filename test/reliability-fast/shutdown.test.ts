@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { demoPlatform } from '../helpers/platform.js';
 import { httpJson, runLoad, spawnServe } from '../helpers/serve-process.js';
 import { saleBody } from '../helpers/bodies.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 import { report } from '../helpers/report.js';
 
 /** A POST that sends its headers (Expect: 100-continue) and holds its body until `finish()`. */
@@ -68,7 +68,7 @@ function freshConnectionStatus(url: string, path: string, key: string): Promise<
 
 test('SIGTERM under load: in-flight requests finish, new ones are refused, the WAL is merged, exit 0', async () => {
   const { p, demo } = await demoPlatform();
-  const dbPath = p.db.path;
+  const dbPath = p.db.location;
   await p.close();
   const key = demo.keys.manage_transactions;
   const txnPath = `/api/v1/groups/${demo.group_id}/transaction`;

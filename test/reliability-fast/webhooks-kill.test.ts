@@ -14,12 +14,12 @@ import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js'
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { forGroup } from '../../src/services/platform.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 
 test('kill -9 right after sales committed: every sale is delivered by the restarted server', async () => {
   const rx = await startReceiver(() => new Promise(() => undefined)); // holds every request
   const { p, demo } = await demoPlatform();
-  const dbPath = p.db.path;
+  const dbPath = p.db.location;
   const gp = await forGroup(p, demo.group_id);
   const endpoint = await execute(createWebhookEndpoint, gp, contextFor(gp, demo.group_id), { url: rx.url, enabled_events: ['transaction.*'] });
   await p.close();

@@ -14,7 +14,7 @@ import { demoPlatform } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
 import { createPlan } from '../../src/services/recurring/plans.js';
 import { createSubscription } from '../../src/services/recurring/subscriptions.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 import { addCycles } from '../../src/domain/recurring.js';
 import { packageRoot } from '../../src/lib/paths.js';
 import { report, seededRandom } from '../helpers/report.js';
@@ -70,7 +70,7 @@ async function verifyWhole(dbPath: string, planId: string, label: string): Promi
 
 test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${ROUNDS} times: each period charged exactly once`, async () => {
   const { p, demo } = await demoPlatform();
-  const dbPath = p.db.path;
+  const dbPath = p.db.location;
   const plan = await executeRaw(createPlan, p, contextFor(p, demo.group_id), withParams({
     name: 'Crash plan',
     amount: 1500,

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { demoPlatform } from '../helpers/platform.js';
 import { httpJson, killHard, runLoad, spawnServe } from '../helpers/serve-process.js';
 import { saleBody } from '../helpers/bodies.js';
-import { Database } from '../../src/store/db.js';
+import { Database } from '../../src/store/sqlite/db.js';
 import { report, seededRandom } from '../helpers/report.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 20);
@@ -26,7 +26,7 @@ interface Sent {
 
 test(`kill -9 under ${CONCURRENCY}-connection sale load, ${ROUNDS} times: nothing acknowledged is lost, nothing half-written`, async () => {
   const { p, demo } = await demoPlatform();
-  const dbPath = p.db.path;
+  const dbPath = p.db.location;
   await p.close();
   const key = demo.keys.manage_transactions;
   const random = seededRandom(Number(process.env.RELIABILITY_SEED ?? 10_2026));

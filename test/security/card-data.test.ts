@@ -138,7 +138,7 @@ test('no full card number or CVV anywhere at rest after paying through every pat
   assert.ok(outbox.length > 0, 'receipts reached the outbox');
 
   // Search: raw bytes of the database and its WAL (while open, the WAL holds recent pages), the access log, every table cell.
-  const dbPath = s.p.db.path;
+  const dbPath = s.p.db.location;
   const secrets = [
     ...cards.map((c) => ({ what: `card ${c.number}`, needle: c.number, standalone: false })),
     ...testCards().bank_accounts.map((b) => ({ what: `bank account ${b.account_number}`, needle: b.account_number, standalone: false })),

@@ -5,6 +5,7 @@
 // string") and names the field otherwise; bodies over 1 MiB are 413 (declared or
 // streamed); list limits over the maximum are refused or clamped.
 import '../helpers/env.js';
+import { MAX_AMOUNT } from '../../src/domain/money.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { allRoutes } from '../../src/http/routes/index.js';
@@ -75,9 +76,10 @@ for (const route of bodyRoutes) {
     }
   });
 
-  // uint64 amounts: integers from 0 (or 1) to 2^53-1 (z.int() alone starts below 0 and is not an amount).
+  // Amounts (0 or 1 to MAX_AMOUNT, DESIGN.md "Bounds") and uint64 whole numbers (to 2^53-1);
+  // z.int() alone starts below 0 and is neither.
   const amountFields = fieldsOf(toJsonSchema(route.body!)).filter(
-    (f) => f.schema.type === 'integer' && f.schema.maximum === Number.MAX_SAFE_INTEGER && (f.schema.minimum ?? -1) >= 0,
+    (f) => f.schema.type === 'integer' && (f.schema.maximum === Number.MAX_SAFE_INTEGER || f.schema.maximum === MAX_AMOUNT) && (f.schema.minimum ?? -1) >= 0,
   );
   if (amountFields.length === 0) continue;
   test(`amounts per DESIGN.md: ${route.method} ${route.path}`, async () => {
@@ -94,6 +96,7 @@ for (const route of bodyRoutes) {
         { value: 1e21, refused: true, label: '1e21' },
         { value: BIG, refused: true, label: '2^64' },
         { value: 9007199254740992, refused: true, label: '2^53' },
+        { value: field.schema.maximum! + 1, refused: true, label: `its maximum + 1 (${field.schema.maximum! + 1})` },
         // A digit string of a value the field accepts (the known-good body's, else 1).
         { value: String(valueAt(base, field.path) ?? 1), refused: !field.loose, label: 'digit string' },
         { value: '-5', refused: true, label: '"-5"' },
@@ -118,8 +121,8 @@ for (const route of bodyRoutes) {
         assert.equal(zero.status, 400, `${dotted}=0: ${zero.text}`);
         assert.ok(namesField(zero, field.path), `${dotted}=0 not named: ${zero.text}`);
       }
-      // The largest allowed amount is not a 5xx either (refused by business rules at most).
-      await send(route, { json: setAt(base, field.path, Number.MAX_SAFE_INTEGER) }, `${dotted}=2^53-1`);
+      // The largest allowed value is not a 5xx either (refused by business rules at most).
+      await send(route, { json: setAt(base, field.path, field.schema.maximum) }, `${dotted}=${field.schema.maximum}`);
       tally.amount += 2;
     }
   });

@@ -28,7 +28,7 @@ let srv: ServeProcess;
 before(async () => {
   w = await buildWorld();
   sessions = new Sessions(w);
-  srv = await spawnServe({ db: w.s.p.db.path, args: ['--tick', '0', '--access-log', 'off', '--pay-rate-limit', '1000000/60s'] });
+  srv = await spawnServe({ db: w.s.p.db.location, args: ['--tick', '0', '--access-log', 'off', '--pay-rate-limit', '1000000/60s'] });
 });
 after(async () => {
   srv.child.kill('SIGTERM');

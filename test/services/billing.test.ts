@@ -20,7 +20,7 @@ import {
   updateSubscription,
 } from '../../src/services/recurring/subscriptions.js';
 import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/recurring/billing.js';
-import { subscriptionChargeRepo } from '../../src/store/repositories/subscriptions.js';
+import { subscriptionChargeRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';
@@ -30,7 +30,7 @@ const DAY = 86_400_000;
 
 /** A platform whose clock stands still at `at` until advanced. */
 async function frozenPlatform(at: string, dbPath = tempDbPath()): Promise<Platform> {
-  const p = await openPlatform({ dbPath });
+  const p = await openPlatform({ db: dbPath });
   p.clock = new DbClock(p.db, () => 0);
   await p.clock.setOffset(Date.parse(at));
   return p;
@@ -270,6 +270,75 @@ describe('amounts, duration and trials', () => {
       assert.equal((await f.charges(s.id)).length, 0);
       await f.advanceDays(22);
       assert.equal((await f.get(s.id)).metadata.charge_count, 1);
+    } finally {
+      await f.p.close();
+    }
+  });
+});
+
+describe('backdated starts: the current period is billed once, never each missed cycle', () => {
+  it('a daily plan started in 1970 bills one charge at creation; the next is the end of the current period', async () => {
+    const f = await fixture('2031-05-10T12:00:00.000Z');
+    try {
+      const planId = await f.plan({ amount: 900, billing_cycle: 'daily' });
+      const s = await f.subscribe(planId, { start_date: '1970-01-01T06:00:00Z' });
+      assert.equal((await f.charges(s.id)).length, 1);
+      assert.equal(s.metadata.charge_count, 1);
+      // Periods keep the start's time of day: 06:00 → 06:00.
+      assert.equal(s.metadata.billing_period_start, '2031-05-10T06:00:00.000Z');
+      assert.equal(s.metadata.billing_period_end, '2031-05-11T06:00:00.000Z');
+      assert.equal(s.next_bill_date, '2031-05-11T06:00:00.000Z');
+      assert.deepEqual((await f.ledger(s.id)).map((l) => [l.kind, l.period, l.due_at]), [['regular', 0, '2031-05-10T12:00:00.000Z']]);
+      await f.advanceDays(2);
+      assert.deepEqual((await f.ledger(s.id)).map((l) => l.period), [0, 1, 2]);
+      assert.equal((await f.get(s.id)).next_bill_date, '2031-05-13T06:00:00.000Z');
+    } finally {
+      await f.p.close();
+    }
+  });
+
+  it('duration counts charges from the first one: a 3-charge monthly plan started 10 months back bills 3 times, on the start\'s day of month', async () => {
+    const f = await fixture('2031-11-15T09:00:00.000Z');
+    try {
+      const planId = await f.plan({ amount: 1200, billing_cycle: 'monthly', duration: 3 });
+      const s = await f.subscribe(planId, { start_date: '2031-01-31' });
+      assert.equal(s.metadata.charge_count, 1);
+      assert.equal(s.metadata.billing_period_start, '2031-10-31T00:00:00.000Z');
+      // November has 30 days; the month-end anchor comes back in December.
+      assert.equal(s.next_bill_date, '2031-11-30T00:00:00.000Z');
+      await f.advanceDays(60);
+      const done = await f.get(s.id);
+      assert.equal(done.status, 'completed');
+      assert.deepEqual((await f.charges(s.id)).map((t) => t.requested_amount), [1200, 1200, 1200]);
+      assert.deepEqual((await f.ledger(s.id)).map((l) => day(l.due_at)), ['2031-11-15', '2031-11-30', '2031-12-31']);
+    } finally {
+      await f.p.close();
+    }
+  });
+
+  it('a start whose trial is over skips the trial charge; one still in its trial pays the trial charge once', async () => {
+    const f = await fixture('2031-03-01T00:00:00.000Z');
+    try {
+      const planId = await f.plan({ amount: 3000, billing_cycle: 'monthly', trial_period_days: 14, trial_amount: 100 });
+      const over = await f.subscribe(planId, { start_date: '2030-12-01' });
+      assert.deepEqual((await f.charges(over.id)).map((t) => t.requested_amount), [3000]);
+      assert.equal(over.metadata.billing_period_start, '2031-02-15T00:00:00.000Z');
+      assert.equal(over.next_bill_date, '2031-03-15T00:00:00.000Z');
+      const inTrial = await f.subscribe(planId, { start_date: '2031-02-20' });
+      assert.deepEqual((await f.charges(inTrial.id)).map((t) => t.requested_amount), [100]);
+      assert.equal(inTrial.next_bill_date, '2031-03-06T00:00:00.000Z');
+    } finally {
+      await f.p.close();
+    }
+  });
+
+  it('a declined first charge of a backdated start retries from now, not from the missed dates', async () => {
+    const f = await fixture('2031-05-10T12:00:00.000Z');
+    try {
+      const planId = await f.plan({ amount: 900, billing_cycle: 'weekly', max_retry_count: 2, retry_policy: { steps: [{ delay_days: 1 }, { delay_days: 1 }] } });
+      const s = await f.subscribe(planId, { start_date: '2020-01-01', card_id: await f.card('tok_visa_declined') });
+      assert.deepEqual([s.status, s.retry_count, s.next_bill_date], ['active', 1, '2031-05-11T12:00:00.000Z']);
+      assert.equal((await f.charges(s.id)).length, 1);
     } finally {
       await f.p.close();
     }
@@ -583,7 +652,7 @@ describe('idempotency', () => {
 
   it('two processes (two connections to one file) billing at once charge once', async () => {
     const f = await fixture(T0);
-    const other = await frozenPlatform(T0, f.p.db.path);
+    const other = await frozenPlatform(T0, f.p.db.location);
     try {
       const planId = await f.plan({ amount: 1000, billing_cycle: 'daily' });
       const ids: string[] = [];
@@ -629,7 +698,11 @@ describe('idempotency', () => {
       await f.p.clock.setOffset(Date.parse('2031-02-01T00:00:00.000Z'));
       const attempts = await billDueSubscriptions(f.p, f.p.clock.now(), (done, total) => seen.push([done, total]));
       assert.equal(attempts, count);
-      assert.deepEqual(seen, [[0, count], [BILLING_BATCH_SIZE, count], [count, count]]);
+      // Progress in charge attempts: from 0 of all to all, never backwards, in several chunks.
+      assert.deepEqual(seen[0], [0, count]);
+      assert.deepEqual(seen.at(-1), [count, count]);
+      assert.ok(seen.length > 2, 'more than one chunk');
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]![0] >= seen[i - 1]![0]);
       const billed = await f.p.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM subscriptions WHERE plan_id = ? AND charge_count = 2`, [planId]);
       assert.equal(billed!.n, count);
     } finally {

@@ -16,7 +16,7 @@ import { execute } from '../../src/services/use-case.js';
 import { createCustomer } from '../../src/services/customers/customers.js';
 import { createWebhookEndpoint, listWebhookAttempts } from '../../src/services/webhooks/endpoints.js';
 import { deliverDue } from '../../src/services/webhooks/delivery.js';
-import { webhookSendRepo } from '../../src/store/repositories/webhook-sends.js';
+import { webhookSendRepo } from '../../src/store/sqlite/repositories/webhook-sends.js';
 
 async function setup(url: string, customers: number) {
   const { p, demo } = await demoPlatform();
@@ -24,7 +24,7 @@ async function setup(url: string, customers: number) {
   const endpoint = await execute(createWebhookEndpoint, p, ctx, { url, enabled_events: ['customer.created'] });
   for (let i = 0; i < customers; i++) await execute(createCustomer, p, ctx, { first_name: `C${i}`, last_name: 'Claim' });
   // A second process's view of the same file, with its own connections.
-  const other = await openPlatform({ dbPath: p.db.path, env: {} });
+  const other = await openPlatform({ db: p.db.location, env: {} });
   const pass = (q: Platform) => deliverDue({ db: q.db, clock: q.clock, env: {} }, { groupId: demo.group_id });
   const attempts = async () =>
     (await execute(listWebhookAttempts, p, ctx, { endpoint_id: endpoint.id, limit: 100 })).data.items;

@@ -11,7 +11,7 @@ import { saleBody } from '../helpers/bodies.js';
 test('a key revoked by `payctl key revoke` in another process is refused by the next request', async () => {
   const s = await startTestServer();
   try {
-    const db = s.p.db.path;
+    const db = s.p.db.location;
     const created = await runCliJson<{ id: string; key: string }>(['key', 'create', '--group', s.demo.group_id, '--permission', 'manage_transactions'], { db });
     const sale = () => s.call('POST', `/api/v1/groups/${s.demo.group_id}/transaction`, { key: created.key, body: saleBody(s.demo.processor_id) });
     // A key created by another process works at once, and is then cached.
@@ -35,7 +35,7 @@ test('a processor created by another process is usable by the next request; an u
     const key = s.demo.keys.manage_transactions;
     const sale = (processorId: string) => s.call('POST', `/api/v1/groups/${s.demo.group_id}/transaction`, { key, body: saleBody(processorId) });
     assert.equal((await sale(s.demo.processor_id)).status, 200);
-    const made = await runCliJson<{ id: string }>(['processor', 'create', '--group', s.demo.group_id, '--type', 'merchant_level'], { db: s.p.db.path });
+    const made = await runCliJson<{ id: string }>(['processor', 'create', '--group', s.demo.group_id, '--type', 'merchant_level'], { db: s.p.db.location });
     const r = await sale(made.id);
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.processor_id ?? made.id, made.id);
@@ -49,8 +49,8 @@ test('a processor created by another process is usable by the next request; an u
 
 test('a stored card served from memory: a change or removal of the customer or card by another process applies to the next sale', async () => {
   const s = await startTestServer();
-  const { Database } = await import('../../src/store/db.js');
-  const other = await Database.open(s.p.db.path); // another process's connection
+  const { Database } = await import('../../src/store/sqlite/db.js');
+  const other = await Database.open(s.p.db.location); // another process's connection
   try {
     const g = s.demo.group_id;
     const added = await s.call('POST', `/api/v1/groups/${g}/processing/${s.demo.linked_account_id}/customers/${s.demo.customer_id}/payment_methods/card`, {

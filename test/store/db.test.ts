@@ -2,9 +2,10 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sqlite3 from 'sqlite3';
-import { Database, assertSqliteVersion, type Executor } from '../../src/store/db.js';
-import { migrations, type Migration } from '../../src/store/migrations/index.js';
-import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/migrate.js';
+import { Database, assertSqliteVersion } from '../../src/store/sqlite/db.js';
+import { type Executor } from '../../src/store/interfaces/db.js';
+import { migrations, type Migration } from '../../src/store/sqlite/migrations/index.js';
+import { migrate, SchemaTooNewError, LATEST_VERSION } from '../../src/store/sqlite/migrate.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
@@ -45,7 +46,7 @@ test('a database written by a newer payctl is refused with a clear message', asy
   await migrate(db);
   await db.write((tx) => tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [999, 'future', 'now']));
   await db.close();
-  await assert.rejects(openPlatform({ dbPath: path }), (err: Error) => {
+  await assert.rejects(openPlatform({ db: path }), (err: Error) => {
     assert.ok(err instanceof SchemaTooNewError);
     assert.match(err.message, /schema version 999.*upgrade payctl/);
     return true;
@@ -64,7 +65,7 @@ test('SQLite versions older than 3.51.3 are refused', () => {
 });
 
 test('WAL mode, foreign keys and the busy timeout are on, on both connections; the writer syncs fully', async () => {
-  const p = await openPlatform({ dbPath: tempDbPath() });
+  const p = await openPlatform({ db: tempDbPath() });
   const pragmas = async (ex: Executor) => ({
     journal_mode: (await ex.get<{ journal_mode: string }>('PRAGMA journal_mode'))?.journal_mode,
     foreign_keys: (await ex.get<{ foreign_keys: number }>('PRAGMA foreign_keys'))?.foreign_keys,
@@ -113,7 +114,7 @@ test('a write resolves only after commit: a second connection sees it at once', 
 
 test('a CLI process and this process write the same file at once without SQLITE_BUSY', async () => {
   const path = tempDbPath();
-  const p = await openPlatform({ dbPath: path });
+  const p = await openPlatform({ db: path });
   const { seedDemo } = await import('../../src/dev/demo.js');
   const { createCustomer } = await import('../../src/services/customers/customers.js');
   const demo = await seedDemo(p);
@@ -164,7 +165,7 @@ test('more distinct SQL texts than the statement cache holds still run (uncached
 
 test('a write sees the rows that earlier writes of its batch deferred (by id, by scan); failed writes leave none', async () => {
   const { demoPlatform } = await import('../helpers/platform.js');
-  const { transactionRepo } = await import('../../src/store/repositories/transactions.js');
+  const { transactionRepo } = await import('../../src/store/sqlite/repositories/transactions.js');
   const { createSale } = await import('../../src/services/transactions/sale.js');
   const { saleBody } = await import('../helpers/bodies.js');
   const { newId } = await import('../../src/lib/ids.js');
@@ -274,7 +275,7 @@ test('a batch of compare-and-sets of one SQL text is one UPDATE; two on one row,
     for (const id of ids) await tx.run("INSERT INTO t (id, status, n) VALUES (?, 'open', 10)", [id]);
   });
   const sql = "UPDATE t SET status = ?, n = ?, at = ? WHERE id = ? AND status = 'open' AND ? <= n";
-  const change = (id: string, n: number, name: string) => (tx: import('../../src/store/db.js').Tx) =>
+  const change = (id: string, n: number, name: string) => (tx: import('../../src/store/interfaces/db.js').Tx) =>
     Promise.resolve(tx.deferChange('t', id, sql, ['done', n, `at-${name}`, id, n], { changes: 1, error: () => new Error(`${name} missed`) }));
   const run = async (writes: Array<[string, number, string]>) => {
     const statementsBefore = db.stats().statements;
@@ -316,14 +317,14 @@ test('a batch of compare-and-sets of one SQL text is one UPDATE; two on one row,
 test('deferred rows of two tables, alternating write by write, go as one INSERT per table; a foreign key between them still holds', async () => {
   const db = await Database.open(tempDbPath());
   await db.execSchema('CREATE TABLE a (id TEXT PRIMARY KEY, v TEXT); CREATE TABLE b (id TEXT PRIMARY KEY, a_id TEXT REFERENCES a(id), v TEXT)');
-  const batch = async (writes: Array<(tx: import('../../src/store/db.js').Tx) => void>) => {
+  const batch = async (writes: Array<(tx: import('../../src/store/interfaces/db.js').Tx) => void>) => {
     const statementsBefore = db.stats().statements;
     const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
     const results = await Promise.allSettled(writes.map((fn) => db.write(async (tx) => fn(tx))));
     await hold;
     return { results: results.map((r) => r.status), statements: db.stats().statements - statementsBefore };
   };
-  const pair = (i: number) => (tx: import('../../src/store/db.js').Tx) => {
+  const pair = (i: number) => (tx: import('../../src/store/interfaces/db.js').Tx) => {
     tx.deferInsert('a', ['id', 'v'], [`a${i}`, `va${i}`]);
     tx.deferInsert('b', ['id', 'a_id', 'v'], [`b${i}`, `a${i}`, `vb${i}`]);
   };
@@ -383,13 +384,13 @@ test('a shared read serves the callers that ask together, and each sees every co
 });
 
 test('the batch UPDATE of compare-and-sets finds each row by its key, not by walking an index of its other condition', async () => {
-  const { changeEach } = await import('../../src/store/db.js');
-  const { transactionRepo } = await import('../../src/store/repositories/transactions.js');
-  const p = await openPlatform({ dbPath: tempDbPath() });
+  const { changeEach } = await import('../../src/store/sqlite/db.js');
+  const { transactionRepo } = await import('../../src/store/sqlite/repositories/transactions.js');
+  const p = await openPlatform({ db: tempDbPath() });
   try {
     // The capture's compare-and-set, as the batch sends it.
     let sql = '';
-    const tx = { deferChange: (_t: string, _id: string, s: string) => (sql = s) } as unknown as import('../../src/store/db.js').Tx;
+    const tx = { deferChange: (_t: string, _id: string, s: string) => (sql = s) } as unknown as import('../../src/store/interfaces/db.js').Tx;
     transactionRepo.deferCapture(tx, 'x', 1, 'captured', 'now', () => new Error('missed'));
     const batch = changeEach(sql)!;
     assert.ok(batch, sql);
@@ -402,5 +403,30 @@ test('the batch UPDATE of compare-and-sets finds each row by its key, not by wal
     }
   } finally {
     await p.close();
+  }
+});
+
+test('a write queued alone (a catch-up chunk) gets a transaction of its own: the writes before it commit without waiting for it', async () => {
+  const db = await Database.open(tempDbPath());
+  try {
+    await db.execSchema('CREATE TABLE log (n INTEGER)');
+    const order: string[] = [];
+    const before = db.stats().batches;
+    let releaseHold!: () => void;
+    const hold = db.write(() => new Promise<void>((r) => (releaseHold = r)));
+    const write = (name: string, opts?: { alone: boolean }) =>
+      db.write(async (tx) => {
+        order.push(`run ${name}`);
+        await tx.run('INSERT INTO log (n) VALUES (1)');
+      }, opts).then(() => order.push(`committed ${name}`));
+    const all = Promise.all([write('a'), write('b'), write('chunk', { alone: true }), write('c')]);
+    releaseHold();
+    await hold;
+    await all;
+    // a and b share a batch and commit before the chunk runs; c waits for the next batch.
+    assert.deepEqual(order, ['run a', 'run b', 'committed a', 'committed b', 'run chunk', 'committed chunk', 'run c', 'committed c']);
+    assert.equal(db.stats().batches - before, 4, 'the hold, a + b, the chunk, c');
+  } finally {
+    await db.close();
   }
 });

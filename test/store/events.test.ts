@@ -7,12 +7,12 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Database } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
-import { migrations } from '../../src/store/migrations/index.js';
-import webhooks from '../../src/store/migrations/015-webhooks.js';
-import { eventRepo } from '../../src/store/repositories/events.js';
-import { deleteGroupRows } from '../../src/store/group-tables.js';
+import { Database } from '../../src/store/sqlite/db.js';
+import { migrate } from '../../src/store/sqlite/migrate.js';
+import { migrations } from '../../src/store/sqlite/migrations/index.js';
+import webhooks from '../../src/store/sqlite/migrations/015-webhooks.js';
+import { eventRepo } from '../../src/store/sqlite/repositories/events.js';
+import { deleteGroupRows } from '../../src/store/sqlite/group-tables.js';
 import type { EventEntity } from '../../src/store/interfaces/events.js';
 import { newId } from '../../src/lib/ids.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -138,6 +138,7 @@ test("every read of the log is an index search or a walk of the rowid: no scan, 
     // The repository's own statements, caught on their way to the database, then planned by it.
     const seen: Array<{ sql: string; params: unknown[] }> = [];
     const catching = {
+      repos: db.repos,
       get: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), undefined as T | undefined),
       all: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), [] as T[]),
     };

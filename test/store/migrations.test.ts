@@ -1,10 +1,10 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Database } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
-import type { Migration } from '../../src/store/migrations/index.js';
-import { migrations } from '../../src/store/migrations/index.js';
+import { Database } from '../../src/store/sqlite/db.js';
+import { migrate } from '../../src/store/sqlite/migrate.js';
+import type { Migration } from '../../src/store/sqlite/migrations/index.js';
+import { migrations } from '../../src/store/sqlite/migrations/index.js';
 import { demoPlatform, tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
 import { saleBody } from '../helpers/bodies.js';
@@ -26,7 +26,7 @@ interface DailyRow {
 const RECOUNT = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
   source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
   FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
-const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount
+const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, (net_high * 67108864 + net_low) AS net_amount
   FROM transaction_daily WHERE tx_count <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
 
 test('the migration runner runs statement lists whole: a trigger body keeps its semicolons', async () => {
@@ -82,7 +82,7 @@ test('a database that was never reported on has exact rollups after sales, captu
   await execute(refundTransaction, p, ctx, { transaction_id: settled.id, ...{ amount: 1200 } });
   assert.ok((await p.db.all<DailyRow>(RECOUNT)).some((r) => r.status === 'partially_refunded' && r.net_amount === 3800), 'the refund moved the net amount');
   assert.deepEqual(await p.db.all<DailyRow>(ROLLUP), await p.db.all<DailyRow>(RECOUNT));
-  const path = p.db.path;
+  const path = p.db.location;
   await p.close();
   // A bulk load in another process: its rows reach the rollup without a trigger per row.
   const seeded = await runCli(['dev', 'seed', '--transactions', '3000', '--json'], { db: path });
@@ -117,7 +117,7 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
   const { sql } = (await db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'webhook_attempts'"))!;
   assert.match(sql, /WITHOUT ROWID/);
   assert.deepEqual(await db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_attempts' AND sql IS NOT NULL"), []);
-  const { attemptRepo } = await import('../../src/store/repositories/webhooks.js');
+  const { attemptRepo } = await import('../../src/store/sqlite/repositories/webhooks.js');
   const listed = await attemptRepo.list(db, 'g1', 'ep1', { limit: 10 });
   assert.deepEqual(listed.map((a) => [a.id, a.attempt, a.status, a.response_status, a.error]), [
     ['a2', 2, 'succeeded', 200, null],
@@ -127,4 +127,12 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
   assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep1', { limit: 10, before: 'a2' })).map((a) => a.id), ['a1']);
   assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep2', { limit: 10 })).map((a) => a.id), ['b1']);
   await db.close();
+});
+
+test('LATEST_VERSION (read without loading the migrations) is the newest migration, and the versions are 1…N', async () => {
+  const { LATEST_VERSION } = await import('../../src/store/sqlite/migrations/latest.js');
+  assert.deepEqual(
+    migrations.map((m) => m.version),
+    Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
+  );
 });

@@ -11,7 +11,7 @@ import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { transactionRepo } from '../../src/store/repositories/transactions.js';
+import { transactionRepo } from '../../src/store/sqlite/repositories/transactions.js';
 import type { Platform } from '../../src/services/platform.js';
 import { newId } from '../../src/lib/ids.js';
 import { contextFor } from '../../src/services/context.js';
@@ -20,8 +20,9 @@ import { execute, executeRaw, withParams } from '../../src/services/use-case.js'
 const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
   source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
 FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
-const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount
-FROM transaction_daily WHERE tx_count <> 0 OR net_amount <> 0`;
+// The rollups keep the net amount in two halves (migration 21): high × 2^26 + low.
+const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, (net_high * 67108864 + net_low) AS net_amount
+FROM transaction_daily WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
 
 // The per-dimension rollup (status alone, and by brand, method_detail, source), from the rows.
 const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
@@ -30,7 +31,7 @@ const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
   COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount FROM transactions GROUP BY 1, 2, 3, 4, 5`,
   )
   .join(' UNION ALL ');
-const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_amount <> 0`;
+const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, (net_high * 67108864 + net_low) AS net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
 
 async function assertRollupExact(p: Platform, label: string): Promise<number> {
   const order = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).sort();
@@ -103,21 +104,21 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
 
 test('a database from before the rollup migration (per-row insert trigger, stale totals) is recounted, never counted twice', async () => {
   const { p, demo } = await demoPlatform();
-  const path = p.db.path;
+  const path = p.db.location;
   await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
-  // Make it what an older payctl left: migration 11 not applied, the old per-row insert
-  // trigger in place, and totals that miss rows.
+  // Make it what an older payctl left: the latest rollup recount (migration 21) not
+  // applied, an old per-row insert trigger in place, and totals that miss rows.
   await p.db.write(async (tx) => {
-    await tx.run('DELETE FROM schema_migrations WHERE version = 11');
+    await tx.run('DELETE FROM schema_migrations WHERE version = 21');
     await tx.run(`CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions BEGIN
-      INSERT INTO transaction_daily (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_amount)
+      INSERT INTO transaction_daily (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_low)
       VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''), NEW.source, NEW.currency, NEW.processor_id, 1, NEW.captured_amount - NEW.refunded_amount)
-      ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id) DO UPDATE SET tx_count = tx_count + 1, net_amount = net_amount + excluded.net_amount;
+      ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id) DO UPDATE SET tx_count = tx_count + 1, net_low = net_low + excluded.net_low;
     END`);
     await tx.run('DELETE FROM transaction_daily');
   });
   await p.close();
-  const reopened = await openPlatform({ dbPath: path });
+  const reopened = await openPlatform({ db: path });
   try {
     await assertRollupExact(reopened, 'after the migration');
     await executeRaw(createSale, reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));

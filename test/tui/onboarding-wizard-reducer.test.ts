@@ -1,6 +1,8 @@
 // The wizard's state machine without a screen: tables of keystrokes from a starting
 // draft, and the state they lead to.
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { dataFile } from '../../src/lib/paths.js';
 import assert from 'node:assert/strict';
 import { initialState, wizardReducer, type WizardAction, type WizardState } from '../../src/tui/onboarding-wizard-reducer.js';
 import type { KeyInfo } from '../../src/tui/keys.js';
@@ -30,6 +32,13 @@ interface Case {
   keys: Stroke[];
   want: Partial<Pick<WizardState, 'cursor' | 'input' | 'highlight' | 'phase'>> & { draft?: Draft; error?: RegExp; effect?: string };
 }
+
+/** A draft answered up to the underwriting step (the card example's business and representative). */
+const UNDERWRITING: Draft = (() => {
+  const entry = JSON.parse(readFileSync(dataFile('examples', 'signup-entry.json'), 'utf8')) as { business: Record<string, unknown> };
+  const { underwriting: _u, processing_statements: _p, bank_statements: _b, ...business } = entry.business;
+  return { ...entry, business } as Draft;
+})();
 
 const cases: Case[] = [
   { name: 'starts on the form id', keys: [], want: { cursor: 'signup_form_id', phase: 'asking', input: '' } },
@@ -63,6 +72,37 @@ const cases: Case[] = [
   { name: 'forms: an unknown form is refused', ask: FORMS, keys: ['zz', ENTER], want: { cursor: 'signup_form_id', error: /choose one of the listed options/, draft: {} } },
   { name: 'forms: none to choose from', ask: { signupForms: [] }, keys: [ENTER], want: { cursor: 'signup_form_id', error: /payctl signup-form create/ } },
   { name: 'forms: a resumed draft’s form highlighted', ask: FORMS, draft: { signup_form_id: 'f2', external_id: 'x', business: {} }, keys: [ESC, ESC], want: { cursor: 'signup_form_id', highlight: 1 } },
+  // Website and MCC are judged at their question by the request schema, not only at the end.
+  {
+    name: 'a website that is not an address stays at the question',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A', business_type: 'trust' } },
+    keys: [ESC, 'not a url', ENTER], // it opens on the first required question (description); back to website
+    want: { cursor: 'business.website', error: /must be a web address/ },
+  },
+  {
+    name: 'a website without a scheme is taken',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A', business_type: 'trust' } },
+    keys: [ESC, 'cafe.example', ENTER],
+    want: { cursor: 'business.description' },
+  },
+  {
+    name: 'an MCC of letters stays at the question',
+    draft: { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A', business_type: 'trust', description: 'Cafe', ein: '12-3456789' } },
+    keys: ['abcd', ENTER],
+    want: { cursor: 'business.industry_mcc', error: /4-digit merchant category code/ },
+  },
+  {
+    name: 'a payment method typo names the field and the item, not an index',
+    draft: UNDERWRITING,
+    keys: ['card,cash', ENTER],
+    want: { cursor: 'business.underwriting.payment_methods', error: /^payment_methods "cash": must be one of: card, ach$/ },
+  },
+  {
+    name: 'pending litigation opens on none',
+    draft: { ...UNDERWRITING, business: { ...(UNDERWRITING.business as object), underwriting: { payment_methods: ['card'], geographich_reach: 'us-and-international', currently_accepts_card: false, acceptance_methods: { in_person: 100, online: 0, mail_or_phone: 0 }, collect_funds: { card: { expected_transaction_activity: { monthly_volume_range: 'under-10k' } } }, send_funds: { ach: { expected_transaction_activity: { monthly_volume_range: 'under-10k' } }, instant_bank: { expected_transaction_activity: { monthly_volume_range: 'under-10k' } } }, business_presence: 'online-only' } } },
+    keys: [],
+    want: { cursor: 'business.underwriting.pending_litigation', highlight: 7 },
+  },
   { name: 'Ctrl+S asks to save the draft', keys: ['f', ENTER, CTRL_S], want: { effect: 'save', cursor: 'external_id' } },
   { name: 'Ctrl+C leaves', keys: [CTRL_C], want: { effect: 'exit', phase: 'done' } },
   { name: 'keys after leaving do nothing', keys: [CTRL_C, 'x', ENTER], want: { phase: 'done', input: '' } },

@@ -443,3 +443,46 @@ describe('onboarding wizard: choosing the signup form from the database', () => 
     await p.close();
   });
 });
+
+describe('onboarding wizard: fields that need care', () => {
+  const BUSINESS = { signup_form_id: 'f', business: { business_name: 'A', doing_business_as: 'A', business_type: 'trust', description: 'Cafe' } };
+
+  it('an EIN shows only its last four while typed; the MCC question says what an MCC looks like and refuses letters', async () => {
+    const d = start({ initialDraft: BUSINESS });
+    await settle();
+    assert.equal(d.field(), 'business.ein');
+    await d.press('12-3456789');
+    assert.match(d.frame(), /> ••••••6789▌/);
+    assert.doesNotMatch(d.frame(), /12-345/);
+    await d.press(KEY.enter);
+    assert.equal(d.field(), 'business.industry_mcc');
+    assert.match(d.frame(), /4-digit merchant category code, e\.g\. 5814/);
+    await d.press('abcd', KEY.enter);
+    assert.equal(d.field(), 'business.industry_mcc');
+    assert.match(d.frame(), /✖ must be a 4-digit merchant category code/);
+  });
+
+  it('a representative’s SSN is masked too, and so is the review', async () => {
+    const entry = load('signup-entry.json');
+    const d = start({ initialDraft: entry });
+    await settle();
+    assert.match(d.frame(), /Review the signup entry/);
+    const last = 0; // the first representative gives an SSN (the second an ITIN)
+    const ssn: string = entry.business.representatives[last].ssn;
+    assert.doesNotMatch(d.frame(), new RegExp(ssn.slice(0, 5)));
+    // Back to the last representative's SSN question: the answer shown in the input is masked.
+    const id = `business.representatives.${last}.ssn`;
+    for (let i = 0; i < 100 && d.field() !== id; i++) await d.press(KEY.esc);
+    assert.equal(d.field(), id);
+    assert.match(d.frame(), new RegExp(`> •+${ssn.slice(-4)}▌`));
+  });
+
+  it('a statement file id question says what a file id is', async () => {
+    const entry = load('signup-entry.json');
+    const d = start({ initialDraft: entry });
+    await settle();
+    await d.press(KEY.esc);
+    assert.match(d.field() ?? '', /statements\.third_month_file_id$/);
+    assert.match(d.frame(), /the id your document upload gave for the statement/);
+  });
+});

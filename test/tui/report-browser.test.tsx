@@ -185,3 +185,53 @@ test('a key typed in answer to a frame reaches that frame\'s screen (q right aft
   assert.ok(typed, 'the applied filter was drawn');
   assert.equal(b.exits(), 1);
 });
+
+// The reporting parser's problems for a status typo or an impossible date, as the command's checkFilters gives them.
+const STATUSES = ['settled', 'pending', 'declined'];
+function check(f: BrowserFilters) {
+  const problems: Array<{ path: string; message: string }> = [];
+  (f.statuses ?? []).forEach((s, i) => STATUSES.includes(s) || problems.push({ path: `statuses.${i}`, message: `"${s}" is not a transaction status` }));
+  if (f.start && !/^\d{4}-(0[1-9]|1[0-2])-\d{2}$/.test(f.start)) problems.push({ path: 'start', message: 'must be a date (YYYY-MM-DD)' });
+  return problems;
+}
+
+test('a filter typo is shown at its field; the bar stays open and nothing is applied or remembered', async () => {
+  const remembered: BrowserFilters[] = [];
+  const b = start({ checkFilters: check, onFiltersChange: (f) => remembered.push(f) });
+  await settle();
+  const loads = b.pages.length;
+  await b.press('f', ...'setled'.split(''), KEY.enter);
+  let f = b.frame();
+  assert.match(f, /› status\s+setled▌[\s│]+✖ "setled" is not a transaction status/);
+  assert.match(f, /Enter: apply/); // still in the bar
+  assert.equal(b.pages.length, loads);
+  assert.deepEqual(remembered, []);
+  // Fixed in place: the mark goes as the field is edited, and Enter applies.
+  await b.press(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, ...'ttled'.split(''));
+  assert.doesNotMatch(b.frame(), /✖/);
+  await b.press(KEY.enter);
+  assert.deepEqual(b.pages.at(-1)!.filters, { statuses: ['settled'] });
+  assert.deepEqual(remembered, [{ statuses: ['settled'] }]);
+  // A bad from date: the cursor moves to the field that has the problem.
+  await b.press('f', KEY.tab, KEY.tab, ...'2026-13-01'.split(''), KEY.tab, KEY.enter);
+  f = b.frame();
+  assert.match(f, /› from\s+2026-13-01▌[\s│]+✖ must be a date/);
+  await b.press(KEY.esc);
+  assert.match(b.frame(), /status settled/);
+  assert.doesNotMatch(b.frame(), /2026-13-01|✖/);
+  assert.deepEqual(remembered, [{ statuses: ['settled'] }]);
+  await b.press('q');
+  assert.equal(b.exits(), 1);
+});
+
+test('a load that throws before returning a promise is shown, and the browser keeps running', async () => {
+  const b = start({
+    loadPage: () => {
+      throw new Error('no such window');
+    },
+  });
+  await settle();
+  assert.match(b.frame(), /✖ no such window/);
+  await b.press('q');
+  assert.equal(b.exits(), 1);
+});

@@ -57,6 +57,32 @@ export function addCycles(startIso: Instant, cycle: BillingCycle, factor: number
 }
 
 /**
+ * How many whole cycles lie between `startIso` and `at`: the largest k ≥ 0 with
+ * addCycles(start, k) ≤ at (0 when `at` is before the start). Arithmetic, not a walk, so
+ * a start decades back costs the same as one yesterday.
+ */
+export function cyclesElapsed(startIso: Instant, cycle: BillingCycle, factor: number, at: Instant): number {
+  const start = toMs(startIso, 'start');
+  const end = toMs(at, 'at');
+  if (end < start) return 0;
+  let k: number;
+  if (cycle === 'daily' || cycle === 'weekly') {
+    k = Math.floor((end - start) / ((cycle === 'daily' ? 1 : 7) * factor * DAY_MS));
+  } else {
+    const perCycle = CYCLE_MONTHS[cycle];
+    if (perCycle === undefined) throw new RangeError(`unknown billing cycle: ${String(cycle)}`);
+    const s = new Date(start);
+    const e = new Date(end);
+    const months = (e.getUTCFullYear() - s.getUTCFullYear()) * 12 + (e.getUTCMonth() - s.getUTCMonth());
+    k = Math.max(0, Math.floor(months / (perCycle * factor)));
+  }
+  // Day-of-month clamping and time of day can put the estimate one off either way.
+  while (k > 0 && toMs(addCycles(startIso, cycle, factor, k)) > end) k--;
+  while (toMs(addCycles(startIso, cycle, factor, k + 1)) <= end) k++;
+  return k;
+}
+
+/**
  * The next regular bill date of a subscription: anchor + chargeCount cycles, where
  * chargeCount is the number of regular (non-trial) cycles already billed. null when a
  * finite subscription (duration > 0) has billed all of its cycles; duration 0 is endless.

@@ -6,7 +6,7 @@
 // reported together with unrelated field errors; a rule only runs when the fields it
 // reads are themselves valid (no second error for one mistake).
 import { z } from 'zod';
-import { uint64, uint64Loose } from '../money.js';
+import { amount, uint64, uint64Loose } from '../money.js';
 import { customFields, requiredText, text, uuid } from '../strings.js';
 import { looseBillingAddress } from '../address.js';
 import { pagingQuery } from '../paging.js';
@@ -193,17 +193,17 @@ const PLAN_RULES =
 
 const planFields = {
   name: requiredText().describe('Shown to end-users'),
-  amount: uint64.describe('Amount of each cycle in cents; tax and shipping_amount are included in it'),
+  amount: amount.describe('Amount of each cycle in cents; tax and shipping_amount are included in it'),
   billing_cycle: oneOf(BILLING_CYCLES),
   billing_factor: billingFactor.optional().describe('For daily: the interval in days; every other cycle: must be 1'),
   duration: uint64Loose.describe('Number of cycles; 0 means endless (number or digit string)'),
-  initial_amount: uint64.optional().describe('Used only for the first regular charge; then amount applies'),
+  initial_amount: amount.optional().describe('Used only for the first regular charge; then amount applies'),
   description: text().optional().describe('Shown to end-users'),
   proration_behavior: oneOf(PRORATION_BEHAVIORS).optional(),
-  tax: uint64.optional().describe('Tax included in amount, in cents; tax + shipping_amount ≤ amount'),
-  shipping_amount: uint64.optional().describe('Shipping included in amount, in cents; tax + shipping_amount ≤ amount'),
+  tax: amount.optional().describe('Tax included in amount, in cents; tax + shipping_amount ≤ amount'),
+  shipping_amount: amount.optional().describe('Shipping included in amount, in cents; tax + shipping_amount ≤ amount'),
   trial_period_days: trialPeriodDays.optional(),
-  trial_amount: uint64.optional().describe('Charged once at the start of the trial; requires trial_period_days > 0'),
+  trial_amount: amount.optional().describe('Charged once at the start of the trial; requires trial_period_days > 0'),
   max_retry_count: maxRetryCount.optional(),
   custom_fields: customFields.nullable().optional(),
 };
@@ -237,7 +237,7 @@ export const updatePlanSchema = z
 // ---------------------------------------------------------------------------
 // Subscriptions
 
-const nullableAmount = uint64.nullable().optional();
+const nullableAmount = amount.nullable().optional();
 
 /** PUT …/recurring/subscription/{subscription_id} (spec 6). */
 export const updateSubscriptionSchema = z
@@ -247,7 +247,7 @@ export const updateSubscriptionSchema = z
     currency: z.literal('USD', { error: 'must be USD (the only supported currency)' }),
     amounts: z.strictObject(
       {
-        requested_amount: uint64,
+        requested_amount: amount,
         included_tax_amount: nullableAmount.describe('null: the plan\'s tax is used'),
         included_shipping_amount: nullableAmount.describe('null: the plan\'s shipping_amount is used'),
         initial_amount: nullableAmount.describe('First transaction only; null: the plan\'s value is used'),

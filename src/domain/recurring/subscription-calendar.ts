@@ -2,11 +2,13 @@
 // the bounds of a period, what a change of cycle or duration does to the schedule, the
 // terms a subscription takes from its plan, what a charge attempt and a change of amount
 // do to it. Each returns a new value; the services charge and save.
-import { addCycles, addDays } from './calendar.js';
+import { addCycles, addDays, cyclesElapsed } from './calendar.js';
 import type { BillingCycle, ProrationBehavior } from './constants.js';
 import { retryDelayDays } from './charges.js';
 import { prorate, prorationPlan } from './proration.js';
 import type { PlanEntity, RetryPolicySteps, SubscriptionEntity } from './entities.js';
+import { MAX_AMOUNT } from '../money.js';
+import { validationError } from '../../errors.js';
 
 type Schedule = Pick<SubscriptionEntity, 'anchor_at' | 'anchor_count' | 'billing_cycle' | 'billing_factor'>;
 
@@ -23,13 +25,42 @@ export function periodBounds(s: Schedule, index: number): { start: string; end: 
 }
 
 /**
- * A new cycle/factor: the anchor moves to the end of the period already paid for (or
- * stays at the start when nothing regular was billed yet). Unchanged when the schedule is.
+ * A new cycle/factor: the anchor moves to the end of the period already paid for (or,
+ * when nothing regular was billed yet, to the start of the first period billed: the
+ * start, or a backdated start's current period). Unchanged when the schedule is.
  */
 export function reanchor<S extends Schedule & Pick<SubscriptionEntity, 'charge_count' | 'billing_period_end'>>(s: S, cycle: BillingCycle, factor: number): S {
   if (s.billing_cycle === cycle && s.billing_factor === factor) return s;
-  const anchor = s.charge_count > 0 ? { anchor_at: s.billing_period_end, anchor_count: s.charge_count } : {};
+  const anchor =
+    s.charge_count > 0
+      ? { anchor_at: s.billing_period_end, anchor_count: s.charge_count }
+      : s.anchor_count < 0
+        ? { anchor_at: addCycles(s.anchor_at, s.billing_cycle, s.billing_factor, -s.anchor_count), anchor_count: 0 }
+        : {};
   return { ...s, ...anchor, billing_cycle: cycle, billing_factor: factor };
+}
+
+/**
+ * A new subscription whose first charge date has passed at `now` (DESIGN "Backdated
+ * starts"): it bills once, at creation, never each missed cycle.
+ * - Still inside its trial: the trial charge is due now.
+ * - Past its first regular bill date: the trial (if any) is over unbilled, and the period
+ *   that contains `now` on the start's calendar (same day of month and time of day) is
+ *   the first period billed, due now; the missed ones are skipped. `anchor_count` = −k
+ *   keeps the calendar exact (bill date n = anchor + n + k cycles) instead of moving the
+ *   anchor, which would lose a month-end day to clamping.
+ * The next bill date after it is the end of that period; `duration` counts the charges
+ * made from here (the skipped periods are neither billed nor counted). A retry of a
+ * declined first charge is scheduled from now. A start in the future is unchanged.
+ */
+export function backdate<S extends SubscriptionEntity>(s: S, now: string): S {
+  if (s.next_bill_date === null || s.next_bill_date >= now) return s;
+  const inTrial = (s.trial_period_days ?? 0) > 0 && !s.trial_done;
+  if (inTrial && s.anchor_at > now) return { ...s, next_bill_date: now };
+  const k = cyclesElapsed(s.anchor_at, s.billing_cycle, s.billing_factor, now);
+  const shifted = { ...s, trial_done: s.trial_done || inTrial, anchor_count: s.anchor_count - k, next_bill_date: now };
+  const first = periodBounds(shifted, s.charge_count);
+  return { ...shifted, billing_period_start: first.start, billing_period_end: first.end };
 }
 
 type Reschedulable = Schedule &
@@ -59,6 +90,8 @@ export interface SubscriptionTerms {
   duration: number;
   max_retry_count: number;
   retry_policy: RetryPolicySteps | null;
+  /** The request field that set `amount`, named when its proration would pass the bound (default `amount`). */
+  amount_field?: string;
 }
 
 /** A plan's terms, as its subscriptions copy them. */
@@ -145,6 +178,7 @@ export function changeAmount<S extends SubscriptionEntity>(
   amount: number,
   behavior: ProrationBehavior,
   at: string,
+  amountField = 'amount',
 ): { subscription: S; diff: number; charge_now?: number } {
   const paidFor = s.status === 'active' && s.charge_count > 0;
   const diff = paidFor ? prorate({ oldAmount: s.amount, newAmount: amount, periodStart: s.billing_period_start, periodEnd: s.billing_period_end, at }) : 0;
@@ -152,5 +186,27 @@ export function changeAmount<S extends SubscriptionEntity>(
   const next = { ...s, amount };
   if (action.action === 'charge_now') return { subscription: next, diff, charge_now: action.amount };
   const pending = next.pending_proration + (action.action === 'add_to_next_charge' ? action.amount : 0);
+  checkProrationBound(amount, pending, amountField);
   return { subscription: { ...next, pending_proration: pending, proration_result: pending !== 0 ? 'pending' : 'none' }, diff };
+}
+
+/**
+ * Prorations add up across updates (up, down, up …): what waits for the next charge is
+ * held to the money bound (DESIGN.md "Bounds"), so the next charge (amount + pending)
+ * is at most MAX_AMOUNT and a carried credit at most MAX_AMOUNT. An update that would
+ * pass it is refused with a 400 naming the field that set the amount.
+ */
+export function checkProrationBound(amount: number, pending: number, field: string): void {
+  if (amount + pending > MAX_AMOUNT) {
+    throw validationError([{
+      path: field,
+      message: `this change would make the next charge ${amount} + ${pending} prorated = ${amount + pending} cents, above the largest amount ${MAX_AMOUNT} (let the pending proration be charged first, or update with proration_behavior none)`,
+    }]);
+  }
+  if (pending < -MAX_AMOUNT) {
+    throw validationError([{
+      path: field,
+      message: `this change would make the credit waiting for the next charge ${-pending} cents, above the largest amount ${MAX_AMOUNT} (update with proration_behavior none)`,
+    }]);
+  }
 }

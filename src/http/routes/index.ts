@@ -13,6 +13,7 @@ import { reportingRoutes } from './reporting.js';
 import { sandboxRoutes } from './sandboxes.js';
 import { eventRoutes } from './events.js';
 import { webhookRoutes } from './webhooks.js';
+import { faultRoutes } from './faults.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -24,6 +25,7 @@ export function allRoutes(): RouteDef[] {
   all.push(...sandboxRoutes);
   all.push(...eventRoutes);
   all.push(...webhookRoutes);
+  all.push(...faultRoutes);
   all.push(...metaRoutes(() => all));
   return all;
 }

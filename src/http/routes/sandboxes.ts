@@ -1,7 +1,7 @@
 // Sandboxes (extension): groups for test suites, with their own keys, data and clock.
 // Authorised by the sandbox admin token that `payctl serve` prints; moving a sandbox's
 // clock also by a manage_transactions key of that group.
-import { adminAuth, adminOrKey, type RouteDef, route } from '../route.js';
+import { adminAuth, adminOrKey, JsonResponse, type RouteDef, route } from '../route.js';
 import {
   createSandboxSchema,
   deletedSandboxSchema,
@@ -83,12 +83,18 @@ export const sandboxRoutes: RouteDef[] = [
     path: '/api/v1/sandboxes/:group_id/clock',
     summary: "Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)",
     description:
-      '{"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set).',
+      '{"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). ' +
+      'The due work runs in short chunks that let other groups\' writes through. 200 when the group has caught up; 202 when it has not after the answer budget ' +
+      '(10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.',
     tag,
     extension: true,
     auth: adminOrKey('manage_transactions'),
     body: moveClockSchema,
     response: groupClockSchema,
-    handler: (c) => executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id })),
+    otherStatuses: { 202: "Accepted: the clock moved; the group's due work is still running (catch_up.status running) and goes on after this answer" },
+    handler: async (c) => {
+      const state = await executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id }));
+      return state.catch_up?.status === 'running' ? new JsonResponse(202, state) : state;
+    },
   }),
 ];

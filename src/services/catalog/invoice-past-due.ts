@@ -2,12 +2,12 @@
 // is still unpaid, invoice.past_due is emitted once (request null, stamped with the
 // group's time at which the clock saw it). The status itself stays derived on read.
 import type { Platform } from '../platform.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { Progress } from '../clock/scheduler.js';
-import { invoicePastDueRepo } from '../../store/repositories/invoice-past-due.js';
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 
 const CHUNK = 200;
 
@@ -15,20 +15,30 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
   const at = until.toISOString();
   const cutoffDay = pastDueCutoffDay(at);
   let done = 0;
+  const pacer = new Pacer(p.db);
   for (;;) {
-    const rows = await invoicePastDueRepo.candidates(p.db, cutoffDay, scope, CHUNK);
+    const rows = await p.db.repos.invoicePastDue.candidates(p.db, cutoffDay, scope, CHUNK);
     if (rows.length === 0) break;
+    let all = true;
+    pacer.start();
     done += await p.db.write(async (tx) => {
+      const deadline = chunkDeadline();
       let n = 0;
       for (const row of rows) {
-        if ((await invoicePastDueRepo.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
+        // The rest are read again by the next chunk (still not notified).
+        if (n > 0 && pastDeadline(deadline)) {
+          all = false;
+          break;
+        }
+        if ((await tx.repos.invoicePastDue.markNotified(tx, row.id, row.due_date, at)).changes !== 1) continue;
         appendClockEvent(tx, row.group_id, at, event('invoice.past_due', await loadInvoice(tx, row, at)));
         n++;
       }
       return n;
-    });
+    }, CHUNK_WRITE);
     progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
-    if (rows.length < CHUNK) break;
+    if (rows.length < CHUNK && all) break;
+    await pacer.rest();
   }
   return done;
 }

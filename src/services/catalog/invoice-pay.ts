@@ -9,8 +9,6 @@ import { chargeEvent, event, forGroup } from '../events/events.js';
 import { actFor, type RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { z } from 'zod';
-import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
-import { partnerRepo } from '../../store/repositories/partners.js';
 import { invoiceIncludedTax, invoiceStatus, payInvoiceSchema, type InvoicePayment } from '../../domain/catalog.js';
 import { formatMoney } from '../../domain/money.js';
 import { invalidRequest, notFound } from '../../errors.js';
@@ -27,7 +25,7 @@ export const payInvoice = useCase({
 async function pay(platform: Platform, request: RequestContext, input: { slug: string; token: string; client_ip?: string | undefined }): Promise<InvoicePayment> {
   const slug = input.slug;
   return unitOfWork(request, async ({ tx, emit }) => {
-    const row = await invoiceRepo.findBySlug(tx, slug);
+    const row = await tx.repos.invoices.findBySlug(tx, slug);
     if (!row) throw notFound('invoice');
     const { p, ctx } = await actFor(platform, request, row.group_id, tx);
     if (row.status === 'paid') throw invalidRequest('this invoice is already paid');
@@ -44,7 +42,7 @@ async function pay(platform: Platform, request: RequestContext, input: { slug: s
       throw invalidRequest('ACH payments are not enabled for this invoice', [{ path: 'token', message: 'must be a card token' }]);
     }
 
-    const [partner, lines] = await Promise.all([partnerRepo.find(tx, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(tx, row.id)]);
+    const [partner, lines] = await Promise.all([tx.repos.partners.find(tx, row.group_id, row.partner_id), tx.repos.invoiceLines.listByInvoice(tx, row.id)]);
     const transaction = await chargeInTx(tx, p, ctx.clock, {
       groupId: row.group_id,
       processorId: row.processor_id,
@@ -71,7 +69,7 @@ async function pay(platform: Platform, request: RequestContext, input: { slug: s
     let status = invoiceStatus(row.status, row.due_date, nowIso);
     emit(forGroup(chargeEvent(transaction), ctx));
     if (transaction.status !== 'declined') {
-      const { changes } = await invoiceRepo.markPaid(tx, row.id, transaction.id, nowIso);
+      const { changes } = await tx.repos.invoices.markPaid(tx, row.id, transaction.id, nowIso);
       if (changes !== 1) throw invalidRequest('this invoice can no longer be paid');
       status = 'paid';
       const paid = await loadInvoice(tx, { ...row, status: 'paid', paid_transaction_id: transaction.id, paid_at: nowIso, updated_at: nowIso }, nowIso);

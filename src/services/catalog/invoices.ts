@@ -10,12 +10,8 @@ import { event, updatedEvent } from '../events/events.js';
 import { editField } from '../edit.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import type { Executor, Tx } from '../../store/db.js';
-import { invoiceLineRepo, invoiceRepo } from '../../store/repositories/invoices.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
 import type { InvoiceListFilter } from '../../store/interfaces/catalog.js';
-import { partnerRepo } from '../../store/repositories/partners.js';
-import { productRepo } from '../../store/repositories/products.js';
-import { groupRepo } from '../../store/repositories/groups.js';
 import {
   buildInvoiceLines,
   createInvoiceSchema,
@@ -87,12 +83,12 @@ export function toInvoice(row: InvoiceEntity, partner: PartnerEntity, lines: Inv
 
 /** An invoice with its partner and lines, as the API object. */
 export async function loadInvoice(ex: Executor, row: InvoiceEntity, nowIso: string): Promise<Invoice> {
-  const [partner, lines] = await Promise.all([partnerRepo.find(ex, row.group_id, row.partner_id), invoiceLineRepo.listByInvoice(ex, row.id)]);
+  const [partner, lines] = await Promise.all([ex.repos.partners.find(ex, row.group_id, row.partner_id), ex.repos.invoiceLines.listByInvoice(ex, row.id)]);
   return toInvoice(row, partner!, lines, nowIso);
 }
 
 export async function requireInvoice(ex: Executor, groupId: string, id: string): Promise<InvoiceEntity> {
-  const row = await invoiceRepo.find(ex, groupId, id);
+  const row = await ex.repos.invoices.find(ex, groupId, id);
   if (!row) throw notFound('invoice');
   return row;
 }
@@ -120,11 +116,11 @@ async function invoicePage(ctx: GroupContext, q: z.output<typeof invoiceListQuer
   if (q.status === 'past_due') Object.assign(filter, { stored: 'pending', dueBefore: today });
   else if (q.status === 'pending') Object.assign(filter, { stored: 'pending', dueFrom: today });
   else if (q.status !== undefined) filter.stored = q.status;
-  const { items, total_count } = await invoiceRepo.list(ctx.store, groupId, filter);
+  const { items, total_count } = await ctx.store.repos.invoices.list(ctx.store, groupId, filter);
   const ids = items.map((i) => i.id);
   const [partners, lines] = await Promise.all([
-    partnerRepo.findMany(ctx.store, [...new Set(items.map((i) => i.partner_id))]),
-    invoiceLineRepo.listByInvoices(ctx.store, ids),
+    ctx.store.repos.partners.findMany(ctx.store, [...new Set(items.map((i) => i.partner_id))]),
+    ctx.store.repos.invoiceLines.listByInvoices(ctx.store, ids),
   ]);
   const partnerById = new Map(partners.map((x) => [x.id, x]));
   const linesByInvoice = new Map<string, InvoiceLineEntity[]>(ids.map((id) => [id, []]));
@@ -150,7 +146,7 @@ async function collect<T>(problems: FieldProblem[], fn: () => Promise<T> | T): P
 }
 
 async function productsById(ex: Executor, groupId: string, ids: string[]): Promise<Map<string, ProductValues>> {
-  const products = await productRepo.findMany(ex, groupId, ids);
+  const products = await ex.repos.products.findMany(ex, groupId, ids);
   return new Map(products.map((x) => [x.id, x]));
 }
 
@@ -171,7 +167,7 @@ async function insertLines(tx: Tx, invoiceId: string, lines: Array<{ line: NewIn
       created_at: now,
       updated_at: now,
     };
-    await invoiceLineRepo.insert(tx, row);
+    await tx.repos.invoiceLines.insert(tx, row);
     rows.push(row);
   }
   return rows;
@@ -195,7 +191,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
   await requireGroup(ctx.store, groupId);
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const problems: FieldProblem[] = [];
-    const partner = await partnerRepo.find(tx, groupId, input.partner_id);
+    const partner = await tx.repos.partners.find(tx, groupId, input.partner_id);
     if (!partner) problems.push({ path: 'partner_id', message: 'must be an existing partner of this group' });
     await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
     const products = await productsById(tx, groupId, input.products.map((l) => l.product_id));
@@ -205,7 +201,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const year = now.getUTCFullYear();
-    const n = await invoiceRepo.nextNumber(tx, groupId, year);
+    const n = await tx.repos.invoices.nextNumber(tx, groupId, year);
     const numbering = invoiceNumbering(year, n);
     const row: InvoiceEntity = {
       id: newId(),
@@ -230,7 +226,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
       created_at: nowIso,
       updated_at: nowIso,
     };
-    await invoiceRepo.insert(tx, row);
+    await tx.repos.invoices.insert(tx, row);
     const lines = await insertLines(tx, row.id, built.lines.map((line, position) => ({ line, position })), nowIso);
     const invoice = toInvoice(row, partner, lines, nowIso);
     if (input.send_email) await queueInvoiceEmail(tx, p, invoice);
@@ -240,7 +236,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
 }
 
 async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise<void> {
-  const group = await groupRepo.find(tx, invoice.group_id);
+  const group = await tx.repos.groups.find(tx, invoice.group_id);
   const merchant = group?.name ?? 'Your supplier';
   const who = [invoice.partner.first_name, invoice.partner.last_name].filter(Boolean).join(' ') || invoice.partner.company;
   const url = invoicePageUrl(p, invoice.slug);
@@ -281,16 +277,16 @@ async function update(ctx: GroupContext, id: string, given: (current: Invoice) =
 
     const problems: FieldProblem[] = [];
     await collect(problems, () => requireProcessor(tx, groupId, input.processor_id));
-    const existing = (await invoiceLineRepo.listByInvoice(tx, row.id)).map(toInvoiceLine);
+    const existing = (await tx.repos.invoiceLines.listByInvoice(tx, row.id)).map(toInvoiceLine);
     const products = await productsById(tx, groupId, input.products.filter((l) => l.id === undefined).map((l) => l.product_id));
     const r = await collect(problems, () => reconcileInvoiceLines(existing, input.products, products));
     if (problems.length || !r) throw validationError(problems);
 
     const now = ctx.clock.nowIso();
-    for (const line of r.detach) await invoiceLineRepo.remove(tx, line.id);
+    for (const line of r.detach) await tx.repos.invoiceLines.remove(tx, line.id);
     const added: Array<{ line: NewInvoiceLine; position: number }> = [];
     for (const [position, line] of r.lines.entries()) {
-      if (line.id !== undefined) await invoiceLineRepo.keep(tx, line.id, position, line.quantity, now);
+      if (line.id !== undefined) await tx.repos.invoiceLines.keep(tx, line.id, position, line.quantity, now);
       else added.push({ line, position });
     }
     await insertLines(tx, row.id, added, now);
@@ -305,7 +301,7 @@ async function update(ctx: GroupContext, id: string, given: (current: Invoice) =
       amount: r.amount,
       updated_at: now,
     };
-    const { changes } = await invoiceRepo.updatePending(tx, next);
+    const { changes } = await tx.repos.invoices.updatePending(tx, next);
     if (changes !== 1) throw invalidRequest('the invoice changed while it was being updated; retry');
     const after = await loadInvoice(tx, next, now);
     const updated = updatedEvent('invoice.updated', before, after);
@@ -337,7 +333,7 @@ async function archive(ctx: GroupContext, id: string): Promise<Invoice> {
   return unitOfWork(ctx, async ({ tx, emit }) => {
     const row = await requireInvoice(tx, groupId, id);
     const now = ctx.clock.nowIso();
-    const { changes } = await invoiceRepo.archive(tx, row.id, now);
+    const { changes } = await tx.repos.invoices.archive(tx, row.id, now);
     const current = changes === 1 ? { ...row, status: 'archived' as const, archived_at: now, updated_at: now } : row;
     const invoice = await loadInvoice(tx, current, now);
     // Archiving again changes nothing and tells nothing new.
@@ -381,9 +377,9 @@ export const getPublicInvoice = useCase({
 });
 
 async function publicInvoice(p: Platform, slug: string): Promise<PublicInvoice> {
-  const row = await invoiceRepo.findBySlug(p.db, slug);
+  const row = await p.db.repos.invoices.findBySlug(p.db, slug);
   if (!row) throw notFound('invoice');
   const g = await forGroup(p, row.group_id);
-  const [invoice, group] = await Promise.all([loadInvoice(p.db, row, g.clock.nowIso()), groupRepo.find(p.db, row.group_id)]);
+  const [invoice, group] = await Promise.all([loadInvoice(p.db, row, g.clock.nowIso()), p.db.repos.groups.find(p.db, row.group_id)]);
   return { merchantName: group?.name ?? '', invoice };
 }

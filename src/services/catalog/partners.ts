@@ -4,8 +4,7 @@ import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import type { Executor } from '../../store/db.js';
-import { partnerRepo } from '../../store/repositories/partners.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import { createPartnerSchema, partnerListQuerySchema, type Partner, type PartnerList } from '../../domain/catalog.js';
 import type { PartnerEntity } from '../../domain/catalog-entities.js';
 import { notFound } from '../../errors.js';
@@ -18,14 +17,14 @@ export const createPartner = useCase({
     const { company, first_name, last_name, email, line_1, line_2, city, country, subdivision, postal_code } = input;
     const partner: PartnerEntity = await newInGroup(ctx, { company, first_name, last_name, email, line_1, line_2, city, country, subdivision, postal_code });
     return unitOfWork(ctx, async ({ tx }) => {
-      await partnerRepo.insert(tx, partner);
+      await tx.repos.partners.insert(tx, partner);
       return partner;
     });
   },
 });
 
 export const requirePartner = async (ex: Executor, groupId: string, id: string): Promise<PartnerEntity> =>
-  (await partnerRepo.find(ex, groupId, id)) ?? Promise.reject(notFound('partner'));
+  (await ex.repos.partners.find(ex, groupId, id)) ?? Promise.reject(notFound('partner'));
 
 export const getPartner = useCase({
   input: z.object({ partner_id: z.string() }),
@@ -36,6 +35,6 @@ export const getPartner = useCase({
 export const listPartners = useCase({
   input: partnerListQuerySchema,
   async run(p: Platform, ctx: GroupContext, q): Promise<PartnerList> {
-    return { data: await partnerRepo.list(ctx.store, ctx.group, q) };
+    return { data: await ctx.store.repos.partners.list(ctx.store, ctx.group, q) };
   },
 });

@@ -6,8 +6,7 @@ import { event, updatedEvent } from '../events/events.js';
 import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import type { Executor } from '../../store/db.js';
-import { productRepo } from '../../store/repositories/products.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import {
   createProductSchema,
   productListQuerySchema,
@@ -21,7 +20,7 @@ import { notFound, parseOrThrow } from '../../errors.js';
 import { newInGroup } from '../groups/groups.js';
 
 export const requireProduct = async (ex: Executor, groupId: string, id: string): Promise<ProductEntity> =>
-  (await productRepo.find(ex, groupId, id)) ?? Promise.reject(notFound('product'));
+  (await ex.repos.products.find(ex, groupId, id)) ?? Promise.reject(notFound('product'));
 
 export const createProduct = useCase({
   input: createProductSchema,
@@ -34,7 +33,7 @@ export const createProduct = useCase({
       amount: input.amount,
     });
     return unitOfWork(ctx, async ({ tx, emit }) => {
-      await productRepo.insert(tx, product);
+      await tx.repos.products.insert(tx, product);
       emit(event('product.created', product));
       return product;
     });
@@ -64,7 +63,7 @@ async function update(ctx: GroupContext, id: string, next: (current: Product) =>
       amount: input.amount,
       updated_at: ctx.clock.nowIso(),
     };
-    await productRepo.update(tx, product);
+    await tx.repos.products.update(tx, product);
     const updated = updatedEvent('product.updated', current, product);
     if (updated) emit(updated);
     return product;
@@ -86,6 +85,6 @@ export const editProduct = useCase({
 export const listProducts = useCase({
   input: productListQuerySchema,
   async run(p: Platform, ctx: GroupContext, q): Promise<ProductList> {
-    return { data: await productRepo.list(ctx.store, ctx.group, q) };
+    return { data: await ctx.store.repos.products.list(ctx.store, ctx.group, q) };
   },
 });

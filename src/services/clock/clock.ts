@@ -3,9 +3,7 @@
 // has its own clock on top of it (GroupClock: the platform clock plus the group's
 // offset), so one sandbox can move its time without moving anyone else's. Business
 // code reads `clock.now()`; only this file reads the real time.
-import type { Database, Executor } from '../../store/db.js';
-import { clockRepo } from '../../store/repositories/clock.js';
-import { groupClockRepo } from '../../store/repositories/group-clocks.js';
+import type { Executor, Store } from '../../store/interfaces/db.js';
 
 export interface Clock {
   now(): Date;
@@ -21,7 +19,7 @@ export interface Clock {
 export class DbClock implements Clock {
   private offset = 0;
   constructor(
-    private readonly db: Database,
+    private readonly db: Store,
     private readonly realNow: () => number = Date.now,
   ) {}
 
@@ -35,10 +33,10 @@ export class DbClock implements Clock {
     return this.offset;
   }
   async refresh(reader: Executor = this.db): Promise<void> {
-    this.offset = await clockRepo.offset(reader);
+    this.offset = await reader.repos.clock.offset(reader);
   }
   async setOffset(offsetMs: number): Promise<void> {
-    await this.db.write((tx) => clockRepo.setOffset(tx, offsetMs));
+    await this.db.write((tx) => tx.repos.clock.setOffset(tx, offsetMs));
     this.offset = offsetMs;
   }
 }
@@ -71,7 +69,7 @@ export class ShiftedClock implements Clock {
 export class GroupClock extends ShiftedClock {
   constructor(
     platform: Clock,
-    private readonly db: Database,
+    private readonly db: Store,
     readonly groupId: string,
     groupOffsetMs: number,
   ) {
@@ -83,12 +81,12 @@ export class GroupClock extends ShiftedClock {
     return this.shift;
   }
   override async refresh(reader: Executor = this.db): Promise<void> {
-    const [, own] = await Promise.all([this.platform.refresh(), groupClockRepo.offset(reader, this.groupId)]);
+    const [, own] = await Promise.all([this.platform.refresh(), reader.repos.groupClocks.offset(reader, this.groupId)]);
     if (own !== undefined) this.shift = own;
   }
   override async setOffset(offsetMs: number): Promise<void> {
     const own = offsetMs - this.platform.offsetMs();
-    await this.db.write((tx) => groupClockRepo.put(tx, this.groupId, own));
+    await this.db.write((tx) => tx.repos.groupClocks.put(tx, this.groupId, own));
     this.shift = own;
   }
 }

@@ -10,8 +10,7 @@
 // database of groups on the plain platform clock costs one pass, as before).
 import { forGroup, platformClock, withClockOffset, type Platform } from '../platform.js';
 import { purgeIdempotencyKeys } from '../idempotency.js';
-import { tokenRepo } from '../../store/repositories/tokens.js';
-import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import { runSettlement } from '../transactions/settlement.js';
 import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
@@ -47,7 +46,7 @@ const platformJobs: PlatformJob[] = [
     run: async (p, until) => {
       // Expired minted tokens are useless; keep a day for error messages.
       const before = new Date(until.getTime() - 86_400_000).toISOString();
-      return (await p.db.write((tx) => tokenRepo.deleteExpired(tx, before))).changes;
+      return (await p.db.write((tx) => tx.repos.tokens.deleteExpired(tx, before))).changes;
     },
   },
   // Keys used without an API key (public routes) belong to no group.
@@ -58,23 +57,29 @@ export interface DueWorkOptions {
   /** Only this group's work, at its time (nothing of any other group, nothing platform-wide). */
   groupId?: string;
   progress?: Progress;
+  /** Told the name of each group job as it starts (a catch-up's progress report). */
+  onJob?: (name: string) => void;
+  /** Counts of work done are added here as each job ends (default: a new record). */
+  done?: Record<string, number>;
 }
 
 export async function runDueWork(p: Platform, opts: DueWorkOptions | Progress = {}): Promise<Record<string, number>> {
-  const { groupId, progress } = typeof opts === 'function' ? { groupId: undefined, progress: opts } : opts;
-  const done: Record<string, number> = {};
+  const { groupId, progress, onJob, done = {} } = typeof opts === 'function' ? { groupId: undefined, progress: opts } : opts;
   const add = (name: string, n: number) => (done[name] = (done[name] ?? 0) + n);
   if (groupId !== undefined) {
     const g = await forGroup(p, groupId);
     await g.clock.refresh();
     const until = g.clock.now();
-    for (const job of groupJobs) add(job.name, await job.run(g, { groupId }, until, progress));
+    for (const job of groupJobs) {
+      onJob?.(job.name);
+      add(job.name, await job.run(g, { groupId }, until, progress));
+    }
     return done;
   }
   const base = platformClock(p);
   await base.refresh();
   const now = base.now();
-  for (const { offset_ms: offsetMs } of await groupClockRepo.distinctOffsets(p.db)) {
+  for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     const until = shifted.clock.now();
     for (const job of groupJobs) add(job.name, await job.run(shifted, { offsetMs }, until, progress));

@@ -5,8 +5,7 @@ import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
-import type { Executor, Tx } from '../../store/db.js';
-import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
 import {
   createCustomerSchema, expirationMMYY,
   type Customer, type CustomerBankAccount, type CustomerBankAccountEntity, type CustomerCard, type CustomerCardEntity, type CustomerEntity,
@@ -33,7 +32,7 @@ export const createCustomer = useCase({
       updated_at: now,
     };
     return unitOfWork(ctx, async ({ tx, emit }) => {
-      await customerRepo.insert(tx, row);
+      await tx.repos.customers.insert(tx, row);
       const customer = toCustomer(row, [], []);
       emit(event('customer.created', customer));
       return customer;
@@ -46,7 +45,7 @@ export const getCustomer = useCase({
   async run(p: Platform, ctx: GroupContext, input): Promise<Customer> {
     const id = input.customer_id;
     const row = await requireCustomer(ctx.store, ctx.group, id);
-    const [cards, banks] = await Promise.all([customerCardRepo.listByCustomer(ctx.store, id), customerBankAccountRepo.listByCustomer(ctx.store, id)]);
+    const [cards, banks] = await Promise.all([ctx.store.repos.customerCards.listByCustomer(ctx.store, id), ctx.store.repos.customerBankAccounts.listByCustomer(ctx.store, id)]);
     return toCustomer(row, cards, banks);
   },
 });
@@ -55,10 +54,10 @@ export const getCustomer = useCase({
 export const listCustomers = useCase({
   input: z.object({ ...pagingQuery }),
   async run(p: Platform, ctx: GroupContext, input): Promise<Customer[]> {
-    const rows = await customerRepo.list(ctx.store, ctx.group, input.limit, input.offset);
+    const rows = await ctx.store.repos.customers.list(ctx.store, ctx.group, input.limit, input.offset);
     return Promise.all(
       rows.map(async (row) => {
-        const [cards, banks] = await Promise.all([customerCardRepo.listByCustomer(ctx.store, row.id), customerBankAccountRepo.listByCustomer(ctx.store, row.id)]);
+        const [cards, banks] = await Promise.all([ctx.store.repos.customerCards.listByCustomer(ctx.store, row.id), ctx.store.repos.customerBankAccounts.listByCustomer(ctx.store, row.id)]);
         return toCustomer(row, cards, banks);
       }),
     );
@@ -66,7 +65,7 @@ export const listCustomers = useCase({
 });
 
 export async function requireCustomer(ex: Executor, groupId: string, id: string): Promise<CustomerEntity> {
-  const row = await customerRepo.find(ex, groupId, id);
+  const row = await ex.repos.customers.find(ex, groupId, id);
   if (!row) throw notFound('customer');
   return row;
 }
@@ -99,7 +98,7 @@ export async function storeCard(
     created_at: input.now,
     updated_at: input.now,
   };
-  await customerCardRepo.insert(tx, row);
+  await tx.repos.customerCards.insert(tx, row);
   return row;
 }
 
@@ -119,7 +118,7 @@ export async function storeBankAccount(
     test_outcome: t.test_outcome,
     created_at: input.now,
   };
-  await customerBankAccountRepo.insert(tx, row);
+  await tx.repos.customerBankAccounts.insert(tx, row);
   return row;
 }
 

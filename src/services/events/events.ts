@@ -4,10 +4,9 @@
 // from the API objects the services' mappers produce, so an event's `data.object` is
 // what the API answers for that object (masked the same way).
 import { z } from 'zod';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import type { PendingEvent } from '../unit-of-work.js';
-import { eventRepo } from '../../store/repositories/events.js';
 import type { EventEntity } from '../../store/interfaces/events.js';
 import {
   EVENT_FAMILIES,
@@ -96,7 +95,7 @@ export function appendClockEvent(tx: Tx, groupId: string, at: string, e: Pending
 }
 
 function insert(tx: Tx, e: { groupId: string; at: string; type: string; data: unknown; request: { id: string; idempotency_key?: string } | null }) {
-  eventRepo.insert(tx, {
+  tx.repos.events.insert(tx, {
     id: newId(),
     group_id: e.groupId,
     type: e.type,
@@ -126,7 +125,7 @@ export const listEvents = useCase({
     const patterns = readablePatterns(ctx.permissions, q.types ?? ['*']);
     if (patterns.length === 0) return { data: { items: [], has_more: false } };
     const all = patterns.includes('*');
-    const events = await eventRepo.list(ctx.store, {
+    const events = await ctx.store.repos.events.list(ctx.store, {
       groupId: ctx.group,
       ...(all
         ? {}
@@ -150,7 +149,7 @@ function readablePatterns(permissions: readonly Permission[], patterns: readonly
 /** An event of the group that the caller may read; one it may not is not found (its existence is not told). */
 export async function requireEvent(ctx: GroupContext, id: string): Promise<Event> {
   if (!uuid.safeParse(id).success) throw notFound('event');
-  const found = await eventRepo.find(ctx.store, ctx.group, id);
+  const found = await ctx.store.repos.events.find(ctx.store, ctx.group, id);
   if (!found || !mayRead(ctx.permissions, found.type)) throw notFound('event');
   return toEvent(found);
 }

@@ -2,7 +2,7 @@
 // at once instead of at its next poll (events written by other processes on the same
 // database are found by that poll).
 import { EventEmitter } from 'node:events';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 
 const bus = new EventEmitter();
 bus.setMaxListeners(0);

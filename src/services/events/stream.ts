@@ -16,12 +16,12 @@ import type { z } from 'zod';
 import { createSession } from 'better-sse';
 import type { GroupContext } from '../context.js';
 import type { StreamIo } from '../../http/route.js';
-import { eventRepo } from '../../store/repositories/events.js';
 import type { SequencedEvent } from '../../store/interfaces/events.js';
 import { eventStreamQuerySchema, matchesTypes, streamCursor, type StreamReady } from '../../domain/events.js';
 import { validationError } from '../../errors.js';
 import { useCase } from '../use-case.js';
 import type { Platform } from '../platform.js';
+import { stringifyJson } from '../../lib/exact-json.js';
 import { toEvent } from './events.js';
 import { onEventsCommitted } from './nudge.js';
 
@@ -57,14 +57,14 @@ export const openEventStream = useCase({ input: streamInput, run: open });
 async function open(p: Platform, ctx: GroupContext, input: z.output<typeof streamInput>): Promise<StreamPlan> {
   const header = input['Last-Event-ID'];
   const cursor = header ?? input.last_event_id;
-  const end = await eventRepo.lastSeq(ctx.store);
+  const end = await ctx.store.repos.events.lastSeq(ctx.store);
   let after = end;
   if (cursor !== undefined) {
     if (/^\d+$/.test(cursor)) {
       // A position past the end (a log that was reset) starts at the end.
       after = Math.min(Number(cursor), end);
     } else {
-      const seq = await eventRepo.seqOf(ctx.store, ctx.group, cursor);
+      const seq = await ctx.store.repos.events.seqOf(ctx.store, ctx.group, cursor);
       if (seq === undefined) {
         throw validationError([{ path: header !== undefined ? 'Last-Event-ID' : 'last_event_id', message: 'no event of this group has this id' }]);
       }
@@ -84,7 +84,7 @@ interface Entry {
   json: string;
 }
 
-const entry = (row: SequencedEvent): Entry => ({ seq: row.seq, type: row.type, json: JSON.stringify(toEvent(row)) });
+const entry = (row: SequencedEvent): Entry => ({ seq: row.seq, type: row.type, json: stringifyJson(toEvent(row)) });
 
 interface Follower {
   /** Behind the feed: reading the log itself. */
@@ -135,8 +135,8 @@ class Feed {
       let end = this.head;
       try {
         // The log's end first: every event up to it was committed before the read below.
-        const last = await eventRepo.lastSeq(this.store);
-        rows = await eventRepo.after(this.store, this.group, this.head, STREAM_PAGE);
+        const last = await this.store.repos.events.lastSeq(this.store);
+        rows = await this.store.repos.events.after(this.store, this.group, this.head, STREAM_PAGE);
         end = last;
       } catch (err) {
         // A failed read (the database closing under a shutdown) is tried again at the next poll.
@@ -241,7 +241,7 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
         }
         // Every event of the group up to the feed's head was committed before the head was known.
         const headBefore = feed.head;
-        const rows = await eventRepo.after(ctx.store, plan.group, cursor, STREAM_PAGE);
+        const rows = await ctx.store.repos.events.after(ctx.store, plan.group, cursor, STREAM_PAGE);
         if (io.signal.aborted || !session.isConnected) break;
         await send(rows.map(entry));
         // A partial page is all there is up to headBefore (positions between are other groups').

@@ -7,9 +7,8 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import { Database, type Executor } from '../../store/db.js';
+import { isStore, type Executor } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
-import { groupRepo, linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
 import {
   createGroupSchema, createLinkedAccountSchema, createProcessorSchema, toGroup, toLinkedAccount, toProcessor,
   type Group, type GroupEntity, type LinkedAccount, type LinkedAccountEntity, type Processor, type ProcessorEntity,
@@ -22,14 +21,14 @@ export const createGroup = useCase({
   async run(p: Platform, ctx: RequestContext, input): Promise<Group> {
     const now = ctx.clock.nowIso();
     const group: GroupEntity = { id: newId(), name: input.name, pricing: input.pricing, status: 'active', created_at: now, updated_at: now };
-    await ctx.store.write((tx) => groupRepo.insert(tx, group));
+    await ctx.store.write((tx) => tx.repos.groups.insert(tx, group));
     return toGroup(group);
   },
 });
 
 export const listGroups = useCase({
   input: z.object({}),
-  run: async (p: Platform, ctx: RequestContext): Promise<Group[]> => (await groupRepo.list(ctx.store)).map(toGroup),
+  run: async (p: Platform, ctx: RequestContext): Promise<Group[]> => (await ctx.store.repos.groups.list(ctx.store)).map(toGroup),
 });
 
 /**
@@ -37,7 +36,7 @@ export const listGroups = useCase({
  * write, or in a process that never checks (the CLI), rows are read.
  */
 function cacheOf(ex: Executor) {
-  if (!(ex instanceof Database)) return undefined;
+  if (!isStore(ex)) return undefined;
   const cache = configCache(ex);
   return cache.checked ? cache : undefined;
 }
@@ -48,7 +47,7 @@ export async function requireGroup(ex: Executor, groupId: string, opts: { named?
   const version = cache?.currentVersion;
   const cached = cache?.group(groupId);
   if (cached) return cached;
-  const g = await groupRepo.find(ex, groupId);
+  const g = await ex.repos.groups.find(ex, groupId);
   if (!g) throw notFound(opts.named ? `group ${groupId}` : 'group');
   if (cache && version !== undefined) cache.putGroup(version, g);
   return g;
@@ -76,14 +75,14 @@ export const createProcessor = useCase({
       type: input.type,
       created_at: ctx.clock.nowIso(),
     };
-    await ctx.store.write((tx) => processorRepo.insert(tx, processor));
+    await ctx.store.write((tx) => tx.repos.processors.insert(tx, processor));
     return toProcessor(processor);
   },
 });
 
 export const listProcessors = useCase({
   input: z.object({}),
-  run: async (p: Platform, ctx: GroupContext): Promise<Processor[]> => (await processorRepo.listByGroup(ctx.store, ctx.group)).map(toProcessor),
+  run: async (p: Platform, ctx: GroupContext): Promise<Processor[]> => (await ctx.store.repos.processors.listByGroup(ctx.store, ctx.group)).map(toProcessor),
 });
 
 /** The processor named in a request body, which must belong to the group. */
@@ -99,7 +98,7 @@ export async function findProcessor(ex: Executor, groupId: string, processorId: 
   const version = cache?.currentVersion;
   const cached = cache?.processor(groupId, processorId);
   if (cached) return cached;
-  const row = await processorRepo.find(ex, groupId, processorId);
+  const row = await ex.repos.processors.find(ex, groupId, processorId);
   if (row && cache && version !== undefined) cache.putProcessor(version, row);
   return row;
 }
@@ -116,7 +115,7 @@ export const createLinkedAccount = useCase({
       name: input.name ?? 'Main account',
       created_at: ctx.clock.nowIso(),
     };
-    await ctx.store.write((tx) => linkedAccountRepo.insert(tx, account));
+    await ctx.store.write((tx) => tx.repos.linkedAccounts.insert(tx, account));
     return toLinkedAccount(account);
   },
 });
@@ -124,12 +123,12 @@ export const createLinkedAccount = useCase({
 export const listLinkedAccounts = useCase({
   input: z.object({}),
   run: async (p: Platform, ctx: GroupContext): Promise<LinkedAccount[]> =>
-    (await linkedAccountRepo.listByGroup(ctx.store, ctx.group)).map(toLinkedAccount),
+    (await ctx.store.repos.linkedAccounts.listByGroup(ctx.store, ctx.group)).map(toLinkedAccount),
 });
 
 /** The `{linked_account_id}` of a path: 404 when it is not an account of the group. */
 export async function requireLinkedAccount(ex: Executor, groupId: string, id: string): Promise<LinkedAccountEntity> {
-  const row = await linkedAccountRepo.find(ex, groupId, id);
+  const row = await ex.repos.linkedAccounts.find(ex, groupId, id);
   if (!row) throw notFound('linked account');
   return row;
 }

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import { apiKeyRepo } from '../../store/repositories/api-keys.js';
 import { createApiKeySchema, toApiKey, type ApiKey, type ApiKeyEntity } from '../../domain/groups.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
@@ -24,7 +23,7 @@ export const createKey = useCase({
   async run(p: Platform, ctx: GroupContext, input): Promise<ApiKey & { key: string }> {
     await requireGroup(ctx.store, ctx.group);
     const { key, row } = mintKey(ctx.group, input.permissions, input.name ?? '', ctx.clock.nowIso());
-    await ctx.store.write((tx) => apiKeyRepo.insert(tx, row));
+    await ctx.store.write((tx) => tx.repos.apiKeys.insert(tx, row));
     return { key, ...toApiKey(row) };
   },
 });
@@ -50,7 +49,7 @@ export function mintKey(groupId: string, permissions: Permission[], name: string
 /** The keys of the context's group; of every group when it acts for none. */
 export const listKeys = useCase({
   input: z.object({}),
-  run: async (p: Platform, ctx: RequestContext): Promise<ApiKey[]> => (await apiKeyRepo.list(ctx.store, ctx.group)).map(toApiKey),
+  run: async (p: Platform, ctx: RequestContext): Promise<ApiKey[]> => (await ctx.store.repos.apiKeys.list(ctx.store, ctx.group)).map(toApiKey),
 });
 
 /** Revoke a key (of any group: the operator's command); revoking it again keeps the first time. */
@@ -58,10 +57,10 @@ export const revokeKey = useCase({
   input: z.object({ key_id: z.string() }),
   run: (p: Platform, ctx: RequestContext, input): Promise<ApiKey> =>
     ctx.store.write(async (tx) => {
-      const existing = await apiKeyRepo.find(tx, input.key_id);
+      const existing = await tx.repos.apiKeys.find(tx, input.key_id);
       if (!existing) throw notFound('API key');
       const at = ctx.clock.nowIso();
-      const { changes } = await apiKeyRepo.revoke(tx, input.key_id, at);
+      const { changes } = await tx.repos.apiKeys.revoke(tx, input.key_id, at);
       return toApiKey(changes > 0 ? { ...existing, revoked_at: at } : existing);
     }),
 });
@@ -77,7 +76,7 @@ export async function authenticateKey(p: Platform, header: string | undefined): 
   const version = await cache.check(p.db);
   let row = cache.key(hash);
   if (!row) {
-    row = await apiKeyRepo.findForAuth(p.db, hash);
+    row = await p.db.repos.apiKeys.findForAuth(p.db, hash);
     if (!row) throw authenticationError('unknown API key');
     cache.putKey(version, row);
   }

@@ -20,9 +20,7 @@ import {
   type SignupForm,
 } from '../../domain/onboarding-response.js';
 import { fieldsFromZod, validationError, type FieldProblem } from '../../errors.js';
-import { signupEntryRepo, signupFormRepo } from '../../store/repositories/onboarding.js';
-import { groupRepo } from '../../store/repositories/groups.js';
-import type { Executor } from '../../store/db.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import { deliverNow, queueEmail } from '../../mail/outbox.js';
 import { newId } from '../../lib/ids.js';
 
@@ -31,7 +29,7 @@ export const createSignupForm = useCase({
   async run(p: Platform, ctx: RequestContext, input): Promise<SignupForm> {
     const form: SignupForm = { id: newId(), name: input.name, created_at: ctx.clock.nowIso() };
     return unitOfWork(ctx, async ({ tx }) => {
-      await signupFormRepo.insert(tx, form);
+      await tx.repos.signupForms.insert(tx, form);
       return form;
     });
   },
@@ -39,7 +37,7 @@ export const createSignupForm = useCase({
 
 export const listSignupForms = useCase({
   input: z.object({}),
-  run: (p: Platform, ctx: RequestContext): Promise<SignupForm[]> => signupFormRepo.list(ctx.store),
+  run: (p: Platform, ctx: RequestContext): Promise<SignupForm[]> => ctx.store.repos.signupForms.list(ctx.store),
 });
 
 const UNKNOWN_FORM: FieldProblem = {
@@ -50,7 +48,7 @@ const UNKNOWN_FORM: FieldProblem = {
 async function formProblems(ex: Executor, body: unknown): Promise<FieldProblem[]> {
   const id = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).signup_form_id : undefined;
   if (typeof id !== 'string' || id === '') return []; // the schema reports it
-  return (await signupFormRepo.find(ex, id)) ? [] : [UNKNOWN_FORM];
+  return (await ex.repos.signupForms.find(ex, id)) ? [] : [UNKNOWN_FORM];
 }
 
 /** Every problem of a body (the schema's rules and an unknown signup_form_id), and the parsed entry when there are none. */
@@ -95,10 +93,10 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
   if (!entry) throw validationError(problems);
 
   const created = await unitOfWork(ctx, async ({ tx, emit }) => {
-    if (!(await signupFormRepo.find(tx, entry.signup_form_id))) throw validationError([UNKNOWN_FORM]);
+    if (!(await tx.repos.signupForms.find(tx, entry.signup_form_id))) throw validationError([UNKNOWN_FORM]);
     const now = ctx.clock.nowIso();
     const groupId = newId();
-    await groupRepo.insert(tx, {
+    await tx.repos.groups.insert(tx, {
       id: groupId,
       name: accountName(entry.business),
       pricing: 'flat',
@@ -116,7 +114,7 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
       entry: maskSensitive(entry),
       created_at: now,
     };
-    await signupEntryRepo.insert(tx, row);
+    await tx.repos.signupEntries.insert(tx, row);
     // The e-mail's text needs the ids; they are known before its insert.
     const draft = toApi(row, '', 'stored');
     const mail = confirmationEmail(draft, entry);
@@ -139,7 +137,7 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
 }
 
 /** The stored entry (sensitive numbers masked), for operators and tests. */
-export const getSignupEntry = (p: Platform, id: string): Promise<SignupEntryEntity | undefined> => signupEntryRepo.find(p.db, id);
+export const getSignupEntry = (p: Platform, id: string): Promise<SignupEntryEntity | undefined> => p.db.repos.signupEntries.find(p.db, id);
 
 /** `payctl init --demo`: one signup form, printed as signup_form_id. */
 export const onboardingDemoStep: DemoStep = {

@@ -9,7 +9,7 @@ import { useCase } from '../use-case.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { chargeEvent, event } from '../events/events.js';
 import { actFor, type GroupContext, type RequestContext } from '../context.js';
-import type { Executor } from '../../store/db.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import {
   createPaymentLinkSchema,
   effectiveStatus,
@@ -22,8 +22,6 @@ import {
   type PaymentLinkPayResult,
   type PublicPaymentLink,
 } from '../../domain/payment-links.js';
-import { paymentLinkRepo, paymentLinkSessionRepo } from '../../store/repositories/payment-links.js';
-import { processorRepo } from '../../store/repositories/groups.js';
 import { AppError, authenticationError, invalidRequest, notFound, parseOrThrow, permissionError, validationError } from '../../errors.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
@@ -48,7 +46,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
   await requireGroup(ctx.store, groupId);
   const processorId = input.processor_id
     ? (await requireProcessor(ctx.store, groupId, input.processor_id)).id
-    : (await processorRepo.listByGroup(ctx.store, groupId))[0]?.id;
+    : (await ctx.store.repos.processors.listByGroup(ctx.store, groupId))[0]?.id;
   if (!processorId) throw validationError([{ path: 'processor_id', message: 'the group has no processor; create one first (payctl processor create)' }]);
   const now = ctx.clock.nowIso();
   if (input.expires_at !== undefined && input.expires_at <= now) {
@@ -70,7 +68,7 @@ async function create(p: Platform, ctx: GroupContext, input: z.output<typeof cre
     updated_at: now,
   };
   return unitOfWork(ctx, async ({ tx, emit }) => {
-    await paymentLinkRepo.insert(tx, row);
+    await tx.repos.paymentLinks.insert(tx, row);
     const link = toPaymentLink(p, row, now);
     emit(event('payment_link.created', link));
     return link;
@@ -87,7 +85,7 @@ async function linkPage(p: Platform, ctx: GroupContext, q: z.output<typeof payme
   await requireGroup(ctx.store, groupId);
   const now = ctx.clock.nowIso();
   const filter = { groupId, status: q.status, now, limit: q.limit, offset: q.offset };
-  const [rows, total] = await Promise.all([paymentLinkRepo.list(ctx.store, filter), paymentLinkRepo.count(ctx.store, filter)]);
+  const [rows, total] = await Promise.all([ctx.store.repos.paymentLinks.list(ctx.store, filter), ctx.store.repos.paymentLinks.count(ctx.store, filter)]);
   return { data: { items: rows.map((r) => toPaymentLink(p, r, now)), total_count: total } };
 }
 
@@ -112,15 +110,15 @@ async function deactivate(p: Platform, ctx: GroupContext, id: string): Promise<P
     const row = await requireLink(tx, groupId, id);
     if (row.status === 'paid') throw invalidRequest('this payment link is already paid and cannot be deactivated');
     if (row.status === 'available') {
-      const { changes } = await paymentLinkRepo.deactivate(tx, id, now);
+      const { changes } = await tx.repos.paymentLinks.deactivate(tx, id, now);
       if (changes !== 1) throw invalidRequest('this payment link changed while deactivating it; retry');
     }
-    return toPaymentLink(p, (await paymentLinkRepo.find(tx, id))!, now);
+    return toPaymentLink(p, (await tx.repos.paymentLinks.find(tx, id))!, now);
   });
 }
 
 const requireLink = async (ex: Executor, groupId: string, id: string): Promise<PaymentLinkEntity> =>
-  (await paymentLinkRepo.findInGroup(ex, groupId, id)) ?? Promise.reject(notFound('payment link'));
+  (await ex.repos.paymentLinks.findInGroup(ex, groupId, id)) ?? Promise.reject(notFound('payment link'));
 
 // ---------------------------------------------------------------- payer side
 
@@ -136,15 +134,15 @@ export const retrievePublicPaymentLink = useCase({
 
 async function retrieve(platform: Platform, request: RequestContext, id: string): Promise<PublicPaymentLink> {
   return unitOfWork(request, async ({ tx }) => {
-    const row = await paymentLinkRepo.find(tx, id);
+    const row = await tx.repos.paymentLinks.find(tx, id);
     if (!row) throw notFound('payment link');
     // The session lives on the link's group clock.
     const now = (await actFor(platform, request, row.group_id, tx)).ctx.clock.now();
     const nowIso = now.toISOString();
     const token = `pls_${randomBase62(32)}`;
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS).toISOString();
-    await paymentLinkSessionRepo.deleteExpiredBefore(tx, new Date(now.getTime() - SESSION_PURGE_AFTER_MS).toISOString());
-    await paymentLinkSessionRepo.insert(tx, { token_hash: sha256(token), payment_link_id: id, created_at: nowIso, expires_at: expiresAt });
+    await tx.repos.paymentLinkSessions.deleteExpiredBefore(tx, new Date(now.getTime() - SESSION_PURGE_AFTER_MS).toISOString());
+    await tx.repos.paymentLinkSessions.insert(tx, { token_hash: sha256(token), payment_link_id: id, created_at: nowIso, expires_at: expiresAt });
     return {
       id: row.id,
       group_id: row.group_id,
@@ -165,7 +163,7 @@ async function retrieve(platform: Platform, request: RequestContext, id: string)
 /** Whether a link exists (the hosted page answers 404 otherwise). */
 export const paymentLinkExists = useCase({
   input: z.object(linkId),
-  run: async (p: Platform, ctx: RequestContext, input): Promise<boolean> => (await paymentLinkRepo.find(ctx.store, input.payment_link_id)) !== undefined,
+  run: async (p: Platform, ctx: RequestContext, input): Promise<boolean> => (await ctx.store.repos.paymentLinks.find(ctx.store, input.payment_link_id)) !== undefined,
 });
 
 /**
@@ -197,7 +195,7 @@ export const payPaymentLink = useCase({
  */
 async function pay(platform: Platform, request: RequestContext, req: z.output<typeof payInput>): Promise<PaymentLinkPayResult> {
   await requireSession(platform, req.authorization, req.payment_link_id);
-  const link = await paymentLinkRepo.find(platform.db, req.payment_link_id);
+  const link = await platform.db.repos.paymentLinks.find(platform.db, req.payment_link_id);
   if (!link || (req.group_id !== undefined && link.group_id !== req.group_id)) throw notFound('payment link');
   const { p, ctx } = await actFor(platform, request, link.group_id, platform.db);
   assertAvailable(effectiveStatus(link, ctx.clock.nowIso()));
@@ -207,10 +205,10 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
   const outcome = await unitOfWork(ctx, async ({ tx, emit }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
-    const { changes } = await paymentLinkRepo.markPaid(tx, link.id, nowIso);
+    const { changes } = await tx.repos.paymentLinks.markPaid(tx, link.id, nowIso);
     if (changes !== 1) {
       // Lost the race (or the link changed since the read above): nothing is charged.
-      const current = await paymentLinkRepo.find(tx, link.id);
+      const current = await tx.repos.paymentLinks.find(tx, link.id);
       assertAvailable(current ? effectiveStatus(current, nowIso) : 'deactivated');
       throw invalidRequest('this payment link is no longer available');
     }
@@ -225,6 +223,7 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
       groupId: link.group_id,
       processorId: link.processor_id,
       type: 'sale',
+      ...(ctx.forcedOutcome ? { forcedOutcome: ctx.forcedOutcome } : {}),
       source: 'forms',
       payment: { kind: 'token', token },
       amounts: { requested: amount },
@@ -238,13 +237,13 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
     if (txn.status === 'declined') {
       // The attempt reached the processor, so it is kept as a declined transaction (as a
       // declined sale is); the link goes back to available, as it was before this write.
-      await paymentLinkRepo.reopen(tx, link.id, link.updated_at);
+      await tx.repos.paymentLinks.reopen(tx, link.id, link.updated_at);
       emit(chargeEvent(txn));
       return { kind: 'declined' as const, txn };
     }
-    await paymentLinkRepo.setPaidTransaction(tx, link.id, txn.id);
+    await tx.repos.paymentLinks.setPaidTransaction(tx, link.id, txn.id);
     emit(chargeEvent(txn));
-    emit(event('payment_link.paid', toPaymentLink(p, (await paymentLinkRepo.find(tx, link.id))!, nowIso)));
+    emit(event('payment_link.paid', toPaymentLink(p, (await tx.repos.paymentLinks.find(tx, link.id))!, nowIso)));
     return {
       kind: 'paid' as const,
       result: {
@@ -266,9 +265,9 @@ async function requireSession(p: Platform, authorization: string | undefined, li
   if (!token) {
     throw authenticationError('missing session token: send the session_token from GET /api/v1/payment-links/{id} as the Authorization header');
   }
-  const session = await paymentLinkSessionRepo.find(p.db, sha256(token));
+  const session = await p.db.repos.paymentLinkSessions.find(p.db, sha256(token));
   if (!session) throw authenticationError('unknown session token; retrieve the payment link again for a new one');
-  const link = await paymentLinkRepo.find(p.db, session.payment_link_id);
+  const link = await p.db.repos.paymentLinks.find(p.db, session.payment_link_id);
   const clock = link ? (await forGroup(p, link.group_id)).clock : p.clock;
   if (session.expires_at <= clock.nowIso()) {
     throw authenticationError('the session token has expired (they live 30 minutes); retrieve the payment link again for a new one');

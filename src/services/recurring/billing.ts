@@ -11,16 +11,17 @@
 // runs, so a clock advance over a year bills the 12 monthly cycles and the retries of a
 // failing one exactly as a server running all year would have. The transaction itself is
 // stamped with the platform clock.
+import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { Progress } from '../clock/scheduler.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
-import { subscriptionChargeRepo, subscriptionRepo } from '../../store/repositories/subscriptions.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
   afterAttempt,
   chargeAmountFor,
   changeAmount,
+  cyclesElapsed,
   reschedule,
   withTerms,
   type ProrationBehavior,
@@ -31,10 +32,13 @@ import { newId } from '../../lib/ids.js';
 import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
-import type { GroupScope } from '../../store/repositories/group-clocks.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer } from '../clock/chunks.js';
 
-/** Subscriptions per write transaction in a billing run. */
+/** Subscriptions read per page (plan updates, estimates). */
 export const BILLING_BATCH_SIZE = 500;
+/** Due subscriptions read per billing chunk (the chunk's time budget usually ends it first). */
+const CHUNK_ROWS = 100;
 
 export type { PaymentMethods } from '../../store/interfaces/recurring.js';
 
@@ -68,13 +72,20 @@ export async function billSubscription(
   methods: PaymentMethods,
   /** A request's unit of work takes the events; without one, they are the clock's. */
   emit?: (e: PendingEvent) => void,
-): Promise<{ attempts: number; subscription: SubscriptionEntity }> {
+  /** Stop after the attempt that passes this (performance.now() ms): the rest is the next chunk's. */
+  deadline = Infinity,
+): Promise<{ attempts: number; subscription: SubscriptionEntity; stopped: boolean }> {
   let row = subscription;
   let attempts = 0;
+  let stopped = false;
   const now = p.clock.nowIso();
   const sink = emit ?? ((e: PendingEvent) => appendClockEvent(tx, row.group_id, now, e));
   const happened: Array<'subscription.charged' | 'subscription.payment_failed' | 'subscription.completed'> = [];
   while (row.status === 'active' && row.next_bill_date !== null && row.next_bill_date <= until) {
+    if (attempts > 0 && performance.now() >= deadline) {
+      stopped = true;
+      break;
+    }
     const dueAt = row.next_bill_date;
     const trial = (row.trial_period_days ?? 0) > 0 && !row.trial_done;
     const charge = chargeAmountFor({
@@ -101,7 +112,7 @@ export async function billSubscription(
       created_at: now,
     };
     // Already recorded: this attempt was made by another run; never charge it again.
-    if (!(await subscriptionChargeRepo.claim(tx, ledger))) break;
+    if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) break;
     attempts++;
 
     let approved = true;
@@ -119,11 +130,11 @@ export async function billSubscription(
         links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
       });
       approved = t.status !== 'declined';
-      await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
       sink(chargeEvent(t));
       happened.push(approved ? 'subscription.charged' : 'subscription.payment_failed');
     } else {
-      await subscriptionChargeRepo.settle(tx, ledger.id, 'free', null);
+      await tx.repos.subscriptionCharges.settle(tx, ledger.id, 'free', null);
     }
 
     row = afterAttempt(row, { trial, approved, due_at: dueAt, carried_proration: charge.carriedProration });
@@ -131,7 +142,7 @@ export async function billSubscription(
   }
   if (attempts > 0) {
     row = { ...row, updated_at: now };
-    if ((await subscriptionRepo.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
+    if ((await tx.repos.subscriptions.save(tx, row)) !== 1) throw new Error(`subscription ${row.id} changed while it was being billed`);
     row.version += 1;
     // The subscription as saved after this run, on each of its events.
     if (happened.length > 0) {
@@ -139,7 +150,7 @@ export async function billSubscription(
       for (const type of happened) sink(event(type, saved));
     }
   }
-  return { attempts, subscription: row };
+  return { attempts, subscription: row, stopped };
 }
 
 // ---------------------------------------------------------------------------
@@ -158,9 +169,10 @@ async function applyAmountChange(
   behavior: ProrationBehavior,
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
+  amountField?: string,
 ): Promise<SubscriptionEntity> {
   const now = p.clock.nowIso();
-  const change = changeAmount(subscription, newAmount, behavior, now);
+  const change = changeAmount(subscription, newAmount, behavior, now, amountField);
   const row = change.subscription;
   if (change.charge_now === undefined) return row;
   const period = row.charge_count - 1;
@@ -169,14 +181,14 @@ async function applyAmountChange(
     subscription_id: row.id,
     kind: 'proration',
     period,
-    attempt: await subscriptionChargeRepo.nextAttempt(tx, row.id, 'proration', period),
+    attempt: await tx.repos.subscriptionCharges.nextAttempt(tx, row.id, 'proration', period),
     amount: change.charge_now,
     due_at: now,
     transaction_id: null,
     outcome: 'pending',
     created_at: now,
   };
-  if (!(await subscriptionChargeRepo.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
+  if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
   const t = await chargeInTx(tx, p, p.clock, {
     groupId: row.group_id,
     processorId: row.processor_id,
@@ -190,7 +202,7 @@ async function applyAmountChange(
     links: { planId: row.plan_id, subscriptionId: row.id, linkedAccountId: row.linked_account_id },
   });
   const approved = t.status !== 'declined';
-  await subscriptionChargeRepo.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
+  await tx.repos.subscriptionCharges.settle(tx, ledger.id, approved ? 'approved' : 'declined', t.id);
   emit(chargeEvent(t));
   return { ...row, proration_result: approved ? 'applied' : 'failed' };
 }
@@ -210,46 +222,82 @@ export async function applyTerms(
   methods: PaymentMethods,
   emit: (e: PendingEvent) => void,
 ): Promise<SubscriptionEntity> {
-  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit);
+  const next = await applyAmountChange(tx, p, withTerms(subscription, terms), terms.amount, behavior, methods, emit, terms.amount_field);
   return reschedule(next);
 }
 
 // ---------------------------------------------------------------------------
 // The scheduler job
 
+/** Charge attempts a due subscription still has before `until` (an estimate: retries not counted). */
+function attemptsDue(row: SubscriptionEntity, until: string): number {
+  if (row.next_bill_date === null || row.next_bill_date > until) return 0;
+  const cycles = 1 + cyclesElapsed(row.next_bill_date, row.billing_cycle, row.billing_factor, until);
+  return row.duration > 0 ? Math.min(cycles, Math.max(1, row.duration - row.charge_count)) : cycles;
+}
+
+/** Estimated charge attempts due by `until` in `scope` (read in pages on the reader) and the subscriptions they belong to. */
+export async function estimateDueCharges(p: Platform, until: Date, scope?: GroupScope): Promise<{ subscriptions: number; charges: number }> {
+  const untilIso = until.toISOString();
+  let after: { at: string; id: string } | null = null;
+  let subscriptions = 0;
+  let charges = 0;
+  for (;;) {
+    const rows = await p.db.repos.subscriptions.dueBatch(p.db, untilIso, after, BILLING_BATCH_SIZE, scope);
+    for (const row of rows) charges += attemptsDue(row, untilIso);
+    subscriptions += rows.length;
+    if (rows.length < BILLING_BATCH_SIZE) break;
+    const last = rows.at(-1)!;
+    after = { at: last.next_bill_date!, id: last.id };
+  }
+  return { subscriptions, charges };
+}
+
 /**
- * Bill every active subscription (of the groups in `scope`) due at `until`, BILLING_BATCH_SIZE subscriptions per
- * write transaction, walking the due index in (next_bill_date, id) order. A billed
- * subscription leaves the due range (its next bill date passes `until`, or it stops
- * being active), so memory stays at one batch however many are due; the keyset cursor
- * only guarantees progress. Returns the number of charge attempts.
+ * Bill every active subscription (of the groups in `scope`) due at `until`, in chunks:
+ * each chunk is one write transaction of at most CHUNK_BUDGET_MS of billing (whole
+ * cycles: a subscription decades behind is billed over many chunks), and the job yields
+ * between chunks so that other groups' writes commit in between. It walks the due index
+ * in (next_bill_date, id) order; a fully billed subscription leaves the due range, a
+ * partly billed one (the chunk's last) stays in it, after the cursor, for the next
+ * chunk, so memory stays at one chunk and every chunk makes progress. Progress is
+ * reported in charge attempts (estimated at the start). A kill -9 loses at most the
+ * chunk in flight, which never committed: the next run starts from the database.
  */
 export async function billDueSubscriptions(p: Platform, until: Date, progress?: Progress, scope?: GroupScope): Promise<number> {
   const untilIso = until.toISOString();
-  const total = await subscriptionRepo.countDue(p.db, untilIso, scope);
-  if (total === 0) return 0;
-  let cursor: { at: string; id: string } | null = null;
-  let done = 0;
+  if ((await p.db.repos.subscriptions.dueBatch(p.db, untilIso, null, 1, scope)).length === 0) return 0;
+  const total = progress ? (await estimateDueCharges(p, until, scope)).charges : 0;
+  type Cursor = { at: string; id: string } | null;
+  let cursor: Cursor = null;
   let attempts = 0;
   progress?.(0, total, 'Billing subscriptions');
+  const pacer = new Pacer(p.db);
   for (;;) {
-    const after: { at: string; id: string } | null = cursor;
-    const batch = await p.db.write(async (tx) => {
-      const rows = await subscriptionRepo.dueBatch(tx, untilIso, after, BILLING_BATCH_SIZE, scope);
+    const after: Cursor = cursor;
+    pacer.start();
+    const chunk = await p.db.write(async (tx): Promise<{ cursor: Cursor; attempts: number } | null> => {
+      const deadline = chunkDeadline();
+      const rows = await tx.repos.subscriptions.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
       if (rows.length === 0) return null;
-      const last = rows.at(-1)!;
-      const next = { at: last.next_bill_date!, id: last.id };
-      const methods = await subscriptionRepo.paymentMethods(tx, rows);
+      const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
+      let next: Cursor = after;
       let n = 0;
-      for (const row of rows) n += (await billSubscription(tx, p, row, untilIso, methods)).attempts;
-      return { cursor: next, subscriptions: rows.length, attempts: n };
-    });
-    if (!batch) break;
-    cursor = batch.cursor;
-    done += batch.subscriptions;
-    attempts += batch.attempts;
-    progress?.(Math.min(done, total), total, 'Billing subscriptions');
+      for (const row of rows) {
+        const billed = await billSubscription(tx, p, row, untilIso, methods, undefined, deadline);
+        n += billed.attempts;
+        if (billed.stopped) break; // still due: the next chunk goes on with it
+        next = { at: row.next_bill_date!, id: row.id };
+        if (performance.now() >= deadline) break;
+      }
+      return { cursor: next, attempts: n };
+    }, CHUNK_WRITE);
+    if (!chunk) break;
+    cursor = chunk.cursor;
+    attempts += chunk.attempts;
+    progress?.(Math.min(attempts, total), Math.max(total, attempts), 'Billing subscriptions');
+    await pacer.rest();
   }
-  if (done < total) progress?.(total, total, 'Billing subscriptions');
+  if (attempts < total) progress?.(total, total, 'Billing subscriptions');
   return attempts;
 }

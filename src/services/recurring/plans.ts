@@ -6,9 +6,7 @@ import { event, updatedEvent } from '../events/events.js';
 import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import type { Executor } from '../../store/db.js';
-import { planRepo } from '../../store/repositories/plans.js';
-import { subscriptionRepo } from '../../store/repositories/subscriptions.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import {
   createPlanSchema,
   DEFAULT_MAX_RETRY_COUNT,
@@ -56,7 +54,7 @@ export function toPlan(row: PlanEntity): Plan {
 
 /** A plan of the path's linked account; 404 otherwise. */
 export const requirePlan = async (ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<PlanEntity> =>
-  (await planRepo.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('plan'));
+  (await ex.repos.plans.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('plan'));
 
 /** The fields Create Plan and Update plan share, with the defaults of absent optional fields. */
 function planValues(input: Omit<CreatePlanInput, 'retry_policy'>) {
@@ -99,7 +97,7 @@ export const createPlan = useCase({
         created_at: now,
         updated_at: now,
       };
-      await planRepo.insert(tx, plan);
+      await tx.repos.plans.insert(tx, plan);
       const created = toPlan(plan);
       emit(event('plan.created', created));
       return created;
@@ -124,8 +122,8 @@ async function planPage(ctx: GroupContext, linkedAccountId: string, q: { limit: 
   const groupId = ctx.group;
   await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const [rows, total] = await Promise.all([
-    planRepo.list(ctx.store, groupId, linkedAccountId, q.limit, q.offset),
-    planRepo.count(ctx.store, groupId, linkedAccountId),
+    ctx.store.repos.plans.list(ctx.store, groupId, linkedAccountId, q.limit, q.offset),
+    ctx.store.repos.plans.count(ctx.store, groupId, linkedAccountId),
   ]);
   return { data: { items: rows.map(toPlan), total_count: total } };
 }
@@ -161,18 +159,18 @@ async function update(
       retry_policy: keptPolicy ? current.retry_policy : null,
       updated_at: ctx.clock.nowIso(),
     };
-    await planRepo.update(tx, plan);
+    await tx.repos.plans.update(tx, plan);
 
     const behavior = planUpdateProrationBehavior(input);
     if (behavior) {
       let after = '';
       for (;;) {
-        const rows = await subscriptionRepo.activeOfPlan(tx, plan.id, after, BILLING_BATCH_SIZE);
+        const rows = await tx.repos.subscriptions.activeOfPlan(tx, plan.id, after, BILLING_BATCH_SIZE);
         if (rows.length === 0) break;
-        const methods = await subscriptionRepo.paymentMethods(tx, rows);
+        const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
         for (const row of rows) {
           const next = { ...(await applyTerms(tx, p, row, planTerms(plan), behavior, methods, emit)), updated_at: plan.updated_at };
-          if ((await subscriptionRepo.save(tx, next)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
+          if ((await tx.repos.subscriptions.save(tx, next)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
           // Each subscription the plan's new terms reached is updated too.
           const changed = updatedEvent('subscription.updated', toSubscription(row, methods), toSubscription(next, methods));
           if (changed) emit(changed);

@@ -6,12 +6,10 @@ import { event, updatedEvent } from '../events/events.js';
 import { editField } from '../edit.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import type { Executor, Tx } from '../../store/db.js';
-import { subscriptionRepo } from '../../store/repositories/subscriptions.js';
-import { planRepo } from '../../store/repositories/plans.js';
-import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
 import type { TokenEntity } from '../../domain/tokens.js';
 import {
+  backdate,
   billingAnchor,
   createSubscriptionSchema,
   effectiveAmounts,
@@ -93,15 +91,15 @@ export function toSubscription(row: SubscriptionEntity, methods: PaymentMethods)
 }
 
 async function present(ex: Executor, row: SubscriptionEntity): Promise<Subscription> {
-  return toSubscription(row, await subscriptionRepo.paymentMethods(ex, [row]));
+  return toSubscription(row, await ex.repos.subscriptions.paymentMethods(ex, [row]));
 }
 
 export const requireSubscription = async (ex: Executor, groupId: string, linkedAccountId: string, id: string): Promise<SubscriptionEntity> =>
-  (await subscriptionRepo.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('subscription'));
+  (await ex.repos.subscriptions.find(ex, groupId, linkedAccountId, id)) ?? Promise.reject(notFound('subscription'));
 
 /** The plan a request body names: it must be a plan of the path's linked account (400 otherwise). */
 async function bodyPlan(ex: Executor, groupId: string, linkedAccountId: string, planId: string): Promise<PlanEntity> {
-  const plan = await planRepo.find(ex, groupId, linkedAccountId, planId);
+  const plan = await ex.repos.plans.find(ex, groupId, linkedAccountId, planId);
   if (!plan) throw validationError([{ path: 'plan_id', message: 'is not a plan of this linked account' }]);
   return plan;
 }
@@ -131,7 +129,9 @@ function tokenPayment(token: TokenEntity): SubscriptionPayment {
  * Subscribe a customer to a plan. The subscription copies the plan's values (amounts
  * overridable); the trial, if the plan has one, starts at start_date and regular billing
  * at its end. Whatever is already due (start_date ≤ now) is billed in the same write, so a
- * subscription starting now has its first charge (or trial charge) made at once.
+ * subscription starting now has its first charge (or trial charge) made at once; a
+ * backdated start bills its current period once (`backdate`), so this write stays one
+ * charge however far back the start lies.
  */
 const linkedAccount = { linked_account_id: z.string() };
 const subscriptionPath = { ...linkedAccount, subscription_id: z.string() };
@@ -148,7 +148,7 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
     const nowIso = now.toISOString();
     const account = await requireLinkedAccount(tx, groupId, linkedAccountId);
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
-    const customer = await customerRepo.find(tx, groupId, input.customer_id);
+    const customer = await tx.repos.customers.find(tx, groupId, input.customer_id);
     if (!customer) throw validationError([{ path: 'customer_id', message: 'is not a customer of this group' }]);
     const processorId = input.processor_id ?? account.processor_id;
     await requireProcessor(tx, groupId, processorId);
@@ -156,12 +156,12 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
     const methods: PaymentMethods = { cards: new Map(), banks: new Map() };
     let payment: SubscriptionPayment;
     if (input.card_id) {
-      const card = await customerCardRepo.find(tx, groupId, customer.id, input.card_id);
+      const card = await tx.repos.customerCards.find(tx, groupId, customer.id, input.card_id);
       if (!card) throw validationError([{ path: 'card_id', message: 'is not a stored card of this customer' }]);
       methods.cards.set(card.id, card);
       payment = { payment_method: 'card', card_id: card.id, bank_account_id: null, token_snapshot: null };
     } else if (input.bank_account_id) {
-      const bank = await customerBankAccountRepo.find(tx, groupId, customer.id, input.bank_account_id);
+      const bank = await tx.repos.customerBankAccounts.find(tx, groupId, customer.id, input.bank_account_id);
       if (!bank) throw validationError([{ path: 'bank_account_id', message: 'is not a stored bank account of this customer' }]);
       methods.banks.set(bank.id, bank);
       payment = { payment_method: 'ach', card_id: null, bank_account_id: bank.id, token_snapshot: null };
@@ -175,7 +175,7 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
     const trialDays = plan.trial_period_days ?? 0;
     const anchor = billingAnchor(start, trialDays);
     const terms = { ...planTerms(plan), amount: amounts.amount, tax: amounts.tax, shipping: amounts.shipping, initial_amount: amounts.initialAmount };
-    const row: SubscriptionEntity = {
+    const planned: SubscriptionEntity = {
       id: newId(),
       group_id: groupId,
       linked_account_id: linkedAccountId,
@@ -216,11 +216,13 @@ async function create(p: Platform, ctx: GroupContext, linkedAccountId: string, i
       canceled_at: null,
     };
     if (trialDays === 0) {
-      const first = periodBounds(row, 0);
-      row.billing_period_start = first.start;
-      row.billing_period_end = first.end;
+      const first = periodBounds(planned, 0);
+      planned.billing_period_start = first.start;
+      planned.billing_period_end = first.end;
     }
-    await subscriptionRepo.insert(tx, row);
+    // A start in the past bills its current period once, below, never each missed cycle.
+    const row = backdate(planned, nowIso);
+    await tx.repos.subscriptions.insert(tx, row);
     const { subscription } = await billSubscription(tx, p, row, nowIso, methods, emit);
     const created = toSubscription(subscription, methods);
     emit(event('subscription.created', created));
@@ -264,7 +266,7 @@ async function update(
     if (current.status !== 'active') {
       throw invalidRequest(`the subscription is ${current.status}; only an active subscription can be updated`);
     }
-    const before = toSubscription(current, await subscriptionRepo.paymentMethods(tx, [current]));
+    const before = toSubscription(current, await tx.repos.subscriptions.paymentMethods(tx, [current]));
     const input = await given(before);
     const plan = await bodyPlan(tx, groupId, linkedAccountId, input.plan_id);
     await requireProcessor(tx, groupId, input.processor_id);
@@ -282,7 +284,7 @@ async function update(
       billing_address: input.billing_address,
       ...(input.description !== undefined ? { description: input.description } : {}),
     };
-    const methods = await subscriptionRepo.paymentMethods(tx, [changed]);
+    const methods = await tx.repos.subscriptions.paymentMethods(tx, [changed]);
     const behavior: ProrationBehavior = input.proration_behavior ?? plan.proration_behavior;
     const next = await applyTerms(
       tx,
@@ -298,6 +300,7 @@ async function update(
         duration: input.duration,
         max_retry_count: input.max_retry_count,
         retry_policy: plan.retry_policy,
+        amount_field: 'amounts.requested_amount',
       },
       behavior,
       methods,
@@ -325,7 +328,7 @@ export const editSubscription = useCase({
 
 async function save(tx: Tx, changed: SubscriptionEntity, now: string, methods?: PaymentMethods): Promise<Subscription> {
   const row = { ...changed, updated_at: now };
-  if ((await subscriptionRepo.save(tx, row)) !== 1) throw invalidRequest('the subscription changed at the same time; retry the request');
+  if ((await tx.repos.subscriptions.save(tx, row)) !== 1) throw invalidRequest('the subscription changed at the same time; retry the request');
   row.version += 1;
   return methods ? toSubscription(row, methods) : present(tx, row);
 }
@@ -371,8 +374,8 @@ async function subscriptionPage(ctx: GroupContext, linkedAccountId: string, q: z
   const groupId = ctx.group;
   await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
   const filter = { groupId, linkedAccountId, status: q.status, planId: q.plan_id, customerId: q.customer_id };
-  const [rows, total] = await Promise.all([subscriptionRepo.list(ctx.store, filter, q.limit, q.offset), subscriptionRepo.count(ctx.store, filter)]);
-  const methods = await subscriptionRepo.paymentMethods(ctx.store, rows);
+  const [rows, total] = await Promise.all([ctx.store.repos.subscriptions.list(ctx.store, filter, q.limit, q.offset), ctx.store.repos.subscriptions.count(ctx.store, filter)]);
+  const methods = await ctx.store.repos.subscriptions.paymentMethods(ctx.store, rows);
   return { data: { items: rows.map((r) => toSubscription(r, methods)), total_count: total } };
 }
 

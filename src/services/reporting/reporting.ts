@@ -2,13 +2,14 @@
 // over the path group's transactions, with the query's filters; and the export of every
 // matching transaction, page after page. The HTTP route, `payctl report` and the report
 // browser all come through here.
+import type { ExactInt } from '../../domain/money.js';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { requireLinkedAccount } from '../groups/groups.js';
 import { toApiTransaction } from '../transactions/mapper.js';
-import { reportingRepo, type PageCursor, type ReportScope } from '../../store/repositories/reporting.js';
+import type { PageCursor, ReportScope } from '../../store/interfaces/reporting.js';
 import { parseExportQuery, parseReportQuery, rawQuerySchema, type ReportFilters, type ReportQuery, type ReportResult } from '../../domain/reporting.js';
 import type { Transaction } from '../../domain/transactions.js';
 import { PAGE_LIMIT_MAX } from '../../domain/paging.js';
@@ -46,7 +47,7 @@ export const exportReport = useCase({
     await requireLinkedAccount(ctx.store, ctx.group, input.linked_account_id);
     const { query, cap } = parseExportQuery(input.query, ctx.clock.now());
     const scope = scopeOf(ctx.group, query);
-    const total = await reportingRepo.count(p.db, scope);
+    const total = await p.db.repos.reporting.count(p.db, scope);
     const count = Math.min(cap, Math.max(0, total - query.offset));
     return { total_count: total, count, pages: pagesOf(p, scope, query.offset, count) };
   },
@@ -78,11 +79,11 @@ export async function runReport(p: Platform, groupId: string, q: ReportQuery): P
   const scope = scopeOf(groupId, q);
   switch (q.type) {
     case 'count':
-      return { total_count: await reportingRepo.count(p.db, scope) };
+      return { total_count: await p.db.repos.reporting.count(p.db, scope) };
     case 'amount_sum':
-      return { total_amount: await reportingRepo.amountSum(p.db, scope) };
+      return { total_amount: await p.db.repos.reporting.amountSum(p.db, scope) };
     case 'table': {
-      const total = await reportingRepo.count(p.db, scope);
+      const total = await p.db.repos.reporting.count(p.db, scope);
       // Past the end there is nothing to page through: skip the scan.
       const items = q.offset >= total || q.limit === 0 ? [] : await pageOf(p, scope, q.limit, q.offset);
       return { items, total_count: total };
@@ -91,7 +92,7 @@ export async function runReport(p: Platform, groupId: string, q: ReportQuery): P
 }
 
 async function pageOf(p: Platform, scope: ReportScope, limit: number, offset: number, after?: PageCursor): Promise<Transaction[]> {
-  const rows = await reportingRepo.page(p.db, scope, limit, offset, after);
+  const rows = await p.db.repos.reporting.page(p.db, scope, limit, offset, after);
   return rows.map((r) => toApiTransaction(r, { name: r.processor_name ?? '', type: r.processor_type ?? '' }));
 }
 
@@ -101,8 +102,8 @@ export async function reportPage(p: Platform, groupId: string, w: ReportWindow, 
 }
 
 /** Count and net amount for the same filters. */
-export async function reportSummary(p: Platform, groupId: string, w: ReportWindow): Promise<{ total_count: number; total_amount: number }> {
+export async function reportSummary(p: Platform, groupId: string, w: ReportWindow): Promise<{ total_count: number; total_amount: ExactInt }> {
   const scope = scopeOf(groupId, w);
-  const [total_count, total_amount] = await Promise.all([reportingRepo.count(p.db, scope), reportingRepo.amountSum(p.db, scope)]);
+  const [total_count, total_amount] = await Promise.all([p.db.repos.reporting.count(p.db, scope), p.db.repos.reporting.amountSum(p.db, scope)]);
   return { total_count, total_amount };
 }

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
-import { summaryRepo } from '../../store/repositories/reporting-summary.js';
 import { parseSummaryQuery, type ReportSummary, type SummaryBucket, type SummaryQuery } from '../../domain/reporting-summary.js';
 import { rawQuerySchema } from '../../domain/reporting.js';
+import { exactSum, type ExactInt } from '../../domain/money.js';
 
 /** GET /api/v1/groups/{group_id}/transactions/reporting/summary: the query string, read on the group's clock. */
 export const reportingSummary = useCase({
@@ -17,13 +17,13 @@ export const reportingSummary = useCase({
 
 /** A validated summary query. */
 export async function summarize(p: Platform, groupId: string, q: SummaryQuery): Promise<ReportSummary> {
-  const groups = await summaryRepo.byKey(p.db, { groupId, start: q.start, end: q.end, filters: q.filters }, q.groupBy);
+  const groups = await p.db.repos.summary.byKey(p.db, { groupId, start: q.start, end: q.end, filters: q.filters }, q.groupBy);
   return {
     group_by: q.groupBy,
     start: q.start,
     end: q.end,
     total_count: groups.reduce((n, g) => n + g.count, 0),
-    total_amount: groups.reduce((n, g) => n + g.amount, 0),
+    total_amount: exactSum(groups.map((g) => g.amount)),
     groups,
   };
 }
@@ -36,7 +36,7 @@ export interface ReportSummaryAll extends Record<SummaryDimension | 'day', Summa
   start: string;
   end: string;
   total_count: number;
-  total_amount: number;
+  total_amount: ExactInt;
 }
 
 export async function summarizeAll(p: Platform, groupId: string, w: Omit<SummaryQuery, 'groupBy'>): Promise<ReportSummaryAll> {

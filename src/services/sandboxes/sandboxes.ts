@@ -10,20 +10,17 @@ import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { mintKey } from '../groups/keys.js';
 import { seedDemoInGroup } from '../../dev/demo.js';
-import { runDueWork, type Progress } from '../clock/scheduler.js';
-import { sandboxRepo } from '../../store/repositories/sandboxes.js';
+import type { Progress } from '../clock/scheduler.js';
+import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
+import { ENV, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
-import { groupClockRepo } from '../../store/repositories/group-clocks.js';
-import { linkedAccountRepo, processorRepo } from '../../store/repositories/groups.js';
-import { apiKeyRepo } from '../../store/repositories/api-keys.js';
-import { deleteGroupRows, forkGroupRows } from '../../store/group-tables.js';
 import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
 import { createSandboxSchema, forkSandboxSchema, moveGroupClockInput, type MoveClock, type SandboxSummary } from '../../domain/sandboxes.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { parseDuration, parseInstant } from '../../domain/time.js';
 import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import type { RequestContext } from '../context.js';
@@ -47,7 +44,7 @@ async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<P
     keys[permission] = key;
     return row;
   });
-  await apiKeyRepo.insertMany(tx, rows);
+  await tx.repos.apiKeys.insertMany(tx, rows);
   return keys;
 }
 
@@ -63,9 +60,9 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
   const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
   const keys = await unitOfWork(ctx, async ({ tx }) => {
-    await sandboxRepo.insert(tx, group);
-    await processorRepo.insert(tx, processor);
-    await linkedAccountRepo.insert(tx, account);
+    await tx.repos.sandboxes.insert(tx, group);
+    await tx.repos.processors.insert(tx, processor);
+    await tx.repos.linkedAccounts.insert(tx, account);
     return issueKeys(tx, groupId, now);
   });
   const ids = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
@@ -78,7 +75,7 @@ export const listSandboxes = useCase({
   async run(p: Platform, ctx: RequestContext): Promise<{ data: SandboxSummary[] }> {
     const base = platformClock(p);
     await base.refresh();
-    const sandboxes = await sandboxRepo.list(ctx.store);
+    const sandboxes = await ctx.store.repos.sandboxes.list(ctx.store);
     const now = base.now().getTime();
     return {
       data: sandboxes.map((r) => ({
@@ -99,8 +96,8 @@ export const deleteSandbox = useCase({
   input: groupId,
   run: (p: Platform, ctx: RequestContext, input): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> =>
     unitOfWork(ctx, async ({ tx }) => {
-      if (!(await sandboxRepo.find(tx, input.group_id))) throw notFound('sandbox');
-      const rows = await deleteGroupRows(tx, input.group_id);
+      if (!(await tx.repos.sandboxes.find(tx, input.group_id))) throw notFound('sandbox');
+      const rows = await tx.repos.groupRows.delete(tx, input.group_id);
       return { group_id: input.group_id, deleted: true as const, rows };
     }),
 });
@@ -117,16 +114,16 @@ async function fork(
   const newGroupId = newId();
   const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
   return unitOfWork(ctx, async ({ tx }) => {
-    const source = await sandboxRepo.find(tx, groupId);
+    const source = await tx.repos.sandboxes.find(tx, groupId);
     if (!source) throw notFound('sandbox');
     const g = withGroupClock(p, newGroupId, source.clock_offset_ms);
     const now = g.clock.nowIso();
-    const { copied, idMap } = await forkGroupRows(tx, groupId, newGroupId, fresh);
+    const { copied, idMap } = await tx.repos.groupRows.fork(tx, groupId, newGroupId, fresh);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
-    await sandboxRepo.nameFork(tx, newGroupId, name, now);
+    await tx.repos.sandboxes.nameFork(tx, newGroupId, name, now);
     const keys = await issueKeys(tx, newGroupId, now);
-    const [processor] = await processorRepo.listByGroup(tx, newGroupId);
-    const [account] = await linkedAccountRepo.listByGroup(tx, newGroupId);
+    const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
+    const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
     return {
       group_id: newGroupId,
       name,
@@ -147,6 +144,7 @@ export interface GroupClockState {
   now: string;
   offset_ms: number;
   work?: Record<string, number>;
+  catch_up?: CatchUpState;
 }
 
 /** A group's time now, and its own offset from the platform clock. */
@@ -155,17 +153,30 @@ export const showGroupClock = useCase({
   run: (p: Platform, ctx: RequestContext, input) => groupClock(p, input.group_id),
 });
 
-async function groupClock(p: Platform, groupId: string): Promise<GroupClockState> {
+async function groupClock(p: Platform, groupId: string, finished = false): Promise<GroupClockState> {
   const g = await forGroup(p, groupId);
   if (g.groupId !== groupId) throw notFound('group');
   await g.clock.refresh();
-  return { group_id: groupId, now: g.clock.nowIso(), offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs() };
+  return {
+    group_id: groupId,
+    now: g.clock.nowIso(),
+    offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs(),
+    catch_up: await catchUpState(p, groupId, finished),
+  };
 }
 
-/** Move one group's clock: `moveClock` for the group the input names. */
+/** How long a clock move's request waits for its catch-up before answering with the progress so far (PAYCTL_CLOCK_ANSWER_MS). */
+export const DEFAULT_CLOCK_ANSWER_MS = 10_000;
+
+function clockAnswerMs(env: Env): number {
+  const v = Number(env[ENV.clockAnswerMs]);
+  return env[ENV.clockAnswerMs] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_CLOCK_ANSWER_MS;
+}
+
+/** Move one group's clock: `moveClock` for the group the input names, answering after at most the clock answer budget. */
 export const moveGroupClock = useCase({
   input: moveGroupClockInput,
-  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input),
+  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input, undefined, { answerWithinMs: clockAnswerMs(p.env) }),
 });
 
 /**
@@ -173,19 +184,23 @@ export const moveGroupClock = useCase({
  * work, nothing of any other group. Never backwards: a set before the group's time now
  * is a 400 naming `set`. The offset is read and written in one unit of work (with the
  * request's Idempotency-Key, so a retried advance moves the clock once), then the due
- * work runs in its own transactions (`progress` hears of it: the CLI's progress bar).
+ * work runs as the group's catch-up, in chunks (`progress` hears of it: the CLI's
+ * progress bar). With `answerWithinMs`, the answer comes when the group has caught up or
+ * after that long, whichever is first: then `catch_up.status` is `running` and the
+ * catch-up goes on after the answer (the route answers 202).
  */
 export async function moveClock(
   p: Platform,
   ctx: RequestContext,
   input: MoveClock & { group_id: string },
   progress?: Progress,
+  opts: { answerWithinMs?: number } = {},
 ): Promise<GroupClockState & { work: Record<string, number> }> {
   const groupId = input.group_id;
   const base = platformClock(p);
   await base.refresh();
   await unitOfWork(ctx, async ({ tx }) => {
-    const own = await groupClockRepo.offset(tx, groupId);
+    const own = await tx.repos.groupClocks.offset(tx, groupId);
     if (own === undefined) throw notFound('group');
     const current = base.now().getTime() + own;
     const target = input.advance !== undefined ? current + parseDuration(input.advance) : parseInstant(input.set!).getTime();
@@ -195,9 +210,17 @@ export async function moveClock(
       ]);
     }
     const next = own + (target - current);
-    await groupClockRepo.put(tx, groupId, next);
+    await tx.repos.groupClocks.put(tx, groupId, next);
     return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };
   });
-  const work = await runDueWork(p, { groupId, progress });
-  return { ...(await groupClock(p, groupId)), work };
+  const run = startCatchUp(p, groupId, progress);
+  let timer: NodeJS.Timeout | undefined;
+  const budget = opts.answerWithinMs;
+  const finished = await (budget === undefined
+    ? run.promise.then(() => true)
+    : Promise.race([run.promise.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), budget)))]).finally(() =>
+        clearTimeout(timer),
+      ));
+  // catch_up.status is `running` exactly when this move's work is still going (the route's 202).
+  return { ...(await groupClock(p, groupId, finished)), work: { ...run.work } };
 }

@@ -5,13 +5,12 @@ import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import type { RequestContext } from '../context.js';
-import type { Executor, Tx } from '../../store/db.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
 import { invalidRequest, validationError } from '../../errors.js';
 import { tokenInputSchema, type TokenEntity, type TokenRequest, type TokenResponse } from '../../domain/tokens.js';
 import { cvvLength, detectBrand, luhnValid, routingNumberValid } from '../../processor/cards.js';
 import { bankOutcome, cardOutcome, testCards } from '../../processor/test-cards.js';
 import { randomBase62 } from '../../lib/ids.js';
-import { tokenRepo } from '../../store/repositories/tokens.js';
 
 export const TOKEN_TTL_MS = 15 * 60 * 1000;
 
@@ -79,7 +78,7 @@ async function mint(p: Platform, ctx: RequestContext, parsed: TokenRequest): Pro
     };
   }
   return unitOfWork(ctx, async ({ tx }) => {
-    await tokenRepo.insert(tx, row);
+    await tx.repos.tokens.insert(tx, row);
     return toTokenResponse(row);
   });
 }
@@ -173,18 +172,18 @@ export function fixedToken(token: string, now: Date): TokenEntity | undefined {
 export async function consumeToken(tx: Tx, token: string, now: Date, path = 'payment_details.token'): Promise<TokenEntity> {
   const fixed = fixedToken(token, now);
   if (fixed) return fixed;
-  const row = await tokenRepo.find(tx, token);
+  const row = await tx.repos.tokens.find(tx, token);
   if (!row) throw validationError([{ path, message: 'is not a known token (mint one with POST /api/v1/tokens)' }]);
   if (row.used_at) throw invalidRequest(`${path}: this token was already used; tokens are single-use`, [{ path, message: 'token already used' }]);
   if (row.expires_at <= now.toISOString()) {
     throw invalidRequest(`${path}: this token has expired (tokens live 15 minutes)`, [{ path, message: 'token expired' }]);
   }
-  const { changes } = await tokenRepo.markUsed(tx, token, now.toISOString());
+  const { changes } = await tx.repos.tokens.markUsed(tx, token, now.toISOString());
   if (changes !== 1) throw invalidRequest(`${path}: this token was already used; tokens are single-use`, [{ path, message: 'token already used' }]);
   return row;
 }
 
 /** Look a token up without using it (e.g. to validate before a charge). */
 export async function peekToken(ex: Executor, token: string, now: Date): Promise<TokenEntity | undefined> {
-  return fixedToken(token, now) ?? (await tokenRepo.find(ex, token));
+  return fixedToken(token, now) ?? (await ex.repos.tokens.find(ex, token));
 }

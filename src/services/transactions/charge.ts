@@ -3,17 +3,16 @@
 // status, a payment link) commits or rolls back together with the transaction row.
 import type { Platform } from '../platform.js';
 import type { Clock } from '../context.js';
-import type { Tx } from '../../store/db.js';
+import type { Tx } from '../../store/interfaces/db.js';
 import type { TokenMethod } from '../../domain/tokens.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain/customers.js';
 import type { ProcessorEntity } from '../../domain/groups.js';
-import { processorRepo } from '../../store/repositories/groups.js';
-import { transactionRepo } from '../../store/repositories/transactions.js';
 import type { Address } from '../../domain/address.js';
 import type { Commission, Transaction, TransactionEntity, TransactionSource } from '../../domain/transactions.js';
 import { formatMoney } from '../../domain/money.js';
 import { bankAccountText, cardText } from '../../render/format.js';
 import { decide } from '../../processor/simulator.js';
+import type { Outcome } from '../../processor/test-cards.js';
 import { newId } from '../../lib/ids.js';
 import { validationError } from '../../errors.js';
 import { toApiTransaction } from './mapper.js';
@@ -35,6 +34,8 @@ export interface ChargeInput {
    *  created): saves a read on the writer connection inside the write. */
   processor?: ProcessorEntity;
   type: 'sale' | 'auth';
+  /** A sandbox's injected fault: the processor's answer (a decline) instead of the method's scripted one. */
+  forcedOutcome?: Outcome;
   source: TransactionSource;
   payment: PaymentSource;
   amounts: { requested: number; tax?: number; shipping?: number };
@@ -94,7 +95,7 @@ async function processorFor(tx: Tx, input: ChargeInput): Promise<ProcessorEntity
   const key = `${input.groupId}\u0000${input.processorId}`;
   const cached = seen?.get(key);
   if (cached) return cached;
-  const row = await processorRepo.find(tx, input.groupId, input.processorId);
+  const row = await tx.repos.processors.find(tx, input.groupId, input.processorId);
   if (row) {
     if (!seen) processorsByTx.set(tx, (seen = new Map()));
     seen.set(key, row);
@@ -107,7 +108,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
   const processor = await processorFor(tx, input);
   if (!processor) throw validationError([{ path: 'processor_id', message: 'is not a processor of this group' }]);
   const m = methodColumns(input.payment);
-  const decision = decide(m.outcome, input.type);
+  const decision = decide(m.outcome, input.type, input.forcedOutcome);
   const approved = decision.status !== 'declined';
   const now = clock.nowIso();
   const billing = input.billingAddress ?? {};
@@ -170,7 +171,7 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
     created_at: now,
     updated_at: now,
   };
-  await transactionRepo.insert(tx, row);
+  await tx.repos.transactions.insert(tx, row);
   if (approved && input.emailReceipt && row.email_address) {
     // The receipt names the brand and last four only.
     const method = m.payment_method === 'card' ? cardText({ brand: m.brand, last_four: m.last_four }) : bankAccountText({ account_type: m.card_type, last_four: m.last_four });

@@ -7,16 +7,15 @@ import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { event } from '../events/events.js';
 import type { GroupContext } from '../context.js';
-import type { Executor, Tx } from '../../store/db.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
 import { refundSchema, type Transaction, type TransactionEntity } from '../../domain/transactions.js';
 import { captureOutcome, captureRequestInput, refundOutcome, VOIDABLE_STATUSES } from '../../domain/transaction-transitions.js';
 import { invalidRequest, notFound } from '../../errors.js';
 import { findProcessor } from '../groups/groups.js';
-import { transactionRepo } from '../../store/repositories/transactions.js';
 import { toApiTransaction } from './mapper.js';
 
 async function load(ex: Executor, groupId: string, id: string): Promise<TransactionEntity> {
-  const row = await transactionRepo.find(ex, groupId, id);
+  const row = await ex.repos.transactions.find(ex, groupId, id);
   if (!row) throw notFound('transaction');
   return row;
 }
@@ -54,7 +53,7 @@ export const captureTransaction = useCase({
     return unitOfWork(ctx, async ({ tx, emit }) => {
       const at = ctx.clock.nowIso();
       // Sent with the batch; the write (and its answer) fails if another request got there first.
-      transactionRepo.deferCapture(tx, id, amount, status, at, () => invalidRequest('this transaction was captured or changed by another request'));
+      tx.repos.transactions.deferCapture(tx, id, amount, status, at, () => invalidRequest('this transaction was captured or changed by another request'));
       // The compare-and-set changes exactly these columns: no read-back.
       const captured = await present(p, { ...row, status, captured_amount: amount, updated_at: at });
       emit(event('transaction.captured', captured));
@@ -69,7 +68,7 @@ export const voidTransaction = useCase({
     unitOfWork(ctx, async ({ tx, emit }) => {
       const id = input.transaction_id;
       const row = await load(tx, ctx.group, id);
-      const { changes } = await transactionRepo.setStatus(tx, id, VOIDABLE_STATUSES, 'voided', ctx.clock.nowIso());
+      const { changes } = await tx.repos.transactions.setStatus(tx, id, VOIDABLE_STATUSES, 'voided', ctx.clock.nowIso());
       if (changes !== 1) throw invalidRequest(`only a pending or authorized transaction can be voided; this one is ${row.status}`);
       const voided = await reloadAndPresent(p, tx, ctx.group, id);
       emit(event('transaction.voided', voided));
@@ -85,7 +84,7 @@ export const refundTransaction = useCase({
       const id = input.transaction_id;
       const row = await load(tx, ctx.group, id);
       const { amount } = refundOutcome(row, input.amount);
-      const { changes } = await transactionRepo.refund(tx, id, amount, ctx.clock.nowIso());
+      const { changes } = await tx.repos.transactions.refund(tx, id, amount, ctx.clock.nowIso());
       if (changes !== 1) throw invalidRequest('this transaction was refunded or changed by another request');
       const refunded = await reloadAndPresent(p, tx, ctx.group, id);
       emit(event('transaction.refunded', refunded));

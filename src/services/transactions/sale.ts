@@ -8,9 +8,7 @@ import { saleRequestSchema, type SaleRequest, type Transaction } from '../../dom
 import { invalidRequest, validationError } from '../../errors.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
 import { consumeToken } from '../tokens/tokens.js';
-import { customerBankAccountRepo, customerCardRepo, customerRepo } from '../../store/repositories/customers.js';
 import { storeBankAccount, storeCard } from '../customers/customers.js';
-import { transactionRepo } from '../../store/repositories/transactions.js';
 import { chargeInTx, type PaymentSource } from './charge.js';
 import type { Address } from '../../domain/address.js';
 import { newId } from '../../lib/ids.js';
@@ -39,7 +37,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
   // A stored card is read with its customer before the write, on the reader (side by side
   // with other requests, not in the writer's queue); the write checks, with its batch,
   // that both are still there.
-  const stored = pd.customer?.card_id ? await customerCardRepo.findWithCustomer(ctx.store, groupId, pd.customer.customer_id, pd.customer.card_id) : undefined;
+  const stored = pd.customer?.card_id ? await ctx.store.repos.customerCards.findWithCustomer(ctx.store, groupId, pd.customer.customer_id, pd.customer.card_id) : undefined;
   if (stored && !stored.customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
   if (stored && !stored.card) throw validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]);
   return unitOfWork(ctx, async ({ tx, emit }) => {
@@ -49,12 +47,12 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
     let customerId: string | undefined;
     if (pd.customer) {
       const ref = pd.customer;
-      const customer = stored?.customer ?? (await customerRepo.find(tx, groupId, ref.customer_id));
+      const customer = stored?.customer ?? (await tx.repos.customers.find(tx, groupId, ref.customer_id));
       if (!customer) throw validationError([{ path: 'payment_details.customer.customer_id', message: 'is not a customer of this group' }]);
       customerId = customer.id;
       if (ref.card_id) {
         const card = stored!.card!;
-        customerCardRepo.deferStillThere(tx, groupId, customer.id, card.id, () =>
+        tx.repos.customerCards.deferStillThere(tx, groupId, customer.id, card.id, () =>
           validationError([{ path: 'payment_details.customer.card_id', message: 'is not a card of this customer' }]),
         );
         payment = { kind: 'card', card };
@@ -65,7 +63,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
           ...card.billing_address,
         };
       } else {
-        const account = await customerBankAccountRepo.find(tx, groupId, customer.id, ref.bank_account_id!);
+        const account = await tx.repos.customerBankAccounts.find(tx, groupId, customer.id, ref.bank_account_id!);
         if (!account) throw validationError([{ path: 'payment_details.customer.bank_account_id', message: 'is not a bank account of this customer' }]);
         payment = { kind: 'bank', account };
         billing ??= {
@@ -83,6 +81,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
       processorId: processor.id,
       processor,
       type: req.type,
+      ...(ctx.forcedOutcome ? { forcedOutcome: ctx.forcedOutcome } : {}),
       source: req.source,
       payment,
       amounts: { requested: req.amounts.requested_amount, tax: req.amounts.included_tax_amount, shipping: req.amounts.included_shipping_amount },
@@ -104,7 +103,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
     if (req.save_customer && txn.status !== 'declined' && payment.kind === 'token' && billing) {
       const nowIso = now.toISOString();
       const id = newId();
-      await customerRepo.insert(tx, {
+      await tx.repos.customers.insert(tx, {
         id,
         group_id: groupId,
         first_name: billing.first_name ?? '',
@@ -121,7 +120,7 @@ async function sale(p: Platform, ctx: GroupContext, req: SaleRequest): Promise<T
       } else {
         await storeBankAccount(tx, { groupId, customerId: id, token: payment.token, now: nowIso });
       }
-      await transactionRepo.setCustomer(tx, txn.id, id);
+      await tx.repos.transactions.setCustomer(tx, txn.id, id);
       const saved = { ...txn, customer_id: id };
       emit(chargeEvent(saved));
       return saved;

@@ -1,45 +1,58 @@
 // Sending webhook deliveries: a job, never a side effect of the write that made the
 // event. A pass reads the deliveries due on a group's clock, claims them with a lease
 // (compare-and-set: of two processes passing at once, each row goes to one), POSTs each
-// event signed per Standard Webhooks after the claim committed, then records every
-// attempt and the delivery's next state in one write. A failed attempt is retried on the
-// group's clock (RETRY_DELAYS_MS, counted from when the attempt fell due, so a clock
-// advance of days runs every retry that fell due in it); after the last it has failed.
+// event signed per Standard Webhooks after the claim committed, then records each
+// attempt and the delivery's next state. A failed attempt is retried on the group's
+// clock (RETRY_DELAYS_MS, counted from when the attempt fell due, so a clock advance of
+// days runs every retry that fell due in it); after the last it has failed.
+//
+// Endpoints never wait on each other: a process queues its attempts per endpoint
+// (lanes.ts: at most ENDPOINT_CONCURRENCY in flight each); a pass claims for an endpoint
+// only what its lane has room for and skips endpoints whose lane is full, and it does
+// not wait for the answers: each attempt is recorded when its own answer is over
+// (outcomes that end together share a write). Every part of an answer is bounded in
+// bytes and time (http1.ts, RECEIVER_LIMITS): a hanging or endless receiver costs its
+// own endpoint one timeout per slot, nothing more.
 //
 // Per pass: one read of what is due with what to send (events with their data as stored
 // JSON, so a body is assembled, not re-serialized; endpoints' URLs and secrets); a claim,
-// and later the record of every attempt, as deferred compare-and-sets that travel with
+// and later the record of the attempts, as deferred compare-and-sets that travel with
 // the writer's batch (no statement of their own: the sales committed beside them keep the
 // batch's fast path); HMAC-SHA256 signatures with node:crypto (signing.ts: the replaced
 // secret too during a rotation's grace period); POSTs over http1.ts's keep-alive
-// connections. A delivery's CPU is the bench's limit: BENCHMARKS.md, "Webhooks".
+// connections, pooled per endpoint. A delivery's CPU is the bench's limit:
+// BENCHMARKS.md, "Webhooks".
 //
-// Who runs passes: `payctl serve` (nudged after each commit that appended events of a
-// group with endpoints, plus its tick) and the scheduler's job (`clock advance`, the
-// sandbox clock route). The lease is real time: it bounds how long a process that died
-// mid-send keeps a delivery from the others, and an attempt never outlives its lease.
+// Who runs passes: `payctl serve`'s delivery loop (nudged after each commit that appended
+// events of a group with endpoints, and when a full lane has room again), its timer's
+// sweep of every group (handed to the loop's lanes: nothing there waits on a receiver),
+// and the scheduler's job in a clock move (`clock advance`, the sandbox clock route),
+// which waits for its attempts — but for one round only at an endpoint that is slow, so
+// a hanging receiver does not hold a clock move for its whole backlog. The lease is real
+// time: it bounds how long a process that died mid-send keeps a delivery from the
+// others, and an attempt never outlives its lease (one whose turn comes too late to get
+// its time is not sent; it is due again when the lease ends).
 import { performance } from 'node:perf_hooks';
-import type { Database, Store } from '../../store/db.js';
+import type { Store } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
-import { groupClockRepo, type GroupScope } from '../../store/repositories/group-clocks.js';
-import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
-import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
+import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
-import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RESPONSE_BODY_MAX_BYTES, succeeded } from '../../domain/webhooks.js';
+import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RECEIVER_LIMITS, succeeded } from '../../domain/webhooks.js';
 import { post } from './http1.js';
 import { signatureHeader } from './signing.js';
+import { Lanes } from './lanes.js';
 import { newId } from '../../lib/ids.js';
 import { ENV, type Env } from '../../config/env.js';
 
-/** Deliveries claimed per write. */
+/** Deliveries read per pass. */
 const BATCH = 256;
 /** How long a nudged loop waits for more commits before its pass: fewer, larger passes under load. */
 const COALESCE_MS = 20;
 const DEFAULT_LEASE_MS = 15_000;
-/** Response bytes read past the kept 1 KiB before the connection is dropped instead. */
-const DRAIN_MAX_BYTES = 64 * 1024;
+/** How long an outcome waits for others still in flight to share its write. */
+const RECORD_WAIT_MS = 10;
 
 export function leaseMs(env: Env): number {
   const v = Number(env[ENV.webhookLeaseMs]);
@@ -47,13 +60,14 @@ export function leaseMs(env: Env): number {
 }
 
 interface PassTarget {
-  db: Database;
+  db: Store;
   /** The clock of the groups in the scope. */
   clock: Clock;
   env: Env;
 }
 
-interface Outcome {
+/** What one attempt came to, to record. */
+export interface Outcome {
   delivery: WebhookSend;
   status: number | undefined;
   body: string | null;
@@ -66,75 +80,179 @@ interface Outcome {
 class Lost extends Error {}
 const lost = () => new Lost('another sender holds one of these deliveries');
 
-/**
- * Send every delivery of `scope` due by `until` (default: the scope's clock, read at each
- * round) that this process can claim. Returns the attempts made.
- */
-export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date): Promise<number> {
-  let attempts = 0;
-  for (;;) {
-    const realNow = Date.now();
-    const dueBy = (until ?? t.clock.now()).toISOString();
-    const due = await webhookSendRepo.due(t.db, scope, dueBy, realNow, BATCH);
-    if (due.length === 0) return attempts;
-    const owner = newId();
-    const leaseUntil = realNow + leaseMs(t.env);
-    const claimed = await claim(t, due, owner, leaseUntil, realNow, dueBy);
-    let again = due.length === BATCH;
-    if (claimed.length > 0) {
-      const outcomes = await sendAll(t, claimed, leaseUntil);
-      const retries = await record(t, outcomes, owner);
-      attempts += outcomes.length;
-      // A retry already due (a clock advance past it) goes in this same call.
-      again ||= retries.some((next) => next <= dueBy);
-    }
-    if (!again) return attempts;
-  }
+/** One claim's deliveries: who holds them and until when (real ms). */
+export interface Claim {
+  owner: string;
+  leaseUntil: number;
+  /** The group's time when the claim's attempts are sent (their created_at). */
+  groupNow: string;
+  /** Bodies by event id, built once per event. */
+  bodies: Map<string, string>;
 }
 
 /**
- * Claim what the read found: as one compare-and-set that travels with the writer's batch
- * (no statement of its own); when another sender got some of them first, again for
- * whichever are still free. Returns the deliveries this process now holds.
+ * Prepare and send one attempt of a claimed delivery: its body, signatures and headers,
+ * the POST within `timeoutMs` and the receiver limits; what came of it (never throws).
+ * Everything an attempt is passes through here.
  */
-async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
-  const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
-  try {
-    await t.db.write(async (tx) => deliveryRepo.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
-    return due;
-  } catch (err) {
-    if (!(err instanceof Lost)) throw err;
-  }
-  const got = new Set(await t.db.write((tx) => deliveryRepo.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
-  return due.filter((d) => got.has(d.delivery_id));
-}
-
-/** POST every claimed delivery, all at once; the outcome of each (never throws). */
-async function sendAll(t: PassTarget, claimed: WebhookSend[], leaseUntil: number): Promise<Outcome[]> {
-  const groupNow = t.clock.nowIso();
-  const bodies = new Map<string, string>();
-  return Promise.all(
-    claimed.map(async (r): Promise<Outcome> => {
-      const sentAt = groupNow;
-      let body = bodies.get(r.event_id);
-      if (body === undefined) bodies.set(r.event_id, (body = eventBody(r)));
-      // An attempt ends before the lease does, so no other process can send it meanwhile.
-      const timeout = Math.min(ATTEMPT_TIMEOUT_MS, leaseUntil - Date.now() - 500);
-      if (timeout <= 0) return { delivery: r, status: undefined, body: null, error: 'not sent: the lease ran out before the attempt could start', latencyMs: 0, sentAt };
-      // webhook-timestamp is real time: receivers check it against their own clock.
-      const timestamp = Math.floor(Date.now() / 1000);
-      const secrets = r.previous_secret && r.previous_secret_expires_at && groupNow < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
-      const started = performance.now();
-      const res = await post(r.url, body, {
-        'webhook-id': r.event_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, r.event_id, timestamp, body),
-      }, { timeoutMs: timeout, keepBytes: RESPONSE_BODY_MAX_BYTES, drainBytes: DRAIN_MAX_BYTES });
-      const latencyMs = Math.round(performance.now() - started);
-      const error = res.error ?? (succeeded(res.status) ? null : `the receiver answered ${res.status}`);
-      return { delivery: r, status: res.status, body: res.body, error, latencyMs, sentAt };
-    }),
+export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number): Promise<Outcome> {
+  const sentAt = claim.groupNow;
+  let body = claim.bodies.get(r.event_id);
+  if (body === undefined) claim.bodies.set(r.event_id, (body = eventBody(r)));
+  // webhook-timestamp is real time: receivers check it against their own clock.
+  const timestamp = Math.floor(Date.now() / 1000);
+  const secrets = r.previous_secret && r.previous_secret_expires_at && sentAt < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
+  const started = performance.now();
+  const res = await post(
+    r.url,
+    body,
+    {
+      'webhook-id': r.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, r.event_id, timestamp, body),
+    },
+    { timeoutMs, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
   );
+  const latencyMs = Math.round(performance.now() - started);
+  return { delivery: r, status: res.status, body: res.body, error: res.error ?? answerError(res.status), latencyMs, sentAt };
+}
+
+/** Why a whole answer is a failure (null: it succeeded). */
+function answerError(status: number | undefined): string | null {
+  if (succeeded(status)) return null;
+  if (status !== undefined && status >= 300 && status < 400) return `the receiver answered ${status} (a redirect: not followed)`;
+  return `the receiver answered ${status}`;
+}
+
+/** What a dispatch started: each attempt resolves true once recorded (false: not sent, its lease too short by its turn). */
+interface Dispatched {
+  started: Promise<boolean>[];
+  /** The endpoints of the attempts started. */
+  endpoints: Set<string>;
+  /** The read was a whole batch: more may be due. */
+  more: boolean;
+  /** An endpoint of the scope was skipped because its lane was full though fast (room comes soon). */
+  waitable: boolean;
+}
+
+/** A process's sender on one database: its lanes, its attempts in flight, its recorder. */
+class Sender {
+  readonly lanes = new Lanes();
+  /** Attempts claimed and not yet recorded. */
+  readonly pending = new Set<Promise<boolean>>();
+  private outcomes: Array<{ o: Outcome; owner: string; done: (next: string | null) => void; fail: (err: unknown) => void }> = [];
+  private recordTimer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** Answers not yet in `outcomes`. */
+  private sending = 0;
+
+  constructor(private readonly db: Store) {}
+
+  /**
+   * One pass over `scope`: read what is due by `dueBy` for endpoints whose lane has room
+   * (and not in `skip`), claim it, and start each attempt in its endpoint's lane. Does
+   * not wait for the answers. `backlog`: lanes that could not take all they had due are
+   * marked, so the loop is told when they have room (a caller that waits for its
+   * attempts sends the rest itself).
+   */
+  async dispatch(t: PassTarget, scope: GroupScope, dueBy: string, o: { skip?: ReadonlySet<string>; backlog: boolean }): Promise<Dispatched> {
+    const now = performance.now();
+    const skip = o.skip ?? new Set<string>();
+    const full = this.lanes.full('groupId' in scope ? scope.groupId : undefined, now);
+    if (o.backlog) for (const l of full) l.backlog = true;
+    const skipIds = [...skip, ...full.map((l) => l.endpointId)];
+    const waitable = full.some((l) => !skip.has(l.endpointId) && !l.slow(now));
+    const realNow = Date.now();
+    const due = await t.db.repos.webhookSends.due(t.db, scope, dueBy, realNow, BATCH, skipIds);
+    const more = due.length === BATCH;
+    // Per endpoint, what its lane has room for (promised until the claim is done).
+    const room = new Map<string, number>();
+    const picked: WebhookSend[] = [];
+    for (const d of due) {
+      const lane = this.lanes.lane(d.endpoint_id, d.group_id);
+      const left = room.get(d.endpoint_id) ?? lane.room(now);
+      if (left > 0) {
+        picked.push(d);
+        lane.reserved++;
+      } else if (o.backlog) lane.backlog = true;
+      room.set(d.endpoint_id, left - 1);
+    }
+    if (picked.length === 0) return { started: [], endpoints: new Set(), more, waitable };
+    const owner = newId();
+    const lease = leaseMs(t.env);
+    const leaseUntil = realNow + lease;
+    let claimed: WebhookSend[];
+    try {
+      claimed = await claim(t, picked, owner, leaseUntil, realNow, dueBy);
+    } finally {
+      for (const d of picked) this.lanes.lane(d.endpoint_id, d.group_id).reserved--;
+    }
+    const c: Claim = { owner, leaseUntil, groupNow: t.clock.nowIso(), bodies: new Map() };
+    // A queued attempt whose turn comes with less than this left of its lease is not sent.
+    const minTimeout = Math.min(ATTEMPT_TIMEOUT_MS, lease / 2);
+    const started = claimed.map((r) => {
+      const attempt = this.lanes
+        .lane(r.endpoint_id, r.group_id)
+        .run(() => {
+          // An attempt ends before the lease does, so no other process can send it meanwhile.
+          const timeout = Math.min(ATTEMPT_TIMEOUT_MS, leaseUntil - Date.now() - 500);
+          if (timeout < minTimeout) return undefined;
+          this.sending++;
+          return sendAttempt(r, c, timeout);
+        })
+        .then(async (o) => {
+          if (o === undefined) {
+            // Due again once the lease ends: the loop's owner is told then.
+            const later = setTimeout(() => this.lanes.onRoom?.(r.group_id), Math.max(0, leaseUntil - Date.now()) + 50);
+            later.unref();
+            return false;
+          }
+          this.sending--;
+          await this.record(o, owner);
+          return true;
+        });
+      this.pending.add(attempt);
+      void attempt.finally(() => this.pending.delete(attempt)).catch(() => undefined);
+      return attempt;
+    });
+    return { started, endpoints: new Set(claimed.map((r) => r.endpoint_id)), more, waitable };
+  }
+
+  /**
+   * Record an attempt: outcomes that come together share one write — it goes when no
+   * other answer is outstanding, after RECORD_WAIT_MS, or at a batch's worth. Resolves
+   * with the retry's due time (null: none) once written.
+   */
+  private record(o: Outcome, owner: string): Promise<string | null> {
+    return new Promise((done, fail) => {
+      this.outcomes.push({ o, owner, done, fail });
+      this.flushSoon(this.outcomes.length >= BATCH || this.sending === 0);
+    });
+  }
+
+  private flushSoon(now: boolean): void {
+    if (now) {
+      if (this.immediate) return;
+      if (this.recordTimer) clearTimeout(this.recordTimer);
+      this.recordTimer = undefined;
+      this.immediate = setImmediate(() => this.flush());
+    } else if (!this.recordTimer && !this.immediate) {
+      this.recordTimer = setTimeout(() => this.flush(), RECORD_WAIT_MS);
+    }
+  }
+
+  private flush(): void {
+    if (this.recordTimer) clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    this.immediate = undefined;
+    const items = this.outcomes;
+    this.outcomes = [];
+    if (items.length === 0) return;
+    recordOutcomes(this.db, items).then(
+      (next) => items.forEach((it, i) => it.done(next[i]!)),
+      (err: unknown) => items.forEach((it) => it.fail(err)),
+    );
+  }
 }
 
 /**
@@ -147,23 +265,44 @@ export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at
   return `{"id":${JSON.stringify(r.event_id)},"type":${JSON.stringify(r.type)},"created_at":${JSON.stringify(r.created_at)},"group_id":${JSON.stringify(r.group_id)},"data":${r.data},"request":${request}}`;
 }
 
+
 /**
- * The attempts and each delivery's next state, in one write (only rows this pass still
- * holds change): the attempt rows and the compare-and-sets travel with the writer's batch;
- * if the lease of one was lost (a pass that outlived it), the write is made again with
- * plain updates, so every attempt is still recorded. Returns when the retries scheduled
- * are due.
+ * Claim what the read picked: as one compare-and-set that travels with the writer's batch
+ * (no statement of its own); when another sender got some of them first, again for
+ * whichever are still free. Returns the deliveries this process now holds.
  */
-async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promise<string[]> {
-  const ok: number[] = [];
-  const failed: Array<{ id: number; next: string | null }> = [];
-  const attempts: WebhookAttemptEntity[] = outcomes.map((o) => {
+async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
+  const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
+  try {
+    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
+    return due;
+  } catch (err) {
+    if (!(err instanceof Lost)) throw err;
+  }
+  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
+  return due.filter((d) => got.has(d.delivery_id));
+}
+
+/**
+ * Attempts and each delivery's next state, in one write (only rows their claim still
+ * holds change): the attempt rows and the compare-and-sets travel with the writer's
+ * batch; if the lease of one was lost (an attempt that outlived it), the write is made
+ * again with plain updates, so every attempt is still recorded. Returns, for each, when
+ * its retry is due (null: none).
+ */
+async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owner: string }>): Promise<Array<string | null>> {
+  const byOwner = new Map<string, { ok: number[]; failed: Array<{ id: number; next: string | null }> }>();
+  const next: Array<string | null> = [];
+  const attempts: WebhookAttemptEntity[] = items.map(({ o, owner }) => {
     const d = o.delivery;
     const attempt = d.attempts + 1;
-    const success = o.error === null; // sendAll leaves no error exactly when the receiver succeeded
-    const next = success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null);
-    if (success) ok.push(d.delivery_id);
-    else failed.push({ id: d.delivery_id, next });
+    const success = o.error === null; // sendAttempt leaves no error exactly when the receiver succeeded
+    const retry = success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null);
+    let held = byOwner.get(owner);
+    if (!held) byOwner.set(owner, (held = { ok: [], failed: [] }));
+    if (success) held.ok.push(d.delivery_id);
+    else held.failed.push({ id: d.delivery_id, next: retry });
+    next.push(retry);
     return {
       id: newId(),
       group_id: d.group_id,
@@ -178,30 +317,99 @@ async function record(t: PassTarget, outcomes: Outcome[], owner: string): Promis
       error: o.error,
       latency_ms: o.latencyMs,
       scheduled_at: d.next_attempt_at,
-      next_attempt_at: next,
+      next_attempt_at: retry,
       created_at: o.sentAt,
     };
   });
   try {
-    await t.db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
-      deliveryRepo.settle(tx, owner, ok, failed, lost);
+    await db.write(async (tx) => {
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      for (const [owner, { ok, failed }] of byOwner) tx.repos.webhookDeliveries.settle(tx, owner, ok, failed, lost);
     });
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
-    await t.db.write(async (tx) => {
-      for (const a of attempts) attemptRepo.insert(tx, a);
-      if (ok.length > 0) await deliveryRepo.succeeded(tx, ok, owner);
-      for (const f of failed) await deliveryRepo.failed(tx, f.id, owner, f.next);
+    await db.write(async (tx) => {
+      for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      for (const [owner, { ok, failed }] of byOwner) {
+        if (ok.length > 0) await tx.repos.webhookDeliveries.succeeded(tx, ok, owner);
+        for (const f of failed) await tx.repos.webhookDeliveries.failed(tx, f.id, owner, f.next);
+      }
     });
   }
-  return failed.flatMap((f) => (f.next === null ? [] : [f.next]));
+  return next;
+}
+
+const senders = new WeakMap<object, Sender>();
+function senderFor(db: Store): Sender {
+  let s = senders.get(db);
+  if (!s) senders.set(db, (s = new Sender(db)));
+  return s;
+}
+
+/**
+ * Send every delivery of `scope` due by `until` (default: the scope's clock, read at each
+ * round) that this process can claim, and wait for them to be recorded (retries that
+ * fall due meanwhile too). An endpoint that turns out slow gets one round: its backlog
+ * is left to the serving process or the next pass. In `payctl serve`, a sweep of every
+ * group (an offset scope: the timer's, the start's) only hands the work to the loop's
+ * lanes. Returns the attempts made.
+ */
+export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date): Promise<number> {
+  const s = senderFor(t.db);
+  const dueBy = () => (until ?? t.clock.now()).toISOString();
+  if (loops.has(t.db) && !('groupId' in scope)) {
+    let handed = 0;
+    for (;;) {
+      const r = await s.dispatch(t, scope, dueBy(), { backlog: true });
+      for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
+      handed += r.started.length;
+      if (!r.more || r.started.length === 0) return handed;
+    }
+  }
+  let attempts = 0;
+  let failure: { err: unknown } | undefined;
+  const mine = new Set<Promise<void>>();
+  const touched = new Set<string>();
+  const slow = new Set<string>();
+  for (;;) {
+    const r = await s.dispatch(t, scope, dueBy(), { skip: slow, backlog: false });
+    for (const id of r.endpoints) touched.add(id);
+    for (const a of r.started) {
+      const done: Promise<void> = a.then(
+        (made) => {
+          if (made) attempts++;
+          mine.delete(done);
+        },
+        (err: unknown) => {
+          failure ??= { err };
+          mine.delete(done);
+        },
+      );
+      mine.add(done);
+    }
+    if (failure) {
+      await Promise.all(mine); // every attempt made is recorded (or failed to be) before the error goes up
+      throw failure.err;
+    }
+    if (r.started.length > 0 && r.more) continue;
+    if (mine.size === 0 && !r.waitable) {
+      // What was left to slow endpoints goes from the serving process's loop, if this is one.
+      const loop = loops.get(t.db);
+      for (const id of slow) {
+        const lane = s.lanes.get(id);
+        if (lane && loop) loop.nudge(lane.groupId);
+      }
+      return attempts;
+    }
+    await Promise.race([...mine, s.lanes.nextRoom()]);
+    for (const id of touched) if (s.lanes.get(id)?.provenSlow()) slow.add(id);
+  }
 }
 
 /** Every due delivery of every group, one pass per distinct clock offset (a server's start). */
 export async function deliverAllDue(p: Platform): Promise<number> {
   let n = 0;
-  for (const { offset_ms: offsetMs } of await groupClockRepo.distinctOffsets(p.db)) {
+  for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     n += await deliverDue({ db: p.db, clock: shifted.clock, env: p.env }, { offsetMs });
   }
@@ -212,7 +420,8 @@ export async function deliverAllDue(p: Platform): Promise<number> {
  * The delivery loop of a long-running process (`payctl serve`): nudged after a commit
  * that appended events, it runs a pass for each group nudged that has an enabled
  * endpoint (known from a cache that follows config_version, so a sale of a group
- * without endpoints costs no read).
+ * without endpoints costs no read), all groups at once; a pass only claims and starts
+ * attempts (the lanes send them), so no group's receivers hold another group's pass.
  */
 export class DeliveryLoop {
   private nudged = new Map<string, Clock | undefined>();
@@ -220,31 +429,37 @@ export class DeliveryLoop {
   private running: Promise<void> | undefined;
   private stopped = false;
   private active: { version: number | undefined; groups: Set<string> } | undefined;
-  /** Attempts made so far (a status line; the bench reads it). */
-  attempts = 0;
+  private readonly sender: Sender;
 
-  constructor(private readonly p: Platform) {}
+  constructor(private readonly p: Platform) {
+    this.sender = senderFor(p.db);
+    // A lane that was full has room again: its group's waiting deliveries go now.
+    this.sender.lanes.onRoom = (groupId) => this.nudge(groupId);
+  }
 
   nudge(groupId: string, clock?: Clock): void {
     if (this.stopped) return;
-    this.nudged.set(groupId, clock);
+    if (clock || !this.nudged.has(groupId)) this.nudged.set(groupId, clock);
     if (this.scheduled) return;
     this.scheduled = true;
     setTimeout(() => this.run(), COALESCE_MS);
   }
 
-  /** Resolves once no pass is running or about to (the nudges so far are done). */
+  /** Resolves once no pass is running or about to and every attempt started is recorded (the nudges so far are done). */
   async settled(): Promise<void> {
-    while (this.running || this.scheduled) {
+    while (this.running || this.scheduled || this.sender.pending.size > 0) {
       if (this.running) await this.running;
+      else if (this.sender.pending.size > 0) await Promise.allSettled([...this.sender.pending]);
       else await new Promise<void>((r) => setTimeout(r, COALESCE_MS));
     }
   }
 
-  /** Resolves when no pass is running (after stop(): none will start). */
+  /** Resolves when no pass is running and the attempts started are recorded (after stop(): none will start). */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.sender.lanes.onRoom) this.sender.lanes.onRoom = undefined;
     while (this.running) await this.running;
+    while (this.sender.pending.size > 0) await Promise.allSettled([...this.sender.pending]);
   }
 
   private run(): void {
@@ -265,12 +480,19 @@ export class DeliveryLoop {
   private async pass(groups: Map<string, Clock | undefined>): Promise<void> {
     try {
       const active = await this.activeGroups();
-      for (const [groupId, clock] of groups) {
-        if (this.stopped) return;
-        if (!active.has(groupId)) continue;
-        const c = clock ?? (await forGroup(this.p, groupId)).clock;
-        this.attempts += await deliverDue({ db: this.p.db, clock: c, env: this.p.env }, { groupId });
-      }
+      await Promise.all(
+        [...groups].map(async ([groupId, clock]) => {
+          if (!active.has(groupId)) return;
+          const c = clock ?? (await forGroup(this.p, groupId)).clock;
+          const t = { db: this.p.db, clock: c, env: this.p.env };
+          for (;;) {
+            if (this.stopped) return;
+            const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString(), { backlog: true });
+            for (const a of r.started) a.catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
+            if (!r.more || r.started.length === 0) return;
+          }
+        }),
+      );
     } catch (err) {
       process.stderr.write(`webhook delivery failed: ${String(err)}\n`);
     }
@@ -279,7 +501,7 @@ export class DeliveryLoop {
   private async activeGroups(): Promise<Set<string>> {
     const version = configCache(this.p.db).currentVersion;
     if (!this.active || version === undefined || this.active.version !== version) {
-      this.active = { version, groups: new Set(await webhookEndpointRepo.activeGroups(this.p.db)) };
+      this.active = { version, groups: new Set(await this.p.db.repos.webhookEndpoints.activeGroups(this.p.db)) };
     }
     return this.active.groups;
   }

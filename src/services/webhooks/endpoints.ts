@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
-import type { Executor } from '../../store/db.js';
+import type { Executor } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { newInGroup } from '../groups/groups.js';
@@ -15,8 +15,6 @@ import { requireEvent } from '../events/events.js';
 import { matchesTypes } from '../../domain/events.js';
 import { nudgeDelivery } from './delivery.js';
 import { SECRET_GRACE_MS } from './signing.js';
-import { webhookSendRepo } from '../../store/repositories/webhook-sends.js';
-import { attemptRepo, deliveryRepo, webhookEndpointRepo } from '../../store/repositories/webhooks.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
   changesSomething,
@@ -74,7 +72,7 @@ export function toAttempt(a: WebhookAttemptEntity): WebhookAttempt {
 }
 
 async function requireEndpoint(ctx: GroupContext, id: string, ex: Executor = ctx.store): Promise<WebhookEndpointEntity> {
-  const endpoint = uuid.safeParse(id).success ? await webhookEndpointRepo.find(ex, ctx.group, id) : undefined;
+  const endpoint = uuid.safeParse(id).success ? await ex.repos.webhookEndpoints.find(ex, ctx.group, id) : undefined;
   if (!endpoint) throw notFound('webhook endpoint');
   return endpoint;
 }
@@ -92,10 +90,10 @@ export const createWebhookEndpoint = useCase({
       secret: newWebhookSecret(),
     });
     return unitOfWork(ctx, async ({ tx }) => {
-      if ((await webhookEndpointRepo.count(tx, ctx.group)) >= ENDPOINTS_PER_GROUP_MAX) {
+      if ((await tx.repos.webhookEndpoints.count(tx, ctx.group)) >= ENDPOINTS_PER_GROUP_MAX) {
         throw invalidRequest(`a group has at most ${ENDPOINTS_PER_GROUP_MAX} webhook endpoints: delete one first`);
       }
-      await webhookEndpointRepo.insert(tx, endpoint);
+      await tx.repos.webhookEndpoints.insert(tx, endpoint);
       return toEndpoint(endpoint, { withSecret: true });
     });
   },
@@ -104,7 +102,7 @@ export const createWebhookEndpoint = useCase({
 export const listWebhookEndpoints = useCase({
   input: webhookEndpointListQuerySchema,
   async run(p: Platform, ctx: GroupContext, q): Promise<WebhookEndpointList> {
-    const endpoints = await webhookEndpointRepo.list(ctx.store, ctx.group, { limit: q.limit + 1, before: q.starting_after });
+    const endpoints = await ctx.store.repos.webhookEndpoints.list(ctx.store, ctx.group, { limit: q.limit + 1, before: q.starting_after });
     return { data: { items: endpoints.slice(0, q.limit).map((e) => toEndpoint(e)), has_more: endpoints.length > q.limit } };
   },
 });
@@ -129,7 +127,7 @@ export const updateWebhookEndpoint = useCase({
         ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
         updated_at: ctx.clock.nowIso(),
       };
-      await webhookEndpointRepo.update(tx, next);
+      await tx.repos.webhookEndpoints.update(tx, next);
       return toEndpoint(next);
     });
   },
@@ -145,9 +143,9 @@ export const rotateWebhookSecret = useCase({
     return unitOfWork(ctx, async ({ tx }) => {
       const endpoint = await requireEndpoint(ctx, input.endpoint_id, tx);
       const next = { ...endpoint, secret: newWebhookSecret(), updated_at: ctx.clock.nowIso() };
-      await webhookEndpointRepo.update(tx, next);
+      await tx.repos.webhookEndpoints.update(tx, next);
       const graceUntil = new Date(ctx.clock.now().getTime() + SECRET_GRACE_MS).toISOString();
-      await webhookSendRepo.retireSecret(tx, ctx.group, endpoint.id, endpoint.secret, graceUntil);
+      await tx.repos.webhookSends.retireSecret(tx, ctx.group, endpoint.id, endpoint.secret, graceUntil);
       return toEndpoint(next, { withSecret: true });
     });
   },
@@ -159,7 +157,7 @@ export const deleteWebhookEndpoint = useCase({
   run(p: Platform, ctx: GroupContext, input): Promise<{ id: string; deleted: true }> {
     return unitOfWork(ctx, async ({ tx }) => {
       await requireEndpoint(ctx, input.endpoint_id, tx);
-      await webhookEndpointRepo.delete(tx, ctx.group, input.endpoint_id);
+      await tx.repos.webhookEndpoints.delete(tx, ctx.group, input.endpoint_id);
       return { id: input.endpoint_id, deleted: true as const };
     });
   },
@@ -170,7 +168,7 @@ export const listWebhookAttempts = useCase({
   input: webhookAttemptListQuerySchema.extend(endpointId.shape),
   async run(p: Platform, ctx: GroupContext, q): Promise<WebhookAttemptList> {
     await requireEndpoint(ctx, q.endpoint_id);
-    const attempts = await attemptRepo.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
+    const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
     return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };
   },
 });
@@ -189,11 +187,11 @@ export const resendEvent = useCase({
       if (input.endpoint_id !== undefined) {
         endpointIds = [(await requireEndpoint(ctx, input.endpoint_id, tx)).id];
       } else {
-        const enabled = await webhookEndpointRepo.enabled(tx, ctx.group);
+        const enabled = await tx.repos.webhookEndpoints.enabled(tx, ctx.group);
         endpointIds = enabled.filter((e) => matchesTypes(e.enabled_events, event.type)).map((e) => e.id);
       }
       const at = ctx.clock.nowIso();
-      for (const id of endpointIds) await deliveryRepo.insert(tx, ctx.group, id, event.id, at);
+      for (const id of endpointIds) await tx.repos.webhookDeliveries.insert(tx, ctx.group, id, event.id, at);
       return { event_id: event.id, endpoint_ids: endpointIds };
     });
     if (result.endpoint_ids.length > 0) nudgeDelivery(ctx.store, ctx.group, ctx.clock);

@@ -6,8 +6,16 @@
 // once; the answer is parsed for what a delivery keeps). It speaks what receivers
 // answer: Content-Length, chunked, or close-delimited bodies, 1xx interim heads,
 // `Connection: close`, and TLS for https URLs (certificates verified as node:https does).
+//
+// Receivers are untrusted: every part of an answer is bounded (RECEIVER_LIMITS: connect
+// time, the whole answer's time, status line, headers in bytes and lines, chunk-size
+// lines, trailers, body), checked on the bytes as they arrive, so an answer that never
+// ends costs at most the bound; breaking one ends the attempt with an error naming it.
+// Connections are pooled per `pool` key (the delivery passes the endpoint), so one
+// endpoint's hanging connections never hold another's.
 import net from 'node:net';
 import tls from 'node:tls';
+import { RECEIVER_LIMITS as L } from '../../domain/webhooks.js';
 
 export interface PostResult {
   status?: number;
@@ -17,14 +25,19 @@ export interface PostResult {
 }
 
 export interface PostOptions {
+  /** For the whole answer, from when the request is sent for. */
   timeoutMs: number;
+  /** For connecting (DNS, TCP, TLS), within timeoutMs; default RECEIVER_LIMITS.connectMs. */
+  connectTimeoutMs?: number;
   /** Body bytes kept for the result. */
   keepBytes: number;
-  /** Body bytes read past which the connection is dropped instead (the result keeps what it has). */
-  drainBytes: number;
+  /** Body bytes (chunk framing counted) past which the answer is a failure, read no further. */
+  bodyMaxBytes: number;
+  /** Connections are pooled per pool and origin (default: per origin). */
+  pool?: string;
 }
 
-/** Connections per origin, at most (more requests wait for one to be free). */
+/** Connections per pool and origin, at most (more requests wait for one to be free). */
 const MAX_SOCKETS = 64;
 /** An idle connection is closed after this long (receivers commonly close theirs after 5 s). */
 const IDLE_MS = 4_000;
@@ -50,15 +63,16 @@ interface Origin {
 const origins = new Map<string, Origin>();
 const targets = new Map<string, Target>();
 
-function target(url: string): Target {
-  let t = targets.get(url);
+function target(url: string, pool: string): Target {
+  const cacheKey = `${pool} ${url}`;
+  let t = targets.get(cacheKey);
   if (t) return t;
   const u = new URL(url);
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported protocol ${u.protocol}`);
   const secure = u.protocol === 'https:';
   const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname;
   const port = Number(u.port) || (secure ? 443 : 80);
-  const key = `${u.protocol}//${host}:${port}`;
+  const key = `${pool} ${u.protocol}//${host}:${port}`;
   let origin = origins.get(key);
   if (!origin) origins.set(key, (origin = { secure, host, port, idle: [], open: 0, waiting: [] }));
   let head = `POST ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nUser-Agent: ${USER_AGENT}\r\nContent-Type: application/json\r\n`;
@@ -67,7 +81,7 @@ function target(url: string): Target {
     head += `Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n`;
   }
   if (targets.size > 10_000) targets.clear();
-  targets.set(url, (t = { origin, head }));
+  targets.set(cacheKey, (t = { origin, head }));
   return t;
 }
 
@@ -78,7 +92,7 @@ function target(url: string): Target {
 export async function post(url: string, body: string, headers: Record<string, string>, o: PostOptions): Promise<PostResult> {
   let t: Target;
   try {
-    t = target(url);
+    t = target(url, o.pool ?? '');
   } catch (err) {
     return { body: null, error: `cannot send: ${(err as Error).message}` };
   }
@@ -87,12 +101,12 @@ export async function post(url: string, body: string, headers: Record<string, st
   text += `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   const deadline = Date.now() + o.timeoutMs;
   const conn = await acquire(t.origin, deadline);
-  if (!conn) return { body: null, error: `timed out after ${o.timeoutMs} ms` };
+  if (!conn) return { body: null, error: `timed out after ${o.timeoutMs} ms waiting for a connection` };
   const r = await conn.exchange(text, deadline, o);
   // A kept-alive connection the receiver closed meanwhile fails before any answer: once more on a new one.
   if (r === RETRY) {
     const fresh = await acquire(t.origin, deadline, true);
-    if (!fresh) return { body: null, error: `timed out after ${o.timeoutMs} ms` };
+    if (!fresh) return { body: null, error: `timed out after ${o.timeoutMs} ms waiting for a connection` };
     const again = await fresh.exchange(text, deadline, o);
     return again === RETRY ? { body: null, error: 'ECONNRESET: the connection closed before an answer' } : again;
   }
@@ -133,8 +147,8 @@ type Phase = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 't
 interface Exchange {
   resolve(r: PostResult | typeof RETRY): void;
   timer: NodeJS.Timeout;
+  connectTimer: NodeJS.Timeout | undefined;
   o: PostOptions;
-  timeoutMs: number;
   phase: Phase;
   /** Unparsed bytes. */
   buf: Buffer;
@@ -144,8 +158,25 @@ interface Exchange {
   left: number;
   kept: Buffer[];
   keptBytes: number;
+  /** Body bytes read, chunk framing counted. */
   seen: number;
+  /** Bytes and header lines of the heads parsed so far (interim heads count). */
+  headBytes: number;
+  headerLines: number;
+  trailerBytes: number;
+  trailerLines: number;
   answered: boolean;
+}
+
+/** An answer that broke one of RECEIVER_LIMITS: the attempt fails with this message. */
+class Bound extends Error {}
+const kib = (n: number) => `${n / 1024} KiB`;
+
+/** CRLFs in `buf` before `end`. */
+function lineBreaks(buf: Buffer, end: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(CRLF); i >= 0 && i < end; i = buf.indexOf(CRLF, i + 2)) n++;
+  return n;
 }
 
 class Conn {
@@ -154,6 +185,7 @@ class Conn {
   /** Requests sent on this connection (a failure before the first answer on a reused one is retried). */
   private used = 0;
   private closed = false;
+  private connected = false;
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly origin: Origin) {
@@ -162,6 +194,10 @@ class Conn {
       ? tls.connect({ host: origin.host, port: origin.port, servername: net.isIP(origin.host) ? undefined : origin.host, ALPNProtocols: ['http/1.1'] })
       : net.connect({ host: origin.host, port: origin.port });
     this.socket.setNoDelay(true);
+    this.socket.once(origin.secure ? 'secureConnect' : 'connect', () => {
+      this.connected = true;
+      if (this.ex?.connectTimer) clearTimeout(this.ex.connectTimer);
+    });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (err: NodeJS.ErrnoException) => this.onEnd(err.code ? `${err.code}: ${err.message}` : err.message));
     this.socket.on('close', () => this.onEnd('ECONNRESET: the connection closed before the answer was complete'));
@@ -186,11 +222,12 @@ class Conn {
   exchange(text: string, deadline: number, o: PostOptions): Promise<PostResult | typeof RETRY> {
     const timeoutMs = Math.max(1, deadline - Date.now());
     return new Promise((resolve) => {
-      this.ex = {
+      const connectMs = Math.min(timeoutMs, o.connectTimeoutMs ?? L.connectMs);
+      const ex: Exchange = (this.ex = {
         resolve,
-        timer: setTimeout(() => this.fail(`timed out after ${o.timeoutMs} ms`), timeoutMs),
+        timer: setTimeout(() => this.fail(this.timedOut(ex)), timeoutMs),
+        connectTimer: this.connected ? undefined : setTimeout(() => this.fail(`connect timed out after ${connectMs} ms`), connectMs),
         o,
-        timeoutMs,
         phase: 'head',
         buf: Buffer.alloc(0),
         status: 0,
@@ -199,12 +236,30 @@ class Conn {
         kept: [],
         keptBytes: 0,
         seen: 0,
+        headBytes: 0,
+        headerLines: 0,
+        trailerBytes: 0,
+        trailerLines: 0,
         answered: false,
-      };
+      });
       this.used++;
       if (this.closed) this.onEnd('ECONNRESET: the connection closed before the request');
       else this.socket.write(text);
     });
+  }
+
+  /** Why an attempt ran out of time: where in the answer it was. */
+  private timedOut(ex: Exchange): string {
+    const where = !this.connected
+      ? 'connecting'
+      : !ex.answered
+        ? 'waiting for the answer'
+        : ex.phase === 'head'
+          ? 'reading the status line and headers'
+          : ex.phase === 'trailer'
+            ? 'reading the trailers'
+            : 'reading the body';
+    return `timed out after ${ex.o.timeoutMs} ms ${where}`;
   }
 
   private onData(chunk: Buffer): void {
@@ -219,19 +274,27 @@ class Conn {
     try {
       this.parse(ex);
     } catch (err) {
-      this.fail(`the answer is not HTTP/1.1: ${(err as Error).message}`);
+      if (err instanceof Bound) this.fail(`receiver limit: ${err.message}`);
+      else this.fail(`the answer is not HTTP/1.1: ${(err as Error).message}`);
     }
   }
 
   private parse(ex: Exchange): void {
     for (;;) {
+      if (this.ex !== ex) return; // ended (a bound, the body's cap)
       switch (ex.phase) {
         case 'head': {
+          // Bounds on what has arrived so far: a head that never ends stops at them.
           const end = ex.buf.indexOf(CRLF2);
-          if (end < 0) {
-            if (ex.buf.length > 64 * 1024) throw new Error('the head is over 64 KiB');
-            return;
-          }
+          const size = end < 0 ? ex.buf.length : end + 4;
+          const first = ex.buf.indexOf(CRLF);
+          if ((first < 0 ? ex.buf.length : first) > L.statusLineBytes) throw new Bound(`the status line is over ${kib(L.statusLineBytes)}`);
+          const breaks = lineBreaks(ex.buf, Math.min(end < 0 ? ex.buf.length : end, L.headBytes));
+          if (ex.headerLines + breaks > L.headerLines) throw new Bound(`over ${L.headerLines} header lines`);
+          if (ex.headBytes + size > L.headBytes) throw new Bound(`the head (status line and headers) is over ${kib(L.headBytes)}`);
+          if (end < 0) return;
+          ex.headBytes += size;
+          ex.headerLines += breaks;
           const lines = ex.buf.toString('latin1', 0, end).split('\r\n');
           ex.buf = ex.buf.subarray(end + 4);
           const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]!);
@@ -267,23 +330,22 @@ class Conn {
         }
         case 'length': {
           const n = Math.min(ex.left, ex.buf.length);
-          if (this.body(ex, ex.buf.subarray(0, n))) return;
+          if (!this.body(ex, ex.buf.subarray(0, n))) return;
           ex.left -= n;
           ex.buf = ex.buf.subarray(n);
           if (ex.left === 0) return this.done(ex);
           return;
         }
         case 'close': {
-          if (this.body(ex, ex.buf)) return;
+          if (!this.body(ex, ex.buf)) return;
           ex.buf = Buffer.alloc(0);
           return;
         }
         case 'chunk-size': {
           const end = ex.buf.indexOf(CRLF);
-          if (end < 0) {
-            if (ex.buf.length > 1024) throw new Error('a chunk size line is over 1 KiB');
-            return;
-          }
+          if ((end < 0 ? ex.buf.length : end) > L.chunkLineBytes) throw new Bound(`a chunk-size line is over ${kib(L.chunkLineBytes)}`);
+          if (end < 0) return;
+          if (!this.framing(ex, end + 2)) return;
           const size = parseInt(ex.buf.toString('latin1', 0, end).split(';')[0]!.trim(), 16);
           if (!Number.isSafeInteger(size) || size < 0) throw new Error('a chunk size');
           ex.buf = ex.buf.subarray(end + 2);
@@ -293,7 +355,7 @@ class Conn {
         }
         case 'chunk-data': {
           const n = Math.min(ex.left, ex.buf.length);
-          if (this.body(ex, ex.buf.subarray(0, n))) return;
+          if (!this.body(ex, ex.buf.subarray(0, n))) return;
           ex.left -= n;
           ex.buf = ex.buf.subarray(n);
           if (ex.left > 0) return;
@@ -302,35 +364,43 @@ class Conn {
         }
         case 'chunk-crlf': {
           if (ex.buf.length < 2) return;
+          if (!this.framing(ex, 2)) return;
           ex.buf = ex.buf.subarray(2);
           ex.phase = 'chunk-size';
           break;
         }
         case 'trailer': {
+          // Trailer lines until an empty one; bounded like a head (they were the unbounded part).
           const end = ex.buf.indexOf(CRLF);
+          const size = end < 0 ? ex.buf.length : end + 2;
+          if (ex.trailerBytes + size > L.trailerBytes) throw new Bound(`the trailers are over ${kib(L.trailerBytes)}`);
           if (end < 0) return;
+          ex.trailerBytes += size;
           ex.buf = ex.buf.subarray(end + 2);
           if (end === 0) return this.done(ex);
+          if (++ex.trailerLines > L.trailerLines) throw new Bound(`over ${L.trailerLines} trailer lines`);
           break;
         }
       }
     }
   }
 
-  /** Keeps the start of the body; true when the answer ended here (too long to drain). */
+  /** Chunk framing read (counted as body); false when that broke the body's bound (the attempt ended). */
+  private framing(ex: Exchange, n: number): boolean {
+    ex.seen += n;
+    if (ex.seen <= ex.o.bodyMaxBytes) return true;
+    this.fail(`receiver limit: the body is over ${kib(ex.o.bodyMaxBytes)} (not read further)`);
+    return false;
+  }
+
+  /** Keeps the start of the body; false when the body broke its bound (the attempt ended). */
   private body(ex: Exchange, part: Buffer): boolean {
-    ex.seen += part.length;
     if (ex.keptBytes < ex.o.keepBytes && part.length > 0) {
       const k = part.subarray(0, ex.o.keepBytes - ex.keptBytes);
       ex.kept.push(Buffer.from(k));
       ex.keptBytes += k.length;
     }
-    if (ex.seen > ex.o.drainBytes) {
-      ex.keepAlive = false;
-      this.done(ex);
-      return true;
-    }
-    return false;
+    return this.framing(ex, part.length);
   }
 
   private done(ex: Exchange): void {
@@ -351,6 +421,7 @@ class Conn {
     const ex = this.ex!;
     this.ex = undefined;
     clearTimeout(ex.timer);
+    if (ex.connectTimer) clearTimeout(ex.connectTimer);
     ex.resolve(r);
   }
 

@@ -1,7 +1,7 @@
 // What the catalog services need from a store: products, partners, invoices and their
 // lines, as domain entities. The SQLite repositories implement these; a second store
 // (PostgreSQL) implements the same interfaces and nothing above src/store changes.
-import type { Executor, RunResult, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { InvoiceEntity, InvoiceLineEntity, PartnerEntity, ProductEntity, StoredInvoiceStatus } from '../../domain/catalog-entities.js';
 
 export interface Page<T> {

@@ -1,6 +1,6 @@
 // What the customer use cases (and charges from a stored method) need of a store, in
 // domain entities; src/store implements it (repositories/customers.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity, CustomerEntity } from '../../domain/customers.js';
 
 /** What a charge needs of a customer. */

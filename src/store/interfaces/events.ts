@@ -1,6 +1,6 @@
 // What the event log needs of a store, in domain entities; src/store implements it
 // (repositories/events.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 
 /** An event as the log keeps it: its data as the object it is (`{ object, previous_attributes? }`). */
 export interface EventEntity {

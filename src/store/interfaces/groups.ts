@@ -1,6 +1,6 @@
 // What the group, processor, linked-account and API-key use cases need of a store, in
 // domain entities; src/store implements it (repositories/groups.ts, api-keys.ts).
-import type { Executor, RunResult, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { ApiKeyEntity, GroupEntity, LinkedAccountEntity, ProcessorEntity } from '../../domain/groups.js';
 
 export interface GroupStore {

@@ -1,7 +1,7 @@
 // What Idempotency-Key handling needs of a store, in domain entities; src/store
 // implements it (repositories/idempotency.ts).
-import type { Executor, RunResult, Tx } from '../db.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
+import type { GroupScope } from './scope.js';
 
 /** A completed request of a key: the answer it gave, as the value that was sent. */
 export interface IdempotencyRecord {
@@ -22,5 +22,6 @@ export interface IdempotencyStore {
   setAnswer(tx: Tx, scope: string, key: string, status: number, body: unknown): Promise<RunResult>;
   /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
   hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean>;
-  deleteOlderThan(tx: Tx, before: string, scope: GroupScope): Promise<RunResult>;
+  /** Delete them, at most `limit` (default: all). */
+  deleteOlderThan(tx: Tx, before: string, scope: GroupScope, limit?: number): Promise<RunResult>;
 }

@@ -1,7 +1,7 @@
 // What the onboarding services need from a store: signup forms and the entries made on
 // them, as domain records (the entry as its object). src/store implements it
 // (repositories/onboarding.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { SignupEntryEntity } from '../../domain/onboarding.js';
 import type { SignupForm } from '../../domain/onboarding-response.js';
 

@@ -1,6 +1,6 @@
 // What the outbox needs of a store, in domain entities; src/store implements it
 // (repositories/outbox.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { OutboxEntity } from '../../domain/email.js';
 
 export interface OutboxStore {

@@ -1,6 +1,6 @@
 // What the payment-link services need from a store: links and their pay-page sessions,
 // as domain entities. The SQLite repositories implement these.
-import type { Executor, RunResult, Tx } from '../db.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { LinkStatus, PaymentLinkEntity, PaymentLinkSessionEntity } from '../../domain/payment-links.js';
 
 export interface PaymentLinkListFilter {

@@ -1,9 +1,9 @@
 // What the recurring services need from a store: plans, subscriptions and the charge
 // ledger, as domain entities. The SQLite repositories implement these; a second store
 // implements the same interfaces and nothing above src/store changes.
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { PlanEntity, SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { GroupScope } from './scope.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain/customers.js';
 
 export interface PlanStore {

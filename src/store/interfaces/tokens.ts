@@ -1,6 +1,6 @@
 // What the tokenizer and the charges that use tokens need of a store, in domain
 // entities; src/store implements it (repositories/tokens.ts).
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { TokenEntity } from '../../domain/tokens.js';
 
 export interface TokenStore {

@@ -1,9 +1,9 @@
 // What the transaction use cases need of a store, in domain entities. src/store
 // implements it on SQLite (repositories/transactions.ts, settlement.ts); a second store
 // implements the same interfaces and nothing above src/store changes.
-import type { Executor, Tx } from '../db.js';
+import type { Executor, Tx } from '../interfaces/db.js';
 import type { TransactionEntity } from '../../domain/transactions.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { GroupScope } from './scope.js';
 
 export interface TransactionStore {
   /** Inside a write: the new transaction, committed with the write (and counted into the reporting rollup). */
@@ -47,9 +47,10 @@ export interface SettlementStore {
   insertBatch(tx: Tx, b: SettlementBatchEntity): Promise<void>;
   /** Compare-and-set of a batch's transactions to settled: the transactions it actually moved, in id order. */
   settle(tx: Tx, ids: readonly string[], batchId: string, at: string): Promise<TransactionEntity[]>;
-  setBatchTotals(tx: Tx, id: string, transactionCount: number, totalAmount: number): Promise<unknown>;
+  /** totalAmount is exact (a bigint beyond 2^53): stored as an integer, or as its decimal text beyond 64 bits. */
+  setBatchTotals(tx: Tx, id: string, transactionCount: number, totalAmount: number | bigint): Promise<unknown>;
   deleteBatch(tx: Tx, id: string): Promise<unknown>;
   hasExpiringAuths(ex: Executor, createdBefore: string, scope: GroupScope): Promise<boolean>;
-  /** Expire auths created before `createdBefore`: the transactions it moved. */
-  expireAuths(tx: Tx, createdBefore: string, at: string, scope: GroupScope): Promise<TransactionEntity[]>;
+  /** Expire auths created before `createdBefore` (at most `limit`, oldest first): the transactions it moved. */
+  expireAuths(tx: Tx, createdBefore: string, at: string, scope: GroupScope, limit?: number): Promise<TransactionEntity[]>;
 }

@@ -1,8 +1,8 @@
 // What the webhook use cases and the delivery job need of a store, in domain entities;
 // src/store implements it (repositories/webhooks.ts). Deliveries are made by the store
 // itself when an event is appended (on SQLite a trigger, migration 015).
-import type { Executor, RunResult, Tx } from '../db.js';
-import type { GroupScope } from '../repositories/group-clocks.js';
+import type { Executor, RunResult, Tx } from '../interfaces/db.js';
+import type { GroupScope } from './scope.js';
 
 /** A webhook endpoint: its type patterns as a list, `disabled` a boolean. */
 export interface WebhookEndpointEntity {
@@ -129,10 +129,11 @@ export interface WebhookSend {
 export interface WebhookSendStore {
   /**
    * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
-   * `realNow`, to an enabled endpoint, oldest due first, each with its event and endpoint:
-   * one read for a pass (what to claim and what to send).
+   * `realNow`, to an enabled endpoint not in `skip` (default none: the sender's endpoints
+   * whose queue is full), oldest due first, each with its event and endpoint: one read
+   * for a pass (what to claim and what to send).
    */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number): Promise<WebhookSend[]>;
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip?: readonly string[]): Promise<WebhookSend[]>;
   /** Keep `secret` (just replaced) signing until `until` (group time). */
   retireSecret(tx: Tx, groupId: string, endpointId: string, secret: string, until: string): Promise<RunResult>;
 }

@@ -10,8 +10,8 @@ import { payctl, payctlJson, repoRoot, startPayctl, tempDir } from '../lib/proce
 import { openDirect, type Direct } from '../lib/sqlite.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
-import { reportingSql, type ReportScope } from '../../../src/store/repositories/reporting.js';
-import { summarySql } from '../../../src/store/repositories/reporting-summary.js';
+import { reportingSql, type ReportScope } from '../../../src/store/sqlite/repositories/reporting.js';
+import { summarySql } from '../../../src/store/sqlite/repositories/reporting-summary.js';
 
 interface Demo {
   group_id: string;

@@ -9,7 +9,7 @@
 //   the receiver answers 200 and one group clock advance sends every retry that fell due;
 //   the rate is the retries over that request's wall time.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders } from '../lib/load.js';
@@ -76,16 +76,25 @@ async function call(url: string, method: string, key: string, body?: unknown): P
   return { status: res.status, json: JSON.parse(text) };
 }
 
+/** BENCH_WEBHOOKS_BUILD: another built checkout whose CLI and server these scenarios run instead (not BENCH_BASELINE, which runs beside). */
+function otherBuild(): string | undefined {
+  const dir = process.env.BENCH_WEBHOOKS_BUILD;
+  return dir ? path.join(path.resolve(dir), 'bin', 'run.js') : undefined;
+}
+
 /** The offered rate of the fixed-rate comparison (below what either side sustains on the bench machine). */
 const FIXED_RATE = 1000;
 
 export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
   const dir = await tempDir('webhooks');
   const db = path.join(dir, 'payctl.db');
-  const demo = await payctlJson<Demo>(['init', '--demo'], db);
+  // BENCH_WEBHOOKS_BUILD=<built checkout>: the same scenario with that build's CLI and server (a before/after).
+  const bin = otherBuild();
+  if (bin) log(`  server: ${bin} (BENCH_WEBHOOKS_BUILD)`);
+  const demo = await payctlJson<Demo>(['init', '--demo'], db, bin);
   const rx = await startReceiver();
   // No tick: the sends are the nudged ones, and the clock advance below sends every retry itself.
-  const server = await startPayctl(db, ['--tick', '0', '--access-log', 'off']);
+  const server = await startPayctl(db, ['--tick', '0', '--access-log', 'off'], bin ? { bin } : {});
   const g = `${server.url}/api/v1/groups/${demo.group_id}`;
   const hooksKey = demo.keys.manage_webhooks!;
   const salesKey = demo.keys.manage_transactions!;
@@ -217,5 +226,139 @@ export async function webhookScenarios(cfg: BenchConfig, log: (line: string) => 
   } finally {
     await server.stop();
     await rx.close();
+  }
+}
+
+// -- Another group's webhook latency while one endpoint hangs.
+//
+// Two sandboxes on one `payctl serve` (`--tick 0`): A's endpoint is a receiver that
+// accepts and never answers, B's a bare node:http receiver answering 200 that notes when
+// each sale's event arrives. First B alone: B_SALES sales at a fixed pace, each delivery's
+// latency from the sale's answer to the receiver seeing it. Then A makes HANG_SALES sales
+// (as fast as 50 connections go) whose deliveries all hang, and B's measure is repeated
+// while A's attempts are out. One run of each; the hanging receiver also reports the most
+// connections it held at once (the per-endpoint limit).
+const ADMIN = 'padm_bench_admin_token';
+const HANG_SALES = 1000;
+const B_SALES = 100;
+const B_EVERY_MS = 50;
+
+interface SandboxReply {
+  group_id: string;
+  processor_id: string;
+  keys: Record<string, string>;
+}
+
+async function timedReceiver() {
+  const arrivals = new Map<string, number>();
+  const waiters: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const e = JSON.parse(Buffer.concat(chunks).toString()) as { type: string; data: { object: { id: string } } };
+      if (e.type === 'transaction.approved') arrivals.set(e.data.object.id, at);
+      for (const w of waiters.splice(0)) w();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrivals,
+    changed: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+async function hangingReceiver() {
+  const sockets = new Set<net.Socket>();
+  let maxOpen = 0;
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    maxOpen = Math.max(maxOpen, sockets.size);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume(); // reads the request, never answers
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    maxOpen: () => maxOpen,
+    close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))),
+  };
+}
+
+export async function webhookIsolationScenario(_cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
+  const dir = await tempDir('webhook-isolation');
+  const db = path.join(dir, 'payctl.db');
+  const bin = otherBuild();
+  if (bin) log(`  server: ${bin} (BENCH_WEBHOOKS_BUILD)`);
+  await payctlJson(['init'], db, bin);
+  const server = await startPayctl(db, ['--tick', '0', '--access-log', 'off', '--admin-token', ADMIN], bin ? { bin } : {});
+  const rx = await timedReceiver();
+  const hang = await hangingReceiver();
+  try {
+    const sandbox = async (name: string) => (await call(`${server.url}/api/v1/sandboxes`, 'POST', ADMIN, { name })).json as SandboxReply;
+    const a = await sandbox('hanging receiver');
+    const b = await sandbox('another group');
+    const hook = (sb: SandboxReply, url: string) =>
+      call(`${server.url}/api/v1/groups/${sb.group_id}/webhook_endpoints`, 'POST', sb.keys.manage_webhooks!, { url, enabled_events: ['transaction.*'] });
+    await hook(b, rx.url);
+
+    /** B_SALES sales of B at a fixed pace; each delivery's latency from the sale's answer. */
+    const measureB = async (label: string): Promise<number[]> => {
+      const answered = new Map<string, number>();
+      for (let i = 0; i < B_SALES; i++) {
+        const next = performance.now() + B_EVERY_MS;
+        const r = await call(`${server.url}/api/v1/groups/${b.group_id}/transaction`, 'POST', b.keys.manage_transactions!, JSON.parse(saleBody(b.processor_id)));
+        answered.set(r.json.id as string, performance.now());
+        const wait = next - performance.now();
+        if (wait > 0) await new Promise((r2) => setTimeout(r2, wait));
+      }
+      const deadline = performance.now() + 120_000;
+      while ([...answered.keys()].some((id) => !rx.arrivals.has(id)) && performance.now() < deadline) {
+        await Promise.race([rx.changed(), new Promise((r2) => setTimeout(r2, 1000))]);
+      }
+      const latencies = [...answered].map(([id, t]) => (rx.arrivals.has(id) ? rx.arrivals.get(id)! - t : Number.POSITIVE_INFINITY));
+      const s = summarize(latencies);
+      const sorted = [...latencies].sort((x, y) => x - y);
+      const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+      log(`  ${label}: ${s.n}/${B_SALES} delivered, latency p50 ${p(0.5).toFixed(1)} ms, p99 ${p(0.99).toFixed(1)} ms, max ${s.max.toFixed(1)} ms`);
+      return latencies;
+    };
+
+    const alone = await measureB('B alone');
+    await hook(a, hang.url);
+    const aSale = [{ method: 'POST' as const, path: `/api/v1/groups/${a.group_id}/transaction`, headers: jsonHeaders(a.keys.manage_transactions), body: saleBody(a.processor_id) }];
+    const burst = await load({ url: server.url, connections: 50, amount: HANG_SALES, requests: aSale });
+    log(`  A: ${burst.ok} sales to the hanging endpoint (${burst.errors} errors); measuring B while A's deliveries hang`);
+    const during = await measureB('B while A hangs');
+    log(`  the hanging receiver held at most ${hang.maxOpen()} connections at once`);
+    const pct = (xs: number[], q: number) => {
+      const sorted = [...xs].sort((x, y) => x - y);
+      return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+    };
+    const row = (measure: string, q: number) => ({
+      scenario: measure.endsWith('p50') ? `another group's webhook latency while one endpoint hangs (${HANG_SALES} sales to it first; vs no hanging endpoint)` : '',
+      measure,
+      unit: 'ms',
+      payctl: summarize([pct(during, q)]),
+      floor: summarize([pct(alone, q)]),
+    });
+    return [
+      {
+        id: 'webhook-isolation',
+        title: 'Webhooks: another group while one endpoint hangs',
+        status: 'ok',
+        rows: [row('delivery latency p50', 0.5), row('delivery latency p99', 0.99), row('delivery latency max', 1)],
+        raw: { alone_ms: alone, during_ms: during, hang_sales: burst.ok, hanging_max_connections: hang.maxOpen() },
+      },
+    ];
+  } finally {
+    await server.stop();
+    await rx.close();
+    await hang.close();
   }
 }

@@ -1,7 +1,7 @@
 // A fingerprint of everything in the database: one hash per table over all its rows.
 // "Refused" must mean "nothing changed": compare before and after a request.
 import { createHash } from 'node:crypto';
-import type { Executor } from '../../../src/store/db.js';
+import type { Executor } from '../../../src/store/interfaces/db.js';
 
 export type DbState = Map<string, string>;
 

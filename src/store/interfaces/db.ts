@@ -1,0 +1,128 @@
+// The contract between services and a store: what repositories read and write through.
+// A store (src/store/sqlite, and a second one) hands out executors — itself for reads,
+// a transaction inside `write` — and each executor carries the store's repositories,
+// so a service takes them from the handle it was given, never from a module import.
+import type { Repositories } from './store.js';
+
+export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
+
+export interface RunResult {
+  changes: number;
+}
+
+/** Plain SQL reads (one dialect: the store's own). */
+export interface SqlReader {
+  get<T>(sql: string, params?: Params): Promise<T | undefined>;
+  all<T>(sql: string, params?: Params): Promise<T[]>;
+}
+
+/** What repositories read through: the store's reader, or a write transaction; with the store's repositories. */
+export interface Executor extends SqlReader {
+  readonly repos: Repositories;
+  /** On the store's reader: `get(sql)` shared with concurrent callers (see getFresh). */
+  getShared?<T>(sql: string): Promise<T | undefined>;
+}
+
+/** One statement whose only parameter is a JSON text (its single `?`). */
+export interface JsonStatement {
+  sql: string;
+  json: string;
+}
+
+/** Work done once per batch (or per early send of deferred rows) over the items the batch's successful writes added. */
+export interface BatchReducer<T> {
+  name: string;
+  statements(items: T[]): JsonStatement[];
+}
+
+/** The executor handed to a write: also takes callbacks to run after the commit. */
+export interface Tx extends Executor {
+  run(sql: string, params?: Params): Promise<RunResult>;
+  afterCommit(fn: () => void | Promise<void>): void;
+  /**
+   * Insert one row, later: it is sent with the batch's other deferred rows of `table` as
+   * one statement, before the commit or before a later statement that reads `table` or
+   * changes anything. Use for plain INSERTs whose only failure is a constraint error.
+   */
+  deferInsert(table: string, columns: readonly string[], values: unknown[]): void;
+  /**
+   * Run a compare-and-set later, with the batch's deferred rows (one trip for the whole
+   * batch): it must change exactly `changes` rows, else this write fails with `error()`.
+   * `id` is the row it changes, if one (a later lookup by another id need not wait).
+   */
+  deferChange(table: string, id: string | undefined, sql: string, params: unknown[], expect: { changes: number; error: () => unknown }): void;
+  /**
+   * Check, with the batch's deferred rows, that `sql` (a SELECT) still finds a row, else
+   * this write fails with `error()`: for what the write read before its transaction.
+   */
+  deferCheck(sql: string, params: unknown[], error: () => unknown): void;
+  /**
+   * Read one row by its id: deferred work on `table` is sent first only when it touches
+   * that id (a lookup by id cannot see the rest).
+   */
+  getById<T>(table: string, id: string, sql: string, params: Params): Promise<T | undefined>;
+  /**
+   * Add an item to per-batch work (dropped if this write fails). It runs with the
+   * deferred rows: once before COMMIT, or earlier when they are sent earlier (so a later
+   * statement sees both, e.g. a DELETE of the rows and of what they added).
+   */
+  accumulate<T>(reducer: BatchReducer<T>, item: T): void;
+}
+
+/**
+ * `get(sql)` on `ex`; on the store's reader, shared with concurrent callers: for a small
+ * read every request makes.
+ */
+export function getFresh<T>(ex: Executor, sql: string): Promise<T | undefined> {
+  return ex.getShared ? ex.getShared<T>(sql) : ex.get<T>(sql);
+}
+
+/** Whether an executor is a write's transaction (deferred inserts, per-batch work) rather than the reader. */
+export function isTx(ex: Executor): ex is Tx {
+  return typeof (ex as Partial<Tx>).deferInsert === 'function';
+}
+
+/** Whether an executor is the store itself (its reader, where caches may serve), not a write's transaction. */
+export function isStore(ex: Executor): ex is Store {
+  return typeof (ex as Partial<Store>).write === 'function';
+}
+
+/** Cumulative counters of the writer (for `payctl serve`'s stats line and the bench). */
+export interface WriterStats {
+  /** Milliseconds with a write transaction open (BEGIN submitted to COMMIT done). */
+  busy_ms: number;
+  batches: number;
+  writes: number;
+  /** Statements the writer connection ran (BEGIN, COMMIT, savepoints, multi-row inserts count one each). */
+  statements: number;
+  /** Per first keyword of the SQL: statements and ms from start to completion callback. */
+  by_kind: Record<string, { n: number; ms: number }>;
+}
+
+/** How a write is queued. */
+export interface WriteOptions {
+  /**
+   * A long write (a chunk of catch-up work, up to its budget): it gets a transaction of
+   * its own, after the writes queued before it, so they never wait for it inside their
+   * batch; the writes queued after it go in the next batch.
+   */
+  alone?: boolean;
+}
+
+/**
+ * A store: reads on its reader, writes through `write` (one transaction each, resolved
+ * after the commit), its repositories on every executor it hands out.
+ */
+export interface Store extends Executor {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Where the data is, for messages: the file path, or the URL without its password. */
+  readonly location: string;
+  /** The schema version the store is at (set when it opened). */
+  readonly schemaVersion: number;
+  write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T>;
+  /** Resolves once the after-commit work started so far (and any it started in turn) has finished. */
+  afterCommitSettled(): Promise<void>;
+  /** The writer's counters so far. */
+  stats(): WriterStats;
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+// Every schema migration, in order: tables, indexes and triggers all live here. Add a
+// new file and one line here; never edit an applied migration.
+import type { Tx } from '../../interfaces/db.js';
+import foundation from './001-foundation.js';
+import transactions from './002-transactions.js';
+import recurring from './003-recurring.js';
+import catalog from './004-catalog.js';
+import paymentLinks from './005-payment-links.js';
+import reportingIndexes from './006-reporting-indexes.js';
+import onboarding from './007-onboarding.js';
+import groupClocks from './008-group-clocks.js';
+import rollupPerBatch from './009-rollup-per-batch.js';
+import configVersion from './010-config-version.js';
+import reportingRollupTriggers from './011-reporting-rollup-triggers.js';
+import events from './012-events.js';
+import vaultVersion from './013-vault-version.js';
+import reportingRollupByDimension from './014-reporting-rollup-by-dimension.js';
+import webhooks from './015-webhooks.js';
+import invoicePastDue from './016-invoice-past-due.js';
+import webhookSecretGrace from './017-webhook-secret-grace.js';
+import eventsOneIndex from './018-events-one-index.js';
+import webhookRows from './019-webhook-rows.js';
+import faultRules from './020-fault-rules.js';
+import exactMoneyRollup from './021-exact-money-rollup.js';
+
+/**
+ * One schema change, applied inside one write transaction: a list of statements, each
+ * run whole (a trigger body keeps its semicolons), or `up` for a change that needs to
+ * read before it writes.
+ */
+export type Migration = { version: number; name: string } & (
+  | { statements: readonly string[]; up?: never }
+  | { up(tx: Tx): Promise<void>; statements?: never }
+);
+
+export const migrations: Migration[] = [
+  foundation,
+  transactions,
+  recurring,
+  catalog,
+  paymentLinks,
+  reportingIndexes,
+  onboarding,
+  groupClocks,
+  rollupPerBatch,
+  configVersion,
+  reportingRollupTriggers,
+  events,
+  vaultVersion,
+  reportingRollupByDimension,
+  webhooks,
+  invoicePastDue,
+  webhookSecretGrace,
+  eventsOneIndex,
+  webhookRows,
+  faultRules,
+  exactMoneyRollup,
+].sort((a, b) => a.version - b.version);

@@ -1,0 +1,40 @@
+// Idempotency records on SQLite: the IdempotencyStore. The answer's body is JSON text in
+// the row (exactly the text that was sent: JSON text of the same value is the same
+// text); the record's the value itself — converted here.
+import { scopeCondition } from './group-clocks.js';
+import { fromJsonColumn, jsonColumn } from '../columns.js';
+import type { IdempotencyRecord, IdempotencyStore } from '../../interfaces/idempotency.js';
+
+interface IdempotencyRow extends Omit<IdempotencyRecord, 'body'> {
+  body: string;
+}
+
+const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at'] as const;
+
+/** The body column: never NULL (an answer without a body is recorded as JSON null). */
+const bodyColumn = (body: unknown): string => jsonColumn(body) ?? 'null';
+
+export const idempotencyRepo: IdempotencyStore = {
+  async find(ex, scope, key) {
+    const row = await ex.get<IdempotencyRow>('SELECT * FROM idempotency_keys WHERE group_id = ? AND key = ?', [scope, key]);
+    if (!row) return undefined;
+    (row as IdempotencyRecord).body = fromJsonColumn(row.body);
+    return row as IdempotencyRecord;
+  },
+  insert(tx, r) {
+    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, bodyColumn(r.body), r.created_at]);
+  },
+  setAnswer: (tx, scope, key, status, body) =>
+    tx.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, bodyColumn(body), scope, key]),
+  async hasOlderThan(ex, before, scope) {
+    const s = scopeCondition(scope);
+    return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;
+  },
+  deleteOlderThan(tx, before, scope, limit = -1) {
+    const s = scopeCondition(scope);
+    return tx.run(
+      `DELETE FROM idempotency_keys WHERE (group_id, key) IN (SELECT group_id, key FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?)`,
+      [before, ...s.params, limit],
+    );
+  },
+};

@@ -1,0 +1,74 @@
+// Every repository of the SQLite store, as the Repositories the services take from
+// the executors it hands out.
+import type { Repositories } from '../../interfaces/store.js';
+import { apiKeyRepo } from './api-keys.js';
+import { clockRepo } from './clock.js';
+import { customerBankAccountRepo, customerCardRepo, customerRepo } from './customers.js';
+import { eventRepo } from './events.js';
+import { faultRuleRepo } from './faults.js';
+import { groupClockRepo } from './group-clocks.js';
+import { groupRepo, linkedAccountRepo, processorRepo } from './groups.js';
+import { idempotencyRepo } from './idempotency.js';
+import { invoicePastDueRepo } from './invoice-past-due.js';
+import { invoiceLineRepo, invoiceRepo } from './invoices.js';
+import { signupEntryRepo, signupFormRepo } from './onboarding.js';
+import { outboxRepo } from './outbox.js';
+import { partnerRepo } from './partners.js';
+import { paymentLinkRepo, paymentLinkSessionRepo } from './payment-links.js';
+import { planRepo } from './plans.js';
+import { productRepo } from './products.js';
+import { reportingRepo } from './reporting.js';
+import { summaryRepo } from './reporting-summary.js';
+import { sandboxRepo } from './sandboxes.js';
+import { seedRepo } from './seed.js';
+import { settingsRepo } from './settings.js';
+import { settlementRepo } from './settlement.js';
+import { subscriptionChargeRepo, subscriptionRepo } from './subscriptions.js';
+import { tokenRepo } from './tokens.js';
+import { transactionRepo } from './transactions.js';
+import { versionsRepo } from './versions.js';
+import { webhookSendRepo } from './webhook-sends.js';
+import { attemptRepo, deliveryRepo, webhookEndpointRepo } from './webhooks.js';
+import { groupRowsRepo } from '../group-tables.js';
+
+export const sqliteRepositories: Repositories = Object.freeze({
+  apiKeys: apiKeyRepo,
+  clock: clockRepo,
+  customers: customerRepo,
+  customerCards: customerCardRepo,
+  customerBankAccounts: customerBankAccountRepo,
+  events: eventRepo,
+  faultRules: faultRuleRepo,
+  groupClocks: groupClockRepo,
+  groupRows: groupRowsRepo,
+  groups: groupRepo,
+  idempotency: idempotencyRepo,
+  invoicePastDue: invoicePastDueRepo,
+  invoices: invoiceRepo,
+  invoiceLines: invoiceLineRepo,
+  linkedAccounts: linkedAccountRepo,
+  outbox: outboxRepo,
+  partners: partnerRepo,
+  paymentLinks: paymentLinkRepo,
+  paymentLinkSessions: paymentLinkSessionRepo,
+  plans: planRepo,
+  processors: processorRepo,
+  products: productRepo,
+  reporting: reportingRepo,
+  sandboxes: sandboxRepo,
+  seed: seedRepo,
+  settings: settingsRepo,
+  settlement: settlementRepo,
+  signupEntries: signupEntryRepo,
+  signupForms: signupFormRepo,
+  subscriptions: subscriptionRepo,
+  subscriptionCharges: subscriptionChargeRepo,
+  summary: summaryRepo,
+  tokens: tokenRepo,
+  transactions: transactionRepo,
+  versions: versionsRepo,
+  webhookAttempts: attemptRepo,
+  webhookDeliveries: deliveryRepo,
+  webhookEndpoints: webhookEndpointRepo,
+  webhookSends: webhookSendRepo,
+});

@@ -1,0 +1,107 @@
+// Summary SQL: counts and net amounts per day, status, brand, payment method or source,
+// with the reporting endpoint's filters. Whole UTC days come from a rollup and only the
+// partial first and last day from transactions, as for count and amount_sum: from
+// transaction_daily_dims (status and one dimension: few rows) when the filters are the
+// status and at most one of brand, payment method, source (see dimsRows), else from
+// transaction_daily when every filter is one of its dimensions.
+import type { Executor } from '../../interfaces/db.js';
+import { NET_HIGH_ROW, NET_LOW_ROW, rollupSplit, where, type ReportScope, type Sql } from './reporting.js';
+import { fromSplit, type ExactInt } from '../../../domain/money.js';
+import { NET_AMOUNT_STATUSES } from '../../../domain/reporting.js';
+import type { SummaryGroup } from '../../../domain/reporting-summary.js';
+import type { SummaryRow, SummaryStore } from '../../interfaces/reporting.js';
+
+/**
+ * The key of each grouping: in the rollup, in transactions, and in the per-dimension
+ * rollup (transaction_daily_dims: which dimension's rows, and the key column there).
+ */
+const KEYS: Record<SummaryGroup, { rollup: string; rows: string; dims: { dimension: string; key: string } }> = {
+  day: { rollup: 'day', rows: 'substr(created_at, 1, 10)', dims: { dimension: '', key: 'day' } },
+  status: { rollup: 'status', rows: 'status', dims: { dimension: '', key: 'status' } },
+  brand: { rollup: 'brand', rows: "COALESCE(brand, '')", dims: { dimension: 'brand', key: 'value' } },
+  payment_method: { rollup: 'method_detail', rows: 'method_detail', dims: { dimension: 'method_detail', key: 'value' } },
+  source: { rollup: 'source', rows: 'source', dims: { dimension: 'source', key: 'value' } },
+};
+
+/** The filters that are a dimension of transaction_daily_dims (its `value` column). */
+const DIM_FILTERS = { brands: 'brand', payment_methods: 'method_detail', transaction_sources: 'source' } as const;
+type DimFilter = keyof typeof DIM_FILTERS;
+
+/**
+ * Which rows of transaction_daily_dims answer this summary, if any. They hold the status
+ * and one dimension: the status filter applies to every row; one filter on brand, payment
+ * method or source reads that dimension's rows (by day or status, or grouped by that same
+ * dimension); anything more needs transaction_daily.
+ */
+function dimsRows(scope: ReportScope, groupDimension: string): { dimension: string; values?: string[] } | undefined {
+  const others = Object.keys(scope.filters).filter((k) => k !== 'statuses');
+  if (others.length === 0) return { dimension: groupDimension };
+  if (others.length > 1 || !(others[0]! in DIM_FILTERS)) return undefined;
+  const filter = others[0] as DimFilter;
+  const dimension = DIM_FILTERS[filter];
+  if (groupDimension !== '' && groupDimension !== dimension) return undefined;
+  return { dimension, values: [...new Set(scope.filters[filter] as string[])] };
+}
+
+// The statuses are this module's constants, not input: written into the statement.
+const NET = `status IN (${NET_AMOUNT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+// Net amounts in two exact halves (migration 21): h and l, recombined by fromSplit.
+const ROLLUP_AMOUNT = `SUM(CASE WHEN ${NET} THEN net_high ELSE 0 END) AS h, SUM(CASE WHEN ${NET} THEN net_low ELSE 0 END) AS l`;
+const ROWS_AMOUNT = `SUM(CASE WHEN ${NET} THEN ${NET_HIGH_ROW} ELSE 0 END) AS h, SUM(CASE WHEN ${NET} THEN ${NET_LOW_ROW} ELSE 0 END) AS l`;
+
+export type { SummaryRow } from '../../interfaces/reporting.js';
+
+const createdIn = (from: string, fromOp: '>=' | '>', to: string, toOp: '<' | '<=') => ({
+  time: 'created_at',
+  from: { value: from, op: fromOp },
+  to: { value: to, op: toOp },
+});
+
+export const summarySql = {
+  byKey(scope: ReportScope, groupBy: SummaryGroup): Sql {
+    const out: Sql = { sql: '', params: [] };
+    const key = KEYS[groupBy];
+    const split = rollupSplit(scope);
+    const rowsPart = (w: string) => `SELECT ${key.rows} AS k, COUNT(*) AS c, ${ROWS_AMOUNT} FROM transactions WHERE ${w} GROUP BY k`;
+    let parts: string[];
+    if (!split) {
+      parts = [rowsPart(where(scope, createdIn(scope.start, '>=', scope.end, '<='), out))];
+    } else {
+      let wholeDays: string;
+      const dims = dimsRows(scope, key.dims.dimension);
+      if (dims) {
+        out.params.push(dims.dimension);
+        // The status filter (and the window) as for the rollup; the dimension's filter on `value`.
+        const statusOnly: ReportScope = { ...scope, filters: scope.filters.statuses ? { statuses: scope.filters.statuses } : {} };
+        let days = where(statusOnly, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
+        if (dims.values) {
+          days += dims.values.length ? ` AND value IN (${dims.values.map(() => '?').join(', ')})` : ' AND 1 = 0';
+          out.params.push(...dims.values);
+        }
+        wholeDays = `SELECT ${key.dims.key} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily_dims WHERE dimension = ? AND ${days} GROUP BY k`;
+      } else {
+        const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
+        wholeDays = `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily WHERE ${days} GROUP BY k`;
+      }
+      const head = where(scope, createdIn(scope.start, '>=', split.fullFrom, '<'), out);
+      const tail = where(scope, createdIn(split.fullTo, '>=', scope.end, '<='), out);
+      parts = [
+        wholeDays,
+        rowsPart(head),
+        rowsPart(tail),
+      ];
+    }
+    // Rollup rows can reach a count of 0 (their transactions moved to another key).
+    out.sql = `SELECT k AS key, SUM(c) AS count, CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})
+GROUP BY k HAVING SUM(c) > 0 ORDER BY k`;
+    return out;
+  },
+};
+
+export const summaryRepo: SummaryStore = {
+  async byKey(ex: Executor, scope: ReportScope, groupBy: SummaryGroup): Promise<SummaryRow[]> {
+    const q = summarySql.byKey(scope, groupBy);
+    const rows = await ex.all<{ key: string; count: number; h: string | null; l: string | null }>(q.sql, q.params);
+    return rows.map((r) => ({ key: r.key, count: r.count, amount: fromSplit(r.h, r.l) }));
+  },
+};
