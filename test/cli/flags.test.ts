@@ -90,7 +90,7 @@ test('the flags that take a fixed set declare it (oclif options)', () => {
     ['report', 'source'], ['report', 'currency'], ['report', 'type'], ['report', 'output'], ['product:create', 'unit'], ['product:update', 'unit'],
     ['sale', 'source'], ['auth', 'source'], ['invoice:list', 'status'], ['link:list', 'status'], ['subscription:list', 'status'],
     ['key:create', 'permission'], ['group:create', 'pricing'], ['processor:create', 'type'], ['plan:create', 'billing-cycle'],
-    ['subscription:update', 'proration-behavior'], ['token:create', 'account-type'],
+    ['subscription:update', 'proration-behavior'], ['token:create', 'account-type'], ['fault:add', 'status'], ['fault:add', 'response-code'], ['fault:add', 'action'],
   ];
   const missing = fixed.filter(([id, flag]) => !manifest.commands[id]?.flags[flag]?.options);
   assert.deepEqual(missing, []);

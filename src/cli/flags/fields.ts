@@ -75,7 +75,7 @@ export function problemsInFlags(fields: FieldProblem[], flags: Flags, given: Rec
         if (requiredOnce.has(label)) continue;
         requiredOnce.add(label);
         // The schema's words for a missing value are about a value ("must be a string"); a condition stays.
-        if (!/^is required (when|unless|if)\b/.test(message)) message = 'is required';
+        if (!/^is required (when|unless|if|with|for)\b/.test(message)) message = 'is required';
       }
     } else {
       const under = flagsUnder(f.path, flags);
