@@ -32,7 +32,7 @@ test('webhook create / list / rotate-secret / delete; refusals name the field', 
   assert.ok(webhookEndpointSchema.safeParse(created).success);
   assert.deepEqual(created.enabled_events, ['transaction.*', 'invoice.paid']);
   assert.match(created.secret, /^whsec_/);
-  const human = await cli(['webhook', 'list', '--group', g]);
+  const human = await cli(['webhook', 'list', '--group', g, '--wide']);
   assert.equal(human.code, 0, human.stderr);
   assert.match(human.stdout, new RegExp(created.id));
   assert.match(human.stdout, /transaction\.\*,invoice\.paid/);
