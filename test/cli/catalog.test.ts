@@ -185,7 +185,7 @@ test('invoice past_due after clock advance, in get and list', async () => {
 test('invoice create errors name the field', async () => {
   assertUserError(
     await cli(['invoice', 'create', '--group', g, '--partner', demo.partner_ids[0]!, '--processor', demo.processor_id, '--due-date', '2099-02-30', '--product', demo.product_ids[0]!]),
-    /--due-date: must be a real calendar date/,
+    /--due-date: "2099-02-30" is not a real date/,
   );
   // Usage and rules agree: an invoice needs a line, and the usage line says so.
   assertUsageError(
