@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { publicUrlFor } from '../src/config/server-file.js';
 import { keyLines } from '../src/render/platform.js';
 import { seedDemo, type DemoOutput } from '../src/dev/demo.js';
 import { makeDefaultGroupIfNone } from '../src/cli/default-group.js';
@@ -41,7 +42,12 @@ export default class Init extends PayctlCommand {
       if (demo.card_id) this.log(`Stored card:     ${String(demo.card_id)}`);
       if (demo.signup_form_id) this.log(`Signup form:     ${String(demo.signup_form_id)}`);
       const linkIds = demo.payment_link_ids as string[] | undefined;
-      if (linkIds?.[0]) this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}`);
+      if (linkIds?.[0]) {
+        // No server runs yet (npm start serves after this): the address is the default one, which
+        // `serve --port` changes; serve prints the page again on the address it really uses.
+        const guess = publicUrlFor(p.dataDir, p.db.location, p.env).source === 'default' ? '  (on the default port; payctl serve prints the address it serves)' : '';
+        this.log(`Pay page:        ${p.publicUrl}/pay/${linkIds[0]}${guess}`);
+      }
     }
     return { ...base, ...demo };
   }

@@ -3,12 +3,50 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PayctlCommand } from '../src/cli/base.js';
 import { ENV } from '../src/config/env.js';
+import { removeServerRecord, runningServer, writeServerRecord } from '../src/config/server-file.js';
+import { resolveSetting, SETTINGS } from '../src/config/profile.js';
+import { AppError } from '../src/errors.js';
+import { portOwner } from '../src/http/port-owner.js';
+import type { Platform } from '../src/services/platform.js';
+
+/** A port that cannot be had: one line saying why, by whom if known, and what to do. */
+function listenError(err: unknown, host: string, port: number, p: Platform): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${port} on ${host}`;
+  const other = `pick another port: payctl serve --port ${port === 65535 ? 4001 : port + 1} (--port 0 takes any free one)`;
+  if (code === 'EADDRINUSE') {
+    const mine = runningServer(p.dataDir, p.db.location);
+    const owner = mine && new URL(mine.url).port === String(port) ? `payctl serve of this database, pid ${mine.pid}` : portOwner(port);
+    return new AppError(400, 'invalid_request', `${where} is already in use${owner ? ` (by ${owner})` : ''}; stop it, or ${other}`);
+  }
+  if (code === 'EACCES') return new AppError(400, 'invalid_request', `${where} needs privileges this process lacks (ports below 1024 usually do); ${other}`);
+  if (code === 'EADDRNOTAVAIL') return new AppError(400, 'invalid_request', `${host} is not an address of this machine; use --host 127.0.0.1 or --host 0.0.0.0`);
+  return err;
+}
+
+/** The pay page of the default group's newest open payment link (the demo's), to open first. */
+async function demoPayPage(p: Platform): Promise<string | undefined> {
+  try {
+    const group = resolveSetting('group', { dataDir: p.dataDir }).value;
+    if (!group) return undefined;
+    const [{ listPaymentLinks }, { execute }, { contextFor }] = await Promise.all([
+      import('../src/services/payment-links/payment-links.js'),
+      import('../src/services/use-case.js'),
+      import('../src/services/context.js'),
+    ]);
+    const list = await execute(listPaymentLinks, p, contextFor(p, group), { status: 'available', limit: '1' });
+    return list.data.items[0]?.url;
+  } catch {
+    return undefined;
+  }
+}
 
 export default class Serve extends PayctlCommand {
   static override description = 'Serve the /api/v1 JSON API, the hosted pages and /docs over HTTP';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 8080 --host 0.0.0.0',
+    '<%= config.bin %> serve --port 8080 --public-url https://pay.example.com',
     '<%= config.bin %> serve --pay-rate-limit 1000/1m --access-log -',
     'PAYCTL_ADMIN_TOKEN=padm_ci_secret <%= config.bin %> serve --port 0',
   ];
@@ -23,6 +61,10 @@ export default class Serve extends PayctlCommand {
     'trust-proxy': Flags.boolean({ description: 'take the client address from X-Forwarded-For (only behind your own proxy)' }),
     'pay-rate-limit': Flags.string({ description: 'payment-link pay attempts allowed per client address, <count>/<duration>', default: '10/60s' }),
     tick: Flags.integer({ description: 'how often due work (settlement, billing) runs, in ms; 0 disables', default: 1000, min: 0 }),
+    'public-url': Flags.string({
+      description: 'the address payers reach this server at (behind a proxy): pay and invoice page URLs are built with it [default: the listening address]',
+      env: ENV.publicUrl,
+    }),
     'admin-token': Flags.string({
       description: 'the sandbox admin token (authorises /api/v1/sandboxes) [default: a random one, printed at start]',
       env: ENV.adminToken,
@@ -34,7 +76,10 @@ export default class Serve extends PayctlCommand {
     const p = await this.platform(flags.db);
     const { startServer } = await import('../src/http/app.js');
     const { parseRateLimit } = await import('../src/http/rate-limit-spec.js');
+    const publicUrl = flags['public-url'];
+    if (publicUrl !== undefined && SETTINGS['api-url'].check(publicUrl)) this.error(`--public-url: ${SETTINGS['api-url'].check(publicUrl)}`, { exit: 2 });
     const server = await startServer({
+      ...(publicUrl ? { publicUrl } : {}),
       platform: p,
       port: flags.port,
       host: flags.host,
@@ -43,8 +88,17 @@ export default class Serve extends PayctlCommand {
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
       adminToken: flags['admin-token'],
+    }).catch((err: unknown) => {
+      throw listenError(err, flags.host, flags.port, p);
     });
-    this.log(`payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.location})`);
+    // Other commands print page URLs with this address while the server runs (server.json).
+    writeServerRecord(p.dataDir, { url: server.url, public_url: p.publicUrl, db: p.db.location });
+    const page = await demoPayPage(p);
+    // One write: whoever waits for the first line has the second too.
+    this.log(
+      `payctl serving ${server.url}/api/v1 (docs: ${server.url}/docs, database: ${p.db.location})\n` +
+        `Pages at ${p.publicUrl}${publicUrl ? ' (--public-url)' : ''}${page ? `; pay page: ${page}` : ''}`,
+    );
     this.log(
       flags['admin-token']
         ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'
@@ -64,6 +118,7 @@ export default class Serve extends PayctlCommand {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    removeServerRecord(p.dataDir);
     await server.close();
     await p.close();
     process.stderr.write('stopped cleanly\n');

@@ -18,6 +18,7 @@ import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
 import { readBodyFile } from './flags/file.js';
 import { isUsageError, usage, USAGE_EXIT } from './usage.js';
+import { publicUrlFor } from '../config/server-file.js';
 import { holdsBigint, stringifyJson } from '../lib/exact-json.js';
 
 /** Whether argv carries --name (as `--name value` or `--name=value`), before any `--`. */
@@ -94,7 +95,12 @@ export abstract class PayctlCommand extends Command {
 
   /** The platform, seen from the command's --group (that group's clock) when it names one. */
   protected async platform(dbFlag: string | undefined): Promise<Platform> {
-    this.opened ??= await openPlatform({ db: dbTargetFrom(dbFlag), dataDir: flagValue(this.argv, 'data-dir') });
+    if (!this.opened) {
+      const p = await openPlatform({ db: dbTargetFrom(dbFlag), dataDir: flagValue(this.argv, 'data-dir') });
+      // Page URLs (pay pages, invoice pages) are printed with the address the server really serves.
+      p.publicUrl = publicUrlFor(p.dataDir, p.db.location, p.env).url;
+      this.opened = p;
+    }
     if (!this.groupFlag) return this.opened;
     // One check for every command with --group, so an unknown group is named as such
     // rather than surfacing as whatever the command validates first.

@@ -43,6 +43,8 @@ export interface ServerOptions {
   settings?: Record<string, unknown>;
   /** The sandbox admin token; a random one when not given (read it from RunningServer). */
   adminToken?: string;
+  /** The address page URLs are built with (behind a proxy); the listening address when not given. */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -314,7 +316,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
-  platform.publicUrl = baseUrl;
+  platform.publicUrl = opts.publicUrl?.replace(/\/$/, '') ?? baseUrl;
 
   // Webhook deliveries are sent from here after each commit that appended events; the
   // ones left waiting by an earlier process (a kill -9 before it sent them) go at once.

@@ -13,6 +13,7 @@ import { idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
 import type { Clock } from './clock/clock.js';
 import type { GroupScope } from '../store/interfaces/scope.js';
+import { CHUNK_WRITE, yieldToOthers } from './clock/chunks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export const MAX_KEY_LENGTH = 255;
@@ -98,10 +99,18 @@ export class IdempotencyClaim {
   }
 }
 
-/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`). */
+/** Keys deleted per write by the purge (a catch-up chunk's worth). */
+const PURGE_CHUNK = 1000;
+
+/** Scheduler job: forget the keys of `scope` older than 24 hours of their time (`until`), PURGE_CHUNK per write. */
 export async function purgeIdempotencyKeys(p: Platform, until: Date, scope: GroupScope): Promise<number> {
   const before = new Date(until.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  if (!(await p.db.repos.idempotency.hasOlderThan(p.db, before, scope))) return 0;
-  const { changes } = await p.db.write((tx) => tx.repos.idempotency.deleteOlderThan(tx, before, scope));
-  return changes;
+  let purged = 0;
+  while (await p.db.repos.idempotency.hasOlderThan(p.db, before, scope)) {
+    const { changes } = await p.db.write((tx) => tx.repos.idempotency.deleteOlderThan(tx, before, scope, PURGE_CHUNK), CHUNK_WRITE);
+    purged += changes;
+    if (changes === 0) break;
+    await yieldToOthers();
+  }
+  return purged;
 }

@@ -19,6 +19,7 @@ import { billingScenario } from './scenarios/billing.js';
 import { pdfScenario } from './scenarios/invoice-pdf.js';
 import { sandboxScenarios } from './scenarios/sandboxes.js';
 import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks.js';
+import { catchUpScenario } from './scenarios/catch-up.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -58,6 +59,7 @@ await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
 await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], () => sandboxScenarios(cfg, log));
 await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['webhooks'], () => webhookScenarios(cfg, log));
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
+await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report'], () => cliScenarios(cfg, log));
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);

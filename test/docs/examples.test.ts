@@ -6,7 +6,7 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
@@ -87,6 +87,19 @@ test('a new page in docs/ is picked up, and the examples say how to type payctl'
       assert.doesNotMatch(ex.script, /\bnpx payctl\b|bin\/run\.js/, `${file}:${ex.line}: type plain \`payctl\``);
     }
   }
+});
+
+test('every link of README.md and docs/ to a file names one in the repository', () => {
+  const broken: string[] = [];
+  for (const file of docFiles(packageRoot)) {
+    const text = readFileSync(path.join(packageRoot, file), 'utf8').replace(/^(`{3,}|~{3,})[^]*?^\1/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;
+      const local = path.resolve(path.dirname(path.join(packageRoot, file)), decodeURI(target!.split('#')[0]!));
+      if (!local.startsWith(packageRoot + path.sep) || !existsSync(local)) broken.push(`${file}: ${target}`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });
 
 test('blocks are read by their info string', () => {

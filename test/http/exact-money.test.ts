@@ -1,4 +1,4 @@
-// Exact money (DESIGN.md "Bounds", issue 23): the largest amount is held everywhere money
+// Exact money (DESIGN.md "Bounds"): the largest amount is held everywhere money
 // is made (requests, invoice totals, accumulated prorations), and every sum the API
 // answers is exact at any volume — including databases that hold amounts up to 2^53-1
 // accepted before the bound. Sums are read from the raw JSON text (an exact integer

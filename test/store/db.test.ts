@@ -405,3 +405,28 @@ test('the batch UPDATE of compare-and-sets finds each row by its key, not by wal
     await p.close();
   }
 });
+
+test('a write queued alone (a catch-up chunk) gets a transaction of its own: the writes before it commit without waiting for it', async () => {
+  const db = await Database.open(tempDbPath());
+  try {
+    await db.execSchema('CREATE TABLE log (n INTEGER)');
+    const order: string[] = [];
+    const before = db.stats().batches;
+    let releaseHold!: () => void;
+    const hold = db.write(() => new Promise<void>((r) => (releaseHold = r)));
+    const write = (name: string, opts?: { alone: boolean }) =>
+      db.write(async (tx) => {
+        order.push(`run ${name}`);
+        await tx.run('INSERT INTO log (n) VALUES (1)');
+      }, opts).then(() => order.push(`committed ${name}`));
+    const all = Promise.all([write('a'), write('b'), write('chunk', { alone: true }), write('c')]);
+    releaseHold();
+    await hold;
+    await all;
+    // a and b share a batch and commit before the chunk runs; c waits for the next batch.
+    assert.deepEqual(order, ['run a', 'run b', 'committed a', 'committed b', 'run chunk', 'committed chunk', 'run c', 'committed c']);
+    assert.equal(db.stats().batches - before, 4, 'the hold, a + b, the chunk, c');
+  } finally {
+    await db.close();
+  }
+});

@@ -7,7 +7,7 @@ import type { Progress } from '../clock/scheduler.js';
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';
-import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 
 const CHUNK = 200;
 
@@ -15,10 +15,12 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
   const at = until.toISOString();
   const cutoffDay = pastDueCutoffDay(at);
   let done = 0;
+  const pacer = new Pacer(p.db);
   for (;;) {
     const rows = await p.db.repos.invoicePastDue.candidates(p.db, cutoffDay, scope, CHUNK);
     if (rows.length === 0) break;
     let all = true;
+    pacer.start();
     done += await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
       let n = 0;
@@ -33,10 +35,10 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
         n++;
       }
       return n;
-    });
+    }, CHUNK_WRITE);
     progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
     if (rows.length < CHUNK && all) break;
-    await yieldToOthers();
+    await pacer.rest();
   }
   return done;
 }

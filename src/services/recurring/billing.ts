@@ -33,7 +33,7 @@ import type { PendingEvent } from '../unit-of-work.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
 import { toSubscription } from './subscriptions.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
-import { chunkDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer } from '../clock/chunks.js';
 
 /** Subscriptions read per page (plan updates, estimates). */
 export const BILLING_BATCH_SIZE = 500;
@@ -272,8 +272,10 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
   let cursor: Cursor = null;
   let attempts = 0;
   progress?.(0, total, 'Billing subscriptions');
+  const pacer = new Pacer(p.db);
   for (;;) {
     const after: Cursor = cursor;
+    pacer.start();
     const chunk = await p.db.write(async (tx): Promise<{ cursor: Cursor; attempts: number } | null> => {
       const deadline = chunkDeadline();
       const rows = await tx.repos.subscriptions.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
@@ -289,12 +291,12 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
         if (performance.now() >= deadline) break;
       }
       return { cursor: next, attempts: n };
-    });
+    }, CHUNK_WRITE);
     if (!chunk) break;
     cursor = chunk.cursor;
     attempts += chunk.attempts;
     progress?.(Math.min(attempts, total), Math.max(total, attempts), 'Billing subscriptions');
-    await yieldToOthers();
+    await pacer.rest();
   }
   if (attempts < total) progress?.(total, total, 'Billing subscriptions');
   return attempts;

@@ -1,6 +1,7 @@
 // Settlement at the daily cutoff (00:00 UTC of the platform clock): every pending sale
 // and captured auth created before a cutoff that has passed settles into that day's
-// batch (one batch per group and cutoff). Auths never captured within 7 days expire.
+// batch (one batch per group and cutoff, of at most SETTLEMENT_BATCH_MAX transactions:
+// a bigger day closes several). Auths never captured within 7 days expire.
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
 import type { Progress } from '../clock/scheduler.js';
@@ -12,12 +13,17 @@ import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { exactSum } from '../../domain/money.js';
-import { chunkDeadline, pastDeadline, yieldToOthers } from '../clock/chunks.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
 export const AUTH_EXPIRY_MS = 7 * DAY;
-/** Candidates read per chunk (the chunk's time budget may settle fewer; the rest are read again). */
-const CHUNK = 500;
+/**
+ * Candidates read per chunk, and so the most transactions one settlement batch holds: a
+ * cutoff with more transactions closes several batches, each whole in its own chunk (the
+ * chunk's time budget may settle fewer batches; the rest are read again).
+ */
+export const SETTLEMENT_BATCH_MAX = 100;
+const CHUNK = SETTLEMENT_BATCH_MAX;
 /** Auths expired per write. */
 const EXPIRE_CHUNK = 200;
 
@@ -37,9 +43,11 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
   const at = until.toISOString();
   let settled = 0;
+  const pacer = new Pacer(p.db);
   for (;;) {
     const rows = await p.db.repos.settlement.candidates(p.db, lastCutoff, CHUNK, scope);
     if (rows.length === 0) break;
+    pacer.start();
     settled += await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
@@ -72,22 +80,23 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         if (pastDeadline(deadline)) break;
       }
       return n;
-    });
+    }, CHUNK_WRITE);
     progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
-    await yieldToOthers();
+    await pacer.rest();
   }
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();
   let expired = 0;
   // Checked on the reader first: most passes have nothing to expire and need no write.
   while (await p.db.repos.settlement.hasExpiringAuths(p.db, expiredBefore, scope)) {
+    pacer.start();
     const n = await p.db.write(async (tx) => {
       const rows = await tx.repos.settlement.expireAuths(tx, expiredBefore, at, scope, EXPIRE_CHUNK);
       await transactionEvents(tx, 'transaction.expired', rows, at);
       return rows.length;
-    });
+    }, CHUNK_WRITE);
     expired += n;
     if (n === 0) break;
-    await yieldToOthers();
+    await pacer.rest();
   }
   return settled + expired;
 }

@@ -99,6 +99,16 @@ export interface WriterStats {
   by_kind: Record<string, { n: number; ms: number }>;
 }
 
+/** How a write is queued. */
+export interface WriteOptions {
+  /**
+   * A long write (a chunk of catch-up work, up to its budget): it gets a transaction of
+   * its own, after the writes queued before it, so they never wait for it inside their
+   * batch; the writes queued after it go in the next batch.
+   */
+  alone?: boolean;
+}
+
 /**
  * A store: reads on its reader, writes through `write` (one transaction each, resolved
  * after the commit), its repositories on every executor it hands out.
@@ -109,7 +119,7 @@ export interface Store extends Executor {
   readonly location: string;
   /** The schema version the store is at (set when it opened). */
   readonly schemaVersion: number;
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T>;
   /** Resolves once the after-commit work started so far (and any it started in turn) has finished. */
   afterCommitSettled(): Promise<void>;
   /** The writer's counters so far. */

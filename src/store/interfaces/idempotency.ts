@@ -22,5 +22,6 @@ export interface IdempotencyStore {
   setAnswer(tx: Tx, scope: string, key: string, status: number, body: unknown): Promise<RunResult>;
   /** Records of `scope` (a group scope, or the key scope 'public') created before `before`. */
   hasOlderThan(ex: Executor, before: string, scope: GroupScope): Promise<boolean>;
-  deleteOlderThan(tx: Tx, before: string, scope: GroupScope): Promise<RunResult>;
+  /** Delete them, at most `limit` (default: all). */
+  deleteOlderThan(tx: Tx, before: string, scope: GroupScope, limit?: number): Promise<RunResult>;
 }

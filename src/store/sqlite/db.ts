@@ -22,7 +22,7 @@
 //   over what the batch's successful writes contributed.
 import type sqlite3Types from 'sqlite3';
 import { performance } from 'node:perf_hooks';
-import type { BatchReducer, Executor, Params, RunResult, SqlReader, Store, Tx, WriterStats } from '../interfaces/db.js';
+import type { BatchReducer, Executor, Params, RunResult, SqlReader, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { sqliteRepositories } from './repositories/index.js';
 
@@ -30,6 +30,7 @@ interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  alone?: boolean;
 }
 
 const MIN_SQLITE = [3, 51, 3];
@@ -680,12 +681,19 @@ export class Database implements Store {
    * Run `fn` inside a write transaction. Resolves only after the commit, so an
    * acknowledged write is durable. `fn` must use only `tx` (never `db.write` again).
    */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, ...(opts.alone ? { alone: true } : {}) });
       this.kick();
     });
+  }
+
+  /** The next batch: up to MAX_BATCH writes in arrival order, stopping before a write queued `alone` (which is then a batch by itself). */
+  private nextBatch(): QueuedWrite[] {
+    const alone = this.queue.findIndex((w) => w.alone);
+    if (alone === 0) return this.queue.splice(0, 1);
+    return this.queue.splice(0, alone < 0 ? MAX_BATCH : Math.min(alone, MAX_BATCH));
   }
 
   private kick(): void {
@@ -730,7 +738,7 @@ export class Database implements Store {
 
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
-      const items = this.queue.splice(0, MAX_BATCH);
+      const items = this.nextBatch();
       const started = performance.now();
       try {
         await this.runBatch(items);

@@ -30,8 +30,11 @@ export const idempotencyRepo: IdempotencyStore = {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;
   },
-  deleteOlderThan(tx, before, scope) {
+  deleteOlderThan(tx, before, scope, limit = -1) {
     const s = scopeCondition(scope);
-    return tx.run(`DELETE FROM idempotency_keys WHERE created_at < ? AND ${s.sql}`, [before, ...s.params]);
+    return tx.run(
+      `DELETE FROM idempotency_keys WHERE (group_id, key) IN (SELECT group_id, key FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?)`,
+      [before, ...s.params, limit],
+    );
   },
 };
