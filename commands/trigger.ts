@@ -34,6 +34,7 @@ export default class Trigger extends PayctlCommand {
     const result = await trigger(p, flags.group, type);
     this.log(table(EVENT_COLUMNS, eventRows(result.events)));
     this.log(`${result.events.length} event${result.events.length === 1 ? '' : 's'} (payctl events show ID for one)`);
+    for (const f of result.faults) this.log(`Injected fault: ${f}`);
     // The API's event object of the type asked for (the last one, when the recipe caused several).
     return result.events.findLast((e) => e.type === type)!;
   }

@@ -5,9 +5,9 @@ import { usage } from '../../src/cli/usage.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
 import { advanceClock, type ClockState } from '../../src/services/clock/clock-control.js';
 import { moveClock, moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
-import { parseOrThrow } from '../../src/errors.js';
+import { parseOrThrow, validationError } from '../../src/errors.js';
 import { contextFor } from '../../src/services/context.js';
-import { parseDuration } from '../../src/services/clock/clock.js';
+import { clockMoveTarget, parseDuration } from '../../src/domain/time.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class ClockAdvance extends PayctlCommand {
@@ -32,6 +32,12 @@ export default class ClockAdvance extends PayctlCommand {
       throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
+    if (!flags.group) {
+      // The platform clock keeps the rules of a group's clock: at most 10 years per move.
+      await p.clock.refresh();
+      const move = clockMoveTarget(p.clock.now().getTime(), { advance: args.duration }, { advance: 'duration', set: 'time' });
+      if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
+    }
     const state = flags.group
       ? await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, { group_id: flags.group, advance: args.duration }), ttyProgress({ json: this.jsonEnabled() }))
       : await advanceClock(p, ms, ttyProgress({ json: this.jsonEnabled() }));

@@ -210,6 +210,8 @@ export interface TriggerResult {
   type: TriggerType;
   /** Every event the run caused in the group, oldest first. */
   events: Event[];
+  /** Faults the group's rules injected into the run's calls (docs/faults.md): `METHOD path: Payctl-Fault`. */
+  faults: string[];
 }
 
 /** Runs `type`'s recipe on `group`; `p` is the platform seen from that group. */
@@ -221,6 +223,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
   const key = await execute(createKey, base, contextFor(base, group), { permissions: [...PERMISSIONS], name: `payctl trigger ${type}` });
   const server = await startServer({ platform: base, port: 0, host: '127.0.0.1', tickMs: 0, accessLog: 'off' });
   const from = await p.db.repos.events.lastSeq(p.db);
+  const faults: string[] = [];
   try {
     const world: World = {
       group,
@@ -228,11 +231,17 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
       accountId,
       today: () => p.clock.nowIso().slice(0, 10),
       async call(method, path, body, headers = {}) {
-        const res = await fetch(server.url + path, {
+        const sent = fetch(server.url + path, {
           method,
           headers: { authorization: key.key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         });
+        const res = await sent.catch((err: unknown) => {
+          // A sandbox's timeout_after_commit closes the connection unanswered: say so.
+          throw new AppError(502, 'internal_error', `${type}: ${method} ${path} got no answer (the connection was closed: ${String((err as Error).cause ?? err)}); a fault rule of the group (payctl fault list) may have injected it`);
+        });
+        const fault = res.headers.get('payctl-fault');
+        if (fault) faults.push(`${method} ${path}: ${fault}`);
         const text = await res.text();
         const parsed = text ? (JSON.parse(text) as Json) : undefined;
         if (!res.ok) {
@@ -256,7 +265,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
   if (!events.some((e) => e.type === type)) {
     throw new AppError(500, 'internal_error', `${type}: the recipe ran (${recipe.does}) but no ${type} event was written; events: ${events.map((e) => e.type).join(', ') || 'none'}`);
   }
-  return { type, events };
+  return { type, events, faults };
 }
 
 async function processorOf(p: Platform, group: string): Promise<{ processorId: string; accountId: string }> {

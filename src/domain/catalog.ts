@@ -7,6 +7,7 @@ import { looseBillingAddress } from './address.js';
 import { MAX_AMOUNT, amount as amountCents, amountLoose, storedAmount, uint64 } from './money.js';
 import { requiredText, text, timestamp, uuid } from './strings.js';
 import { pagingQuery } from './paging.js';
+import { dateSchema, readInstant } from './time.js';
 
 // ---------------------------------------------------------------- bounds
 
@@ -29,17 +30,11 @@ const quantity = uint64.min(1, { error: 'must be at least 1' });
 /** A UUID reference, with a clear message when it is missing. */
 const ref = z.string({ error: 'is required and must be a UUID' }).pipe(uuid);
 
-/** `YYYY-MM-DD` that names a real calendar day (2026-02-30 is refused). */
-export const dueDate = z
-  .string({ error: 'is required and must be a date YYYY-MM-DD' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD', abort: true })
-  .refine(isCalendarDate, { error: 'must be a real calendar date' })
-  .meta({ format: 'date', description: 'the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC' });
+/** `YYYY-MM-DD` that names a real calendar day, years 1970–9999 (2026-02-30 is refused): src/domain/time.ts. */
+export const dueDate = dateSchema.meta({ format: 'date', description: 'the due day, YYYY-MM-DD (years 1970 to 9999); the invoice is past_due from the next midnight UTC' });
 
 export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00.000Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  return readInstant(s, { dateOnly: true }).ok;
 }
 
 /** Tax included in a price cannot exceed the price. */

@@ -2,6 +2,7 @@
 // the API answers with), the permissions that may read it, and the event envelope. The
 // list API, the OpenAPI `webhooks` section and the tests all read this one table.
 import { exactIntSchema } from './money.js';
+import { instantSchema } from './time.js';
 import { z } from 'zod';
 import { transactionSchema } from './transactions.js';
 import { customerCardSchema, customerSchema } from './customers.js';
@@ -129,10 +130,8 @@ export function matchesTypes(patterns: readonly string[], type: string): boolean
   return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
 }
 
-const isoInstant = z
-  .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)), { error: 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)' })
-  .transform((s) => new Date(s).toISOString());
+/** created_from / created_to: RFC 3339 or a date (midnight UTC), in the fixed-width UTC form events are stored in. */
+const isoInstant = instantSchema({ date: true });
 
 export const eventListQuerySchema = z.strictObject({
   types: typePatterns.optional(),

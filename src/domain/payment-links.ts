@@ -8,6 +8,7 @@ import { isSaleCountry, payLinkBillingAddress } from './address.js';
 import { amount } from './money.js';
 import { requiredText, timestamp } from './strings.js';
 import { pagingQuery } from './paging.js';
+import { instantSchema } from './time.js';
 
 export const LINK_STATUSES = ['available', 'paid', 'deactivated', 'expired'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
@@ -22,12 +23,6 @@ export function effectiveStatus(link: { status: string; expires_at: string | nul
 }
 
 const positiveAmount = amount.min(1, { error: 'must be at least 1 cent' });
-
-const rfc3339 = z
-  .string({ error: 'must be an RFC 3339 timestamp' })
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, { error: 'must be an RFC 3339 timestamp (2027-01-01T00:00:00Z)', abort: true })
-  .refine((s) => !Number.isNaN(new Date(s).getTime()), { error: 'must be a real point in time' })
-  .transform((s) => new Date(s).toISOString());
 
 const redirectUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
@@ -45,7 +40,7 @@ export const createPaymentLinkSchema = z
     redirect_url: redirectUrl.optional().describe('where the payer goes after paying; default: the link\'s own pay page'),
     card_enabled: z.boolean({ error: 'must be true or false' }).optional().describe('default true; card_enabled false requires ach_enabled true'),
     ach_enabled: z.boolean({ error: 'must be true or false' }).optional().describe('default false'),
-    expires_at: rfc3339.optional().meta({ format: 'date-time' }).describe('after this platform time the link is expired'),
+    expires_at: instantSchema().optional().describe('after this platform time the link is expired; RFC 3339 (years 1970 to 9999)'),
   })
   .superRefine((b, ctx) => {
     if (b.open_amount === true && b.amount !== undefined) {

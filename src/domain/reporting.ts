@@ -4,6 +4,7 @@
 // ReportQuery that the store turns into SQL. Pure: `now` is passed in.
 import { z } from 'zod';
 import { exactIntSchema } from './money.js';
+import { instantSchema, readInstant } from './time.js';
 // Paging is the rule of every list (src/domain/paging.ts); a larger limit is refused (400), not clamped: the spec's rule for an exceeded bound.
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './paging.js';
 import { ALL_SOURCES, STATUSES, transactionSchema, type TransactionStatus } from './transactions.js';
@@ -97,36 +98,13 @@ const digits = (what: string, max: number) =>
     .transform(Number)
     .pipe(z.int().min(0).max(max, { error: `must be at most ${max}` }));
 
-const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+\- ]\d{2}:\d{2}))?$/;
-
-/** An RFC 3339 date-time (or a full-date, read as midnight UTC) → ISO string in UTC with ms; undefined if invalid. */
+/** An RFC 3339 date-time (or a full-date, read as midnight UTC) → the fixed-width UTC form; undefined if invalid (src/domain/time.ts). */
 export function parseRfc3339(text: string): string | undefined {
-  const m = RFC3339_RE.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, hh = '00', mi = '00', ss = '00'] = m;
-  // Date rolls 2026-02-30 over to March; check each field is in range first.
-  const days = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > days) return undefined;
-  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
-  // An unencoded `+` in a query string arrives as a space: read it as the `+` it was.
-  const zone = m[8] ? m[8].toUpperCase().replace(' ', '+') : 'Z';
-  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return undefined;
-  const iso = `${y}-${mo}-${d}T${hh}:${mi}:${ss}${m[7] ?? ''}${zone}`;
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+  const r = readInstant(text, { date: true });
+  return r.ok ? r.iso : undefined;
 }
 
-const instant = z
-  .string()
-  .transform((s, ctx) => {
-    const iso = parseRfc3339(s);
-    if (iso === undefined) {
-      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not an RFC 3339 time (write 2026-01-31T00:00:00Z)` });
-      return z.NEVER;
-    }
-    return iso;
-  })
-  .meta({ format: 'date-time' });
+const instant = instantSchema({ date: true });
 
 /**
  * The query string after normalisation (every array filter a list of strings). Used

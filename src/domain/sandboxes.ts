@@ -2,19 +2,10 @@
 // and clock. The request shapes of the sandbox extension routes, and their answers.
 import { z } from 'zod';
 import { requiredText, timestamp } from './strings.js';
-import { parseDuration, parseInstant } from './time.js';
+import { instantSchema, MAX_CLOCK_MOVE_YEARS, parseDuration } from './time.js';
 
-const instant = z.string().max(40, { error: 'must be at most 40 characters' }).refine(
-  (v) => {
-    try {
-      parseInstant(v);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: 'must be an RFC 3339 time with a zone, like 2027-01-01T00:00:00Z' },
-);
+/** RFC 3339 or a date (midnight UTC), years 1970–9999: src/domain/time.ts. */
+const instant = instantSchema({ date: true });
 
 const duration = z.string().max(40, { error: 'must be at most 40 characters' }).refine(
   (v) => {
@@ -40,8 +31,8 @@ export const forkSandboxSchema = z.strictObject({
 }).meta({ id: 'ForkSandboxRequest' });
 
 const moveClockFields = {
-  advance: duration.optional().describe('Move forward by a duration: 30d, 12h, 1d12h'),
-  set: instant.optional().describe('Move to a time (never earlier than the group clock now)'),
+  advance: duration.optional().describe(`Move forward by a duration: 30d, 12h, 1d12h; at most ${MAX_CLOCK_MOVE_YEARS} years per request`),
+  set: instant.optional().describe(`Move to a time: never earlier than the group clock now, at most ${MAX_CLOCK_MOVE_YEARS} years later`),
 };
 
 const exactlyOne = (v: { advance?: string; set?: string }, ctx: z.RefinementCtx) => {

@@ -153,7 +153,7 @@ export const webhookAttemptSchema = z
     event_id: uuid,
     event_type: z.string(),
     attempt: z.number().int().meta({ description: 'which attempt of this delivery (1 is the first; a resend starts a new delivery)' }),
-    status: z.enum(['succeeded', 'failed']),
+    status: z.enum(['succeeded', 'failed', 'held']).meta({ description: 'held: a fault of the endpoint (delay, reorder) held the attempt back; nothing was sent' }),
     response_status: z.number().int().nullable().meta({ description: "the receiver's HTTP status; null when it never answered" }),
     response_body: z.string().nullable().meta({ description: 'the first 1 KiB of the response body' }),
     error: z.string().nullable().meta({ description: 'why the attempt failed (timeout, connection refused, a non-2xx status)' }),
@@ -161,6 +161,7 @@ export const webhookAttemptSchema = z
     scheduled_at: timestamp.meta({ description: "when the attempt fell due, on the group's clock" }),
     next_attempt_at: timestamp.nullable().meta({ description: "when the next attempt is due (group clock); null after a success or the last attempt" }),
     created_at: timestamp.meta({ description: "when the attempt was sent, on the group's clock" }),
+    fault: z.string().nullable().meta({ description: 'the fault a rule of the endpoint injected (docs/faults.md): `drop; rule=<id>; call=<n>`, null for none' }),
   })
   .meta({ id: 'WebhookAttempt' });
 export type WebhookAttempt = z.output<typeof webhookAttemptSchema>;

@@ -28,6 +28,7 @@ import { withGroupClock } from '../services/platform.js';
 import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
 import { injectFault, mayFault } from '../services/faults/injector.js';
 import { describeFault, operationOf, type InjectedFault } from '../domain/faults.js';
+import { answerClientErrors } from './client-error.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -308,6 +309,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const route of allRoutes()) app.add(route.method, route.path, dispatch(route));
 
   const server = http.createServer(app.handler);
+  answerClientErrors(server);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

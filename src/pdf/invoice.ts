@@ -1,8 +1,10 @@
 // Invoice PDF (spec 11, Download PDF). pdfkit is imported lazily so commands that never
-// render a PDF do not pay for it. Only the standard Helvetica fonts are used (no font files).
+// render a PDF do not pay for it. Text is set in embedded Noto fonts (./fonts.ts), so
+// names and notes in any of Latin, Greek, Cyrillic or CJK print as written.
 import type { Invoice, InvoiceLine, Partner } from '../domain/catalog.js';
 import { dueDayOf, invoiceIncludedTax } from '../domain/catalog.js';
 import { formatMoney } from '../domain/money.js';
+import { heightOf, printable, registerFonts, SANS, SANS_BOLD, writeText } from './fonts.js';
 
 export interface InvoicePdfData {
   /** The group's (merchant's) display name. */
@@ -30,8 +32,8 @@ interface Column {
 export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const { default: PDFDocument } = await import('pdfkit');
   const { invoice, publicUrl } = data;
-  const merchantName = toWinAnsi(data.merchantName);
-  const lines = invoice.products.map((l) => ({ ...l, name: toWinAnsi(l.name), description: toWinAnsi(l.description) }));
+  const merchantName = printable(data.merchantName);
+  const lines = invoice.products;
 
   const doc = new PDFDocument({
     size: 'LETTER',
@@ -46,6 +48,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     },
   });
 
+  registerFonts(doc);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
@@ -58,9 +61,10 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const bottom = () => doc.page.height - doc.page.margins.bottom;
 
   // Header: merchant, invoice number, dates.
-  doc.font('Helvetica-Bold').fontSize(20).fillColor('black').text(merchantName, left, MARGIN, { width: width * 0.6 });
+  doc.fontSize(20).fillColor('black');
+  writeText(doc, merchantName, true, left, MARGIN, { width: width * 0.6 });
   const afterName = doc.y;
-  doc.text('INVOICE', left, MARGIN, { width, align: 'right' });
+  doc.font(SANS_BOLD).text('INVOICE', left, MARGIN, { width, align: 'right' });
   const facts: Array<[string, string]> = [
     ['Invoice number', invoice.invoice_number],
     ['Created', invoice.created_at.slice(0, 10)],
@@ -69,8 +73,8 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   ];
   let y = Math.max(afterName, doc.y) + 10;
   for (const [label, value] of facts) {
-    doc.font('Helvetica').fontSize(10).fillColor(GREY).text(label, left, y, { width: 100 });
-    doc.font('Helvetica-Bold').fillColor('black').text(value, left + 100, y, { width: width - 100 });
+    doc.font(SANS).fontSize(10).fillColor(GREY).text(label, left, y, { width: 100 });
+    doc.font(SANS_BOLD).fillColor('black').text(value, left + 100, y, { width: width - 100 });
     y += 15;
   }
 
@@ -79,18 +83,18 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   if (banner) {
     y += 6;
     doc.save().rect(left, y, width, 28).fill(banner.color).restore();
-    doc.font('Helvetica-Bold').fontSize(16).fillColor('white').text(banner.text, left, y + 7, { width, align: 'center' });
+    doc.font(SANS_BOLD).fontSize(16).fillColor('white').text(banner.text, left, y + 7, { width, align: 'center' });
     y += 40;
   } else {
     y += 10;
   }
 
   // Bill to.
-  doc.font('Helvetica-Bold').fontSize(10).fillColor(GREY).text('BILL TO', left, y);
+  doc.font(SANS_BOLD).fontSize(10).fillColor(GREY).text('BILL TO', left, y);
   y = doc.y + 2;
-  doc.font('Helvetica').fontSize(10).fillColor('black');
+  doc.fontSize(10).fillColor('black');
   for (const line of partnerAddressLines(invoice.partner)) {
-    doc.text(toWinAnsi(line), left, y, { width: width / 2 });
+    writeText(doc, line, false, left, y, { width: width / 2 });
     y = doc.y;
   }
   y += 16;
@@ -104,7 +108,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   ];
   const drawHeader = () => {
     let x = left;
-    doc.font('Helvetica-Bold').fontSize(9).fillColor(GREY);
+    doc.font(SANS_BOLD).fontSize(9).fillColor(GREY);
     for (const c of columns) {
       doc.text(c.title, x, y, { width: c.width - 4, align: c.align, lineBreak: false });
       x += c.width;
@@ -115,7 +119,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   const newPage = () => {
     doc.addPage();
     y = MARGIN;
-    doc.font('Helvetica').fontSize(9).fillColor(GREY).text(`${invoice.invoice_number} (continued)`, left, y, { width });
+    doc.font(SANS).fontSize(9).fillColor(GREY).text(`${invoice.invoice_number} (continued)`, left, y, { width });
     y += 18;
   };
 
@@ -140,25 +144,26 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
   y += 6;
   const totalsX = left + width - 260;
   const tax = invoiceIncludedTax(lines);
-  doc.font('Helvetica').fontSize(10).fillColor(GREY).text('Tax included', totalsX, y, { width: 160, align: 'right' });
+  doc.font(SANS).fontSize(10).fillColor(GREY).text('Tax included', totalsX, y, { width: 160, align: 'right' });
   doc.fillColor('black').text(formatMoney(tax), totalsX + 160, y, { width: 96, align: 'right' });
   y += 16;
-  doc.font('Helvetica-Bold').fontSize(12).text('Total', totalsX, y, { width: 160, align: 'right' });
+  doc.font(SANS_BOLD).fontSize(12).text('Total', totalsX, y, { width: 160, align: 'right' });
   doc.text(formatMoney(invoice.amount), totalsX + 160, y, { width: 96, align: 'right' });
   y += 28;
 
   // Note (free text; pdfkit flows it onto further pages if it is long).
   if (invoice.note) {
     if (y + 40 > bottom()) newPage();
-    doc.font('Helvetica-Bold').fontSize(10).fillColor(GREY).text('Note', left, y);
-    doc.font('Helvetica').fillColor('black').text(toWinAnsi(invoice.note), left, doc.y + 2, { width });
+    doc.font(SANS_BOLD).fontSize(10).fillColor(GREY).text('Note', left, y);
+    doc.fillColor('black');
+    writeText(doc, invoice.note, false, left, doc.y + 2, { width });
     y = doc.y + 14;
   }
 
   // Public page.
   if (y + 30 > bottom()) newPage();
-  doc.font('Helvetica').fontSize(10).fillColor(GREY).text('View and pay this invoice online:', left, y, { width });
-  doc.fillColor('#1a56db').text(toWinAnsi(publicUrl), left, doc.y + 2, { width, link: publicUrl, underline: true });
+  doc.font(SANS).fontSize(10).fillColor(GREY).text('View and pay this invoice online:', left, y, { width });
+  doc.fillColor('#1a56db').text(publicUrl, left, doc.y + 2, { width, link: publicUrl, underline: true });
 
   // Page numbers, written below the bottom margin of every buffered page.
   const range = doc.bufferedPageRange();
@@ -167,7 +172,7 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
     const saved = doc.page.margins.bottom;
     doc.page.margins.bottom = 0; // else writing below it would add a page
     doc
-      .font('Helvetica')
+      .font(SANS)
       .fontSize(8)
       .fillColor(GREY)
       .text(`${invoice.invoice_number} · Page ${i - range.start + 1} of ${range.count}`, left, doc.page.height - MARGIN - 8, {
@@ -184,36 +189,24 @@ export async function renderInvoicePdf(data: InvoicePdfData): Promise<Buffer> {
 
 type Doc = PDFKit.PDFDocument;
 
-// The standard fonts encode WinAnsi only; anything else would print as garbage, so it
-// shows as "?" instead (e.g. CJK names). Embedding a Unicode font would lift this.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function toWinAnsi(s: string): string {
-  let out = '';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '\n' || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
-    else if (ch === '\t' || ch === '\r') out += ' ';
-    else out += '?';
-  }
-  return out;
-}
-
 function rowHeight(doc: Doc, line: InvoiceLine, itemWidth: number): number {
-  doc.font('Helvetica-Bold').fontSize(10);
-  const name = doc.heightOfString(line.name, { width: itemWidth });
-  doc.font('Helvetica').fontSize(8);
-  const desc = line.description ? doc.heightOfString(line.description, { width: itemWidth }) : 0;
+  doc.fontSize(10);
+  const name = heightOf(doc, line.name, true, itemWidth);
+  doc.fontSize(8);
+  const desc = line.description ? heightOf(doc, line.description, false, itemWidth) : 0;
   return Math.max(name + desc, 12) + 10;
 }
 
 function drawRow(doc: Doc, line: InvoiceLine, columns: Column[], left: number, y: number): void {
   const [item, qty, unit, total] = columns as [Column, Column, Column, Column];
-  doc.font('Helvetica-Bold').fontSize(10).fillColor('black').text(line.name, left, y, { width: item.width - 8 });
+  doc.fontSize(10).fillColor('black');
+  writeText(doc, line.name, true, left, y, { width: item.width - 8 });
   if (line.description) {
-    doc.font('Helvetica').fontSize(8).fillColor(GREY).text(line.description, left, doc.y, { width: item.width - 8 });
+    doc.fontSize(8).fillColor(GREY);
+    writeText(doc, line.description, false, left, doc.y, { width: item.width - 8 });
   }
   let x = left + item.width;
-  doc.font('Helvetica').fontSize(10).fillColor('black');
+  doc.font(SANS).fontSize(10).fillColor('black');
   const cells: Array<[Column, string]> = [
     [qty, String(line.quantity)],
     [unit, formatMoney(line.amount)],

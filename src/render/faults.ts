@@ -1,5 +1,5 @@
 // Fault rules in a terminal: one line per rule saying what it matches, how often and what it does.
-import type { ApiFaultRule } from '../domain/faults.js';
+import type { ApiFaultRule, WebhookFaultRule } from '../domain/faults.js';
 import { table } from './table.js';
 
 export function faultTarget(r: Pick<ApiFaultRule, 'operation' | 'method' | 'path'>): string {
@@ -35,5 +35,19 @@ export function faultRuleTable(rules: ApiFaultRule[]): string {
   return table(
     ['ID', 'Applies to', 'When', 'Action', 'Seed', 'Calls', 'Fired'],
     rules.map((r) => [r.id, faultTarget(r), faultSchedule(r), faultAction(r), r.seed, r.calls, r.fired]),
+  );
+}
+
+export function webhookFaultAction(r: Pick<WebhookFaultRule, 'action' | 'delay' | 'window'>): string {
+  if (r.action === 'delay') return `delay ${r.delay}`;
+  if (r.action === 'reorder') return `reorder within ${r.window}`;
+  return r.action.replace('_', ' ');
+}
+
+export function webhookFaultRuleTable(rules: WebhookFaultRule[]): string {
+  if (rules.length === 0) return "No fault rules: this endpoint's deliveries are sent normally.";
+  return table(
+    ['ID', 'When', 'Action', 'Seed', 'Attempts', 'Fired'],
+    rules.map((r) => [r.id, faultSchedule(r), webhookFaultAction(r), r.seed, r.calls, r.fired]),
   );
 }

@@ -29,7 +29,11 @@ export function attemptTable(items: WebhookAttempt[]): string {
       a.status,
       a.response_status ?? '-',
       a.latency_ms,
-      a.status === 'succeeded' ? '' : [a.next_attempt_at ? `next ${when(a.next_attempt_at)}` : 'gave up', a.error ?? ''].filter(Boolean).join('; '),
+      [
+        a.fault ? `fault: ${a.fault.split('; rule=')[0]}` : '',
+        a.status === 'succeeded' ? '' : a.next_attempt_at ? `next ${when(a.next_attempt_at)}` : 'gave up',
+        a.status === 'succeeded' ? '' : (a.error ?? ''),
+      ].filter(Boolean).join('; '),
     ]),
   );
 }

@@ -119,10 +119,38 @@ test('pay flow at phone width: inline errors, a declined card, then payment and 
   ]);
   assert.deepEqual(served.filter((u) => !u.startsWith(s.url) && !u.startsWith(THANKS)), [], 'no CDN or other origin');
 
-  // Coming back to the page shows it paid, with no form.
+  // Coming back to the page shows the merchant and the receipt, with no form.
   await page.goto(`${s.url}/pay/${id}`);
-  await assertText(page, '#notice', 'has been paid');
+  await page.waitForSelector('#receipt:not([hidden])');
   assert.equal(await page.isVisible('#pay-form'), false);
+  const sale = (await s.p.db.get<{ id: string; created_at: string }>(
+    "SELECT id, created_at FROM transactions WHERE payment_link_id = ? AND status = 'pending'",
+    [id],
+  ))!;
+  assert.equal(await page.textContent('[data-testid=merchant]'), await merchantName());
+  assert.equal(await page.textContent('[data-testid=receipt-amount]'), '$25.00');
+  assert.equal(await page.textContent('[data-testid=receipt-method]'), 'Visa …1111');
+  assert.equal(await page.textContent('[data-testid=receipt-transaction]'), sale.id);
+  assert.equal(await page.textContent('[data-testid=receipt-date]'), `${sale.created_at.slice(0, 10)} ${sale.created_at.slice(11, 16)} UTC`);
+  assert.doesNotMatch((await page.textContent('#receipt')) ?? '', /4111\s?1111\s?1111|411111/, 'never the card number, not even its first six');
+  // Printed: the receipt and the merchant, without the buttons.
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.isVisible('#receipt'), true);
+  assert.equal(await page.isVisible('#print-receipt'), false);
+  assert.equal(await page.isVisible('[data-testid=merchant]'), true);
+  await page.pdf({ path: path.join(artifacts, 'pay-page-receipt.pdf') });
+  await page.context().close();
+});
+
+const merchantName = async () => (await s.p.db.get<{ name: string }>('SELECT name FROM groups WHERE id = ?', [s.demo.group_id]))!.name;
+
+test('the pay page names the merchant before paying', async () => {
+  const id = await createLink({ amount: 1200, description: 'Two coffees' });
+  const page = await phonePage();
+  await page.goto(`${s.url}/pay/${id}`);
+  await assertText(page, '#description', 'Two coffees');
+  assert.equal(await page.textContent('[data-testid=merchant]'), await merchantName());
+  assert.equal(await page.isVisible('#receipt'), false);
   await page.context().close();
 });
 
@@ -140,8 +168,11 @@ test('open amount with a bank account; without a redirect_url the page shows its
   await page.getByLabel('Account number').fill('000123456789');
   await fillBilling(page);
   await page.getByRole('button', { name: /^Pay/ }).click();
-  await page.waitForSelector('#notice.success');
-  await page.waitForFunction(() => document.getElementById('notice')?.textContent?.includes('has been paid'));
+  // Without a redirect_url the pay result points at this page: it comes back with the receipt.
+  await page.waitForSelector('#receipt:not([hidden])');
+  assert.equal(await page.textContent('[data-testid=receipt-amount]'), '$7.50');
+  assert.equal(await page.textContent('[data-testid=receipt-method]'), 'Bank account …6789');
+  assert.equal(await page.textContent('#amount'), '$7.50');
   await page.screenshot({ path: path.join(artifacts, 'pay-page-paid.png'), fullPage: true });
   const txn = await s.p.db.get<{ requested_amount: number; payment_method: string }>(
     'SELECT requested_amount, payment_method FROM transactions WHERE payment_link_id = ?',

@@ -7,6 +7,7 @@ import { runCli, runCliJson, assertUserError } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
+import { tempDbPath } from '../helpers/platform.js';
 
 let s: TestServer;
 before(async () => {
@@ -43,4 +44,24 @@ test('fault add / list / remove from the CLI, seen by the running server', async
   const removed = await runCliJson(['fault', 'remove', rule.id, '--group', sb.group_id], { db });
   assert.deepEqual(removed, { id: rule.id, deleted: true });
   assert.equal((await sale()).status, 200, 'removed in another process: the server stops at once');
+});
+
+test('payctl trigger names the faults its calls got; payctl webhook fault add / list / remove', async () => {
+  const db = tempDbPath();
+  const demo = await runCliJson(['init', '--demo'], { db });
+  await runCliJson(['fault', 'add', '--operation', 'sale', '--action', 'latency', '--ms', '1', '--count', '1'], { db });
+  const triggered = await runCli(['trigger', 'transaction.approved'], { db });
+  assert.equal(triggered.code, 0, triggered.stderr);
+  assert.match(triggered.stdout, new RegExp(`Injected fault: POST /api/v1/groups/${demo.group_id}/transaction: latency; ms=1; rule=`));
+
+  const endpoint = await runCliJson(['webhook', 'create', '--url', 'http://127.0.0.1:9/hooks', '--events', 'transaction.*'], { db });
+  const rule = await runCliJson(['webhook', 'fault', 'add', endpoint.id, '--action', 'delay', '--delay', '2h', '--first', '1', '--seed', '5'], { db });
+  assert.equal(rule.endpoint_id, endpoint.id);
+  assert.equal(rule.seed, 5);
+  const human = await runCli(['webhook', 'fault', 'list', endpoint.id], { db });
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, new RegExp(`${rule.id}.*first 1.*delay 2h.*5`));
+  assertUserError(await runCli(['webhook', 'fault', 'add', endpoint.id, '--action', 'reorder'], { db }), /window.*required with action reorder/);
+  const removed = await runCliJson(['webhook', 'fault', 'remove', rule.id, '--endpoint', endpoint.id], { db });
+  assert.deepEqual(removed, { id: rule.id, deleted: true });
 });

@@ -473,6 +473,17 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   );
   assert.deepEqual(resent.endpoint_ids, [endpoint.id]);
   await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/deliveries', { params: { path: endpointPath, query: { limit: 10 } }, headers: hooks }), 200);
+  // Fault rules of the endpoint (extensions).
+  const hookRule = await expect(
+    api.POST('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults', { params: { path: endpointPath }, headers: hooks, body: { action: 'delay', delay: '1h', count: 1 } }),
+    201,
+  );
+  const hookRules = await expect(api.GET('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults', { params: { path: endpointPath }, headers: hooks }), 200);
+  assert.deepEqual(hookRules.data.map((r) => r.id), [hookRule.id]);
+  await expect(
+    api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{webhook_fault_id}', { params: { path: { ...endpointPath, webhook_fault_id: hookRule.id } }, headers: hooks }),
+    200,
+  );
   await expect(api.DELETE('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path: endpointPath }, headers: hooks }), 200);
 
   // Sandboxes (extensions, admin token): create, list, clock, fork, drop.

@@ -861,6 +861,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's fault rules, oldest first, with their seeds and counters
+         * @description A webhook endpoint's fault rules, oldest first, with their seeds and counters.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaults"];
+        put?: never;
+        /**
+         * Add a fault rule to a webhook endpoint: its attempts are duplicated, held back (delay, reorder), dropped, or badly signed
+         * @description duplicate sends the same message (same webhook-id) twice; delay holds an attempt for a duration of the group's platform time; reorder holds it back by a time drawn from the seed within a window, so later events overtake it; drop sends nothing and counts a failed attempt (retried on the schedule); bad_signature signs with a secret nobody has. Each attempt records the fault it got (`fault`), shown by the deliveries list.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/faults/{webhook_fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint's fault rule
+         * @description Remove a webhook endpoint's fault rule.
+         *
+         *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
+         */
+        delete: operations["deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsWebhookFaultId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -1886,7 +1938,7 @@ export interface components {
             card_enabled: boolean;
             /**
              * Format: date
-             * @description the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC
+             * @description the due day, YYYY-MM-DD (years 1970 to 9999); the invoice is past_due from the next midnight UTC
              */
             due_date: string;
             external_id?: string;
@@ -1923,7 +1975,7 @@ export interface components {
             description: string;
             /**
              * Format: date-time
-             * @description after this platform time the link is expired
+             * @description after this platform time the link is expired; RFC 3339 (years 1970 to 9999)
              */
             expires_at?: string;
             /** @description the payer names the amount when paying; then amount must be absent */
@@ -1981,7 +2033,10 @@ export interface components {
             unit_of_measure: "pc";
         };
         CreateSandboxRequest: {
-            /** @description The sandbox's start time (its clock runs on from there); default: the platform clock */
+            /**
+             * Format: date-time
+             * @description The sandbox's start time (its clock runs on from there); default: the platform clock
+             */
             clock?: string;
             /** @description Add the demo data of `payctl init --demo` */
             demo?: boolean;
@@ -2024,7 +2079,7 @@ export interface components {
             processor_id?: string;
             /**
              * Format: date-time
-             * @description RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC)
+             * @description RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC); years 1970 to 9999
              */
             start_date?: string;
         };
@@ -2976,9 +3031,12 @@ export interface components {
         };
         /** @description Exactly one of advance or set. */
         MoveClockRequest: {
-            /** @description Move forward by a duration: 30d, 12h, 1d12h */
+            /** @description Move forward by a duration: 30d, 12h, 1d12h; at most 10 years per request */
             advance?: string;
-            /** @description Move to a time (never earlier than the group clock now) */
+            /**
+             * Format: date-time
+             * @description Move to a time: never earlier than the group clock now, at most 10 years later
+             */
             set?: string;
         };
         /** @description An OpenAPI 3.1 document */
@@ -3825,7 +3883,7 @@ export interface components {
             card_enabled: boolean;
             /**
              * Format: date
-             * @description the due day, YYYY-MM-DD; the invoice is past_due from the next midnight UTC
+             * @description the due day, YYYY-MM-DD (years 1970 to 9999); the invoice is past_due from the next midnight UTC
              */
             due_date: string;
             external_id?: string;
@@ -3954,6 +4012,8 @@ export interface components {
             error: string | null;
             event_id: string;
             event_type: string;
+            /** @description the fault a rule of the endpoint injected (docs/faults.md): `drop; rule=<id>; call=<n>`, null for none */
+            fault: string | null;
             id: string;
             latency_ms: number;
             /** @description when the next attempt is due (group clock); null after a success or the last attempt */
@@ -3967,8 +4027,11 @@ export interface components {
              * @description when the attempt fell due, on the group's clock
              */
             scheduled_at: string;
-            /** @enum {string} */
-            status: "succeeded" | "failed";
+            /**
+             * @description held: a fault of the endpoint (delay, reorder) held the attempt back; nothing was sent
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "held";
         };
         WebhookAttemptList: {
             data: {
@@ -4002,6 +4065,72 @@ export interface components {
                 has_more: boolean;
                 items: components["schemas"]["WebhookEndpoint"][];
             };
+        };
+        WebhookFaultRule: {
+            /**
+             * @description What happens to an attempt the rule fires on
+             * @enum {string}
+             */
+            action: "duplicate" | "reorder" | "delay" | "drop" | "bad_signature";
+            /** @description Attempts seen so far */
+            calls: number;
+            /** @description Stop after firing this many times */
+            count?: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            /** @description delay: how long the attempt is held, in the group's platform time (30s, 2h) */
+            delay?: string;
+            endpoint_id: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Attempts the rule fired on so far */
+            fired: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            group_id: string;
+            id: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number;
+            /** @description The seed of the rule's draws (the one given, or the one generated) */
+            seed: number;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+            /** @description reorder: the attempt is held back by a time drawn from the seed within this window, so later events overtake it */
+            window?: string;
+        };
+        WebhookFaultRuleList: {
+            data: components["schemas"]["WebhookFaultRule"][];
+        };
+        /** @description A fault rule of a webhook endpoint: how often (rate, first or every; every attempt when none), for how long (count, from/until on the group clock), and what happens to an attempt (action). Recorded on the attempt (fault). */
+        WebhookFaultRuleRequest: {
+            /**
+             * @description What happens to an attempt the rule fires on
+             * @enum {string}
+             */
+            action: "duplicate" | "reorder" | "delay" | "drop" | "bad_signature";
+            /** @description Stop after firing this many times */
+            count?: number;
+            /** @description delay: how long the attempt is held, in the group's platform time (30s, 2h) */
+            delay?: string;
+            /** @description Fire on every Nth matching call (the Nth, 2Nth …) */
+            every?: number;
+            /** @description Fire on the first N matching calls */
+            first?: number;
+            /** @description Active from this time of the group's clock */
+            from?: string;
+            /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
+            rate?: number | string;
+            /** @description Seed of the rule's draws (rate, latency ranges); generated and returned when absent */
+            seed?: number;
+            /** @description Active until this time of the group's clock (exclusive) */
+            until?: string;
+            /** @description reorder: the attempt is held back by a time drawn from the seed within this window, so later events overtake it */
+            window?: string;
         };
     };
     responses: never;
@@ -4401,7 +4530,9 @@ export interface operations {
     getApiV1GroupsGroupIdEvents: {
         parameters: {
             query?: {
+                /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
                 created_from?: string;
+                /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
                 created_to?: string;
                 limit?: number;
                 /** @description an event id: answer the events older than it */
@@ -13366,7 +13497,8 @@ export interface operations {
                      *             "latency_ms": 41,
                      *             "scheduled_at": "2026-11-25T10:32:07.120Z",
                      *             "next_attempt_at": null,
-                     *             "created_at": "2026-11-25T10:32:07.131Z"
+                     *             "created_at": "2026-11-25T10:32:07.131Z",
+                     *             "fault": null
                      *           },
                      *           {
                      *             "id": "01a207f6-7480-72b5-b2c3-7e4f9a0d1c33",
@@ -13381,7 +13513,8 @@ export interface operations {
                      *             "latency_ms": 12,
                      *             "scheduled_at": "2026-11-25T10:32:02.120Z",
                      *             "next_attempt_at": "2026-11-25T10:32:07.120Z",
-                     *             "created_at": "2026-11-25T10:32:02.124Z"
+                     *             "created_at": "2026-11-25T10:32:02.124Z",
+                     *             "fault": null
                      *           }
                      *         ],
                      *         "has_more": false
@@ -13389,6 +13522,502 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
+            500: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            503: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01a2180a-4d66-7aa1-9d1e-5f0c2b7e4d20",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "endpoint_id": "01a2075f-d1e2-7f00-8a11-3b2c4d5e6f70",
+                     *           "action": "reorder",
+                     *           "window": "10m",
+                     *           "every": 3,
+                     *           "seed": 7,
+                     *           "calls": 0,
+                     *           "fired": 0,
+                     *           "created_at": "2026-11-26T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "01a2180a-4d66-7aa1-9d1e-5f0c2b7e4d21",
+                     *           "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *           "endpoint_id": "01a2075f-d1e2-7f00-8a11-3b2c4d5e6f70",
+                     *           "action": "duplicate",
+                     *           "seed": 99,
+                     *           "calls": 4,
+                     *           "fired": 1,
+                     *           "created_at": "2026-11-26T13:00:05.000Z",
+                     *           "first": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookFaultRuleList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
+            500: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            503: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
+            path: {
+                endpoint_id: string;
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "reorder",
+                 *       "window": "10m",
+                 *       "every": 3,
+                 *       "seed": 7
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookFaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-4d66-7aa1-9d1e-5f0c2b7e4d20",
+                     *       "group_id": "01a2075f-ca1c-733b-99fd-62ae8b44a630",
+                     *       "endpoint_id": "01a2075f-d1e2-7f00-8a11-3b2c4d5e6f70",
+                     *       "action": "reorder",
+                     *       "window": "10m",
+                     *       "every": 3,
+                     *       "seed": 7,
+                     *       "calls": 0,
+                     *       "fired": 0,
+                     *       "created_at": "2026-11-26T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookFaultRule"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission, or belongs to another group than the path */
+            403: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
+            429: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) (or a fault injected by this sandbox: Payctl-Fault names it) */
+            500: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Bad gateway (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            502: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            503: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gateway timeout (or a fault injected by this sandbox: Payctl-Fault names it); nothing was done, retry */
+            504: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1GroupsGroupIdWebhookEndpointsEndpointIdFaultsWebhookFaultId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
+                "Payctl-Simulate"?: string;
+            };
+            path: {
+                endpoint_id: string;
+                group_id: string;
+                webhook_fault_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01a2180a-3c55-7aa1-9d1e-5f0c2b7e4d10",
+                     *       "deleted": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedFaultRule"];
                 };
             };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */

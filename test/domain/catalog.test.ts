@@ -200,7 +200,7 @@ describe('updateInvoiceSchema', () => {
 
   it('refuses a bad due date with one message', () => {
     assert.deepEqual(problems(updateInvoiceSchema, { ...updateBody, due_date: '2026-02-30' }), [
-      { path: 'due_date', message: 'must be a real calendar date' },
+      { path: 'due_date', message: '"2026-02-30" is not a real date: 2026-02 has 28 days' },
     ]);
     assert.deepEqual(problems(updateInvoiceSchema, { ...updateBody, due_date: '30/02/2026' }), [
       { path: 'due_date', message: 'must be a date YYYY-MM-DD' },

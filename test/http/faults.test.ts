@@ -14,6 +14,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
 import { fires, uniform } from '../../src/domain/faults.js';
+import { formatEntry } from '../../src/dev/log-tail.js';
+import type { AccessEntry } from '../../src/http/access-log.js';
 
 let s: TestServer;
 const logFile = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-faults-')), 'access.log');
@@ -302,5 +304,7 @@ describe('determinism, the one-off header, isolation and the marks', () => {
     assert.ok(entry);
     assert.equal(entry.status, 503);
     assert.equal(entry.fault, `error; status=503; rule=${rule.id}; call=1`);
+    // payctl logs tail prints it on the request's line.
+    assert.match(formatEntry(entry as AccessEntry), new RegExp(`503 .* unavailable  fault: error; status=503; rule=${rule.id}; call=1$`));
   });
 });

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Invoice, InvoiceLine, InvoiceStatus } from '../../src/domain/catalog.js';
 import { invoiceAmount } from '../../src/domain/catalog.js';
-import { renderInvoicePdf, toWinAnsi } from '../../src/pdf/invoice.js';
+import { renderInvoicePdf } from '../../src/pdf/invoice.js';
+import { fontRuns } from '../../src/pdf/fonts.js';
 import { pdfText } from '../helpers/pdf-text.js';
 
 const TS = '2026-03-01T10:00:00.000Z';
@@ -121,21 +122,42 @@ describe('renderInvoicePdf', () => {
     assert.ok(pdf.pages[0]!.includes('PAST DUE'));
   });
 
-  it('prints characters the standard fonts cannot encode as "?"', async () => {
-    const { pdf } = await render(invoice('pending', [line(1, 100, 1, 0, 'Tea 漢字 €5 café')]));
-    assert.ok(pdf.text.includes('Tea ?? €5 café'), pdf.text);
+  it('prints Latin, Greek, Cyrillic and CJK as written (embedded, subset fonts)', async () => {
+    const world = 'Łódź 東京 Ελλάδα Москва';
+    const inv = invoice('pending', [line(1, 100, 1, 0, world)], `Merci, Grüße, спасибо, ありがとう: ${world}`);
+    inv.partner.company = 'Πλάκα Café 北京';
+    const buf = await renderInvoicePdf({ merchantName: world, invoice: inv, publicUrl: URL });
+    const pdf = await pdfText(buf);
+    const lines = pdf.text.split('\n');
+    assert.equal(lines[0], `${world} INVOICE`, pdf.text);
+    assert.ok(lines.includes('Πλάκα Café 北京'), pdf.text);
+    assert.ok(lines.some((l) => l.startsWith(`${world} 1 $1.00 $1.00`)), pdf.text);
+    assert.ok(pdf.text.includes(`Merci, Grüße, спасибо, ありがとう: ${world}`), pdf.text);
+    assert.equal(pdf.info.Author, world);
+    assert.doesNotMatch(pdf.text, /\?/);
+    // The fonts are embedded as subsets: a few kilobytes of glyphs, not the 10 MB CJK font.
+    const raw = buf.toString('latin1');
+    assert.match(raw, /\/FontFile2/);
+    assert.doesNotMatch(raw, /\/BaseFont \/Helvetica/);
+    assert.ok(buf.length < 60_000, `${buf.length} bytes`);
+  });
+
+  it('a text of one script only needs one font: a Latin invoice embeds no CJK font', async () => {
+    const { buf } = await render(invoice('pending', threeLines));
+    const raw = buf.toString('latin1');
+    assert.match(raw, /NotoSans-Bold/);
+    assert.doesNotMatch(raw, /NotoSansSC/);
   });
 });
 
-describe('toWinAnsi', () => {
+describe('fontRuns', () => {
   for (const [input, expected] of [
-    ['plain ASCII', 'plain ASCII'],
-    ['café – “quoted” €', 'café – “quoted” €'],
-    ['漢字', '??'],
-    ['emoji 🎉', 'emoji ?'],
-    ['tab\there\nnext', 'tab here\nnext'],
+    ['plain ASCII', [['plain ASCII', false]]],
+    ['Łódź 東京 Ελλάδα', [['Łódź ', false], ['東京 ', true], ['Ελλάδα', false]]],
+    ['東京2026', [['東京', true], ['2026', false]]],
+    ['「東京」, ok', [['「東京」, ', true], ['ok', false]]],
   ] as const) {
-    it(JSON.stringify(input), () => assert.equal(toWinAnsi(input), expected));
+    it(JSON.stringify(input), () => assert.deepEqual(fontRuns(input).map((r) => [r.text, r.cjk]), expected));
   }
 });
 

@@ -123,7 +123,8 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
     ['a2', 2, 'succeeded', 200, null],
     ['a1', 1, 'failed', 503, 'the receiver answered 503'],
   ]);
-  assert.deepEqual(listed[1], Object.fromEntries(columns.split(', ').map((c, i) => [c, row('a1', 'ep1', 1)[i]])));
+  // Later migrations add columns (021: fault), empty on the rows kept.
+  assert.deepEqual(listed[1], { ...Object.fromEntries(columns.split(', ').map((c, i) => [c, row('a1', 'ep1', 1)[i]])), fault: null });
   assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep1', { limit: 10, before: 'a2' })).map((a) => a.id), ['a1']);
   assert.deepEqual((await attemptRepo.list(db, 'g1', 'ep2', { limit: 10 })).map((a) => a.id), ['b1']);
   await db.close();

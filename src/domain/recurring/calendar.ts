@@ -2,6 +2,7 @@
 // regular bill date) plus n cycles — never by chaining the previous bill date — so a
 // month-end anchor clamps in short months and comes back: Jan 31 → Feb 28/29 → Mar 31.
 import type { BillingCycle } from './constants.js';
+import { instantText } from '../time.js';
 
 const DAY_MS = 86_400_000;
 
@@ -22,10 +23,9 @@ export function toMs(t: Instant, name = 'time'): number {
   return ms;
 }
 
+/** Fixed width at any distance: a date past year 9999 is END_OF_TIME, never due (src/domain/time.ts). */
 function toIso(ms: number): string {
-  const d = new Date(ms);
-  if (!Number.isFinite(d.getTime())) throw new RangeError('date is out of range');
-  return d.toISOString();
+  return instantText(ms);
 }
 
 function daysInMonthUtc(year: number, month0: number): number {

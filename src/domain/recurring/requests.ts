@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { amount, uint64, uint64Loose } from '../money.js';
 import { customFields, requiredText, text, uuid } from '../strings.js';
 import { looseBillingAddress } from '../address.js';
+import { instantSchema, readInstant } from '../time.js';
 import { pagingQuery } from '../paging.js';
 import {
   BILLING_CYCLES,
@@ -59,28 +60,13 @@ export const retryPolicySchema = z.strictObject({
 
 const paymentToken = requiredText(255);
 
-/** RFC 3339 timestamp (any offset) or a date YYYY-MM-DD (midnight UTC) → RFC 3339 UTC with ms. */
-export const startDate = z
-  .string({ error: 'must be an RFC 3339 timestamp or a date YYYY-MM-DD' })
-  .max(40, { error: 'must be an RFC 3339 timestamp or a date YYYY-MM-DD' })
-  .refine((s) => parseStartDate(s) !== null, { error: 'must be an RFC 3339 timestamp or a date YYYY-MM-DD' })
-  .transform((s) => parseStartDate(s)!);
+/** RFC 3339 timestamp (any offset) or a date YYYY-MM-DD (midnight UTC) → the fixed-width UTC form (src/domain/time.ts). */
+export const startDate = instantSchema({ date: true });
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/** The ISO form of a start date, or null when it is not a real date/time. */
+/** The fixed-width UTC form of a start date, or null when it is not a real date/time in range. */
 export function parseStartDate(s: string): string | null {
-  const m = DATE_RE.exec(s) ?? RFC3339_RE.exec(s);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return null;
-  if (m.length > 4 && m[4] !== undefined) {
-    if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return null;
-    if (m[9] !== undefined && (Number(m[9]) > 23 || Number(m[10]) > 59)) return null;
-  }
-  const ms = Date.parse(m.length > 4 && m[4] !== undefined ? s.toUpperCase() : `${s}T00:00:00.000Z`);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  const r = readInstant(s, { date: true });
+  return r.ok ? r.iso : null;
 }
 
 // ---------------------------------------------------------------------------
@@ -289,7 +275,7 @@ export const createSubscriptionSchema = z
     payment_details: z.strictObject({ token: paymentToken.optional() }).optional(),
     processor_id: requiredText(255).optional(),
     currency: z.literal('USD', { error: 'must be USD (the only supported currency)' }).optional(),
-    start_date: startDate.optional().meta({ format: 'date-time' }).describe('RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC)'),
+    start_date: startDate.optional().describe('RFC 3339 timestamp (a date YYYY-MM-DD is accepted too: midnight UTC); years 1970 to 9999'),
     amounts: z
       .strictObject({
         requested_amount: nullableAmount,

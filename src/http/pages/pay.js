@@ -84,6 +84,15 @@
     document.title = 'Pay: ' + link.description;
     $('description').textContent = link.description;
     $('amount').textContent = link.open_amount ? 'Amount of your choice' : formatCents(link.amount);
+    var receipt = $('receipt');
+    if (link.status === 'paid' && receipt) {
+      // Filled in by the server: amount, card brand and last four, transaction id, date.
+      receipt.hidden = false;
+      $('pay-form').hidden = true;
+      // An open-amount link shows what was paid, not "Amount of your choice".
+      $('amount').textContent = receipt.querySelector('[data-testid=receipt-amount]').textContent;
+      return;
+    }
     if (link.status !== 'available') {
       var why = { paid: 'This payment link has been paid. Thank you!', deactivated: 'This payment link is no longer active.', expired: 'This payment link has expired.' };
       notice(why[link.status] || 'This payment link cannot be paid.', link.status === 'paid' ? 'success' : 'problem');
@@ -234,6 +243,7 @@
     });
     $('open-amount').addEventListener('input', updateButton);
     $('pay-form').addEventListener('submit', pay);
+    if ($('print-receipt')) $('print-receipt').addEventListener('click', function () { window.print(); });
     loadLink().then(render, function (e) {
       $('description').textContent = '';
       notice(e.message, 'problem');

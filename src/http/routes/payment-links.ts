@@ -13,9 +13,10 @@ import {
   getPaymentLink,
   listPaymentLinks,
   payPaymentLink,
-  paymentLinkExists,
   retrievePublicPaymentLink,
 } from '../../services/payment-links/payment-links.js';
+import { payPageFacts } from '../../services/payment-links/pay-page.js';
+import { renderPayPage } from '../pay-page.js';
 import {
   createPaymentLinkSchema,
   paymentLinkListQuerySchema,
@@ -141,10 +142,9 @@ export const paymentLinkRoutes: RouteDef[] = [
     hidden: true,
     auth: publicAuth,
     handler: async (c) => {
-      if (!(await executeRaw(paymentLinkExists, c.platform, c.ctx, { payment_link_id: c.params.payment_link_id }))) {
-        return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), PAGE_HEADERS);
-      }
-      return new RawResponse(200, await readFile(path.join(pages, 'pay.html')), PAGE_HEADERS);
+      const facts = await executeRaw(payPageFacts, c.platform, c.ctx, { payment_link_id: c.params.payment_link_id });
+      if (!facts) return new RawResponse(404, await readFile(path.join(pages, 'pay-not-found.html')), PAGE_HEADERS);
+      return new RawResponse(200, await renderPayPage(facts), PAGE_HEADERS);
     },
   }),
   route({

@@ -4,6 +4,14 @@
 // offset), so one sandbox can move its time without moving anyone else's. Business
 // code reads `clock.now()`; only this file reads the real time.
 import type { Executor, Store } from '../../store/interfaces/db.js';
+import { MAX_INSTANT_MS } from '../../domain/time.js';
+
+/**
+ * A clock stands still at the last instant of year 9999 (DESIGN.md "Bounds": moves stop
+ * there, but real time runs on under the offset), so every time it answers keeps the
+ * fixed-width form.
+ */
+const endOfTime = (ms: number): number => Math.min(ms, MAX_INSTANT_MS);
 
 export interface Clock {
   now(): Date;
@@ -24,7 +32,7 @@ export class DbClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.realNow() + this.offset);
+    return new Date(endOfTime(this.realNow() + this.offset));
   }
   nowIso(): string {
     return this.now().toISOString();
@@ -49,7 +57,7 @@ export class ShiftedClock implements Clock {
   ) {}
 
   now(): Date {
-    return new Date(this.platform.now().getTime() + this.shift);
+    return new Date(endOfTime(this.platform.now().getTime() + this.shift));
   }
   nowIso(): string {
     return this.now().toISOString();

@@ -17,7 +17,7 @@ import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
 import { createSandboxSchema, forkSandboxSchema, moveGroupClockInput, type MoveClock, type SandboxSummary } from '../../domain/sandboxes.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
-import { parseDuration, parseInstant } from '../../domain/time.js';
+import { clockMoveTarget, parseInstant } from '../../domain/time.js';
 import { notFound, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/interfaces/db.js';
@@ -203,12 +203,10 @@ export async function moveClock(
     const own = await tx.repos.groupClocks.offset(tx, groupId);
     if (own === undefined) throw notFound('group');
     const current = base.now().getTime() + own;
-    const target = input.advance !== undefined ? current + parseDuration(input.advance) : parseInstant(input.set!).getTime();
-    if (target < current) {
-      throw validationError([
-        { path: 'set', message: `must not be before the group's time now (${new Date(current).toISOString()}): a clock never moves backwards` },
-      ]);
-    }
+    // Never backwards, at most 10 years per request, within the supported years (DESIGN.md "Clock moves").
+    const move = clockMoveTarget(current, input);
+    if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
+    const target = move.ms;
     const next = own + (target - current);
     await tx.repos.groupClocks.put(tx, groupId, next);
     return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };

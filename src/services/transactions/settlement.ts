@@ -13,6 +13,7 @@ import { findProcessor } from '../groups/groups.js';
 import { toApiTransaction, type ProcessorInfo } from './mapper.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { exactSum } from '../../domain/money.js';
+import { END_OF_TIME, instantText, MAX_INSTANT_MS } from '../../domain/time.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 
 const DAY = 86_400_000;
@@ -30,7 +31,16 @@ const EXPIRE_CHUNK = 200;
 /** The first cutoff after an instant: the next 00:00 UTC. */
 export function cutoffAfter(iso: string): string {
   const t = new Date(iso).getTime();
-  return new Date(Math.floor(t / DAY) * DAY + DAY).toISOString();
+  // The last day of year 9999 closes at END_OF_TIME (fixed width, src/domain/time.ts).
+  return instantText(Math.floor(t / DAY) * DAY + DAY);
+}
+
+/**
+ * The last cutoff that has passed at `until`: 00:00 UTC of its day, and END_OF_TIME at
+ * the last instant a clock reaches (9999-12-31T23:59:59.999Z), so the last day settles too.
+ */
+export function lastCutoffAt(until: Date): string {
+  return until.getTime() >= MAX_INSTANT_MS ? END_OF_TIME : new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
 }
 
 /**
@@ -40,7 +50,7 @@ export function cutoffAfter(iso: string): string {
  * years of daily batches never holds the writer for long.
  */
 export async function runSettlement(p: Platform, until: Date, scope: GroupScope, progress?: Progress): Promise<number> {
-  const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
+  const lastCutoff = lastCutoffAt(until);
   const at = until.toISOString();
   let settled = 0;
   const pacer = new Pacer(p.db);
@@ -103,7 +113,7 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
 
 /** How many transactions of `scope` are due to settle at `until`, counted up to `cap`. */
 export async function countToSettle(p: Platform, until: Date, scope: GroupScope, cap: number): Promise<number> {
-  const lastCutoff = new Date(Math.floor(until.getTime() / DAY) * DAY).toISOString();
+  const lastCutoff = lastCutoffAt(until);
   return (await p.db.repos.settlement.candidates(p.db, lastCutoff, cap, scope)).length;
 }
 

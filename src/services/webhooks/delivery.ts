@@ -45,6 +45,9 @@ import { signatureHeader } from './signing.js';
 import { Lanes } from './lanes.js';
 import { newId } from '../../lib/ids.js';
 import { ENV, type Env } from '../../config/env.js';
+import { randomBytes } from 'node:crypto';
+import { injectWebhookFault, mayFaultEndpoint } from '../faults/webhook-injector.js';
+import { describeWebhookFault } from '../../domain/faults.js';
 
 /** Deliveries read per pass. */
 const BATCH = 256;
@@ -74,6 +77,10 @@ export interface Outcome {
   error: string | null;
   latencyMs: number;
   sentAt: string;
+  /** The fault an endpoint's rule injected (docs/faults.md), recorded on the attempt. */
+  fault?: string;
+  /** A fault held the attempt back (delay, reorder): nothing was sent; due again then (group time). */
+  heldUntil?: string;
 }
 
 /** A deferred compare-and-set of a pass found a delivery changed by another sender. */
@@ -95,26 +102,41 @@ export interface Claim {
  * the POST within `timeoutMs` and the receiver limits; what came of it (never throws).
  * Everything an attempt is passes through here.
  */
-export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number): Promise<Outcome> {
+export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Store): Promise<Outcome> {
   const sentAt = claim.groupNow;
+  // A sandbox's fault for this endpoint (none costs a map lookup): drop and holds send nothing.
+  const injected = faults && mayFaultEndpoint(faults, r.endpoint_id) ? await injectWebhookFault(faults, r.endpoint_id, { id: r.delivery_id, eventId: r.event_id }, Date.parse(sentAt)) : undefined;
+  const fault = injected ? { fault: describeWebhookFault(injected) } : {};
+  const action = injected?.effect.action;
+  if (action === 'drop') return { delivery: r, status: undefined, body: null, error: 'injected fault: drop (nothing was sent)', latencyMs: 0, sentAt, ...fault };
+  if (injected && 'holdMs' in injected.effect) {
+    const heldUntil = new Date(Date.parse(sentAt) + injected.effect.holdMs).toISOString();
+    return { delivery: r, status: undefined, body: null, error: null, latencyMs: 0, sentAt, heldUntil, ...fault };
+  }
   let body = claim.bodies.get(r.event_id);
   if (body === undefined) claim.bodies.set(r.event_id, (body = eventBody(r)));
   // webhook-timestamp is real time: receivers check it against their own clock.
   const timestamp = Math.floor(Date.now() / 1000);
   const secrets = r.previous_secret && r.previous_secret_expires_at && sentAt < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
+  // bad_signature: signed with a secret nobody has, so a receiver that verifies refuses it.
+  const signing = action === 'bad_signature' ? [`whsec_${randomBytes(24).toString('base64')}`] : secrets;
   const started = performance.now();
-  const res = await post(
-    r.url,
-    body,
-    {
-      'webhook-id': r.event_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets, r.event_id, timestamp, body),
-    },
-    { timeoutMs, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
-  );
+  const send = () =>
+    post(
+      r.url,
+      body,
+      {
+        'webhook-id': r.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(signing, r.event_id, timestamp, body),
+      },
+      { timeoutMs, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
+    );
+  const res = await send();
+  // duplicate: the same message (same webhook-id) once more after the first answer; the attempt is the first's.
+  if (action === 'duplicate' && res.error === undefined) await send();
   const latencyMs = Math.round(performance.now() - started);
-  return { delivery: r, status: res.status, body: res.body, error: res.error ?? answerError(res.status), latencyMs, sentAt };
+  return { delivery: r, status: res.status, body: res.body, error: res.error ?? answerError(res.status), latencyMs, sentAt, ...fault };
 }
 
 /** Why a whole answer is a failure (null: it succeeded). */
@@ -198,7 +220,7 @@ class Sender {
           const timeout = Math.min(ATTEMPT_TIMEOUT_MS, leaseUntil - Date.now() - 500);
           if (timeout < minTimeout) return undefined;
           this.sending++;
-          return sendAttempt(r, c, timeout);
+          return sendAttempt(r, c, timeout, this.db);
         })
         .then(async (o) => {
           if (o === undefined) {
@@ -292,15 +314,17 @@ async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUnti
  */
 async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owner: string }>): Promise<Array<string | null>> {
   const byOwner = new Map<string, { ok: number[]; failed: Array<{ id: number; next: string | null }> }>();
+  const holds: Array<{ id: number; owner: string; next: string }> = [];
   const next: Array<string | null> = [];
   const attempts: WebhookAttemptEntity[] = items.map(({ o, owner }) => {
     const d = o.delivery;
     const attempt = d.attempts + 1;
-    const success = o.error === null; // sendAttempt leaves no error exactly when the receiver succeeded
-    const retry = success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null);
+    const success = o.error === null && o.heldUntil === undefined; // sendAttempt leaves no error exactly when the receiver succeeded
+    const retry = o.heldUntil ?? (success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null));
     let held = byOwner.get(owner);
     if (!held) byOwner.set(owner, (held = { ok: [], failed: [] }));
-    if (success) held.ok.push(d.delivery_id);
+    if (o.heldUntil !== undefined) holds.push({ id: d.delivery_id, owner, next: o.heldUntil });
+    else if (success) held.ok.push(d.delivery_id);
     else held.failed.push({ id: d.delivery_id, next: retry });
     next.push(retry);
     return {
@@ -311,7 +335,7 @@ async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owne
       event_id: d.event_id,
       event_type: d.type,
       attempt,
-      status: success ? 'succeeded' : 'failed',
+      status: o.heldUntil !== undefined ? 'held' : success ? 'succeeded' : 'failed',
       response_status: o.status ?? null,
       response_body: o.body,
       error: o.error,
@@ -319,12 +343,14 @@ async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owne
       scheduled_at: d.next_attempt_at,
       next_attempt_at: retry,
       created_at: o.sentAt,
+      fault: o.fault ?? null,
     };
   });
   try {
     await db.write(async (tx) => {
       for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
       for (const [owner, { ok, failed }] of byOwner) tx.repos.webhookDeliveries.settle(tx, owner, ok, failed, lost);
+      for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
@@ -334,6 +360,7 @@ async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owne
         if (ok.length > 0) await tx.repos.webhookDeliveries.succeeded(tx, ok, owner);
         for (const f of failed) await tx.repos.webhookDeliveries.failed(tx, f.id, owner, f.next);
       }
+      for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   }
   return next;

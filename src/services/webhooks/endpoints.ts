@@ -68,6 +68,7 @@ export function toAttempt(a: WebhookAttemptEntity): WebhookAttempt {
     scheduled_at: a.scheduled_at,
     next_attempt_at: a.next_attempt_at,
     created_at: a.created_at,
+    fault: a.fault ?? null,
   };
 }
 

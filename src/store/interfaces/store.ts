@@ -4,6 +4,7 @@
 import type { CustomerBankAccountStore, CustomerCardStore, CustomerStore } from './customers.js';
 import type { EventStore } from './events.js';
 import type { FaultRuleStore } from './faults.js';
+import type { WebhookFaultRuleStore } from './webhook-faults.js';
 import type { ApiKeyStore, GroupStore, LinkedAccountStore, ProcessorStore, SandboxStore } from './groups.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { InvoiceLineStore, InvoiceStore, PartnerStore, ProductStore } from './catalog.js';
@@ -26,6 +27,7 @@ export interface Repositories {
   customerBankAccounts: CustomerBankAccountStore;
   events: EventStore;
   faultRules: FaultRuleStore;
+  webhookFaultRules: WebhookFaultRuleStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;
   groups: GroupStore;

@@ -35,7 +35,7 @@ export interface WebhookAttemptEntity {
   event_id: string;
   event_type: string;
   attempt: number;
-  status: 'succeeded' | 'failed';
+  status: 'succeeded' | 'failed' | 'held';
   response_status: number | null;
   response_body: string | null;
   error: string | null;
@@ -43,6 +43,8 @@ export interface WebhookAttemptEntity {
   scheduled_at: string;
   next_attempt_at: string | null;
   created_at: string;
+  /** The fault a sandbox's rule injected into this attempt (docs/faults.md), or null. */
+  fault: string | null;
 }
 
 /** A cursor page: newest first, only ids below `before`. */
@@ -86,6 +88,8 @@ export interface WebhookDeliveryStore {
   succeeded(tx: Tx, ids: readonly number[], owner: string): Promise<RunResult>;
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null); if `owner` still holds it. */
   failed(tx: Tx, id: number, owner: string, next: string | null): Promise<RunResult>;
+  /** An attempt a fault held back: nothing sent, no attempt counted; due again at `next`. */
+  hold(tx: Tx, id: number, owner: string, next: string): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
 }

@@ -111,6 +111,7 @@ export const GROUP_TABLES: GroupTable[] = [
   { table: 'webhook_attempts', owner: { column: 'group_id' }, forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
   // A fork keeps its source's faults and their counters: it goes on from the same point of each rule's sequence.
   { table: 'fault_rules', owner: { column: 'group_id' }, id: 'id' },
+  { table: 'webhook_fault_rules', owner: { column: 'group_id' }, id: 'id', forkSkip: "rules of the source's endpoints, which a fork does not copy" },
 ];
 
 /** Tables whose rows belong to no group, and why. */

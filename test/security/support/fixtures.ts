@@ -53,6 +53,8 @@ const PARAM_IDS: Record<string, (d: DemoOutput, extra: Record<string, string>) =
   transaction_id: (_d, x) => x.transaction_id,
   event_id: (_d, x) => x.event_id,
   endpoint_id: (_d, x) => x.endpoint_id,
+  fault_id: (_d, x) => x.fault_id,
+  webhook_fault_id: (_d, x) => x.webhook_fault_id,
   product_id: (d) => first(d.product_ids),
   invoice_id: (d) => first(d.invoice_ids),
   partner_id: (d) => first(d.partner_ids),
@@ -123,7 +125,19 @@ export async function buildWorld(opts: Partial<ServerOptions> = {}): Promise<Wor
       body: { url: 'http://127.0.0.1:9/hooks', enabled_events: ['signup_entry.created'] },
     });
     assert.equal(hook.status, 200, hook.text);
-    const extra = { transaction_id: auth.body.id as string, event_id: log.body.data.items[0].id as string, endpoint_id: hook.body.id as string };
+    // Fault rules (an API one, one of the endpoint) that are never active: their window is in year 9999.
+    const never = { from: '9999-01-01T00:00:00Z' };
+    const apiRule = await s.call('POST', `/api/v1/sandboxes/${demo.group_id}/faults`, { key: allKey, body: { operation: 'void', action: 'latency', ms: 0, ...never } });
+    assert.equal(apiRule.status, 201, apiRule.text);
+    const hookRule = await s.call('POST', `/api/v1/groups/${demo.group_id}/webhook_endpoints/${hook.body.id}/faults`, { key: allKey, body: { action: 'drop', ...never } });
+    assert.equal(hookRule.status, 201, hookRule.text);
+    const extra = {
+      transaction_id: auth.body.id as string,
+      event_id: log.body.data.items[0].id as string,
+      endpoint_id: hook.body.id as string,
+      fault_id: apiRule.body.id as string,
+      webhook_fault_id: hookRule.body.id as string,
+    };
     const ids: Record<string, string> = {};
     for (const [param, find] of Object.entries(PARAM_IDS)) {
       const id = find(demo, extra);
@@ -174,6 +188,8 @@ const validBodies: Record<string, BodyBuilder> = {
   [routeKey('POST', `${G}/webhook_endpoints`)]: () => ({ url: 'http://127.0.0.1:9/hooks', enabled_events: ['signup_entry.created'] }),
   [routeKey('PATCH', `${G}/webhook_endpoints/:endpoint_id`)]: () => ({ description: 'patched by the isolation suite' }),
   [routeKey('POST', `${G}/events/:event_id/resend`)]: (_w, ids) => ({ endpoint_id: ids.endpoint_id }),
+  [routeKey('POST', `${G}/webhook_endpoints/:endpoint_id/faults`)]: () => ({ action: 'drop', from: '9999-01-01T00:00:00Z' }),
+  [routeKey('POST', '/api/v1/sandboxes/:group_id/faults')]: () => ({ operation: 'void', action: 'latency', ms: 0, from: '9999-01-01T00:00:00Z' }),
   [routeKey('PUT', `${G}/products/:product_id`)]: () => productBody(),
   [routeKey('POST', `${G}/invoices`)]: (_w, ids) => ({
     partner_id: ids.partner_id,

@@ -22,6 +22,7 @@ import eventsOneIndex from './018-events-one-index.js';
 import webhookRows from './019-webhook-rows.js';
 import faultRules from './020-fault-rules.js';
 import exactMoneyRollup from './021-exact-money-rollup.js';
+import webhookFaults from './022-webhook-faults.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   webhookRows,
   faultRules,
   exactMoneyRollup,
+  webhookFaults,
 ].sort((a, b) => a.version - b.version);

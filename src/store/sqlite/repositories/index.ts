@@ -6,6 +6,7 @@ import { clockRepo } from './clock.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from './customers.js';
 import { eventRepo } from './events.js';
 import { faultRuleRepo } from './faults.js';
+import { webhookFaultRuleRepo } from './webhook-faults.js';
 import { groupClockRepo } from './group-clocks.js';
 import { groupRepo, linkedAccountRepo, processorRepo } from './groups.js';
 import { idempotencyRepo } from './idempotency.js';
@@ -39,6 +40,7 @@ export const sqliteRepositories: Repositories = Object.freeze({
   customerBankAccounts: customerBankAccountRepo,
   events: eventRepo,
   faultRules: faultRuleRepo,
+  webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: groupRowsRepo,
   groups: groupRepo,

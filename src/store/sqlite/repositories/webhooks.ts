@@ -18,7 +18,7 @@ interface WebhookEndpointRow extends Omit<WebhookEndpointEntity, 'enabled_events
 const ENDPOINT = 'id, group_id, url, description, enabled_events, disabled, secret, created_at, updated_at';
 const ATTEMPT_COLUMNS = [
   'id', 'group_id', 'endpoint_id', 'delivery_id', 'event_id', 'event_type', 'attempt', 'status', 'response_status',
-  'response_body', 'error', 'latency_ms', 'scheduled_at', 'next_attempt_at', 'created_at',
+  'response_body', 'error', 'latency_ms', 'scheduled_at', 'next_attempt_at', 'created_at', 'fault',
 ] as const;
 
 /** The entity of a row read back (in place: the row is fresh from the driver). */
@@ -54,6 +54,7 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
     const { changes } = await tx.run('DELETE FROM webhook_endpoints WHERE group_id = ? AND id = ?', [groupId, id]);
     if (changes > 0) {
       await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [id]);
+      await tx.run('DELETE FROM webhook_fault_rules WHERE endpoint_id = ?', [id]);
       await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id]);
     }
     return changes;
@@ -117,6 +118,9 @@ export const deliveryRepo: WebhookDeliveryStore = {
   },
   /** Deliveries that succeeded, still held by `owner`. */
   succeeded: (tx: Tx, ids: readonly number[], owner: string) => tx.run(SETTLE_OK, [JSON.stringify(ids), owner]),
+  /** An attempt a fault held back (delay, reorder): nothing was sent, no attempt counted; due again at `next`. */
+  hold: (tx: Tx, id: number, owner: string, next: string) =>
+    tx.run('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [next, id, owner]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
   failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
