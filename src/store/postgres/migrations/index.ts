@@ -211,4 +211,7 @@ END $$`,
       `CREATE TRIGGER transactions_daily_delete AFTER DELETE ON transactions FOR EACH ROW EXECUTE FUNCTION payctl_rollup_transactions()`,
     ],
   },
+  portable(22, isTrigger, [
+    'CREATE TRIGGER webhook_fault_rules_payctl_config_bump AFTER INSERT OR DELETE ON webhook_fault_rules FOR EACH STATEMENT EXECUTE FUNCTION payctl_config_bump()',
+  ]),
 ];
