@@ -144,7 +144,8 @@ export abstract class PayctlCommand extends Command {
   /** --json output: oclif's, except that a sum beyond 2^53 (a bigint) is written as an exact integer. */
   protected override logJson(json: unknown): void {
     if (!holdsBigint(json)) return super.logJson(json);
-    this.log(stringifyJson(json, 2));
+    // Not this.log: oclif silences it under --json.
+    process.stdout.write(`${stringifyJson(json, 2)}\n`);
   }
 
   /** A request body from --file (a path, or - for stdin). */
