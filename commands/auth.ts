@@ -1,4 +1,5 @@
 import { PayctlCommand } from '../src/cli/base.js';
+import { requiredFlags } from '../src/cli/flags/fields.js';
 import { createSale } from '../src/services/transactions/sale.js';
 import type { Transaction } from '../src/domain/transactions.js';
 import { saleBodyFromFlags, saleFlags, withType } from '../src/cli/flags/transaction-flags.js';
@@ -14,7 +15,8 @@ export default class Auth extends PayctlCommand {
     '<%= config.bin %> auth --group GROUP_ID --amount-cents 500 --customer CUSTOMER_ID --card CARD_ID --email ada@example.com --json',
     '<%= config.bin %> auth --group GROUP_ID --file auth.json',
   ];
-  static override flags = saleFlags;
+  static override bodySchema = createSale.input;
+  static override flags = requiredFlags(saleFlags, ['email', 'amount', 'amount-cents']);
 
   async run(): Promise<Transaction> {
     const { flags } = await this.parse(Auth);

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
+import { FILTERS, filterFlags, type FilterFlag } from '../src/cli/flags/report-query.js';
 import { usage } from '../src/cli/usage.js';
 import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
@@ -22,39 +23,6 @@ import type { BrowserFilters } from '../src/tui/report-browser.js';
 const chartFormatOf = (file: string): 'svg' | 'png' | null => {
   const ext = file.toLowerCase().split('.').pop();
   return ext === 'svg' || ext === 'png' ? ext : null;
-};
-
-const list = (description: string) => Flags.string({ description: `${description} (repeatable; a,b works too)`, multiple: true });
-const one = (description: string) => Flags.string({ description });
-
-/** Filter flags → the query parameter each sets (the API's names). */
-const FILTERS = {
-  status: ['statuses', list('status: settled, pending, declined, refunded, …')],
-  brand: ['brands', list('card brand: Visa, Mastercard, Discover, "American Express"')],
-  'payment-type': ['payment_types', list('payment type: sale, auth, …')],
-  'payment-method': ['payment_methods', list('payment method: card, customer_card, ach, customer_ach, …')],
-  'settlement-batch': ['settlement_batches', list('settlement batch id')],
-  processor: ['payment_processors', list('processor id')],
-  source: ['transaction_sources', list('source: api, virtual_terminal, forms, recurring, invoice, wallet')],
-  currency: ['currencies', list('currency: USD')],
-  transaction: ['transaction_id', list('transaction id')],
-  form: ['form_ids', list('form id')],
-  'form-custom-id': ['form_custom_ids', list('form custom (external) id')],
-  'order-id': ['order_id', one('order id')],
-  plan: ['plan_ids', list('plan id')],
-  subscription: ['subscription_ids', list('subscription id')],
-  customer: ['customer_ids', list('customer id')],
-  'source-group': ['source_group_id', one('source group id')],
-  'destination-group': ['destination_group_id', one('destination group id')],
-  'source-or-destination-group': ['source_or_destination_group_id', one('source or destination group id')],
-  'invoice-number': ['invoice_numbers', list('invoice number')],
-  invoice: ['invoice_ids', list('invoice id')],
-  'invoice-external-id': ['invoice_external_ids', list('invoice external id')],
-} as const;
-
-type FilterFlag = keyof typeof FILTERS;
-const filterFlags = Object.fromEntries(Object.entries(FILTERS).map(([name, [, flag]]) => [name, flag])) as {
-  [K in FilterFlag]: (typeof FILTERS)[K][1];
 };
 
 export default class Report extends PayctlCommand {

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
 import { addCard } from '../../src/services/transactions/add-card.js';
 import type { CustomerCard } from '../../src/domain/customers.js';
-import { addCardBodyFromFlags, addressFlags } from '../../src/cli/flags/transaction-flags.js';
+import { addCardBodyFromFlags, addressFlagsAt } from '../../src/cli/flags/transaction-flags.js';
 import { fileFlag } from '../../src/cli/flags/file.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { linkedAccountFlag, linkedAccountOrDefault } from '../../src/cli/flags/scope.js';
@@ -16,12 +17,13 @@ export default class CardAdd extends PayctlCommand {
     '<%= config.bin %> card add --group GROUP_ID --customer CUSTOMER_ID --token tok_mastercard --line1 "1 Main St" --city Springfield --state IL --zip 62701 --country US',
     '<%= config.bin %> card add --group GROUP_ID --customer CUSTOMER_ID --file card.json --json',
   ];
+  static override bodySchema = addCard.input;
   static override flags = {
     group: groupFlag,
     'linked-account': linkedAccountFlag,
     customer: Flags.string({ description: 'customer id', required: true }),
-    token: Flags.string({ description: 'card token (tok_visa … or one from `payctl token create`)' }),
-    ...addressFlags,
+    token: Flags.string({ description: 'card token (tok_visa … or one from `payctl token create`)', required: true }),
+    ...requiredFlags(addressFlagsAt('billing_address'), ['line1', 'city', 'state', 'zip', 'country']),
     file: fileFlag,
   };
 

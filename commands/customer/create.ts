@@ -13,6 +13,7 @@ export default class CustomerCreate extends PayctlCommand {
     '<%= config.bin %> customer create --group GROUP_ID --first-name Ada --last-name Lovelace --email ada@example.com',
     '<%= config.bin %> customer create --group GROUP_ID --file customer.json',
   ];
+  static override bodySchema = createCustomer.input;
   static override flags = {
     group: groupFlag,
     'first-name': Flags.string(),

@@ -5,7 +5,7 @@ import { fileFlag } from '../../src/cli/flags/file.js';
 import { contextFor } from '../../src/services/context.js';
 import { executeRaw, withParams } from '../../src/services/use-case.js';
 import { addFaultRule } from '../../src/services/faults/rules.js';
-import { API_FAULT_ACTIONS, FAULT_OPERATIONS, type ApiFaultRule } from '../../src/domain/faults.js';
+import { API_FAULT_ACTIONS, DECLINE_CODES, ERROR_STATUSES, FAULT_OPERATIONS, type ApiFaultRule } from '../../src/domain/faults.js';
 import { faultAction, faultSchedule, faultTarget } from '../../src/render/faults.js';
 
 /** A number flag kept as typed when it is not one, so the rule's schema names it. */
@@ -35,9 +35,9 @@ export default class FaultAdd extends PayctlCommand {
     seed: Flags.string({ description: 'seed of the draws (0–4294967295) [default: generated, printed]' }),
     ms: Flags.string({ description: 'latency: the delay in ms (with --ms-max, the low end of a range); timeout_after_commit: hold time' }),
     'ms-max': Flags.string({ description: 'latency: the high end of the range in ms' }),
-    status: Flags.string({ description: 'error: 500, 502, 503, 504 or 429' }),
+    status: Flags.string({ description: 'error: the status answered', options: ERROR_STATUSES.map(String) }),
     'retry-after': Flags.string({ description: 'error 429/503: seconds sent as Retry-After' }),
-    'response-code': Flags.string({ description: 'decline: the response code recorded (05, 51, N7, N8, R01, 91, 96)' }),
+    'response-code': Flags.string({ description: 'decline: the response code recorded', options: Object.keys(DECLINE_CODES) }),
     file: fileFlag,
   };
 

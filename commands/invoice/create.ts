@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
+import { setsField } from '../../src/cli/flags/fields.js';
 import { fileFlag } from '../../src/cli/flags/file.js';
 import { defined, idQuantity } from '../../src/cli/flags/body.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
@@ -16,19 +18,20 @@ export default class InvoiceCreate extends PayctlCommand {
     '<%= config.bin %> invoice create --group GROUP_ID --partner PARTNER_ID --processor PROCESSOR_ID --due-date 2027-01-31 --product PRODUCT_ID --no-ach --send-email',
     '<%= config.bin %> invoice create --group GROUP_ID --file invoice.json',
   ];
-  static override flags = {
+  static override bodySchema = createInvoice.input;
+  static override flags = requiredFlags({
     group: groupFlag,
     partner: Flags.string({ description: 'partner id (who is billed)' }),
     processor: Flags.string({ description: 'processor id that takes the payment' }),
     'due-date': Flags.string({ description: 'due day YYYY-MM-DD (past due from the next day, UTC)' }),
-    product: Flags.string({ description: 'a line: PRODUCT_ID or PRODUCT_ID:QUANTITY (repeatable)', multiple: true }),
+    product: setsField(Flags.string({ description: 'a line: PRODUCT_ID or PRODUCT_ID:QUANTITY (repeatable)', multiple: true }), 'products'),
     note: Flags.string({ description: 'note shown to the partner' }),
     'external-id': Flags.string({ description: 'your own reference' }),
-    card: Flags.boolean({ description: 'offer card payment on the invoice page', allowNo: true, default: true }),
-    ach: Flags.boolean({ description: 'offer ACH payment on the invoice page', allowNo: true, default: true }),
+    card: setsField(Flags.boolean({ description: 'offer card payment on the invoice page', allowNo: true, default: true }), 'card_enabled'),
+    ach: setsField(Flags.boolean({ description: 'offer ACH payment on the invoice page', allowNo: true, default: true }), 'ach_enabled'),
     'send-email': Flags.boolean({ description: 'e-mail the invoice with its page link to the partner' }),
     file: fileFlag,
-  };
+  }, ['partner', 'processor', 'due-date', 'product']);
 
   async run(): Promise<Invoice> {
     const { flags } = await this.parse(InvoiceCreate);

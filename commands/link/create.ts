@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
+import { setsField } from '../../src/cli/flags/fields.js';
 import { fileFlag } from '../../src/cli/flags/file.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createPaymentLink } from '../../src/services/payment-links/payment-links.js';
@@ -16,18 +18,19 @@ export default class LinkCreate extends PayctlCommand {
     '<%= config.bin %> link create --group GROUP_ID --open-amount --description Donation --json',
     '<%= config.bin %> link create --group GROUP_ID --file link.json',
   ];
-  static override flags = {
+  static override bodySchema = createPaymentLink.input;
+  static override flags = requiredFlags({
     group: groupFlag,
     ...moneyFlags('amount', 'amount', { exclusive: ['open-amount', 'file'] }),
     'open-amount': Flags.boolean({ description: 'the payer names the amount', exclusive: ['amount', 'amount-cents', 'file'] }),
     description: Flags.string({ description: 'what is being paid for (at most 255 characters)' }),
     'redirect-url': Flags.string({ description: 'where the payer goes after paying (default: the pay page, showing "paid")' }),
     processor: Flags.string({ description: 'processor id (default: the group\'s first processor)' }),
-    ach: Flags.boolean({ description: 'also accept bank accounts (ACH)' }),
-    card: Flags.boolean({ description: 'accept cards', default: true, allowNo: true }),
+    ach: setsField(Flags.boolean({ description: 'also accept bank accounts (ACH)' }), 'ach_enabled'),
+    card: setsField(Flags.boolean({ description: 'accept cards', default: true, allowNo: true }), 'card_enabled'),
     'expires-at': Flags.string({ description: 'RFC 3339 platform time after which the link cannot be paid' }),
     file: fileFlag,
-  };
+  }, ['description']);
 
   async run(): Promise<PaymentLink> {
     const { flags } = await this.parse(LinkCreate);

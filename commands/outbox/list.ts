@@ -2,14 +2,14 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listOutbox } from '../../src/mail/outbox.js';
-import type { OutboxEmail } from '../../src/domain/email.js';
+import { EMAIL_KINDS, type OutboxEmail } from '../../src/domain/email.js';
 import { outboxTable } from '../../src/render/outbox.js';
 
 export default class OutboxList extends PayctlCommand {
   static override description = 'List e-mails the platform sent (receipts, invoices, onboarding), newest first';
   static override examples = ['<%= config.bin %> outbox list', '<%= config.bin %> outbox list --kind receipt --limit 10 --json'];
   static override flags = {
-    kind: Flags.string({ description: 'only this kind (receipt, invoice, onboarding …)' }),
+    kind: Flags.string({ description: 'only this kind', options: [...EMAIL_KINDS] }),
     ...pagingFlags,
   };
 

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
 import { createPlan } from '../../src/services/recurring/plans.js';
 import type { Plan } from '../../src/domain/recurring.js';
 import { describePlan } from '../../src/render/recurring.js';
@@ -16,12 +17,13 @@ export default class PlanCreate extends PayctlCommand {
     '<%= config.bin %> plan create --group GROUP_ID --name Daily --amount-cents 500 --billing-cycle daily --billing-factor 7 --duration 0 --max-retry-count 3 --retry-delays 1,3,5',
     '<%= config.bin %> plan create --group GROUP_ID --linked-account ACCOUNT_ID --file plan.json',
   ];
-  static override flags = {
+  static override bodySchema = createPlan.input;
+  static override flags = requiredFlags({
     ...scopeFlags,
     ...planFlags,
     'retry-delays': Flags.string({ description: 'retry_policy: days before each retry, comma separated (one per retry), e.g. 1,3,5' }),
     file: fileFlag,
-  };
+  }, ['name', 'amount', 'amount-cents', 'billing-cycle', 'duration']);
 
   async run(): Promise<Plan> {
     const { flags } = await this.parse(PlanCreate);

@@ -1,4 +1,5 @@
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
 import { amountFrom } from '../../src/cli/flags/money.js';
 import { defined } from '../../src/cli/flags/body.js';
 import { productFlags } from '../../src/cli/flags/catalog-flags.js';
@@ -14,7 +15,8 @@ export default class ProductCreate extends PayctlCommand {
     '<%= config.bin %> product create --group GROUP_ID --name "Espresso beans" --description "1 kg bag" --amount 24.00 --tax 2.00',
     '<%= config.bin %> product create --group GROUP_ID --file product.json',
   ];
-  static override flags = productFlags('pc');
+  static override bodySchema = createProduct.input;
+  static override flags = requiredFlags(productFlags('pc'), ['name', 'description', 'amount', 'amount-cents']);
 
   async run(): Promise<Product> {
     const { flags } = await this.parse(ProductCreate);

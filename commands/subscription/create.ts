@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { requiredFlags } from '../../src/cli/flags/fields.js';
+import { setsField } from '../../src/cli/flags/fields.js';
 import { createSubscription } from '../../src/services/recurring/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { defined } from '../../src/cli/flags/body.js';
@@ -18,19 +20,20 @@ export default class SubscriptionCreate extends PayctlCommand {
     '<%= config.bin %> subscription create --group GROUP_ID --plan PLAN_ID --customer CUSTOMER_ID --token tok_visa --start-date 2027-01-01',
     '<%= config.bin %> subscription create --group GROUP_ID --file subscription.json',
   ];
-  static override flags = {
+  static override bodySchema = createSubscription.input;
+  static override flags = requiredFlags({
     ...scopeFlags,
     plan: Flags.string({ description: 'plan id' }),
     customer: Flags.string({ description: 'customer id' }),
     card: Flags.string({ description: 'stored card id of the customer' }),
     'bank-account': Flags.string({ description: 'stored bank account id of the customer (ACH: not retried)' }),
-    token: Flags.string({ description: 'payment token (tok_visa, or one minted with `payctl token create`)' }),
+    token: setsField(Flags.string({ description: 'payment token (tok_visa, or one minted with `payctl token create`)' }), 'payment_details.token'),
     'start-date': Flags.string({ description: 'RFC 3339 time or YYYY-MM-DD [default: now]' }),
     processor: Flags.string({ description: 'processor id [default: the linked account\'s]' }),
     description: Flags.string({ description: 'shown to end-users [default: the plan\'s]' }),
     ...subscriptionAmountFlags,
     file: fileFlag,
-  };
+  }, ['plan', 'customer']);
 
   async run(): Promise<Subscription> {
     const { flags } = await this.parse(SubscriptionCreate);

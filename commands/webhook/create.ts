@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { setsField } from '../../src/cli/flags/fields.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js';
 import type { WebhookEndpoint } from '../../src/domain/webhooks.js';
@@ -13,10 +14,11 @@ export default class WebhookCreate extends PayctlCommand {
     "<%= config.bin %> webhook create --group GROUP_ID --url https://example.com/hooks --events 'transaction.*,invoice.paid'",
     "<%= config.bin %> webhook create --group GROUP_ID --url http://localhost:3000/hooks --events '*' --description 'local app' --json",
   ];
+  static override bodySchema = createWebhookEndpoint.input;
   static override flags = {
     group: groupFlag,
     url: Flags.string({ description: 'the receiver (http:// or https://)', required: true }),
-    events: Flags.string({ description: "event types, comma separated: exact types, wildcards like transaction.*, or '*'", required: true }),
+    events: setsField(Flags.string({ description: "event types, comma separated: exact types, wildcards like transaction.*, or '*'", required: true }), 'enabled_events'),
     description: Flags.string({ description: 'a note to recognise the endpoint by' }),
     disabled: Flags.boolean({ description: 'create it disabled (no deliveries until enabled)' }),
   };

@@ -4,6 +4,7 @@
 // own parse errors) exits 2; a bug is one line, with the stack only when DEBUG is set.
 // Under --json each is one JSON error object on stdout.
 import { Command, Flags } from '@oclif/core';
+import type { ZodType } from 'zod';
 import type { Input, ParserOutput } from '@oclif/core/interfaces';
 
 // oclif's parser output bounds (not exported under these names).
@@ -18,6 +19,9 @@ import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
 import { readBodyFile } from './flags/file.js';
 import { isUsageError, usage, USAGE_EXIT } from './usage.js';
+import { shortParseError, type CommandShape } from './suggest.js';
+import { problemsInFlags } from './flags/fields.js';
+import { showWideTables } from '../render/table.js';
 import { publicUrlFor } from '../config/server-file.js';
 import { holdsBigint, stringifyJson } from '../lib/exact-json.js';
 
@@ -40,6 +44,33 @@ function flagValue(argv: string[], name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A flag is required in usage when the request schema requires its field (so the usage
+ * line and the rules agree), but not when its value comes another way: from --file
+ * (the whole body), or from the other flag of an exclusive pair (--amount-cents for
+ * --amount). Those flags are made optional for this parse only.
+ */
+function relaxRequired<T>(options: T, argv: string[]): T {
+  const flags = (options as { flags?: Record<string, { required?: boolean; exclusive?: string[] }> } | undefined)?.flags;
+  if (!flags) return options;
+  const withFile = flags.file !== undefined && hasFlag(argv, 'file');
+  let changed: Record<string, unknown> | undefined;
+  for (const [name, def] of Object.entries(flags)) {
+    if (!def.required || name === 'group' || name === 'file') continue;
+    const other = (def.exclusive ?? []).some((x) => x !== 'file' && hasFlag(argv, x));
+    if (!withFile && !other) continue;
+    changed ??= { ...flags };
+    changed[name] = { ...def, required: false };
+  }
+  if (!changed) return options;
+  // `options` is the command class: its inherited statics (baseFlags, enableJsonFlag, args…) are read too.
+  const copy: Record<string, unknown> = {};
+  for (let o: object | null = options as object; o && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
+    for (const key of Object.getOwnPropertyNames(o)) if (!(key in copy) && key !== 'prototype') copy[key] = (options as Record<string, unknown>)[key];
+  }
+  return { ...copy, flags: changed } as T;
+}
+
 /** No --group, no PAYCTL_GROUP and no profile default: say each way to give one. */
 function noGroupError(): Error {
   return usage(
@@ -55,6 +86,10 @@ export abstract class PayctlCommand extends Command {
       env: ENV.db,
       helpGroup: 'GLOBAL',
     }),
+    wide: Flags.boolean({
+      description: 'tables: every column at full width (default: fit the terminal, least important columns hidden)',
+      helpGroup: 'GLOBAL',
+    }),
     'data-dir': Flags.string({
       description: 'folder for the profile and access log [default: the database file\'s folder; ./.payctl for a URL]',
       env: ENV.dataDir,
@@ -62,7 +97,16 @@ export abstract class PayctlCommand extends Command {
     }),
   };
 
+  /**
+   * The request schema of the body this command builds from its flags (when it builds
+   * one): a flag whose field the schema requires is `required` (checked by a test), and
+   * errors on its fields name the flag (src/cli/flags/fields.ts).
+   */
+  static bodySchema?: ZodType;
+
   private opened?: Platform;
+  /** The parsed flags, to report a refused body in the flags that built it. */
+  private given?: Record<string, unknown>;
   /** The --group of this command, when it has one: its services then run on that group's clock. */
   private groupFlag?: string;
   /** Where a --group not typed came from (PAYCTL_GROUP or the profile file), for messages. */
@@ -83,11 +127,13 @@ export abstract class PayctlCommand extends Command {
         this.groupOrigin = sourceText('group', resolved, dataDir);
       }
     }
-    const parsed = await super.parse(options, argv).catch((err: unknown) => {
+    const parsed = await super.parse(relaxRequired(options, argv), argv).catch((err: unknown) => {
       // oclif's "Missing required flag group" does not say where a group comes from.
       if (def?.profileGroup && err instanceof Error && /Missing required flag group\b/.test(err.message)) throw noGroupError();
       throw err;
     });
+    this.given = parsed.flags as Record<string, unknown>;
+    if ((parsed.flags as { wide?: boolean }).wide) showWideTables(true);
     const group = (parsed.flags as { group?: unknown }).group;
     if (typeof group === 'string') this.groupFlag = group;
     return parsed;
@@ -128,17 +174,51 @@ export abstract class PayctlCommand extends Command {
         this.logJson({ ...err.toBody(), status: err.status });
         this.exit(1);
       }
-      const lines = [err.message, ...(err.fields ?? []).slice(err.fields?.length === 1 ? 1 : 0).map((f) => `  ${f.path}: ${f.message}`)];
-      this.error(lines.join('\n'), { exit: 1 });
+      this.error(this.userErrorText(err), { exit: 1 });
     }
     if (err instanceof SchemaTooNewError) this.error(err.message, { exit: 1 });
+    // An unknown flag or a missing argument: what is wrong and the usage line, not the whole help.
+    const short = shortParseError(err, this.shape());
+    if (short) err = short;
     if (isUsageError(err) && this.jsonEnabled()) {
       // oclif would print the whole parse state; one line of what is wrong is the answer.
-      this.logJson({ error: { type: 'usage_error', message: err.message.replace(/\nSee more help with --help$/, '').replace(/\s*\n\s*/g, ' ') } });
+      const message = (err as { jsonMessage?: string }).jsonMessage ?? err.message;
+      this.logJson({ error: { type: 'usage_error', message: message.replace(/\nSee more help with --help$/, '').replace(/\s*\n\s*/g, ' ') } });
       this.exit(USAGE_EXIT);
     }
     if (err.oclif || process.env[ENV.debug]) return super.catch(err);
     this.error(err.message || String(err), { exit: 1 });
+  }
+
+  /**
+   * A user error as printed: its message, then one line per bad field. A body built from
+   * flags is reported in those flags (src/cli/flags/fields.ts); a --file body in the API's names.
+   */
+  private userErrorText(err: AppError): string {
+    const fields = err.fields ?? [];
+    const fromFlags = this.given !== undefined && this.given.file === undefined;
+    const problems = fromFlags
+      ? problemsInFlags(fields, (this.ctor as typeof PayctlCommand).flags ?? {}, this.given!)
+      : fields.map((f) => ({ label: f.path, message: f.message }));
+    if (problems.length === 0) return err.message;
+    // The message of a validation error is its first field and a count: say it in the flags too.
+    const first = fields[0]!;
+    const summarised = err.message.startsWith(`${first.path}: ${first.message}`);
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    const head = summarised ? `${problems[0]!.label}: ${problems[0]!.message}${more}` : err.message;
+    const list = summarised && problems.length === 1 ? [] : problems.map((p) => `  ${p.label}: ${p.message}`);
+    return [head, ...list].join('\n');
+  }
+
+  /** The command's id, flags and arguments, for usage lines and suggestions. */
+  private shape(): CommandShape {
+    const ctor = this.ctor as typeof PayctlCommand;
+    return {
+      id: this.id ?? '',
+      bin: this.config.bin,
+      flags: { ...(ctor.flags ?? {}), ...(ctor.baseFlags ?? {}), ...(ctor.enableJsonFlag ? { json: {} } : {}) },
+      args: ctor.args ?? {},
+    };
   }
 
   /** --json output: oclif's, except that a sum beyond 2^53 (a bigint) is written as an exact integer. */

@@ -98,10 +98,11 @@ async function paidLink(w: World): Promise<Json> {
 }
 
 /**
- * What each type's recipe does, in one line (for --help). signup_entry.created has none:
+ * What each type's recipe does, in one line (for --help); `moves`: how far it moves the
+ * group's clock, for the recipes that need the clock (the command asks before it does). signup_entry.created has none:
  * an entry's event belongs to the group the entry opens, not to the group triggered on.
  */
-export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does: string; run: Recipe }> = {
+export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does: string; run: Recipe; moves?: string }> = {
   'transaction.approved': { does: 'a sale with tok_visa', run: (w) => sale(w) },
   'transaction.declined': { does: 'a sale with tok_visa_declined', run: (w) => sale(w, { token: 'tok_visa_declined' }) },
   'transaction.captured': {
@@ -115,7 +116,7 @@ export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does:
     does: 'a sale, then its void',
     run: async (w) => w.call('POST', `${g(w)}/transaction/${(await sale(w)).id}/void`),
   },
-  'transaction.refunded': {
+  'transaction.refunded': { moves: '1d',
     does: "a sale, the group's clock moved 1d (settlement), then a refund",
     run: async (w) => {
       const s = await sale(w);
@@ -123,9 +124,9 @@ export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does:
       return w.call('POST', `${g(w)}/transaction/${s.id}/refund`, { amount: 1234 });
     },
   },
-  'transaction.settled': { does: "a sale, then the group's clock moved 1d (settlement)", run: async (w) => (await sale(w), w.advance('1d')) },
-  'transaction.expired': { does: "an auth, then the group's clock moved 8d (auth expiry)", run: async (w) => (await sale(w, { type: 'auth' }), w.advance('8d')) },
-  'settlement_batch.closed': { does: "a sale, then the group's clock moved 1d (settlement)", run: async (w) => (await sale(w), w.advance('1d')) },
+  'transaction.settled': { moves: '1d', does: "a sale, then the group's clock moved 1d (settlement)", run: async (w) => (await sale(w), w.advance('1d')) },
+  'transaction.expired': { moves: '8d', does: "an auth, then the group's clock moved 8d (auth expiry)", run: async (w) => (await sale(w, { type: 'auth' }), w.advance('8d')) },
+  'settlement_batch.closed': { moves: '1d', does: "a sale, then the group's clock moved 1d (settlement)", run: async (w) => (await sale(w), w.advance('1d')) },
   'customer.created': { does: 'a customer', run: (w) => w.call('POST', `${g(w)}/customers`, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }) },
   'card.added': { does: 'a customer, then a stored card (tok_visa)', run: (w) => customerWithCard(w) },
   'plan.created': { does: 'a plan', run: (w) => plan(w) },
@@ -154,7 +155,7 @@ export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does:
       });
     },
   },
-  'subscription.payment_failed': {
+  'subscription.payment_failed': { moves: '1d',
     does: "a customer with the insufficient-funds card (tok_insufficient_funds), a plan, a subscription starting tomorrow, then the group's clock moved 1d (billing)",
     run: async (w) => {
       await subscription(w, { token: 'tok_insufficient_funds', startDate: nextDay(w.today()) });
@@ -191,7 +192,7 @@ export const RECIPES: Record<Exclude<EventType, 'signup_entry.created'>, { does:
     does: 'an invoice, then its payment on the public page (tok_visa)',
     run: async (w) => w.call('POST', `/api/v1/invoices/${(await invoice(w)).slug}/pay`, { token: 'tok_visa' }),
   },
-  'invoice.past_due': {
+  'invoice.past_due': { moves: '1d',
     does: "an invoice due today, then the group's clock moved 1d (past due)",
     run: async (w) => (await invoice(w, w.today()), w.advance('1d')),
   },
@@ -251,6 +252,8 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
         return parsed;
       },
       async advance(duration) {
+        // The command asks before a recipe moves the clock: a recipe must say that it does.
+        if (recipe.moves !== duration) throw new AppError(500, 'internal_error', `${type}: the recipe moves the clock ${duration} but declares ${recipe.moves ?? 'no move'}`);
         await execute(moveGroupClock, base, contextFor(base, undefined), { group_id: group, advance: duration });
         await p.clock.refresh();
       },

@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { timestamp } from './strings.js';
 
+/** The kinds of e-mail the platform sends (`outbox list --kind` takes one). */
+export const EMAIL_KINDS = ['receipt', 'invoice', 'onboarding'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'stored'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 

@@ -19,6 +19,7 @@ export const OPERATION_ROUTES: Record<string, FaultOperation> = {
   'POST /api/v1/groups/:group_id/transaction/:transaction_id/void': 'void',
   'POST /api/v1/groups/:group_id/transaction/:transaction_id/refund': 'refund',
   'POST /api/v1/groups/:group_id/payment-links/:payment_link_id/pay': 'pay',
+  'POST /api/v1/payment-links/:payment_link_id/pay': 'pay',
   'POST /api/v1/groups/:group_id/processing/:linked_account_id/customers/:customer_id/payment_methods/card': 'add_card',
 };
 
@@ -31,7 +32,8 @@ export function operationOf(method: string, routePath: string, body: unknown): F
 
 /** Actions that go through the simulated processor: only for operations that charge. */
 const PROCESSOR_ACTIONS = ['decline', 'avs_mismatch', 'cvv_mismatch', 'processor_unavailable'] as const;
-const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'pay'];
+// A capture goes to the processor too: a forced decline refuses it (the auth stays authorized).
+const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'capture', 'pay'];
 export const API_FAULT_ACTIONS = ['latency', 'error', 'timeout_after_commit', ...PROCESSOR_ACTIONS] as const;
 export type ApiFaultAction = (typeof API_FAULT_ACTIONS)[number];
 

@@ -26,7 +26,7 @@ import { isAdminToken, newAdminToken } from './admin-token.js';
 import { isMissingReference } from '../store/errors.js';
 import { withGroupClock } from '../services/platform.js';
 import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
-import { injectFault, mayFault } from '../services/faults/injector.js';
+import { injectFault, mayFault, mayFaultAnywhere } from '../services/faults/injector.js';
 import { describeFault, operationOf, type InjectedFault } from '../domain/faults.js';
 import { answerClientErrors } from './client-error.js';
 
@@ -184,8 +184,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await clockRefreshed;
 
       // Faults apply to a group's own calls (key or session routes naming it), never to admin routes.
-      const faultGroup = faultsApply(route) ? (ctx.key?.group_id ?? ctx.params.group_id) : undefined;
       const simulate = req.headers['payctl-simulate'];
+      let faultGroup = faultsApply(route) ? (ctx.key?.group_id ?? ctx.params.group_id) : undefined;
+      if (faultGroup === undefined && route.faultGroupOf && mayFaultAnywhere(platform.db, simulate !== undefined)) {
+        faultGroup = await route.faultGroupOf(ctx);
+      }
       if (faultGroup !== undefined && mayFault(platform.db, faultGroup, simulate !== undefined)) {
         fault = await injectFault(ctx.platform, {
           groupId: faultGroup,

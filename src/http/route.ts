@@ -109,6 +109,8 @@ export interface RouteDef<Path extends string = string> {
   noIdempotency?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
+  /** The sandbox whose faults apply when the path names no group (the public pay path: the link's group). */
+  faultGroupOf?(ctx: RouteContext): Promise<string | undefined>;
   handler(ctx: RouteContext<PathParams<Path>>): Promise<unknown>;
 }
 
@@ -119,9 +121,10 @@ export function route<const Path extends string>(def: RouteDef<Path>): RouteDef 
 
 /**
  * Whether a sandbox's faults (docs/faults.md) can apply to a route: a group's own calls,
- * by key or session, on a path naming the group; never the admin routes.
+ * by key or session, on a path naming the group (or whose faultGroupOf finds it); never the admin routes.
  */
-export const faultsApply = (r: Pick<RouteDef, 'auth' | 'path'>): boolean => r.auth.kind !== 'admin' && r.path.includes(':group_id');
+export const faultsApply = (r: Pick<RouteDef, 'auth' | 'path' | 'faultGroupOf'>): boolean =>
+  r.auth.kind !== 'admin' && (r.path.includes(':group_id') || r.faultGroupOf !== undefined);
 
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
 export const publicAuth: RouteAuth = { kind: 'public' };

@@ -5,13 +5,13 @@
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../domain/paging.js';
 import type { Platform } from '../services/platform.js';
 import type { Tx } from '../store/interfaces/db.js';
-import { toOutboxEmail, type OutboxEmail, type OutboxEntity } from '../domain/email.js';
+import { toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../domain/email.js';
 import { notFound } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { ENV } from '../config/env.js';
 
 export interface EmailInput {
-  kind: 'receipt' | 'invoice' | 'onboarding' | string;
+  kind: EmailKind;
   to: string;
   subject: string;
   body: string;

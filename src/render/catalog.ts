@@ -53,7 +53,7 @@ export function invoiceDetails(inv: Invoice, pageUrl: string): string {
     ['updated', dateTime(inv.updated_at)],
   ]);
   const lines = table(
-    ['line id', 'product', 'quantity', 'unit price', 'line total'],
+    ['line id', { title: 'product', truncate: 12 }, 'quantity', 'unit price', 'line total'],
     inv.products.map((l) => [l.id, l.name, l.quantity, money(l.amount), money(l.amount * l.quantity)]),
   );
   return `${head}\n${lines}`;
@@ -61,21 +61,21 @@ export function invoiceDetails(inv: Invoice, pageUrl: string): string {
 
 export function invoiceTable(items: Invoice[]): string {
   return table(
-    ['id', 'number', 'status', 'partner', 'due', 'amount'],
+    ['id', 'number', 'status', { title: 'partner', truncate: 12 }, 'due', 'amount'],
     items.map((i) => [i.id, i.invoice_number, invoiceStatusText(i.status), i.partner.company, dueDayOf(i.due_date), money(i.amount)]),
   );
 }
 
 export function productTable(items: Product[]): string {
   return table(
-    ['id', 'name', 'amount', 'tax incl.', 'unit'],
+    ['id', { title: 'name', truncate: 12 }, 'amount', 'tax incl.', 'unit'],
     items.map((x) => [x.id, x.name, money(x.amount), money(x.included_tax_amount), x.unit_of_measure]),
   );
 }
 
 export function partnerTable(items: Partner[]): string {
   return table(
-    ['id', 'company', 'name', 'email', 'city', 'country'],
+    ['id', { title: 'company', truncate: 12 }, { title: 'name', truncate: 10 }, { title: 'email', truncate: 12 }, { title: 'city', truncate: 8 }, 'country'],
     items.map((x) => [x.id, x.company, [x.first_name, x.last_name].filter(Boolean).join(' '), x.email, x.city, x.country]),
   );
 }

@@ -2,8 +2,16 @@
 // streamed event (listen).
 import type { Event } from '../domain/events.js';
 import { dateTime } from './format.js';
+import type { Column } from './table.js';
 
-export const EVENT_COLUMNS = ['created', 'type', 'id', 'object', 'request'];
+/** The id and type matter most; then when; the object and the request it came from show when there is room. */
+export const EVENT_COLUMNS: Column[] = [
+  { title: 'created', priority: 3 },
+  { title: 'type', priority: 4 },
+  { title: 'id', priority: 5 },
+  { title: 'object', priority: 2 },
+  { title: 'request', priority: 1 },
+];
 
 /** The id of the object an event carries. */
 export function objectId(e: Pick<Event, 'data'>): string {

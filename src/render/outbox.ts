@@ -7,7 +7,7 @@ import { dateTime } from './format.js';
 export const outboxTable = (rows: OutboxEmail[]): string =>
   rows.length === 0
     ? 'No e-mails.'
-    : table(['id', 'kind', 'to', 'subject', 'status', 'created'], rows.map((r) => [r.id, r.kind, r.to, r.subject, statusWord(r.status), dateTime(r.created_at)]));
+    : table(['id', 'kind', { title: 'to', truncate: 12 }, { title: 'subject', truncate: 16 }, 'status', 'created'], rows.map((r) => [r.id, r.kind, r.to, r.subject, statusWord(r.status), dateTime(r.created_at)]));
 
 /** One e-mail: its headers, a blank line, its body. */
 export function outboxDetails(row: OutboxEmail): string {

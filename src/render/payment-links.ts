@@ -23,5 +23,5 @@ export function linkDetails(l: PaymentLink): string {
 }
 
 export function linkTable(items: PaymentLink[]): string {
-  return table(['id', 'status', 'amount', 'description', 'created'], items.map((l) => [l.id, statusWord(l.status), linkAmount(l), l.description, dateTime(l.created_at)]));
+  return table(['id', 'status', 'amount', { title: 'description', truncate: 16 }, 'created'], items.map((l) => [l.id, statusWord(l.status), linkAmount(l), l.description, dateTime(l.created_at)]));
 }

@@ -10,7 +10,7 @@ import { keyValues, table } from './table.js';
 import { dateTime } from './format.js';
 
 export const groupTable = (groups: Group[]): string =>
-  table(['id', 'name', 'pricing', 'status', 'created'], groups.map((g) => [g.id, g.name, g.pricing, g.status, dateTime(g.created_at)]));
+  table(['id', { title: 'name', truncate: 12 }, 'pricing', 'status', 'created'], groups.map((g) => [g.id, g.name, g.pricing, g.status, dateTime(g.created_at)]));
 
 export const processorTable = (rows: Processor[]): string => table(['id', 'name', 'type'], rows.map((r) => [r.id, r.name, r.type]));
 
@@ -18,7 +18,7 @@ export const linkedAccountTable = (rows: LinkedAccount[]): string => table(['id'
 
 export const keyTable = (keys: ApiKey[]): string =>
   table(
-    ['id', 'prefix', 'group', 'permissions', 'created', 'revoked'],
+    [{ title: 'id', priority: 6 }, { title: 'prefix', priority: 4 }, { title: 'group', priority: 2 }, { title: 'permissions', priority: 5, truncate: 16 }, { title: 'created', priority: 3 }, { title: 'revoked', priority: 1 }],
     keys.map((k) => [k.id, `${k.prefix}…`, k.group_id, k.permissions.join(', '), dateTime(k.created_at), k.revoked_at ? dateTime(k.revoked_at) : '']),
   );
 
@@ -28,7 +28,7 @@ export const keyLines = (keys: Record<string, string>): string => Object.entries
 export const signupFormTable = (forms: SignupForm[]): string => table(['id', 'name', 'created'], forms.map((f) => [f.id, f.name, dateTime(f.created_at)]));
 
 export const sandboxTable = (rows: SandboxSummary[]): string =>
-  table(['group', 'name', 'clock', 'created'], rows.map((s) => [s.group_id, s.name, clockTime(s.clock), dateTime(s.created_at)]));
+  table(['group', { title: 'name', truncate: 12 }, 'clock', 'created'], rows.map((s) => [s.group_id, s.name, clockTime(s.clock), dateTime(s.created_at)]));
 
 /** A clock's time: "2027-01-01 00:00 UTC (2027-01-01T00:00:00.000Z)". */
 export const clockTime = (iso: string): string => `${dateTime(iso)} (${iso})`;

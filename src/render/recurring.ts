@@ -23,7 +23,7 @@ export function describePlan(plan: Plan): string {
 
 export function planTable(items: Plan[]): string {
   return table(
-    ['id', 'name', 'amount', 'cycle', 'duration', 'trial days', 'retries'],
+    ['id', { title: 'name', truncate: 12 }, 'amount', 'cycle', 'duration', 'trial days', 'retries'],
     items.map((x) => [x.id, x.name, money(x.amount), every(x), x.duration === 0 ? 'endless' : x.duration, x.trial_period_days ?? '', x.max_retry_count]),
   );
 }
@@ -45,7 +45,7 @@ export function describeSubscription(s: Subscription): string {
 
 export function subscriptionTable(items: Subscription[]): string {
   return table(
-    ['id', 'plan', 'status', 'amount', 'cycle', 'next bill date', 'charges', 'failed attempts'],
+    ['id', { title: 'plan', priority: -5.5 }, 'status', 'amount', 'cycle', 'next bill date', 'charges', 'failed attempts'],
     items.map((x) => [
       x.id,
       x.plan_id,

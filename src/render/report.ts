@@ -5,13 +5,23 @@ import { dateTime, money } from './format.js';
 import { paidWith } from './transactions.js';
 import { statusWord } from './colour.js';
 import type { CsvValue } from './csv.js';
+import type { Column } from './table.js';
 
 export function customerText(t: Transaction): string {
   const name = t.payment_details.card?.customer_name ?? t.payment_details.bank_account?.holder_name ?? '';
   return name || t.customer_id || '';
 }
 
-export const TABLE_HEAD = ['date', 'status', 'amount', 'method', 'source', 'customer', 'id'];
+/** The id, date, status and amount matter most; the rest shows when there is room. */
+export const TABLE_HEAD: Column[] = [
+  { title: 'date', priority: 6 },
+  { title: 'status', priority: 5 },
+  { title: 'amount', priority: 4 },
+  { title: 'method', priority: 2, truncate: 12 },
+  { title: 'source', priority: 1 },
+  { title: 'customer', priority: 3, truncate: 12 },
+  { title: 'id', priority: 7 },
+];
 
 export const tableRow = (t: Transaction): string[] => [
   dateTime(t.created_at),

@@ -15,7 +15,7 @@ export function endpointBlock(e: WebhookEndpoint): string {
 }
 
 export function endpointTable(items: WebhookEndpoint[]): string {
-  return table(['id', 'url', 'events', 'disabled', 'description'], items.map((e) => [e.id, e.url, e.enabled_events.join(','), e.disabled ? 'yes' : 'no', e.description ?? '']));
+  return table(['id', { title: 'url', truncate: 20 }, { title: 'events', truncate: 12 }, 'disabled', { title: 'description', truncate: 12 }], items.map((e) => [e.id, e.url, e.enabled_events.join(','), e.disabled ? 'yes' : 'no', e.description ?? '']));
 }
 
 export function attemptTable(items: WebhookAttempt[]): string {

@@ -5,8 +5,7 @@
 import type { Executor, Store } from '../store/interfaces/db.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock/clock.js';
-import { AppError } from '../errors.js';
-import { dataDirFrom, ENV, type DbTarget, type Env } from '../config/env.js';
+import { dataDirFrom, ENV, parseDbTarget, type DbTarget, type Env } from '../config/env.js';
 
 export interface Platform {
   /** The store chosen at start from --db (SQLite or PostgreSQL); services take its repositories from it. */
@@ -26,7 +25,7 @@ export interface Platform {
 }
 
 export interface OpenOptions {
-  /** A SQLite file path, or the parsed --db value (config/env.ts dbTargetFrom). */
+  /** A --db value (a SQLite file path or a postgres:// URL), or one parsed already (config/env.ts dbTargetFrom). */
   db: string | DbTarget;
   /** --data-dir, when given. */
   dataDir?: string;
@@ -37,12 +36,14 @@ export interface OpenOptions {
 /** The store `target` names, opened and migrated: the one place the implementation is chosen. */
 async function openStore(target: DbTarget): Promise<Store> {
   if (target.kind === 'sqlite') return openSqliteStore(target.file);
-  throw new AppError(400, 'validation_error', '--db postgres://…: the PostgreSQL store is not available in this build yet; use a SQLite file path');
+  // Loaded only when chosen: a SQLite command never loads the pg driver.
+  const { openPostgresStore } = await import('../store/postgres/index.js');
+  return openPostgresStore(target.url);
 }
 
 export async function openPlatform(opts: OpenOptions): Promise<Platform> {
   const env = opts.env ?? process.env;
-  const target: DbTarget = typeof opts.db === 'string' ? { kind: 'sqlite', file: opts.db } : opts.db;
+  const target: DbTarget = typeof opts.db === 'string' ? parseDbTarget(opts.db) : opts.db;
   const db = await openStore(target);
   const clock = new DbClock(db);
   await clock.refresh();

@@ -49,10 +49,10 @@ test('dataDirFrom: --data-dir, else PAYCTL_DATA_DIR, else beside the SQLite file
   assert.equal(dataDirFrom(sqlite, '/a', { PAYCTL_DATA_DIR: '/b' }), '/a');
 });
 
-test('--db postgres://… is refused with exit 1 and a clear message: no folder named postgres: appears', async () => {
+test('--db postgres://… selects PostgreSQL: a server that is not there is one clear line (exit 1), no folder named postgres: appears', async () => {
   const cwd = emptyDir();
   const r = await runCli(['group', 'list', '--db', 'postgres://payctl:s3cret@127.0.0.1:1/payctl'], { cwd });
-  assertUserError(r, /--db postgres:\/\/.*PostgreSQL/);
+  assertUserError(r, /--db postgres:\/\/payctl:\*\*\*@127\.0\.0\.1:1\/payctl: cannot connect to[\s›]+PostgreSQL \(connect ECONNREFUSED/);
   assert.doesNotMatch(r.stderr + r.stdout, /s3cret/);
   assert.deepEqual(readdirSync(cwd), [], 'nothing written in the current directory');
 });

@@ -175,7 +175,7 @@ test('--db and PAYCTL_DB choose the database (the flag wins)', async () => {
 test('an unknown --group is "group ID not found" (exit 1) on every command that takes --group', async () => {
   const unknown = '00000000-0000-7000-8000-000000000000';
   const commands: string[][] = [
-    ['sale', '--amount', '1.00', '--token', 'tok_visa'],
+    ['sale', '--amount', '1.00', '--token', 'tok_visa', '--email', 'ada@example.com'],
     ['customer', 'create', '--first-name', 'A', '--last-name', 'B'],
     ['key', 'create', '--permission', 'manage_transactions'],
     ['report'],

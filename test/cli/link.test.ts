@@ -51,13 +51,13 @@ test('human output names the link and its pay page', async () => {
   assert.match(r.stdout, /pay page\s+http:\/\/\S+\/pay\//);
 });
 
-test('bad money and both amount kinds are usage errors (exit 2); a missing description is a user error (exit 1)', async () => {
+test('bad money, both amount kinds and a missing description are usage errors (exit 2)', async () => {
   const money = await runCli(['link', 'create', '--group', groupId, '--amount', '12.345', '--description', 'x'], { db });
   assert.equal(money.code, 2, 'a usage error');
   assert.match(money.stderr, /--amount[^]*"12\.345" is not an amount of money/);
   const description = await runCli(['link', 'create', '--group', groupId, '--amount', '1.00'], { db });
-  assert.equal(description.code, 1);
-  assert.match(description.stderr, /description/);
+  assert.equal(description.code, 2);
+  assert.match(description.stderr, /missing required flag: --description/);
   const both = await runCli(['link', 'create', '--group', groupId, '--amount', '1.00', '--open-amount', '--description', 'x'], { db });
   assert.equal(both.code, 2, 'a usage error');
 });

@@ -104,8 +104,8 @@ test('usage and user errors: exit 2 for flags, exit 1 naming the field', async (
   const withType = await cli(['report', '--summary', '--type', 'count']);
   assert.equal(withType.code, 2);
   const bad = await cli(['report', '--summary', '--status', 'nope']);
-  assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /statuses.*not a transaction status/);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Expected --status=nope to be one of: settled/);
   const unwritable = await cli(['report', '--summary', '--chart', '/nonexistent-dir/x.svg']);
   assert.equal(unwritable.code, 1);
   assert.match(unwritable.stderr, /--chart \/nonexistent-dir\/x\.svg: cannot write the file \(ENOENT\)/);

@@ -4,7 +4,7 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliJson, type CliResult, assertUserError } from '../helpers/cli.js';
+import { runCli, runCliJson, type CliResult, assertUserError, assertUsageError } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { reportTableSchema } from '../../src/domain/reporting.js';
 import { CSV_HEAD } from '../../src/render/report.js';
@@ -67,7 +67,7 @@ test('--type count and --type amount_sum with --json print the API objects; filt
 });
 
 test('--output table (the default off a terminal): a cli-table3 table and where the page is', async () => {
-  const r = await cli(['report', '--status', 'settled', '--limit', '5']);
+  const r = await cli(['report', '--status', 'settled', '--limit', '5', '--wide']);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split('\n');
   assert.match(lines[1]!, /date\s+│\s+status\s+│\s+amount\s+│\s+method\s+│\s+source\s+│\s+customer\s+│\s+id/);
@@ -115,11 +115,13 @@ test('--output csv streams every matching row (past the 1,000-row page), newest 
 
 
 test('bad filter values are one-line user errors naming the value', async () => {
-  assertUserError(await cli(['report', '--type', 'count', '--status', 'setled']), /statuses\.0: "setled" is not a transaction status/);
-  assertUserError(await cli(['report', '--customer', 'nope']), /customer_ids\.0: "nope" is not a UUID/);
+  // A value outside a filter's fixed set is a usage error naming the set.
+  assertUsageError(await cli(['report', '--type', 'count', '--status', 'setled']), /Expected --status=setled to be one of: settled, voided/);
+  assertUsageError(await cli(['report', '--type', 'count', '--brand', 'Visa,Vissa']), /Expected --brand=Vissa to be one of: Visa, Mastercard/);
+  assertUserError(await cli(['report', '--customer', 'nope']), /--customer: "nope" is not a UUID/);
   assertUserError(await cli(['report', '--limit', '5000']), /limit: must be at most 1000/);
   assertUserError(await cli(['report', '--type', 'count', '--linked-account', '00000000-0000-7000-8000-000000000000']), /linked account not found/);
-  const r = await cli(['report', '--type', 'count', '--status', 'setled', '--json']);
+  const r = await cli(['report', '--type', 'count', '--customer', 'nope', '--json']);
   assert.equal(r.code, 1);
   assert.equal(JSON.parse(r.stdout).error.type, 'validation_error');
 });

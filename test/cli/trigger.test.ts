@@ -44,7 +44,15 @@ for (const type of TRIGGER_TYPES) {
 
 test('payctl trigger prints the events it caused; --json the event of the type, as the API answers it; unknown types are usage errors', async () => {
   // Another process on the same database, as a developer runs it beside `payctl serve`.
-  const human = await runCli(['trigger', 'subscription.payment_failed', '--group', demo.group_id], { db: dbPath });
+  // A recipe that moves the group's clock runs only when that is allowed: without --move-clock, exit 2 and nothing moved.
+  const before = await runCliJson(['clock', 'show', '--group', demo.group_id], { db: dbPath });
+  const refused = await runCli(['trigger', 'subscription.payment_failed', '--group', demo.group_id], { db: dbPath });
+  assert.equal(refused.code, 2, refused.stderr);
+  const said = refused.stderr.replace(/\s*›\s*/g, ' ');
+  assert.match(said, /subscription\.payment_failed moves the clock of group \S+ forward by 1d/);
+  assert.match(said, /Add --move-clock to allow it, or trigger it in a throwaway sandbox: `payctl sandbox create --demo`/);
+  assert.equal((await runCliJson(['clock', 'show', '--group', demo.group_id], { db: dbPath })).offset_ms, before.offset_ms);
+  const human = await runCli(['trigger', 'subscription.payment_failed', '--group', demo.group_id, '--move-clock'], { db: dbPath });
   assert.equal(human.code, 0, human.stderr);
   assert.match(human.stdout, /Triggering subscription\.payment_failed: a customer with the insufficient-funds card/);
   assert.match(human.stdout, /subscription\.payment_failed/);

@@ -83,7 +83,7 @@ describe('a long clock move catches up in chunks', () => {
     // The first charge at creation and one per day for ten years: each period once.
     assert.deepEqual(await charges(sub.id), { n: 3651, periods: 3651, lo: 0, hi: 3650 });
     const txs = await s.p.db.get<{ n: number; settled: number }>(
-      "SELECT COUNT(*) AS n, SUM(status = 'settled') AS settled FROM transactions WHERE subscription_id = ?",
+      "SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'settled' THEN 1 ELSE 0 END) AS settled FROM transactions WHERE subscription_id = ?",
       [sub.id],
     );
     assert.equal(txs!.n, 3651);

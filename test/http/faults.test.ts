@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
-import { saleBody } from '../helpers/bodies.js';
+import { saleBody, US_BILLING } from '../helpers/bodies.js';
 import { fires, uniform } from '../../src/domain/faults.js';
 import { formatEntry } from '../../src/dev/log-tail.js';
 import type { AccessEntry } from '../../src/http/access-log.js';
@@ -91,7 +91,7 @@ describe('fault rules: who may set them, and what a bad rule is told', () => {
       [{ operation: 'sale', action: 'latency', ms: 10, status: 503 }, 'status', /not a field of action latency/],
       [{ operation: 'sale', action: 'decline' }, 'response_code', /required/],
       [{ operation: 'sale', action: 'decline', response_code: '00' }, 'response_code', /must be one of .*91.*96/],
-      [{ operation: 'refund', action: 'decline', response_code: '05' }, 'operation', /sale, auth, pay/],
+      [{ operation: 'refund', action: 'decline', response_code: '05' }, 'operation', /sale, auth, capture, pay/],
       [{ operation: 'sale', action: 'processor_unavailable' }, 'until', /required/],
       [{ operation: 'sale', action: 'timeout_after_commit', rate: 0.5, first: 2 }, 'first', /at most one of rate, first or every/],
       [{ operation: 'sale', action: 'timeout_after_commit', rate: 1.5 }, 'rate', /0 to 1/],
@@ -199,6 +199,77 @@ describe('each fault against real requests', () => {
       [sb.group_id],
     );
     assert.deepEqual(rows.map((r) => [r.response_code, r.avs, r.cvv]), [['N7', 'N', 'M'], ['N8', 'Y', 'N']]);
+  });
+
+  test('a capture declined by a fault is refused: the auth stays authorized with the code recorded and answered; a later capture succeeds', async () => {
+    const sb = await newSandbox(s);
+    const auth = await sale(sb, { type: 'auth' });
+    assert.equal(auth.body.status, 'authorized', auth.text);
+    const capturePath = `/api/v1/groups/${sb.group_id}/transaction/${auth.body.id}/capture`;
+    const capture = () => s.call('POST', capturePath, { key: sb.keys.manage_transactions, body: { amount: auth.body.amounts.authorized_amount } });
+    const rule = await addRule(sb, { operation: 'capture', action: 'decline', response_code: '91', count: 1 });
+    const refused = await capture();
+    assert.equal(refused.status, 200, refused.text);
+    assert.equal(refused.headers.get('payctl-fault'), `decline; response_code=91; rule=${rule.id}; call=1`);
+    assert.equal(refused.body.status, 'authorized');
+    assert.equal(refused.body.response_code, '91');
+    assert.equal(refused.body.amounts.captured_amount, 0);
+    const row = await s.p.db.get<{ status: string; response_code: string; captured_amount: number }>(
+      'SELECT status, response_code, captured_amount FROM transactions WHERE id = ?',
+      [auth.body.id],
+    );
+    assert.deepEqual({ ...row }, { status: 'authorized', response_code: '91', captured_amount: 0 });
+    const events = await s.p.db.all<{ type: string }>('SELECT type FROM events WHERE group_id = ?', [sb.group_id]);
+    assert.equal(events.filter((e) => e.type === 'transaction.captured').length, 0, 'nothing captured');
+
+    await addRule(sb, { operation: 'capture', action: 'cvv_mismatch', count: 1 });
+    const cvv = await capture();
+    assert.equal(cvv.body.status, 'authorized');
+    assert.equal(cvv.body.response_code, 'N8');
+
+    const ok = await capture();
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.status, 'captured', 'the rules are used up: the auth is captured');
+    assert.equal(ok.body.amounts.captured_amount, auth.body.amounts.authorized_amount);
+  });
+
+  test('pay: the public path takes the faults of the link\'s group, as the group path does; another sandbox\'s link none', async () => {
+    const [sb, other] = [await newSandbox(s), await newSandbox(s)];
+    const newLink = async (box: SandboxReply) => {
+      const r = await s.call('POST', `/api/v1/groups/${box.group_id}/payment-links`, { key: box.keys.manage_transactions, body: { amount: 2500, description: 'Ticket' } });
+      assert.equal(r.status, 200, r.text);
+      return r.body.id as string;
+    };
+    const pay = async (linkId: string, path: string) => {
+      const session = await s.call('GET', `/api/v1/payment-links/${linkId}`);
+      assert.equal(session.status, 200, session.text);
+      return s.call('POST', path, { headers: { authorization: session.body.session_token }, body: { token: 'tok_visa', billing_address: US_BILLING } });
+    };
+    const link = await newLink(sb);
+    const rule = await addRule(sb, { operation: 'pay', action: 'decline', response_code: '51', count: 2 });
+    const publicPay = await pay(link, `/api/v1/payment-links/${link}/pay`);
+    assert.equal(publicPay.status, 400, publicPay.text);
+    assert.equal(publicPay.body.error.code, 'payment_declined');
+    assert.equal(publicPay.body.error.response_code, '51');
+    assert.equal(publicPay.headers.get('payctl-fault'), `decline; response_code=51; rule=${rule.id}; call=1`);
+    const groupPay = await pay(link, `/api/v1/groups/${sb.group_id}/payment-links/${link}/pay`);
+    assert.equal(groupPay.body.error?.response_code, '51', groupPay.text);
+    assert.equal(groupPay.headers.get('payctl-fault'), `decline; response_code=51; rule=${rule.id}; call=2`, 'one rule counts both paths');
+
+    const otherLink = await newLink(other);
+    await addRule(sb, { operation: 'pay', action: 'error', status: 503, count: 1 });
+    const untouched = await pay(otherLink, `/api/v1/payment-links/${otherLink}/pay`);
+    assert.equal(untouched.status, 200, untouched.text);
+    assert.equal(untouched.headers.get('payctl-fault'), null, 'never another sandbox');
+
+    const refused = await pay(link, `/api/v1/payment-links/${link}/pay`);
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(refused.headers.get('payctl-fault') ?? '', /^error; status=503/);
+    const paid = await pay(link, `/api/v1/payment-links/${link}/pay`);
+    assert.equal(paid.status, 200, paid.text);
+    assert.equal(paid.headers.get('payctl-fault'), null, 'every rule used up');
+    const rows = await s.p.db.all<{ status: string; response_code: string }>('SELECT status, response_code FROM transactions WHERE payment_link_id = ? ORDER BY created_at, id', [link]);
+    assert.deepEqual(rows.map((r) => r.status).sort(), ['declined', 'declined', 'pending'], 'the 503 wrote nothing');
   });
 
   test('processor_unavailable: declined with 91 inside the window of the group clock, approved after it', async () => {

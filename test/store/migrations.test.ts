@@ -137,3 +137,8 @@ test('LATEST_VERSION (read without loading the migrations) is the newest migrati
     Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
   );
 });
+
+test('PostgreSQL has a migration under each of the same version numbers, with the same names', async () => {
+  const { migrations: pg } = await import('../../src/store/postgres/migrations/index.js');
+  assert.deepEqual(pg.map((m) => [m.version, m.name]), migrations.map((m) => [m.version, m.name]));
+});

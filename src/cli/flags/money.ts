@@ -5,6 +5,7 @@ import { Flags } from '@oclif/core';
 import type { OptionFlag } from '@oclif/core/interfaces';
 import { parseMoney } from '../../domain/money.js';
 import { usage } from '../usage.js';
+import { setsField } from './fields.js';
 
 /** A money flag whose value is cents ("12.34" → 1234). */
 export const moneyFlag = Flags.custom<number>({
@@ -30,11 +31,14 @@ type AmountFlag = OptionFlag<number | undefined>;
 type MoneyPair<N extends string> = { [K in N | `${N}-cents`]: AmountFlag };
 
 /** --NAME (money) and --NAME-cents (cents) for one amount; `what` says what it is ("amount of each cycle"). */
-export function moneyFlags<N extends string>(name: N, what: string, opts: { exclusive?: string[] } = {}): MoneyPair<N> {
+export function moneyFlags<N extends string>(name: N, what: string, opts: { exclusive?: string[]; field?: string } = {}): MoneyPair<N> {
   const cents = `${name}-cents`;
+  // Both set the same API field: errors on it name --NAME (src/cli/flags/fields.ts).
+  const field = opts.field ?? name.replace(/-/g, '_');
+  const mark = <T extends object>(flag: T) => setsField(flag, field);
   return {
-    [name]: moneyFlag({ description: `${what} as money, e.g. 12.34`, exclusive: [cents, ...(opts.exclusive ?? [])] }),
-    [cents]: centsFlag({ description: `${what} in cents, e.g. 1234`, exclusive: [name, ...(opts.exclusive ?? [])] }),
+    [name]: mark(moneyFlag({ description: `${what} as money, e.g. 12.34`, exclusive: [cents, ...(opts.exclusive ?? [])] })),
+    [cents]: mark(centsFlag({ description: `${what} in cents, e.g. 1234`, exclusive: [name, ...(opts.exclusive ?? [])] })),
   } as MoneyPair<N>;
 }
 

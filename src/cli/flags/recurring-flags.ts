@@ -5,6 +5,7 @@ import { BILLING_CYCLES, PRORATION_BEHAVIORS } from '../../domain/recurring.js';
 import { usage } from '../usage.js';
 import { amountFrom, moneyFlags } from './money.js';
 import { defined } from './body.js';
+import { setsField } from './fields.js';
 
 export const prorationFlag = Flags.string({ description: 'proration behavior', options: [...PRORATION_BEHAVIORS] });
 
@@ -17,8 +18,8 @@ export const planFlags = {
   duration: Flags.integer({ description: 'number of cycles; 0 = endless' }),
   ...moneyFlags('initial-amount', 'first regular charge'),
   ...moneyFlags('tax', 'tax included in the amount'),
-  ...moneyFlags('shipping', 'shipping included in the amount'),
-  'trial-days': Flags.integer({ description: 'trial_period_days' }),
+  ...moneyFlags('shipping', 'shipping included in the amount', { field: 'shipping_amount' }),
+  'trial-days': setsField(Flags.integer({ description: 'days of trial before the first regular charge' }), 'trial_period_days'),
   ...moneyFlags('trial-amount', 'charge at the start of the trial'),
   'max-retry-count': Flags.integer({ description: 'retries of a failed card charge (0 to 5)' }),
   'proration-behavior': prorationFlag,
@@ -46,10 +47,10 @@ export function planBodyFromFlags(flags: Record<string, unknown>): Record<string
 
 /** The subscription amounts given as flags. */
 export const subscriptionAmountFlags = {
-  ...moneyFlags('amount', 'amount of each cycle (tax and shipping included)'),
-  ...moneyFlags('tax', 'tax included in the amount'),
-  ...moneyFlags('shipping', 'shipping included in the amount'),
-  ...moneyFlags('initial-amount', 'first regular charge'),
+  ...moneyFlags('amount', 'amount of each cycle (tax and shipping included)', { field: 'amounts.requested_amount' }),
+  ...moneyFlags('tax', 'tax included in the amount', { field: 'amounts.included_tax_amount' }),
+  ...moneyFlags('shipping', 'shipping included in the amount', { field: 'amounts.included_shipping_amount' }),
+  ...moneyFlags('initial-amount', 'first regular charge', { field: 'amounts.initial_amount' }),
 };
 
 export function subscriptionAmountsFromFlags(flags: Record<string, unknown>): Record<string, number> {

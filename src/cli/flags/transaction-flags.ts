@@ -9,45 +9,58 @@ import { groupFlag } from './group.js';
 import { fileFlag } from './file.js';
 import { amountFrom, moneyFlags } from './money.js';
 import { defined, keyValuePairs } from './body.js';
+import { setsField } from './fields.js';
 
 type Body = Record<string, unknown>;
 
 /** --amount / --amount-cents of sale, auth, capture and refund. */
 export const amountFlags = moneyFlags('amount', 'amount');
 
-/** Address fields as flags (add-card takes the same minus names and e-mail). */
-export const addressFlags = {
-  company: Flags.string({ description: 'billing company' }),
-  line1: Flags.string({ description: 'billing address line 1' }),
-  line2: Flags.string({ description: 'billing address line 2' }),
-  city: Flags.string({ description: 'billing city' }),
-  state: Flags.string({ description: 'billing state/province (subdivision), 2 or 3 characters' }),
-  zip: Flags.string({ description: 'billing postal code (exactly 5 characters for US)' }),
-  country: Flags.string({ description: 'billing country, 2-letter ISO code (sales: US, CA, UK/GB)' }),
-};
+/**
+ * Address fields as flags, one spelling for every command that takes an address (sale,
+ * auth, card add, partner create): --line1 --line2 --city --state --zip --country, with
+ * the API's names (--line-1 --line-2 --subdivision --postal-code) kept as aliases.
+ * `at`: the object the fields are in ('billing_address', or '' for top-level fields).
+ */
+export function addressFlagsAt(at: string, what = 'billing') {
+  const field = (name: string) => (at ? `${at}.${name}` : name);
+  const w = what ? `${what} ` : '';
+  return {
+    company: setsField(Flags.string({ description: `${w}company` }), field('company')),
+    line1: setsField(Flags.string({ description: `${w}address line 1`, aliases: ['line-1'] }), field('line_1')),
+    line2: setsField(Flags.string({ description: `${w}address line 2`, aliases: ['line-2'] }), field('line_2')),
+    city: setsField(Flags.string({ description: `${w}city` }), field('city')),
+    state: setsField(Flags.string({ description: `${w}state/province (subdivision), 2 or 3 characters`, aliases: ['subdivision'] }), field('subdivision')),
+    zip: setsField(Flags.string({ description: `${w}postal code (exactly 5 characters for US)`, aliases: ['postal-code'] }), field('postal_code')),
+    country: setsField(Flags.string({ description: `${w}country, 2-letter ISO code (sales: US, CA, UK/GB)` }), field('country')),
+  };
+}
+
+/** The billing address of sale, auth and card add. */
+export const addressFlags = addressFlagsAt('billing_address');
 
 export const saleFlags = {
   group: groupFlag,
   processor: Flags.string({ description: "processor id [default: the group's first processor]" }),
-  ...amountFlags,
-  ...moneyFlags('tax', 'included tax (amounts.included_tax_amount)'),
-  ...moneyFlags('shipping', 'included shipping (amounts.included_shipping_amount)'),
-  token: Flags.string({ description: 'payment token (tok_visa, tok_ach … or one from `payctl token create`)' }),
-  customer: Flags.string({ description: 'stored customer id (pay with --card or --bank-account instead of --token)' }),
-  card: Flags.string({ description: 'stored card id of --customer' }),
-  'bank-account': Flags.string({ description: 'stored bank account id of --customer' }),
-  'first-name': Flags.string({ description: 'billing first name' }),
-  'last-name': Flags.string({ description: 'billing last name' }),
+  ...moneyFlags('amount', 'amount', { field: 'amounts.requested_amount' }),
+  ...moneyFlags('tax', 'included tax', { field: 'amounts.included_tax_amount' }),
+  ...moneyFlags('shipping', 'included shipping', { field: 'amounts.included_shipping_amount' }),
+  token: setsField(Flags.string({ description: 'payment token (tok_visa, tok_ach … or one from `payctl token create`)' }), 'payment_details.token'),
+  customer: setsField(Flags.string({ description: 'stored customer id (pay with --card or --bank-account instead of --token)' }), 'payment_details.customer.customer_id', 'payment_details.customer'),
+  card: setsField(Flags.string({ description: 'stored card id of --customer' }), 'payment_details.customer.card_id'),
+  'bank-account': setsField(Flags.string({ description: 'stored bank account id of --customer' }), 'payment_details.customer.bank_account_id'),
+  'first-name': setsField(Flags.string({ description: 'billing first name' }), 'billing_address.first_name'),
+  'last-name': setsField(Flags.string({ description: 'billing last name' }), 'billing_address.last_name'),
   ...addressFlags,
-  email: Flags.string({ description: 'e-mail address (email_address and billing e-mail)' }),
+  email: setsField(Flags.string({ description: 'e-mail address (of the receipt and the billing address)' }), 'email_address', 'billing_address.email'),
   'email-receipt': Flags.boolean({ description: 'e-mail a receipt (queued in the outbox)', default: false }),
   source: Flags.string({ description: 'transaction source', options: [...SOURCES], default: 'virtual_terminal' }),
   description: Flags.string({ description: 'description' }),
   'order-id': Flags.string({ description: 'order id' }),
   'po-number': Flags.string({ description: 'purchase order number' }),
-  descriptor: Flags.string({ description: 'dynamic descriptor (card statement text)' }),
+  descriptor: setsField(Flags.string({ description: 'dynamic descriptor (card statement text)' }), 'payment_details.card_details.dynamic_descriptor'),
   'save-customer': Flags.boolean({ description: 'save the card and billing address to a new customer after success' }),
-  'custom-field': Flags.string({ description: 'custom field key=value (repeatable)', multiple: true }),
+  'custom-field': setsField(Flags.string({ description: 'custom field key=value (repeatable)', multiple: true }), 'custom_fields'),
   file: fileFlag,
 };
 

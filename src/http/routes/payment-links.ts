@@ -13,6 +13,7 @@ import {
   getPaymentLink,
   listPaymentLinks,
   payPaymentLink,
+  paymentLinkGroup,
   retrievePublicPaymentLink,
 } from '../../services/payment-links/payment-links.js';
 import { payPageFacts } from '../../services/payment-links/pay-page.js';
@@ -64,6 +65,8 @@ export const paymentLinkRoutes: RouteDef[] = [
     rateLimit: PAY_RATE_LIMIT,
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
+    // The link's group is the sandbox whose faults (operation pay) apply, as on the group path.
+    faultGroupOf: (c) => paymentLinkGroup(c.platform, c.params.payment_link_id!),
     handler: (c) =>
       executeRaw(payPaymentLink, c.platform, c.ctx, {
         payment_link_id: c.params.payment_link_id,

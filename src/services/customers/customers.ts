@@ -13,6 +13,7 @@ import {
 import type { CardBillingAddress } from '../../domain/address.js';
 import type { TokenMethod } from '../../domain/tokens.js';
 import { notFound } from '../../errors.js';
+import { pagingQuery } from '../../domain/paging.js';
 import { newId } from '../../lib/ids.js';
 
 export const createCustomer = useCase({
@@ -46,6 +47,20 @@ export const getCustomer = useCase({
     const row = await requireCustomer(ctx.store, ctx.group, id);
     const [cards, banks] = await Promise.all([ctx.store.repos.customerCards.listByCustomer(ctx.store, id), ctx.store.repos.customerBankAccounts.listByCustomer(ctx.store, id)]);
     return toCustomer(row, cards, banks);
+  },
+});
+
+/** A page of the group's customers, newest first, each as Get Customer answers it (`payctl customer list`). */
+export const listCustomers = useCase({
+  input: z.object({ ...pagingQuery }),
+  async run(p: Platform, ctx: GroupContext, input): Promise<Customer[]> {
+    const rows = await ctx.store.repos.customers.list(ctx.store, ctx.group, input.limit, input.offset);
+    return Promise.all(
+      rows.map(async (row) => {
+        const [cards, banks] = await Promise.all([ctx.store.repos.customerCards.listByCustomer(ctx.store, row.id), ctx.store.repos.customerBankAccounts.listByCustomer(ctx.store, row.id)]);
+        return toCustomer(row, cards, banks);
+      }),
+    );
   },
 });
 

@@ -98,6 +98,18 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
  * Payctl-Simulate header was sent (the cost of faults when none is set). True when the
  * rules are not loaded yet: injectFault loads them.
  */
+/**
+ * Whether any group may have a rule (or the rules are not loaded yet): the public pay path
+ * looks up its link's group only then, so it costs nothing while no rule is set.
+ */
+export function mayFaultAnywhere(db: Store, simulate: boolean): boolean {
+  if (simulate) return true;
+  const state = loaded.get(db);
+  if (state === undefined || state instanceof Promise) return true;
+  if (state.version !== configCache(db).currentVersion) return true;
+  return state.byGroup.size > 0;
+}
+
 export function mayFault(db: Store, groupId: string, simulate: boolean): boolean {
   if (simulate) return true;
   const state = loaded.get(db);

@@ -181,6 +181,11 @@ const payInput = z.object({
   body: z.unknown(),
 });
 
+/** The group of a payment link (undefined when there is none): the sandbox whose faults the public pay path takes. */
+export async function paymentLinkGroup(p: Platform, paymentLinkId: string): Promise<string | undefined> {
+  return (await p.db.repos.paymentLinks.find(p.db, paymentLinkId))?.group_id;
+}
+
 export const payPaymentLink = useCase({
   input: payInput,
   run: (platform: Platform, request: RequestContext, input) => pay(platform, request, input),

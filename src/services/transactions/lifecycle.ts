@@ -50,6 +50,8 @@ export const captureTransaction = useCase({
     const id = input.transaction_id;
     const row = await load(ctx.store, ctx.group, id);
     const { amount, status } = captureOutcome(row, input.capture);
+    const forced = ctx.forcedOutcome;
+    if (forced && !forced.approved) return declineCapture(p, ctx, row, forced.response_code, forced.response_text);
     return unitOfWork(ctx, async ({ tx, emit }) => {
       const at = ctx.clock.nowIso();
       // Sent with the batch; the write (and its answer) fails if another request got there first.
@@ -61,6 +63,20 @@ export const captureTransaction = useCase({
     });
   },
 });
+
+/**
+ * A capture the processor refused (a sandbox's decline fault, docs/faults.md): nothing
+ * is captured and the auth stays authorized (a later capture may succeed); its
+ * response code and text become the refusal's, answered like any decline.
+ */
+async function declineCapture(p: Platform, ctx: GroupContext, row: TransactionEntity, code: string, text: string): Promise<Transaction> {
+  return unitOfWork(ctx, async ({ tx }) => {
+    const at = ctx.clock.nowIso();
+    const { changes } = await tx.repos.transactions.recordCaptureDecline(tx, row.id, code, text, at);
+    if (changes !== 1) throw invalidRequest('this transaction was captured or changed by another request');
+    return present(p, { ...row, response_code: code, response_text: text, updated_at: at });
+  });
+}
 
 export const voidTransaction = useCase({
   input: byId,

@@ -19,6 +19,8 @@ export interface TransactionStore {
    * `error()` unless the transaction was still authorized for at least `captured`.
    */
   deferCapture(tx: Tx, id: string, captured: number, status: string, at: string, error: () => unknown): void;
+  /** A refused capture: the processor's code on a still-authorized transaction, compare-and-set; answers how many changed. */
+  recordCaptureDecline(tx: Tx, id: string, responseCode: string, responseText: string, at: string): Promise<{ changes: number }>;
   /** Refund `amount` of a settled (or partially refunded) transaction, compare-and-set; answers how many changed. */
   refund(tx: Tx, id: string, amount: number, at: string): Promise<{ changes: number }>;
 }

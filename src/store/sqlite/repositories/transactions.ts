@@ -98,6 +98,13 @@ export const transactionRepo: TransactionStore = {
       { changes: 1, error },
     );
   },
+  recordCaptureDecline: (ex, id, responseCode, responseText, at) =>
+    ex.run("UPDATE transactions SET response_code = ?, response_text = ?, updated_at = ? WHERE id = ? AND status = 'authorized'", [
+      responseCode,
+      responseText,
+      at,
+      id,
+    ]),
   refund: (ex, id, amount, at) =>
     ex.run(
       `UPDATE transactions SET refunded_amount = refunded_amount + ?,

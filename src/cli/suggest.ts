@@ -1,0 +1,119 @@
+// Command-line mistakes answered in two lines: what is wrong (with "did you mean" for a
+// misspelled flag) and the command's usage line — not oclif's "Nonexistent flag" plus
+// the whole help. oclif's parse errors that would print the help (unknown flag, missing
+// or unexpected argument) are rewritten here; the command base throws the result.
+import { usage, type UsageError } from './usage.js';
+
+interface FlagDef {
+  name?: string;
+  exclusive?: string[];
+  required?: boolean;
+  aliases?: string[];
+  char?: string;
+  hidden?: boolean;
+}
+interface ArgDef {
+  name?: string;
+  required?: boolean;
+}
+export interface CommandShape {
+  id: string;
+  bin: string;
+  flags: Record<string, FlagDef>;
+  args: Record<string, ArgDef>;
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The flag `typed` (without dashes) most likely meant, when one is close enough. */
+export function closestFlag(typed: string, names: string[]): string | undefined {
+  const t = typed.toLowerCase();
+  let best: { name: string; d: number } | undefined;
+  for (const name of names) {
+    const d = editDistance(t, name);
+    if (!best || d < best.d) best = { name, d };
+  }
+  if (!best) return undefined;
+  // Two edits for ordinary names, a third for long ones; a prefix (--desc) counts too.
+  const near = best.d <= (t.length >= 9 ? 3 : 2);
+  if (near) return best.name;
+  const prefixed = names.filter((n) => t.length >= 3 && n.startsWith(t));
+  return prefixed.length === 1 ? prefixed[0] : undefined;
+}
+
+/** `payctl sale --group <value> [FLAGS]`: the arguments and required flags, the rest summed up. */
+export function usageLine(cmd: CommandShape): string {
+  const words = [cmd.bin, ...cmd.id.split(':')];
+  for (const [name, a] of Object.entries(cmd.args)) words.push(a.required ? name.toUpperCase() : `[${name.toUpperCase()}]`);
+  const visible = Object.entries(cmd.flags).filter(([, f]) => !f.hidden);
+  const done = new Set<string>();
+  for (const [name, f] of visible) {
+    if (!f.required || done.has(name)) continue;
+    // A required exclusive pair is one choice: (--amount <value> | --amount-cents <value>).
+    const pair = [name, ...(f.exclusive ?? []).filter((x) => cmd.flags[x]?.required)];
+    for (const x of pair) done.add(x);
+    words.push(pair.length > 1 ? `(${pair.map((x) => `--${x} <value>`).join(' | ')})` : `--${name} <value>`);
+  }
+  if (visible.some(([, f]) => !f.required)) words.push('[FLAGS]');
+  return `Usage: ${words.join(' ')}   (\`${[cmd.bin, ...cmd.id.split(':')].join(' ')} --help\` lists every flag)`;
+}
+
+type ParseError = Error & { showHelp?: boolean; flags?: string[]; oclif?: { exit?: number } };
+
+/**
+ * A parse error that oclif would answer with the whole help, as one usage error:
+ * the problem (and a suggestion) on the first line, the usage line below. `json`:
+ * the first line only. Undefined for every other error.
+ */
+export function shortParseError(err: unknown, cmd: CommandShape): UsageError | undefined {
+  const e = err as ParseError;
+  if (!(err instanceof Error)) return undefined;
+  const missing = [...e.message.matchAll(/Missing required flag (\S+)/g)].map((m) => m[1]!);
+  if (!e.showHelp && missing.length === 0) return undefined;
+  let first: string;
+  if (missing.length > 0) {
+    // One entry per value: an exclusive pair (--amount, --amount-cents) is one missing value.
+    const named: string[] = [];
+    const done = new Set<string>();
+    for (const name of missing) {
+      if (done.has(name)) continue;
+      const partners = ((cmd.flags[name] as { exclusive?: string[] } | undefined)?.exclusive ?? []).filter((x) => missing.includes(x));
+      for (const x of [name, ...partners]) done.add(x);
+      named.push(partners.length ? `--${name} (or ${partners.map((x) => `--${x}`).join(', ')})` : `--${name}`);
+    }
+    const file = cmd.flags.file ? ' (or give the whole body with --file)' : '';
+    // oclif reports every failed check at once: keep the others (flags that cannot go together …).
+    const others = e.message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^Missing required flag|^The following errors? occurred|^See more help/.test(l));
+    first = [...others, `missing required flag${named.length > 1 ? 's' : ''}: ${named.join(', ')}${file}`].join('\n');
+  } else if (Array.isArray(e.flags) && e.flags.length > 0) {
+    const names = Object.entries(cmd.flags).flatMap(([name, f]) => (f.hidden ? [] : [name, ...(f.aliases ?? [])]));
+    first = e.flags
+      .map((raw) => {
+        const typed = raw.replace(/^-+/, '').replace(/=.*$/, '');
+        const guess = closestFlag(typed, names);
+        return `unknown flag --${typed}${guess ? `: did you mean --${guess}?` : ''}`;
+      })
+      .join('; ');
+  } else {
+    first = e.message.replace(/\nSee more help with --help$/, '');
+  }
+  const error = usage(`${first}\n${usageLine(cmd)}`);
+  (error as UsageError & { jsonMessage?: string }).jsonMessage = first.replace(/\s*\n\s*/g, ' ');
+  return error;
+}

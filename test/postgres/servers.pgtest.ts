@@ -1,0 +1,137 @@
+// What PostgreSQL must make correct that SQLite got from running one write at a time:
+// several processes (here: several stores, each a server's pool) on one database.
+// Runs only in the PostgreSQL pass (test/run-postgres.ts).
+import '../helpers/env.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { openPlatform, type Platform } from '../../src/services/platform.js';
+import { seedDemo } from '../../src/dev/demo.js';
+import { startServer } from '../../src/http/app.js';
+import { tempDbPath } from '../helpers/platform.js';
+import { US_BILLING } from '../helpers/bodies.js';
+import { EVENTS_LOCK } from '../../src/store/postgres/db.js';
+import { newId } from '../../src/lib/ids.js';
+
+async function platforms(n: number): Promise<{ url: string; ps: Platform[] }> {
+  const url = tempDbPath();
+  // Opened together: the migrations run once, under the advisory lock.
+  const ps = await Promise.all(Array.from({ length: n }, () => openPlatform({ db: url })));
+  return { url, ps };
+}
+
+test('servers starting together migrate once: every version recorded once', async () => {
+  const { ps } = await platforms(4);
+  try {
+    const rows = await ps[0]!.db.all<{ version: number; n: number }>('SELECT version, COUNT(*) AS n FROM schema_migrations GROUP BY version ORDER BY version');
+    assert.ok(rows.length >= 21);
+    assert.ok(rows.every((r) => r.n === 1));
+    assert.ok(ps.every((p) => p.db.schemaVersion === rows.at(-1)!.version));
+  } finally {
+    await Promise.all(ps.map((p) => p.close()));
+  }
+});
+
+test('an event position is taken at commit: a writer that commits later gets a later position, however it started', async () => {
+  const { url, ps } = await platforms(1);
+  const p = ps[0]!;
+  const demo = await seedDemo(p);
+  const event = (id: string) => ({ id, group_id: demo.group_id, type: 'customer.updated', created_at: new Date().toISOString(), request_id: null, idempotency_key: null, data: { object: {} } });
+  // Another server's write, holding the position lock as one does between taking positions and its COMMIT.
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    await other.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_LOCK]);
+    const early = newId();
+    await other.query(
+      `INSERT INTO events (id, group_id, type, created_at, request_id, idempotency_key, data) VALUES ($1, $2, 'customer.updated', $3, NULL, NULL, '{"object":{}}')`,
+      [early, demo.group_id, new Date().toISOString()],
+    );
+    // This process's write appends an event meanwhile: it cannot take a position until the other commits.
+    const late = newId();
+    let committed = false;
+    const write = p.db.write(async (tx) => tx.repos.events.insert(tx, event(late))).then(() => (committed = true));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(committed, false, 'the write waits for the earlier writer to commit');
+    const before = await p.db.repos.events.lastSeq(p.db);
+    await other.query('COMMIT');
+    await write;
+    const seqEarly = (await p.db.repos.events.seqOf(p.db, demo.group_id, early))!;
+    const seqLate = (await p.db.repos.events.seqOf(p.db, demo.group_id, late))!;
+    assert.ok(seqEarly > before || before === seqEarly, 'nothing after the early event was visible before it');
+    assert.ok(seqLate > seqEarly, `the later commit has the later position (${seqLate} > ${seqEarly})`);
+  } finally {
+    await other.end();
+    await p.close();
+  }
+});
+
+test('a reader following the log from two busy servers never skips an event', async () => {
+  const { ps } = await platforms(2);
+  const demo = await seedDemo(ps[0]!);
+  const ids: string[] = [];
+  const writers = ps.map(async (p) => {
+    for (let i = 0; i < 40; i++) {
+      const batch = Array.from({ length: 1 + (i % 3) }, () => newId());
+      ids.push(...batch);
+      await p.db.write(async (tx) => {
+        for (const id of batch) tx.repos.events.insert(tx, { id, group_id: demo.group_id, type: 'customer.updated', created_at: new Date().toISOString(), request_id: null, idempotency_key: null, data: { object: {} } });
+      });
+    }
+  });
+  const seen = new Set<string>();
+  let cursor = await ps[0]!.db.repos.events.lastSeq(ps[0]!.db);
+  let done = false;
+  const all = Promise.all(writers).then(() => (done = true));
+  try {
+    for (;;) {
+      const finished = done;
+      const rows = await ps[1]!.db.repos.events.after(ps[1]!.db, demo.group_id, cursor, 1000);
+      for (const r of rows) {
+        assert.ok(!seen.has(r.id));
+        seen.add(r.id);
+        cursor = r.seq;
+      }
+      if (finished && rows.length === 0) break;
+    }
+    await all;
+    assert.equal(ids.filter((id) => !seen.has(id)).length, 0, 'every committed event was read by following the positions');
+  } finally {
+    await Promise.all(ps.map((p) => p.close()));
+  }
+});
+
+test('one Idempotency-Key sent to two servers at once: one sale, the same answer twice, never a 500', async () => {
+  const { ps } = await platforms(2);
+  const demo = await seedDemo(ps[0]!);
+  const servers = await Promise.all(ps.map((p) => startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off' })));
+  try {
+    const body = {
+      type: 'sale', source: 'api', processor_id: demo.processor_id, currency: 'USD', email_address: 'ada@example.com', email_receipt: false,
+      amounts: { requested_amount: 1234 }, billing_address: US_BILLING, payment_details: { token: 'tok_visa' }, description: 'twice',
+    };
+    for (let round = 0; round < 5; round++) {
+      const key = `both-${round}`;
+      const replies = await Promise.all(
+        servers.map(async (s) => {
+          const res = await fetch(`${s.url}/api/v1/groups/${demo.group_id}/transaction`, {
+            method: 'POST',
+            headers: { authorization: demo.keys.manage_transactions, 'content-type': 'application/json', 'idempotency-key': key },
+            body: JSON.stringify({ ...body, order_id: key }),
+          });
+          return { status: res.status, body: (await res.json()) as { id?: string } };
+        }),
+      );
+      for (const r of replies) assert.ok(r.status === 200 || r.status === 409, `status ${r.status}: ${JSON.stringify(r.body)}`);
+      const ok = replies.filter((r) => r.status === 200);
+      assert.ok(ok.length >= 1);
+      assert.equal(new Set(ok.map((r) => r.body.id)).size, 1, 'one transaction');
+      const n = await ps[0]!.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions WHERE order_id = ?', [key]);
+      assert.equal(n!.n, 1);
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all(ps.map((p) => p.close()));
+  }
+});

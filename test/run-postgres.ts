@@ -1,0 +1,35 @@
+// The store-dependent tests again, on PostgreSQL: one throwaway cluster for the run
+// (helpers/pg-cluster.ts), then the same test files with PAYCTL_TEST_STORE=postgres, so
+// every database they make (helpers/platform.ts tempDbPath) is a new PostgreSQL
+// database. `npm test` runs this after the SQLite run. Arguments: test files to run
+// instead of the suite's list.
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { startCluster } from './helpers/pg-cluster.js';
+import { POSTGRES_SUITE } from './postgres-suite.js';
+import { fileURLToPath } from 'node:url';
+
+/** The compiled test folder (this file's). */
+const dist = path.dirname(fileURLToPath(import.meta.url));
+/** The suite's files, and the tests of PostgreSQL itself (test/postgres/*.pgtest.ts: several servers on one database). */
+function suite(): string[] {
+  const own = readdirSync(path.join(dist, 'postgres')).filter((f) => f.endsWith('.pgtest.js')).map((f) => path.join(dist, 'postgres', f));
+  return [...POSTGRES_SUITE.map((f) => path.join(dist, f)), ...own];
+}
+const files = process.argv.length > 2 ? process.argv.slice(2) : suite();
+const cluster = await startCluster();
+let code = 1;
+try {
+  code = await new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+      stdio: 'inherit',
+      env: { ...process.env, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url },
+    });
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c ?? 1));
+  });
+} finally {
+  await cluster.stop();
+}
+process.exit(code);
