@@ -214,4 +214,5 @@ END $$`,
   portable(22, isTrigger, [
     'CREATE TRIGGER webhook_fault_rules_payctl_config_bump AFTER INSERT OR DELETE ON webhook_fault_rules FOR EACH STATEMENT EXECUTE FUNCTION payctl_config_bump()',
   ]),
+  portable(23),
 ];
