@@ -117,6 +117,27 @@ async function preflight(o: ListenOptions): Promise<void> {
   throw res.status >= 500 ? new Unavailable(problem) : new ListenError(problem);
 }
 
+/**
+ * The group's active API fault rules (docs/faults.md), as one line each, when the key may
+ * read them (manage_transactions); nothing otherwise. Events of faulted calls then follow
+ * what the client was told (a declined sale, no event for an injected error).
+ */
+export async function faultRulesNotice(o: Pick<ListenOptions, 'apiUrl' | 'apiKey' | 'group'>): Promise<string | undefined> {
+  try {
+    const res = await fetch(new URL(`/api/v1/sandboxes/${encodeURIComponent(o.group)}/faults`, o.apiUrl), {
+      headers: { authorization: o.apiKey },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) return (await res.body?.cancel(), undefined);
+    const { data } = (await res.json()) as { data: Array<Record<string, unknown>> };
+    if (data.length === 0) return undefined;
+    const rules = data.map((r) => `${r.id}: ${r.operation ?? `${r.method} ${r.path}`} ${r.action}${r.response_code ? ` ${r.response_code}` : ''}${r.status ? ` ${r.status}` : ''}`);
+    return `Faults are on in group ${o.group}: ${data.length} API rule(s) (${rules.join('; ')}); the events follow what each call was told (payctl fault list; payctl logs tail marks each faulted call)`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The first wait before connecting again after the server refused the stream with a 5xx; doubled per failure. */
 export const RECONNECT_BASE_MS = 1_000;
 /** The longest wait between two tries. */
@@ -154,6 +175,7 @@ export async function listen(o: ListenOptions): Promise<void> {
       if (stopped) return;
     }
   }
+  const faults = await faultRulesNotice(o);
   const url = streamUrl(o);
   let connectedOnce = false;
   let down = false;
@@ -209,6 +231,7 @@ export async function listen(o: ListenOptions): Promise<void> {
           connectedOnce = true;
           o.info(`Ready: listening for ${ready.types.join(', ')} events of group ${o.group} at ${o.apiUrl} (Ctrl-C stops)`);
           if (o.forwardTo) o.info(`Forwarding to ${o.forwardTo}, signed (Standard Webhooks) with the secret ${o.secret}`);
+          if (faults) o.info(faults);
         } else {
           o.info(`reconnected: resuming after event position ${ready.last_event_id}`);
         }

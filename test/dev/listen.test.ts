@@ -248,3 +248,22 @@ test('without a server it says how to start one; a key without manage_webhooks i
 function oneLine(stderr: string): string {
   return stderr.replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ').replace(/^ Error: /, '');
 }
+
+test('listen names the group\'s active fault rules at start when its key may read them', async () => {
+  const serve = await spawnServe({ db });
+  const key = await runCliJson(['key', 'create', '--group', demo.group_id, '--permission', 'manage_webhooks', '--permission', 'manage_transactions'], { db });
+  const rule = await runCliJson(['fault', 'add', '--group', demo.group_id, '--operation', 'sale', '--action', 'decline', '--response-code', '91', '--count', '1'], { db });
+  const l = spawnListen(['--api-url', serve.url, '--group', demo.group_id, '--api-key', key.key, '--events', 'transaction.declined']);
+  try {
+    await l.until(() => /Ready/.test(l.err()) && /Faults are on/.test(l.err()), 'the fault notice');
+    assert.match(l.err(), new RegExp(`Faults are on in group ${demo.group_id}: 1 API rule\\(s\\) \\(${rule.id}: sale decline 91\\)`));
+    const sale = await httpJson(`${serve.url}/api/v1/groups/${demo.group_id}/transaction`, 'POST', { key: demo.keys.manage_transactions, body: saleBody(demo.processor_id, { token: 'tok_visa' }) });
+    assert.equal(sale.body.status, 'declined');
+    await l.until(() => /transaction\.declined/.test(l.out()), 'the declined event of the faulted sale');
+  } finally {
+    l.child.kill('SIGINT');
+    await l.exited;
+    await killHard(serve);
+    await runCli(['fault', 'remove', '--group', demo.group_id, rule.id], { db });
+  }
+});
