@@ -168,7 +168,8 @@ interface ForkJobRow {
   name: string;
   phase: ForkPhase;
   step: number;
-  cursor: number;
+  /** The last id done in the current table ('' before its first): ids, not rowids, so the same SQL runs on PostgreSQL. */
+  cursor: string;
   copied: string;
   created_at: string;
 }
@@ -218,11 +219,11 @@ export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; s
     if (j.phase === 'map') {
       const t = MAPPED[j.step];
       if (!t) {
-        Object.assign(j, { phase: 'copy', step: 0, cursor: 0 });
+        Object.assign(j, { phase: 'copy', step: 0, cursor: '' });
         continue;
       }
-      const rows = await tx.all<{ r: number; id: string }>(
-        `SELECT s.rowid AS r, s.${t.id} AS id FROM ${t.table} s WHERE ${ownerCondition(t, 's')} AND s.rowid > ? ORDER BY s.rowid LIMIT ${STEP_ROWS}`,
+      const rows = await tx.all<{ id: string }>(
+        `SELECT s.${t.id} AS id FROM ${t.table} s WHERE ${ownerCondition(t, 's')} AND s.${t.id} > ? ORDER BY s.${t.id} LIMIT ${STEP_ROWS}`,
         [j.source_id, j.cursor],
       );
       if (rows.length > 0) {
@@ -230,8 +231,8 @@ export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; s
         for (const { id } of rows) params.push(forkId, t.table, id, t.table === 'groups' ? forkId : fresh.id(), t.secrets ? fresh.secret() : '');
         await tx.run(`INSERT INTO fork_map (fork_id, tbl, old_id, new_id, secret) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, params);
       }
-      if (rows.length < STEP_ROWS) Object.assign(j, { step: j.step + 1, cursor: 0 });
-      else j.cursor = rows[rows.length - 1]!.r;
+      if (rows.length < STEP_ROWS) Object.assign(j, { step: j.step + 1, cursor: '' });
+      else j.cursor = rows[rows.length - 1]!.id;
     } else if (j.phase === 'copy') {
       const t = COPIED[j.step];
       if (!t) {
@@ -242,10 +243,10 @@ export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; s
       }
       const n = await copyStep(tx, j, t);
       copied[t.table] = (copied[t.table] ?? 0) + n.changes;
-      if (n.last === undefined) Object.assign(j, { step: j.step + 1, cursor: 0 });
+      if (n.last === undefined) Object.assign(j, { step: j.step + 1, cursor: '' });
       else j.cursor = n.last;
     } else if (j.phase === 'clean') {
-      const { changes } = await tx.run(`DELETE FROM fork_map WHERE rowid IN (SELECT rowid FROM fork_map WHERE fork_id = ? LIMIT ${STEP_ROWS * 4})`, [forkId]);
+      const { changes } = await tx.run(`DELETE FROM fork_map WHERE fork_id = ? AND old_id IN (SELECT old_id FROM fork_map WHERE fork_id = ? LIMIT ${STEP_ROWS * 4})`, [forkId, forkId]);
       if (changes === 0) {
         await tx.run('DELETE FROM fork_jobs WHERE fork_id = ?', [forkId]);
         return { ...toProgress(j), phase: 'over' };
@@ -258,7 +259,7 @@ export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; s
 }
 
 /** Copy the next STEP_ROWS mapped rows of `t` (a table without an id: all of the group's rows at once). `last`: the map's row to go on after, none when the table is done. */
-async function copyStep(tx: Tx, j: ForkJobRow, t: GroupTable): Promise<{ changes: number; last?: number }> {
+async function copyStep(tx: Tx, j: ForkJobRow, t: GroupTable): Promise<{ changes: number; last?: string }> {
   const columns = await tableColumns(tx, t.table);
   const params: unknown[] = [];
   const exprs = columns.map((c) => {
@@ -281,14 +282,14 @@ async function copyStep(tx: Tx, j: ForkJobRow, t: GroupTable): Promise<{ changes
     );
     return { changes };
   }
-  const end = await tx.get<{ r: number }>(
-    `SELECT rowid AS r FROM fork_map WHERE fork_id = ? AND tbl = ? AND rowid > ? ORDER BY rowid LIMIT 1 OFFSET ${STEP_ROWS - 1}`,
+  const end = await tx.get<{ r: string }>(
+    `SELECT old_id AS r FROM fork_map WHERE fork_id = ? AND tbl = ? AND old_id > ? ORDER BY old_id LIMIT 1 OFFSET ${STEP_ROWS - 1}`,
     [j.fork_id, t.table, j.cursor],
   );
   // Rows the source lost since they were mapped are not copied (the join finds none).
   const { changes } = await tx.run(
     `INSERT INTO ${t.table} (${columns.join(', ')}) SELECT ${exprs.join(', ')} FROM fork_map c JOIN ${t.table} s ON s.${t.id} = c.old_id
-     WHERE c.fork_id = ? AND c.tbl = ? AND c.rowid > ?${end ? ' AND c.rowid <= ?' : ''} ORDER BY c.rowid`,
+     WHERE c.fork_id = ? AND c.tbl = ? AND c.old_id > ?${end ? ' AND c.old_id <= ?' : ''} ORDER BY c.old_id`,
     [...params, j.fork_id, t.table, j.cursor, ...(end ? [end.r] : [])],
   );
   return { changes, last: end?.r };
@@ -300,10 +301,10 @@ export async function finishFork(tx: Tx, forkId: string): Promise<FinishedFork |
   if (!j) return undefined;
   const tables = GROUP_TABLES.filter((t) => t.inIdMap).map((t) => t.table);
   const rows = await tx.all<{ old_id: string; new_id: string }>(
-    `SELECT old_id, new_id FROM fork_map WHERE fork_id = ? AND tbl IN (${tables.map(() => '?').join(', ')}) ORDER BY rowid`,
+    `SELECT old_id, new_id FROM fork_map WHERE fork_id = ? AND tbl IN (${tables.map(() => '?').join(', ')}) ORDER BY old_id`,
     [forkId, ...tables],
   );
-  await tx.run("UPDATE fork_jobs SET phase = 'clean', step = 0, cursor = 0 WHERE fork_id = ?", [forkId]);
+  await tx.run("UPDATE fork_jobs SET phase = 'clean', step = 0, cursor = '' WHERE fork_id = ?", [forkId]);
   return { name: j.name, source_id: j.source_id, idMap: Object.fromEntries(rows.map((r) => [r.old_id, r.new_id])), copied: JSON.parse(j.copied) as Record<string, number> };
 }
 

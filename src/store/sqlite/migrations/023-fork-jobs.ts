@@ -15,7 +15,7 @@ export default {
       name TEXT NOT NULL,
       phase TEXT NOT NULL,
       step INTEGER NOT NULL DEFAULT 0,
-      cursor INTEGER NOT NULL DEFAULT 0,
+      cursor TEXT NOT NULL DEFAULT '',
       copied TEXT NOT NULL DEFAULT '{}',
       created_at TEXT NOT NULL
     )`,
