@@ -2,13 +2,12 @@ import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../../src/cli/base.js';
 import { groupFlag } from '../../../src/cli/flags/group.js';
 import { fileFlag } from '../../../src/cli/flags/file.js';
+import { scheduleBody, scheduleFlags } from '../../../src/cli/flags/fault-schedule.js';
 import { contextFor } from '../../../src/services/context.js';
 import { executeRaw, withParams } from '../../../src/services/use-case.js';
 import { addWebhookFaultRule } from '../../../src/services/faults/webhook-rules.js';
 import { WEBHOOK_FAULT_ACTIONS, type WebhookFaultRule } from '../../../src/domain/faults.js';
 import { faultSchedule, webhookFaultAction } from '../../../src/render/faults.js';
-
-const num = (v: string | undefined): number | string | undefined => (v === undefined ? undefined : v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
 
 export default class WebhookFaultAdd extends PayctlCommand {
   static override description = "Add a fault rule to a webhook endpoint: its attempts are duplicated, delayed, reordered, dropped or badly signed";
@@ -22,13 +21,7 @@ export default class WebhookFaultAdd extends PayctlCommand {
   static override flags = {
     group: groupFlag,
     action: Flags.string({ description: 'what a fired attempt gets', options: [...WEBHOOK_FAULT_ACTIONS] }),
-    rate: Flags.string({ description: 'fire on this share of attempts (0–1), drawn from the seed' }),
-    first: Flags.string({ description: 'fire on the first N attempts' }),
-    every: Flags.string({ description: 'fire on every Nth attempt' }),
-    count: Flags.string({ description: 'stop after firing N times' }),
-    from: Flags.string({ description: "active from this time of the group's clock (RFC 3339)" }),
-    until: Flags.string({ description: "active until this time of the group's clock (RFC 3339)" }),
-    seed: Flags.string({ description: 'seed of the draws (0–4294967295) [default: generated, printed]' }),
+    ...scheduleFlags('attempt'),
     delay: Flags.string({ description: 'delay: how long an attempt is held, in platform time (30s, 2h)' }),
     window: Flags.string({ description: 'reorder: attempts are held back by up to this long (platform time), so later events overtake them' }),
     file: fileFlag,
@@ -42,13 +35,7 @@ export default class WebhookFaultAdd extends PayctlCommand {
       : Object.fromEntries(
           Object.entries({
             action: flags.action,
-            rate: num(flags.rate),
-            first: num(flags.first),
-            every: num(flags.every),
-            count: num(flags.count),
-            from: flags.from,
-            until: flags.until,
-            seed: num(flags.seed),
+            ...scheduleBody(flags),
             delay: flags.delay,
             window: flags.window,
           }).filter(([, v]) => v !== undefined),
