@@ -8,10 +8,14 @@
 // The width is the terminal's; output to a pipe is not fitted unless $COLUMNS says a
 // width (tests set it), so `payctl … | grep` sees whole rows; --json/--csv never come here.
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
 import { stripVTControlCharacters } from 'node:util';
 
-/** Display width of a cell: colour codes take no room (wide CJK characters count as one here). */
-const stringWidth = (text: string): number => [...stripVTControlCharacters(text)].length;
+// Display width is string-width's, the measure cli-table3 pads cells with: colour codes
+// take no room, East Asian wide and fullwidth characters and emoji take two columns.
+// A table measured any other way would fit by our count and overflow by the terminal's.
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export interface Column {
   title: string;
@@ -35,13 +39,17 @@ export function tableWidth(stream: { isTTY?: boolean; columns?: number } = proce
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
 }
 
-/** A cell cut to `width` display columns, ending in "…" when cut. */
+/** A cell cut to `width` display columns, ending in "…" when cut (a wide character is never split). */
 export function truncateCell(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
   let out = '';
-  for (const ch of stripVTControlCharacters(text)) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
+  let used = 0;
+  // Whole graphemes: an emoji sequence or a letter with its accent is kept or cut as one.
+  for (const { segment } of graphemes.segment(stripVTControlCharacters(text))) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    out += segment;
+    used += w;
   }
   return `${out}…`;
 }
