@@ -7,9 +7,14 @@
 // under the table names the hidden columns. `--wide` (every command) shows everything.
 // The width is the terminal's; output to a pipe is not fitted unless $COLUMNS says a
 // width (tests set it), so `payctl … | grep` sees whole rows; --json/--csv never come here.
-import Table from 'cli-table3';
+import type TableClass from 'cli-table3';
+import { createRequire } from 'node:module';
 import stringWidth from 'string-width';
 import { stripVTControlCharacters } from 'node:util';
+
+// cli-table3 (and its colour package) is required when a table is drawn, not when a
+// command that may draw one starts: `--json` answers never load it.
+const requireTable = (): typeof TableClass => createRequire(import.meta.url)('cli-table3') as typeof TableClass;
 
 // Display width is string-width's, the measure cli-table3 pads cells with: colour codes
 // take no room, East Asian wide and fullwidth characters and emoji take two columns.
@@ -91,6 +96,7 @@ export function table(head: Head, rows: Array<Array<string | number>>): string {
   const cols: Column[] = head.map((h) => (typeof h === 'string' ? { title: h } : h));
   const cells = rows.map((row) => row.map((c) => String(c)));
   const { shown, widths } = fitColumns(cols, cells, tableWidth());
+  const Table = requireTable();
   const t = new Table({
     head: shown.map((i) => cols[i]!.title),
     style: { head: process.stdout.isTTY && !process.env.NO_COLOR ? ['cyan'] : [], border: [] },
