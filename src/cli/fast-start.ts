@@ -98,15 +98,32 @@ interface Loaded {
   saveCache(): void;
 }
 
+/**
+ * The code cache's first line names the bundle it was made from (size and modification
+ * time): V8 checks only a source's length before using a cache, and a rebuilt bundle
+ * of the same length with another cache would run the wrong code.
+ */
+function cacheKey(file: string): string {
+  const st = statSync(file);
+  return `payctl-bundle ${st.size} ${st.mtimeMs}\n`;
+}
+
+function readCache(cacheFile: string, key: string): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(cacheFile);
+  } catch {
+    return undefined; // first run since the build: written after the command
+  }
+  const head = Buffer.from(key);
+  return data.subarray(0, head.length).equals(head) ? data.subarray(head.length) : undefined;
+}
+
 /** Load the bundle (from its code cache when V8 takes it) and the command `id` from it. */
 async function fromBundle(file: string, id: string): Promise<Loaded> {
   const cacheFile = `${file}.cache`;
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // first run since the build: written below
-  }
+  const key = cacheKey(file);
+  const cachedData = readCache(cacheFile, key);
   // The same wrapper as Node's own for a CommonJS file, plus the import() function.
   const source = `(function (exports, require, module, __filename, __dirname, ${IMPORT_NAME}) {${readFileSync(file, 'utf8')}\n})`;
   const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
@@ -125,7 +142,7 @@ async function fromBundle(file: string, id: string): Promise<Loaded> {
       try {
         // Write then rename: concurrent starts never read half a cache.
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
+        writeFileSync(tmp, Buffer.concat([Buffer.from(key), script.createCachedData()]));
         renameSync(tmp, cacheFile);
       } catch {
         // a read-only install: it starts without the cache
@@ -153,7 +170,9 @@ export async function startCommand(root: string, argv: string[]): Promise<boolea
   if (!found) return false;
   const { command, rest } = found;
   const bundle = process.env.PAYCTL_NO_BUNDLE ? undefined : freshBundle(root);
-  const { oclif, Cmd, saveCache } = bundle ? await fromBundle(bundle, command.id) : await fromModule(root, command);
+  // A bundle that cannot be loaded (cut short by a full disk, say) is passed over, not fatal.
+  const loaded = (bundle && (await fromBundle(bundle, command.id).catch(() => undefined))) || (await fromModule(root, command));
+  const { oclif, Cmd, saveCache } = loaded;
   try {
     const pjson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { oclif: Record<string, unknown> };
     // payctl's own package only: its plugins add commands (help, autocomplete) and a
