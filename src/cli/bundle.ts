@@ -20,6 +20,9 @@ const BUNDLED = new Set(['@oclif/core', 'zod', 'cli-table3', 'string-width', 'uu
 /** Never bundled, even when a bundled package asks: oclif looks for a TypeScript toolchain it never needs here. */
 const NEVER = new Set(['typescript', 'ts-node', 'tsx']);
 
+/** The function import.meta.url of a compiled module becomes: its own file's URL, from the bundle's folder. */
+const URL_NAME = '__payctlModuleUrl';
+
 /** The name `import()` takes inside the bundle: a function of the loader (see fast-start.ts). */
 export const IMPORT_NAME = '__payctlImport';
 
@@ -59,6 +62,8 @@ export async function writeBundle(root: string): Promise<number | undefined> {
     outfile: out,
     logLevel: 'error',
     metafile: true,
+    // Defined once at the top, with the bundle's own require: a module may name a local `require` of its own.
+    banner: { js: `var ${URL_NAME} = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;` },
     plugins: [
       {
         name: 'payctl-externals',
@@ -77,8 +82,7 @@ export async function writeBundle(root: string): Promise<number | undefined> {
             const text = readFileSync(args.path, 'utf8');
             if (!text.includes('import.meta.url')) return undefined;
             const rel = path.relative(dist, args.path).split(path.sep).join('/');
-            const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(rel)})).href`;
-            return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+            return { contents: text.replaceAll('import.meta.url', `${URL_NAME}(${JSON.stringify(rel)})`), loader: 'js' };
           });
         },
       },
