@@ -25,6 +25,7 @@ export const POSTGRES_SUITE = [
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
+  'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
   'http/transactions.test.js',
