@@ -11,6 +11,8 @@ import { saleBody } from '../helpers/bodies.js';
 import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 import { forkRunning } from '../../src/services/sandboxes/fork-run.js';
+import { fork } from '../../src/services/sandboxes/sandboxes.js';
+import { contextFor } from '../../src/services/context.js';
 
 let s: TestServer;
 before(async () => {
@@ -128,4 +130,19 @@ test('a small fork within its budget answers 201 whole; an unknown sandbox is a 
   } finally {
     await quick.close();
   }
+});
+
+test("the CLI's in-process fork waits for the whole copy and reports its progress (mapping, then copying up to the total)", async () => {
+  const big = await newSandbox(s, { demo: true });
+  await addCustomers(big, 5_000);
+  const reports: Array<{ done: number; total: number; label: string }> = [];
+  const forked = await fork(s.p, contextFor(s.p, undefined), { group_id: big.group_id }, { progress: (done, total, label) => reports.push({ done, total, label }) });
+  assert.equal(forked.status, 'active');
+  assert.ok(reports.some((r) => r.label === 'Mapping ids'), JSON.stringify(reports.slice(0, 3)));
+  const copying = reports.filter((r) => r.label === 'Copying rows');
+  assert.ok(copying.length > 0);
+  for (let i = 1; i < copying.length; i++) assert.ok(copying[i]!.done >= copying[i - 1]!.done);
+  const last = copying.at(-1)!;
+  assert.equal(last.done, last.total, 'the bar ends full');
+  assert.equal(last.total, Object.values(await counts(big.group_id)).reduce((a, b) => a + b, 0), "the total is the source's rows");
 });
