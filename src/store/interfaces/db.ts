@@ -108,6 +108,12 @@ export interface WriteOptions {
    * batch; the writes queued after it go in the next batch.
    */
   alone?: boolean;
+  /**
+   * The write claims the rows it works on (SELECT … SKIP_LOCKED / LOCK, store/sqlite/claims.ts):
+   * on PostgreSQL it runs READ COMMITTED, where a row another server holds is skipped (or
+   * waited for, then read as committed) instead of failing the write on serialization.
+   */
+  claims?: boolean;
 }
 
 /**

@@ -2,13 +2,14 @@
 // transaction. Writes of one process run one at a time (as on SQLite, so what a write
 // read still holds when it writes); writes of different servers run concurrently under
 // SERIALIZABLE and the one PostgreSQL gives up on (40001, 40P01) runs again, a bounded
-// number of times. Deferred inserts, compare-and-sets and checks run in order before the
+// number of times. Background work that claims its rows (WriteOptions.claims: FOR UPDATE
+// SKIP LOCKED) runs READ COMMITTED instead: its row locks, not SSI, keep servers apart. Deferred inserts, compare-and-sets and checks run in order before the
 // write's next statement or its COMMIT; per-batch work once before COMMIT. Events are
 // inserted last, under a transaction-scoped advisory lock held to the COMMIT, so their
 // positions (`seq`) are taken in commit order and a reader never sees a later position
 // before an earlier one (the live stream and Last-Event-ID never skip an event).
 import type pgTypes from 'pg';
-import type { BatchReducer, Params, RunResult, Store, Tx, WriterStats } from '../interfaces/db.js';
+import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { RETRYABLE, sqlState, toPgParams, toPgSql, UNIQUE_VIOLATION } from './sql.js';
 import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
@@ -152,14 +153,18 @@ export class PgDatabase implements Store {
   }
 
   /** Run `fn` in one transaction (again, when PostgreSQL gave up on it); resolves after the COMMIT. */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const run = this.queue.then(() => this.attempt(fn));
+    // A write that claims its rows (background work) holds them with row locks, and
+    // READ COMMITTED lets it pass over or wait for another server's rows: under
+    // SERIALIZABLE, two servers working one index range fail each other's commits.
+    const isolation = opts?.claims ? 'READ COMMITTED' : 'SERIALIZABLE';
+    const run = this.queue.then(() => this.attempt(fn, isolation));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async attempt<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  private async attempt<T>(fn: (tx: Tx) => Promise<T>, isolation: string): Promise<T> {
     const started = performance.now();
     this.counters.writes++;
     let uniqueFailures = 0;
@@ -169,7 +174,7 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+          await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
