@@ -30,6 +30,8 @@ export interface VersionStore {
 export interface InvoicePastDueStore {
   /** Pending invoices of `scope` due before `cutoffDay` (YYYY-MM-DD) not yet notified, oldest due first. */
   candidates(ex: Executor, cutoffDay: string, scope: GroupScope, limit: number): Promise<InvoiceEntity[]>;
+  /** The same, claimed by this write (a past-due chunk): rows another server's write holds are passed over. */
+  claimCandidates(tx: Tx, cutoffDay: string, scope: GroupScope, limit: number): Promise<InvoiceEntity[]>;
   /** Record the notice; 0 changes when another process did, or the invoice was paid, archived or moved meanwhile. */
   markNotified(tx: Tx, id: string, dueDate: string, at: string): Promise<RunResult>;
 }

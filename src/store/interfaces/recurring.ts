@@ -43,6 +43,8 @@ export interface SubscriptionStore {
   count(ex: Executor, filter: SubscriptionFilter): Promise<number>;
   /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
   dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionEntity[]>;
+  /** The same, claimed by this write (a billing chunk): rows another server's write holds are passed over. */
+  claimDue(tx: Tx, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionEntity[]>;
   countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number>;
   /** Active subscriptions of a plan, a page at a time in id order. */
   activeOfPlan(ex: Executor, planId: string, afterId: string, limit: number): Promise<SubscriptionEntity[]>;

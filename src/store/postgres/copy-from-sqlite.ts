@@ -191,15 +191,13 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
        WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' ORDER BY c.table_name, c.ordinal_position`,
     )
   ).rows.map((r): PgColumn => ({ table: r.table_name, column: r.column_name, type: r.data_type, identity: r.is_identity === 'YES' }));
-  const targetTables = [...new Set(catalog.map((c) => c.table))].filter((t) => !BOOKKEEPING.has(t));
   const sourceTables = new Set((await source.tables()).filter((t) => !BOOKKEEPING.has(t)));
-  const missing = targetTables.filter((t) => !sourceTables.has(t));
+  // Tables only PostgreSQL has hold what several servers share at run time (rate-limit
+  // hits, admin token leases): nothing SQLite keeps, so nothing to copy; left as they are.
+  const targetTables = [...new Set(catalog.map((c) => c.table))].filter((t) => !BOOKKEEPING.has(t) && sourceTables.has(t));
   const extra = [...sourceTables].filter((t) => !targetTables.includes(t));
-  if (missing.length > 0 || extra.length > 0) {
-    throw new CopyRefused(
-      `the two schemas differ at the same version (${[...missing.map((t) => `${t} only in the target`), ...extra.map((t) => `${t} only in the source`)].join(', ')})`,
-      'schema',
-    );
+  if (extra.length > 0) {
+    throw new CopyRefused(`the two schemas differ at the same version (${extra.map((t) => `${t} only in the source`).join(', ')})`, 'schema');
   }
   const order = await parentsFirst(client, targetTables);
   const pageRows = Math.max(1, opts.batchRows ?? 5000);
@@ -259,7 +257,7 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
     }
 
     const sequences: SequenceSet[] = [];
-    for (const c of catalog.filter((x) => x.identity && !BOOKKEEPING.has(x.table))) {
+    for (const c of catalog.filter((x) => x.identity && order.includes(x.table))) {
       const table = client.escapeIdentifier(c.table);
       const column = client.escapeIdentifier(c.column);
       const max = Number((await client.query<{ m: number | null }>(`SELECT MAX(${column}) AS m FROM ${table}`)).rows[0]?.m ?? 0);

@@ -11,6 +11,7 @@
 import type { FinishedFork, ForkPhase, ForkProgress, GroupRowsStore } from '../interfaces/platform.js';
 import type { Executor, Tx } from '../interfaces/db.js';
 import { tableColumns } from './schema.js';
+import { LOCK } from './claims.js';
 import { countGroupIntoRollup } from './repositories/reporting.js';
 
 export interface GroupTable {
@@ -212,7 +213,8 @@ export async function pendingForks(ex: Executor): Promise<string[]> {
  * stopped is written with the rows, so a chunk is whole or absent after a kill -9.
  */
 export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined> {
-  const j = await tx.get<ForkJobRow>('SELECT * FROM fork_jobs WHERE fork_id = ?', [forkId]);
+  // Another server's chunk of the same fork is waited for, then gone on from where it left.
+  const j = await tx.get<ForkJobRow>(`SELECT * FROM fork_jobs WHERE fork_id = ?${LOCK}`, [forkId]);
   if (!j) return undefined;
   const copied = JSON.parse(j.copied) as Record<string, number>;
   do {
