@@ -19,6 +19,7 @@ export const POSTGRES_SUITE = [
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
   'http/payment-links.test.js',
+  'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
   'http/recurring.test.js',
   'http/reporting-summary.test.js',

@@ -61,6 +61,11 @@ export const GROUP_TABLES: GroupTable[] = [
     refs: ['linked_account_id'],
   },
   {
+    table: 'plan_update_jobs',
+    owner: { column: 'group_id' },
+    forkSkip: "a plan update under way is the source's request: it finishes there (a fork copies each subscription as it is)",
+  },
+  {
     table: 'subscriptions',
     owner: { column: 'group_id' },
     id: 'id',
