@@ -3,9 +3,7 @@
 // commit, WAL, rowid walks), tests that read SQLite's catalogue or open the file directly
 // (http/openapi, security/isolation, security/card-data), tests that touch no store, the
 // CLI suites (not run on PostgreSQL yet), http/webhook-isolation (its concurrency count
-// differs by one on PostgreSQL: not yet looked into), services/billing (two processes
-// billing the same subscriptions at once exhaust the serialization retries: needs claims
-// with SKIP LOCKED) and security/fuzz (not yet run green here). docs/postgresql.md says
+// differs by one on PostgreSQL: not yet looked into) and security/fuzz (not yet run green here). docs/postgresql.md says
 // what is not covered.
 export const POSTGRES_SUITE = [
   'contract/flow.test.js',
@@ -21,10 +19,12 @@ export const POSTGRES_SUITE = [
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
   'http/payment-links.test.js',
+  'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
+  'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
   'http/transactions.test.js',
@@ -32,8 +32,10 @@ export const POSTGRES_SUITE = [
   'mail/after-commit-delivery.test.js',
   'security/hostile-input.test.js',
   'security/rate-limit.test.js',
+  'services/billing.test.js',
   'services/group-clocks.test.js',
   'services/patch-updates.test.js',
+  'services/settlement-chunks.test.js',
   'services/settlement-race.test.js',
   'services/webhook-claims.test.js',
 ];
