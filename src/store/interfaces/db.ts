@@ -3,6 +3,7 @@
 // a transaction inside `write` — and each executor carries the store's repositories,
 // so a service takes them from the handle it was given, never from a module import.
 import type { Repositories } from './store.js';
+import type { SharedServerState, StoreNotices } from './shared.js';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
 
@@ -130,5 +131,9 @@ export interface Store extends Executor {
   afterCommitSettled(): Promise<void>;
   /** The writer's counters so far. */
   stats(): WriterStats;
+  /** Commits of other servers on the same database (absent with one process per database: SQLite). */
+  readonly notices?: StoreNotices;
+  /** State several servers on one database share (absent with one process per database: SQLite). */
+  readonly shared?: SharedServerState;
   close(): Promise<void>;
 }

@@ -12,6 +12,8 @@ import type pgTypes from 'pg';
 import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { RETRYABLE, sqlState, toPgParams, toPgSql, UNIQUE_VIOLATION } from './sql.js';
+import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
+import type { SharedServerState } from '../interfaces/shared.js';
 
 /** The advisory lock that orders event positions (an arbitrary constant of this store). */
 export const EVENTS_LOCK = 7_262_011;
@@ -115,7 +117,9 @@ class PgTx implements Tx {
     }
     this.work.clear();
     if (this.events.length > 0) {
-      await this.query('SELECT pg_advisory_xact_lock(?)', [EVENTS_LOCK]);
+      // The notice names the groups; PostgreSQL sends it only once this transaction commits.
+      const groups = this.events.map((e) => String(e.values[e.columns.indexOf('group_id')]));
+      await this.query('SELECT pg_advisory_xact_lock(?), pg_notify(?, ?)', [EVENTS_LOCK, EVENTS_CHANNEL, eventsPayload(groups)]);
       for (const e of this.events) {
         await this.query(`INSERT INTO events (${e.columns.join(', ')}) VALUES (${e.columns.map(() => '?').join(', ')})`, e.values);
       }
@@ -136,6 +140,9 @@ export class PgDatabase implements Store {
     readonly pool: pgTypes.Pool,
     readonly location: string,
     readonly repos: Repositories,
+    /** Commits of every server on the database (LISTEN on a connection of its own). */
+    readonly notices?: PgNotices,
+    readonly shared?: SharedServerState,
   ) {}
 
   async get<T>(sql: string, params?: Params): Promise<T | undefined> {
@@ -214,6 +221,7 @@ export class PgDatabase implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.queue;
+    await this.notices?.close();
     await this.pool.end();
   }
 }
