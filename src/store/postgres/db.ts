@@ -47,8 +47,12 @@ class PgTx implements Tx {
     private readonly counters: { statements: number },
   ) {}
 
+  /** The statement running or run last (a failure names it in the retry counts). */
+  current = '';
+
   private async query<T>(sql: string, params?: Params): Promise<pgTypes.QueryResult<T & pgTypes.QueryResultRow>> {
     this.counters.statements++;
+    this.current = sql;
     return this.client.query<T & pgTypes.QueryResultRow>(toPgSql(sql), toPgParams(params));
   }
 
@@ -112,6 +116,7 @@ class PgTx implements Tx {
       if (!sql) throw new Error(`no PostgreSQL statement for per-batch work ${reducer.name}`);
       for (const st of reducer.statements(items)) {
         this.counters.statements++;
+        this.current = sql;
         await this.client.query(sql, [st.json]);
       }
     }
@@ -135,6 +140,7 @@ export class PgDatabase implements Store {
   private closed = false;
   private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0, statements: 0 };
+  private readonly retries: Record<string, number> = {};
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -178,6 +184,7 @@ export class PgDatabase implements Store {
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
+          tx.current = 'COMMIT';
           await client.query('COMMIT');
           client.release();
           this.startHooks(tx.hooks);
@@ -190,6 +197,8 @@ export class PgDatabase implements Store {
             (state !== undefined && RETRYABLE.has(state) && attempt < MAX_ATTEMPTS) ||
             (state === UNIQUE_VIOLATION && ++uniqueFailures < MAX_UNIQUE_ATTEMPTS);
           if (!again) throw err;
+          const where = `${state} ${statementHead(tx?.current ?? 'BEGIN')}`;
+          this.retries[where] = (this.retries[where] ?? 0) + 1;
           // Apart again at random, a little longer each time (two servers on the same rows would collide again in step).
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
         }
@@ -214,7 +223,7 @@ export class PgDatabase implements Store {
   }
 
   stats(): WriterStats {
-    return { busy_ms: this.counters.busy_ms, batches: this.counters.batches, writes: this.counters.writes, statements: this.counters.statements, by_kind: {} };
+    return { busy_ms: this.counters.busy_ms, batches: this.counters.batches, writes: this.counters.writes, statements: this.counters.statements, by_kind: {}, retries: { ...this.retries } };
   }
 
   async close(): Promise<void> {
@@ -224,4 +233,12 @@ export class PgDatabase implements Store {
     await this.notices?.close();
     await this.pool.end();
   }
+}
+
+/** The first words of a statement that say what it touches (`INSERT INTO transaction_daily`, `UPDATE subscriptions`). */
+function statementHead(sql: string): string {
+  const m = /^\s*(INSERT INTO|UPDATE|DELETE FROM|SELECT [\s\S]*? FROM|SELECT|COMMIT|BEGIN)\s*(\w*)/i.exec(sql);
+  if (!m) return sql.trim().slice(0, 40);
+  const verb = /^SELECT /i.test(m[1]!) && m[1]!.length > 6 ? 'SELECT … FROM' : m[1]!.toUpperCase();
+  return `${verb} ${m[2] ?? ''}`.trim();
 }
