@@ -226,13 +226,13 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
     opts.progress?.(0, total, 'copying');
 
     for (const table of order) {
-      const cols = catalog.filter((c) => c.table === table);
       const { columns: sourceColumns, key } = await source.columns(table);
+      // A column only PostgreSQL has (the rollups' slot) takes its default.
+      const cols = catalog.filter((c) => c.table === table && sourceColumns.includes(c.column));
       const columnNames = cols.map((c) => c.column);
-      const absent = columnNames.filter((c) => !sourceColumns.includes(c));
       const surplus = sourceColumns.filter((c) => !columnNames.includes(c));
-      if (absent.length > 0 || surplus.length > 0) {
-        throw new CopyRefused(`table ${table}: the columns differ (${[...absent.map((c) => `${c} only in the target`), ...surplus.map((c) => `${c} only in the source`)].join(', ')})`, 'schema', table);
+      if (surplus.length > 0) {
+        throw new CopyRefused(`table ${table}: the columns differ (${surplus.map((c) => `${c} only in the source`).join(', ')})`, 'schema', table);
       }
       const integers = new Set(cols.filter((c) => c.type === 'bigint' || c.type === 'integer' || c.type === 'smallint').map((c) => c.column));
       const tableSql = client.escapeIdentifier(table);

@@ -26,7 +26,7 @@ export const PG_REDUCER_SQL: Record<string, string> = {
   transaction_daily: `INSERT INTO transaction_daily AS d (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_high, net_low)
 SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, v ->> 6, v ->> 7, v ->> 8, (v ->> 9)::bigint, (v ->> 10)::bigint, (v ->> 11)::bigint
 FROM json_array_elements($1::json) AS v
-ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id)
+ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, slot)
 DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low`,
 };
 
@@ -141,6 +141,12 @@ export class PgDatabase implements Store {
   private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0, statements: 0 };
   private readonly retries: Record<string, number> = {};
+  /**
+   * The reporting rollups' slot of this store's writes (migration 25): servers counting
+   * sales of the same day and dimensions update rows of their own, not one shared row.
+   * Set once the migrations ran (0 until then).
+   */
+  rollupSlot = 0;
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -180,7 +186,8 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+          // One trip: the transaction and the slot its rollup counts go to.
+          await client.query(`BEGIN ISOLATION LEVEL ${isolation}; SET LOCAL payctl.rollup_slot = '${this.rollupSlot}'`);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
