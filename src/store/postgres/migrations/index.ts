@@ -249,8 +249,9 @@ END $$`,
       'CREATE INDEX admin_tokens_hash ON admin_tokens (token_hash, expires_at)',
     ],
   },
+  portable(25),
   {
-    version: 25,
+    version: 26,
     name: 'rollup-slots',
     statements: [
       // Each server counts into a slot of its own (payctl.rollup_slot, set by the store in

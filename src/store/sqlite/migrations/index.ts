@@ -25,7 +25,8 @@ import exactMoneyRollup from './021-exact-money-rollup.js';
 import webhookFaults from './022-webhook-faults.js';
 import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
-import rollupSlots from './025-rollup-slots.js';
+import planUpdateJobs from './025-plan-update-jobs.js';
+import rollupSlots from './026-rollup-slots.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -62,5 +63,6 @@ export const migrations: Migration[] = [
   webhookFaults,
   forkJobs,
   sharedServerState,
+  planUpdateJobs,
   rollupSlots,
 ].sort((a, b) => a.version - b.version);
