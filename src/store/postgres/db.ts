@@ -142,9 +142,10 @@ export class PgDatabase implements Store {
   private counters = { busy_ms: 0, batches: 0, writes: 0, statements: 0 };
   private readonly retries: Record<string, number> = {};
   /**
-   * The reporting rollups' slot of this store's writes (migration 26): servers counting
-   * sales of the same day and dimensions update rows of their own, not one shared row.
-   * Set once the migrations ran (0 until then).
+   * The slot of this store's writes in the reporting rollups and the change counters
+   * (migration 26): servers counting sales of the same day and dimensions, or changing
+   * configuration at once, update rows of their own, not one shared row. Set once the
+   * migrations ran (0 until then).
    */
   rollupSlot = 0;
 

@@ -252,8 +252,25 @@ END $$`,
   portable(25),
   {
     version: 26,
-    name: 'rollup-slots',
+    name: 'write-slots',
     statements: [
+      // The change counters likewise: one row per slot, read as their sum through a view of
+      // the old name (readers unchanged). Under SERIALIZABLE one counter row bumped by every
+      // configuration change made concurrent changes on different servers (a sandbox
+      // created on each) fail and run again.
+      ...['config_version', 'vault_version'].flatMap((t) => [
+        `CREATE TABLE ${t}_slots (slot BIGINT PRIMARY KEY, n BIGINT NOT NULL)`,
+        `INSERT INTO ${t}_slots (slot, n) SELECT 0, n FROM ${t}`,
+        `DROP TABLE ${t}`,
+        `CREATE VIEW ${t} AS SELECT 1::bigint AS id, SUM(n)::bigint AS n FROM ${t}_slots`,
+      ]),
+      ...[['payctl_config_bump', 'config_version'], ['payctl_vault_bump', 'vault_version']].map(
+        ([fn, t]) => `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${t}_slots AS v (slot, n) VALUES (${SLOT}, 1) ON CONFLICT (slot) DO UPDATE SET n = v.n + 1;
+  RETURN NULL;
+END $$`,
+      ),
       // Each server counts into a slot of its own (payctl.rollup_slot, set by the store in
       // every write): a sale's rollup upsert meets only its own server's rows, not the
       // others' (under SERIALIZABLE, one shared row per day and dimensions made every

@@ -26,7 +26,7 @@ import webhookFaults from './022-webhook-faults.js';
 import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
 import planUpdateJobs from './025-plan-update-jobs.js';
-import rollupSlots from './026-rollup-slots.js';
+import writeSlots from './026-write-slots.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -64,5 +64,5 @@ export const migrations: Migration[] = [
   forkJobs,
   sharedServerState,
   planUpdateJobs,
-  rollupSlots,
+  writeSlots,
 ].sort((a, b) => a.version - b.version);
