@@ -38,4 +38,5 @@ export const POSTGRES_SUITE = [
   'services/settlement-chunks.test.js',
   'services/settlement-race.test.js',
   'services/webhook-claims.test.js',
+  'services/write-options.test.js',
 ];
