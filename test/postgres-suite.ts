@@ -19,10 +19,12 @@ export const POSTGRES_SUITE = [
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
   'http/payment-links.test.js',
+  'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
+  'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
   'http/transactions.test.js',
@@ -36,4 +38,5 @@ export const POSTGRES_SUITE = [
   'services/settlement-chunks.test.js',
   'services/settlement-race.test.js',
   'services/webhook-claims.test.js',
+  'services/write-options.test.js',
 ];

@@ -247,4 +247,5 @@ END $$`,
       'CREATE INDEX admin_tokens_hash ON admin_tokens (token_hash, expires_at)',
     ],
   },
+  portable(25),
 ];

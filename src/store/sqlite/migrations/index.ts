@@ -25,6 +25,7 @@ import exactMoneyRollup from './021-exact-money-rollup.js';
 import webhookFaults from './022-webhook-faults.js';
 import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
+import planUpdateJobs from './025-plan-update-jobs.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   webhookFaults,
   forkJobs,
   sharedServerState,
+  planUpdateJobs,
 ].sort((a, b) => a.version - b.version);

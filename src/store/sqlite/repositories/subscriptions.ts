@@ -7,7 +7,7 @@ import { toCustomerCardEntity, type CustomerBankAccountRow, type CustomerCardRow
 import type { SubscriptionChargeEntity, SubscriptionEntity, TokenSnapshot } from '../../../domain/recurring/entities.js';
 import type { PaymentMethods, SubscriptionChargeStore, SubscriptionFilter, SubscriptionStore } from '../../interfaces/recurring.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
-import { SKIP_LOCKED } from '../claims.js';
+import { LOCK, SKIP_LOCKED } from '../claims.js';
 
 /** The stored columns: the entity with its objects as JSON text and the trial flag as 0/1. */
 type SubscriptionRow = Omit<SubscriptionEntity, 'billing_cycle' | 'status' | 'proration_result' | 'retry_policy' | 'trial_done' | 'token_snapshot' | 'billing_address'> & {
@@ -146,9 +146,9 @@ export const subscriptionRepo: SubscriptionStore = {
     return row?.n ?? 0;
   },
 
-  /** Active subscriptions of a plan, a page at a time in id order. */
+  /** Active subscriptions of a plan, a page at a time in id order (claimed for the write: a plan update changes them). */
   activeOfPlan: (ex: Executor, planId: string, afterId: string, limit: number) =>
-    entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?`, [
+    entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?${LOCK}`, [
       planId,
       afterId,
       limit,
