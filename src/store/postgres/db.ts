@@ -143,7 +143,7 @@ export class PgDatabase implements Store {
   private readonly retries: Record<string, number> = {};
   /**
    * The slot of this store's writes in the reporting rollups and the change counters
-   * (migration 26): servers counting sales of the same day and dimensions, or changing
+   * (migration 27): servers counting sales of the same day and dimensions, or changing
    * configuration at once, update rows of their own, not one shared row. Set once the
    * migrations ran (0 until then).
    */

@@ -73,7 +73,7 @@ async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-/** Slots of the rollups and change counters (migration 26): servers started one after another get different ones, up to this many. */
+/** Slots of the rollups and change counters (migration 27): servers started one after another get different ones, up to this many. */
 const ROLLUP_SLOTS = 16;
 
 async function rollupSlot(db: PgDatabase): Promise<number> {

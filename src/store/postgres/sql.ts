@@ -18,7 +18,7 @@ const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
   [/^(\s*INSERT INTO (\w+)[\s\S]*ON CONFLICT \([^)]*\) DO UPDATE SET )([\s\S]*)$/, (_m: string, head: string, table: string, set: string) =>
     head + set.replace(/\b(\w+) = \1 ([-+])/g, `$1 = ${table}.$1 $2`)],
-  // The reporting rollup's rows are per slot here (migration 26): an upsert into it names the slot too.
+  // The reporting rollup's rows are per slot here (migration 27): an upsert into it names the slot too.
   [/\bON CONFLICT \((group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id)\)/g, 'ON CONFLICT ($1, slot)'],
   // `LIMIT -1` is SQLite's "no limit"; PostgreSQL's is LIMIT NULL.
   [/\bLIMIT \?/g, 'LIMIT NULLIF(?, -1)'],

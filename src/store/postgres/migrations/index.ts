@@ -250,8 +250,9 @@ END $$`,
     ],
   },
   portable(25),
+  portable(26),
   {
-    version: 26,
+    version: 27,
     name: 'write-slots',
     statements: [
       // The change counters likewise: one row per slot, read as their sum through a view of
