@@ -248,4 +248,5 @@ END $$`,
     ],
   },
   portable(25),
+  portable(26),
 ];
