@@ -38,5 +38,6 @@ export const POSTGRES_SUITE = [
   'services/settlement-chunks.test.js',
   'services/settlement-race.test.js',
   'services/webhook-claims.test.js',
+  'services/webhook-fault-holds.test.js',
   'services/write-options.test.js',
 ];
