@@ -78,15 +78,20 @@ function where(f: SubscriptionFilter): { sql: string; params: unknown[] } {
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-/** Due active subscriptions in (next_bill_date, id) order after `after`; `claim` ends the SELECT (sqlite/claims.ts). */
+/**
+ * Due active subscriptions in (next_bill_date, id) order after `after`; `claim` ends the
+ * SELECT (sqlite/claims.ts). The cursor is a row comparison, which both stores take as
+ * the due index's lower bound; spelled as `a > ? OR (a = ? AND id > ?)` PostgreSQL only
+ * filters with it, walking every row before the cursor on each chunk.
+ */
 function due(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope: GroupScope | undefined, claim: string) {
   const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
   return entities(after
     ? ex.all<SubscriptionRow>(
         `SELECT * FROM subscriptions
-         WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?)) AND ${s.sql}
+         WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date, id) > (?, ?) AND ${s.sql}
          ORDER BY next_bill_date, id LIMIT ?${claim}`,
-        [until, after.at, after.at, after.id, ...s.params, limit],
+        [until, after.at, after.id, ...s.params, limit],
       )
     : ex.all<SubscriptionRow>(
         `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql} ORDER BY next_bill_date, id LIMIT ?${claim}`,
