@@ -294,6 +294,11 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
       );
     }
     await client.query('COMMIT');
+    // Statistics for what was loaded: autovacuum analyzes a table only after 50 changed
+    // rows, so a small table (groups) would stay unanalyzed and the planner, guessing its
+    // size, take the claims' group-scope join for a few rows and sort a whole table
+    // instead of walking an index.
+    await client.query(`ANALYZE ${order.map((t) => client.escapeIdentifier(t)).join(', ')}`);
     return { tables: tables.sort((a, b) => a.table.localeCompare(b.table)), sequences };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
