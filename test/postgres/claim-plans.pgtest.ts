@@ -1,0 +1,69 @@
+// The plans of the claims on PostgreSQL: billing's due claim must walk the due index from
+// its cursor (a plan that sorts every due subscription, or walks the rows before the
+// cursor, makes each chunk cost the whole table), and `payctl db copy` must leave the
+// tables it loaded analyzed (an unanalyzed `groups` turns the claims' group-scope join
+// into that sort). PostgreSQL pass only.
+import '../helpers/env.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { subscriptionRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
+import { toPgSql } from '../../src/store/postgres/sql.js';
+import type { Tx } from '../../src/store/interfaces/db.js';
+import { runCliJson } from '../helpers/cli.js';
+import { tempDbPath } from '../helpers/platform.js';
+
+/** The SQL and parameters claimDue sends (read by an executor that only records). */
+async function claimDueStatement(until: string, after: { at: string; id: string }): Promise<{ sql: string; params: unknown[] }> {
+  let seen: { sql: string; params: unknown[] } | undefined;
+  const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+  await subscriptionRepo.claimDue(recorder, until, after, 100, { offsetMs: 0 });
+  assert.ok(seen, 'claimDue sent no statement');
+  return seen;
+}
+
+test('billing claims its chunk by walking the due index from the cursor, after a db copy', async () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-plans-')), 'payctl.db');
+  await runCliJson(['init', '--demo'], { db: file });
+  const target = tempDbPath();
+  await runCliJson(['db', 'copy', '--from', file, '--to', target]);
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    const analyzed = await client.query<{ relname: string }>(
+      `SELECT relname FROM pg_stat_user_tables WHERE relname IN ('groups', 'subscriptions') AND last_analyze IS NOT NULL ORDER BY relname`,
+    );
+    assert.deepEqual(analyzed.rows.map((r) => r.relname), ['groups', 'subscriptions'], 'db copy analyzes the tables it loaded');
+
+    // 20,000 due subscriptions (copies of the demo's last one), the first half billed (moved a year on).
+    const template = (await client.query<{ id: string; next_bill_date: string }>(
+      `SELECT id, next_bill_date FROM subscriptions WHERE status = 'active' ORDER BY next_bill_date DESC, id LIMIT 1`,
+    )).rows[0]!;
+    const columns = (await client.query<{ c: string }>(
+      `SELECT quote_ident(column_name) AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'subscriptions' ORDER BY ordinal_position`,
+    )).rows.map((r) => r.c);
+    const copied = columns.map((c) => (c === 'id' ? `substr(t.id, 1, 24) || lpad(to_hex(n), 12, '0')` : `t.${c}`));
+    await client.query(
+      `INSERT INTO subscriptions (${columns.join(', ')}) SELECT ${copied.join(', ')} FROM generate_series(1, 20000) n, subscriptions t WHERE t.id = $1`,
+      [template.id],
+    );
+    const cursorId = `${template.id.slice(0, 24)}${(10_000).toString(16).padStart(12, '0')}`;
+    await client.query(`UPDATE subscriptions SET next_bill_date = '2099-01-01T00:00:00.000Z' WHERE id LIKE $1 AND id <= $2`, [`${template.id.slice(0, 24)}%`, cursorId]);
+    await client.query('ANALYZE subscriptions');
+
+    const until = new Date(Date.parse(template.next_bill_date) + 86_400_000).toISOString();
+    const { sql, params } = await claimDueStatement(until, { at: template.next_bill_date, id: cursorId });
+    await client.query('BEGIN');
+    const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${toPgSql(sql)}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    await client.query('ROLLBACK');
+    assert.match(plan, /Index Scan using subscriptions_due on subscriptions/, plan);
+    assert.match(plan, /Index Cond: .*ROW\(next_bill_date, id\) > ROW\(/, `the cursor bounds the index scan:\n${plan}`);
+    assert.doesNotMatch(plan, /Sort|Seq Scan on subscriptions/, plan);
+    assert.match(plan, /Index Scan using subscriptions_due on subscriptions \(actual time=[\d.]+ rows=100 /, `100 rows claimed:\n${plan}`);
+  } finally {
+    await client.end();
+  }
+});
