@@ -10,7 +10,7 @@ import { appendEvents } from './events/events.js';
 export interface PendingEvent {
   type: string;
   data: unknown;
-  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time. */
+  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time; `at` alone: the instant of the change it records. */
   group?: string;
   at?: string;
 }

@@ -1,18 +1,17 @@
 // A fingerprint of everything in the database: one hash per table over all its rows.
 // "Refused" must mean "nothing changed": compare before and after a request.
 import { createHash } from 'node:crypto';
-import type { Executor } from '../../../src/store/interfaces/db.js';
+import type { Store } from '../../../src/store/interfaces/db.js';
+import { cellText, tableNames, tableRows } from '../../helpers/store.js';
 
 export type DbState = Map<string, string>;
 
-export async function dbState(ex: Executor): Promise<DbState> {
-  const tables = await ex.all<{ name: string }>(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-  );
+/** On either store: its own tables, read through it (helpers/store.ts). */
+export async function dbState(store: Store): Promise<DbState> {
   const state: DbState = new Map();
-  for (const { name } of tables) {
-    const rows = await ex.all<Record<string, unknown>>(`SELECT * FROM "${name.replace(/"/g, '""')}"`);
-    const lines = rows.map((r) => JSON.stringify(r)).sort();
+  for (const name of await tableNames(store)) {
+    const rows = await tableRows(store, name);
+    const lines = rows.map((r) => JSON.stringify(Object.entries(r).map(([k, v]) => [k, v === null ? null : cellText(v)]))).sort();
     state.set(name, createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16) + `:${rows.length}`);
   }
   return state;
