@@ -47,6 +47,9 @@ export const permissionError = (message: string) => new AppError(403, 'permissio
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
 export const idempotencyInFlight = () =>
   new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+/** A sandbox whose fork is still copying its rows: nothing may read or change it until it is whole. */
+export const sandboxForking = (groupId: string) =>
+  new AppError(409, 'invalid_request', `sandbox ${groupId} is still being forked; retry once GET /api/v1/sandboxes/${groupId} shows status active`);
 export const idempotencyMismatch = () =>
   new AppError(422, 'idempotency_error', 'this Idempotency-Key was used with a different request body');
 export const payloadTooLarge = () => new AppError(413, 'invalid_request', 'request body is larger than 1 MiB');

@@ -10,8 +10,6 @@
 // - tests that touch no store (test/domain, render, lint, pdf, processor, lib,
 //   cli/manifest, contract/drift, the webhook client and receiver-limit tests);
 // - tests of the SQLite store itself (test/store: group commit, WAL, rowid walks);
-// - services/billing (two processes billing the same subscriptions at once exhaust the
-//   serialization retries: needs claims with SKIP LOCKED).
 // docs/postgresql.md says what is not covered.
 export const POSTGRES_SUITE = [
   'cli/api-objects.test.js',
@@ -57,11 +55,13 @@ export const POSTGRES_SUITE = [
   'http/onboarding.test.js',
   'http/openapi.test.js',
   'http/payment-links.test.js',
+  'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
   'http/sandbox-fork-chunks.test.js',
+  'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
   'http/strict-time.test.js',
@@ -77,6 +77,7 @@ export const POSTGRES_SUITE = [
   'security/hostile-values.test.js',
   'security/isolation.test.js',
   'security/rate-limit.test.js',
+  'services/billing.test.js',
   'services/group-clocks.test.js',
   'services/patch-updates.test.js',
   'services/settlement-chunks.test.js',

@@ -21,6 +21,8 @@ export const ENV = {
   webhookLeaseMs: 'PAYCTL_WEBHOOK_LEASE_MS',
   /** How long a sandbox clock move waits for its group's catch-up before answering 202 with the progress (ms, real time; default 10000). */
   clockAnswerMs: 'PAYCTL_CLOCK_ANSWER_MS',
+  /** How long a sandbox fork request waits for the copy before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
+  forkAnswerMs: 'PAYCTL_FORK_ANSWER_MS',
   debug: 'DEBUG',
 } as const;
 

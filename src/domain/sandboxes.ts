@@ -67,10 +67,29 @@ export const groupClockSchema = z.object({
   catch_up: catchUpSchema.optional(),
 }).meta({ id: 'GroupClock' });
 
+/** active: usable; forking: a fork still copying its rows (its keys are refused with 409 until it is active). */
+export const sandboxStatusSchema = z.enum(['active', 'forking']);
+export type SandboxStatus = z.output<typeof sandboxStatusSchema>;
+
+export const forkProgressSchema = z
+  .object({
+    source_id: z.string().describe('The sandbox being copied'),
+    phase: z
+      .enum(['mapping', 'copying', 'finishing'])
+      .describe('mapping: giving each row of the source a new id; copying: copying the rows, parents first; finishing: counting the copy into the reports'),
+    table: z.string().nullable().describe('The table the phase is at'),
+    ids_mapped: z.number().int().describe('Rows of the source given a new id so far'),
+    rows_copied: z.number().int().describe('Rows copied so far'),
+    rows_total: z.number().int().describe("Rows the copy will hold (the source's rows now: it may still change)"),
+  })
+  .meta({ id: 'ForkProgress', description: 'How far a fork is (read from the database: it survives a restart, and the server goes on with it)' });
+export type ForkProgressState = z.output<typeof forkProgressSchema>;
+
 export const sandboxSchema = z
   .object({
     group_id: z.string(),
     name: z.string(),
+    status: sandboxStatusSchema.optional(),
     processor_id: z.string(),
     linked_account_id: z.string(),
     keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once)'),
@@ -82,12 +101,29 @@ export const sandboxSchema = z
   .catchall(z.unknown())
   .meta({ id: 'Sandbox', description: 'The shape `payctl init --demo --json` prints: ids, keys, and with demo the ids of the demo objects' });
 
+/** A fork answered before its copy was whole (202): the new sandbox's id and keys, and how far the copy is. */
+export const forkingSandboxSchema = z
+  .object({
+    group_id: z.string(),
+    name: z.string(),
+    status: z.literal('forking'),
+    keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once): refused with 409 until GET /api/v1/sandboxes/{group_id} shows status active'),
+    clock: timestamp.describe("The sandbox's time now"),
+    created_at: timestamp,
+    forked_from: z.string(),
+    fork: forkProgressSchema,
+  })
+  .meta({ id: 'ForkingSandbox', description: 'A fork still copying: the copy goes on in the server (and after a restart); poll GET /api/v1/sandboxes/{group_id}' });
+export type ForkingSandbox = z.output<typeof forkingSandboxSchema>;
+
 export const sandboxSummarySchema = z.object({
   group_id: z.string(),
   name: z.string(),
+  status: sandboxStatusSchema,
   clock: timestamp,
   offset_ms: z.number().int(),
   created_at: timestamp,
+  fork: forkProgressSchema.optional().describe('While status is forking'),
 }).meta({ id: 'SandboxSummary' });
 export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) }).meta({ id: 'SandboxList' });
 export type SandboxSummary = z.output<typeof sandboxSummarySchema>;

@@ -22,7 +22,7 @@ import { runDueWork } from '../services/clock/scheduler.js';
 import { abandonCatchUps } from '../services/clock/catch-up.js';
 import { clientAddress } from './client-ip.js';
 import { RateLimits } from './rate-limit.js';
-import { isAdminToken, newAdminToken } from './admin-token.js';
+import { acceptsAdminToken, newAdminToken, shareAdminToken } from './admin-token.js';
 import { isMissingReference } from '../store/errors.js';
 import { withGroupClock } from '../services/platform.js';
 import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
@@ -82,8 +82,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const closing = new AbortController();
   let drained: (() => void) | undefined;
   let baseUrl = '';
-  const rateLimits = new RateLimits(opts.settings ?? {});
+  const rateLimits = new RateLimits(opts.settings ?? {}, Date.now, platform.db.shared);
   const adminToken = opts.adminToken || newAdminToken();
+  const releaseAdminToken = await shareAdminToken(adminToken, platform.db.shared);
 
   /** A group API key of the path's group with one of `anyOf`; the route then runs on that group's clock. */
   const authorizeKey = async (ctx: RouteContext, authorization: string | undefined, anyOf: Permission[]) => {
@@ -155,7 +156,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       if (route.auth.kind === 'key') {
         await authorizeKey(ctx, authorization, route.auth.anyOf);
       } else if (route.auth.kind === 'admin') {
-        if (isAdminToken(adminToken, authorization)) ctx.admin = true;
+        if (await acceptsAdminToken(adminToken, authorization, platform.db.shared)) ctx.admin = true;
         else if (route.auth.orKey) await authorizeKey(ctx, authorization, route.auth.orKey);
         else {
           if (!authorization) throw authenticationError('missing Authorization header: send the sandbox admin token that payctl serve printed');
@@ -361,6 +362,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       abandonCatchUps(platform.db);
       await catchUp;
       await stopDeliveryLoop(platform);
+      await releaseAdminToken();
       await log.close();
     },
   };

@@ -5,6 +5,7 @@
 //   any credentials            401, 403
 //   POST, PUT or PATCH (a JSON body)  413 over 1 MiB, 415 not JSON
 //   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
+//   a group's key or path      409 the sandbox is still being forked
 //   a rate limit               429 with Retry-After and RateLimit-* headers
 //   a group's own calls        a sandbox's injected faults: 429 with Retry-After, 502, 504,
 //                              and Payctl-Fault on every answer (faultsApply, docs/faults.md)
@@ -43,6 +44,10 @@ export function successStatuses(route: RouteDef): StatusDoc[] {
   ];
 }
 
+/** Whether a route can meet a sandbox still forking: with a group's key (refused until the copy is whole), or a fork of it. */
+const answersForking = (route: RouteDef): boolean =>
+  route.auth.kind === 'key' || (route.auth.kind === 'admin' && route.auth.orKey !== undefined) || route.path.endsWith('/:group_id/fork');
+
 /** Error statuses, each answered with the Error body. */
 export function errorStatuses(route: RouteDef): StatusDoc[] {
   const faults = faultsApply(route);
@@ -67,9 +72,12 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
     );
   }
   out.push({ status: 404, description: 'Unknown resource (a resource of another group is not found too)', headers: limit });
-  if (takesIdempotencyKey(route)) {
-    out.push({ status: 409, description: 'A request with this Idempotency-Key is still running; retry later', headers: limit });
-  }
+  // A group's key works once its sandbox is whole: a fork's keys are issued when the copy starts.
+  const conflicts = [
+    ...(takesIdempotencyKey(route) ? ['A request with this Idempotency-Key is still running; retry later'] : []),
+    ...(answersForking(route) ? ['The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active'] : []),
+  ];
+  if (conflicts.length > 0) out.push({ status: 409, description: conflicts.join('. Or: '), headers: limit });
   if (takesBody(route)) {
     out.push({ status: 413, description: 'Request body larger than 1 MiB', headers: limit });
     out.push({ status: 415, description: 'Request body is not JSON (Content-Type: application/json)', headers: limit });

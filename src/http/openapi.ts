@@ -157,7 +157,10 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
     const messages = Object.entries(route.stream?.messages ?? {}).map(
       ([message, schema]) => [message, roots.push({ schema, io: 'output', fallbackName: `${name}${pascal(message)}` }) - 1] as const,
     );
-    return { route, body, res, messages };
+    const others = Object.entries(route.otherResponses ?? {}).map(
+      ([status, schema]) => [Number(status), roots.push({ schema, io: 'output', fallbackName: `${name}Response${status}` }) - 1] as const,
+    );
+    return { route, body, res, messages, others: new Map(others) };
   });
   // Every event type's payload, from the same zod schemas the event log is checked with.
   const eventRoots = EVENT_TYPES.map((type) => roots.push({ schema: eventSchemaOf(type), io: 'output', fallbackName: `Event_${type}` }) - 1);
@@ -170,7 +173,7 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
 
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
-  for (const { route, body, res, messages } of slots) {
+  for (const { route, body, res, messages, others } of slots) {
     const successContent = route.stream
       ? {
           [route.produces ?? 'text/event-stream']: {
@@ -186,7 +189,10 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
         ? jsonContent(components.refs[res]!)
         : { 'application/json': { schema: { type: 'object' } } };
     const responses: Record<string, Json> = {};
-    for (const doc of successStatuses(route)) responses[String(doc.status)] = response(doc, successContent);
+    for (const doc of successStatuses(route)) {
+      const other = others.get(doc.status);
+      responses[String(doc.status)] = response(doc, other === undefined ? successContent : jsonContent(components.refs[other]!));
+    }
     for (const doc of errorStatuses(route)) responses[String(doc.status)] = response(doc, { 'application/json': { schema: { $ref: errorRef } } });
     const opTags = [route.tag, ...(route.extension ? ['extension'] : [])];
     opTags.forEach((t) => tags.add(t));

@@ -1,5 +1,7 @@
-// Per-route, per-client-address rate limits: a sliding window log in memory, one set per
-// server. An address may make `points` requests in any trailing `durationMs`; the
+// Per-route, per-client-address rate limits: a sliding window log, in memory when one
+// process serves the database (SQLite), in the database when several servers may share
+// it (PostgreSQL: the store's shared state counts each hit under a lock, so the limit
+// holds across servers). An address may make `points` requests in any trailing `durationMs`; the
 // timestamps of its counted requests are kept (at most `points` of them), so there is no
 // burst at a window boundary as with a fixed window. Every request that passes the limit
 // counts, whatever its answer, so guessing session or card tokens costs attempts too.
@@ -8,6 +10,7 @@
 // whose in-memory limiter is a fixed window.)
 import { rateLimited } from '../errors.js';
 import type { RateLimitSpec } from './rate-limit-spec.js';
+import type { SharedServerState } from '../store/interfaces/shared.js';
 
 /** Which limit a route uses: routes sharing a bucket share one count per address. */
 export interface RateLimitRule {
@@ -26,12 +29,18 @@ export const PAY_RATE_LIMIT: RateLimitRule = {
 
 const EXPOSED = 'Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
+/** Shared counts between sweeps of a bucket's expired hits. */
+const SHARED_SWEEP_EVERY = 1024;
+
 export class RateLimits {
   private readonly buckets = new Map<string, SlidingWindow>();
+  private sharedCalls = 0;
 
   constructor(
     private readonly settings: Record<string, unknown>,
     private readonly now: () => number = Date.now,
+    /** The database's shared state: counts go there instead of this process's memory. */
+    private readonly shared?: SharedServerState,
   ) {}
 
   /**
@@ -40,7 +49,15 @@ export class RateLimits {
    */
   async consume(rule: RateLimitRule, address: string): Promise<Record<string, string>> {
     const window = this.bucket(rule);
-    const result = window.hit(address, this.now());
+    const now = this.now();
+    let result: { allowed: boolean; remaining: number; resetMs: number };
+    if (this.shared) {
+      const { points, durationMs } = window.spec;
+      result = await this.shared.rateHit(rule.bucket, address, now, points, durationMs);
+      if (++this.sharedCalls % SHARED_SWEEP_EVERY === 0) void this.shared.rateSweep(rule.bucket, now, durationMs).catch(() => undefined);
+    } else {
+      result = window.hit(address, now);
+    }
     const h = headers(window.spec, result.remaining, result.resetMs);
     if (!result.allowed) throw rateLimited(Number(h['RateLimit-Reset']), h);
     return h;

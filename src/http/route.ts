@@ -97,6 +97,8 @@ export interface RouteDef<Path extends string = string> {
   successDescription?: string;
   /** Other success statuses the handler answers (with a JsonResponse) and what each means. */
   otherStatuses?: Record<number, string>;
+  /** The body of an other status where it is not `response` (a fork's 202: the copy still under way). */
+  otherResponses?: Record<number, z.ZodType>;
   /** Non-JSON success content type, for the OpenAPI document. */
   produces?: string;
   /** A `text/event-stream` answer: what its messages carry, for the OpenAPI document. */

@@ -28,7 +28,7 @@ export const keyLines = (keys: Record<string, string>): string => Object.entries
 export const signupFormTable = (forms: SignupForm[]): string => table(['id', 'name', 'created'], forms.map((f) => [f.id, f.name, dateTime(f.created_at)]));
 
 export const sandboxTable = (rows: SandboxSummary[]): string =>
-  table(['group', { title: 'name', truncate: 12 }, 'clock', 'created'], rows.map((s) => [s.group_id, s.name, clockTime(s.clock), dateTime(s.created_at)]));
+  table(['group', { title: 'name', truncate: 12 }, 'status', 'clock', 'created'], rows.map((s) => [s.group_id, s.name, s.status, clockTime(s.clock), dateTime(s.created_at)]));
 
 /** A clock's time: "2027-01-01 00:00 UTC (2027-01-01T00:00:00.000Z)". */
 export const clockTime = (iso: string): string => `${dateTime(iso)} (${iso})`;
@@ -55,9 +55,16 @@ export function sandboxCreated(s: { group_id: string; name: string; clock: strin
   ].join('\n');
 }
 
-export function sandboxForked(fork: { group_id: string; name: string; clock: string; keys: Record<string, string>; rows: Record<string, number> }, from: string): string {
-  const total = Object.values(fork.rows).reduce((a, b) => a + b, 0);
-  return `Sandbox ${fork.group_id} (${fork.name}): ${total} rows copied from ${from}, clock ${clockTime(fork.clock)}\n${keyLines(fork.keys)}`;
+export function sandboxForked(
+  fork: { group_id: string; name: string; clock: string; keys: Record<string, string>; rows?: Record<string, number>; fork?: { rows_copied: number; rows_total: number } },
+  from: string,
+): string {
+  const copied = fork.fork
+    ? `still forking, ${fork.fork.rows_copied} of ${fork.fork.rows_total} rows copied`
+    : fork.rows
+      ? `${Object.values(fork.rows).reduce((a, b) => a + b, 0)} rows copied`
+      : 'copied';
+  return `Sandbox ${fork.group_id} (${fork.name}): ${copied} from ${from}, clock ${clockTime(fork.clock)}\n${keyLines(fork.keys)}`;
 }
 
 /** What `dev seed` loaded and how fast. */

@@ -513,6 +513,8 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   assert.equal(rules.data[0]?.fired, 1);
   await expect(api.DELETE('/api/v1/sandboxes/{group_id}/faults/{fault_id}', { params: { path: { ...sandboxPath, fault_id: rule.id } }, headers: admin }), 200);
   const fork = await expect(api.POST('/api/v1/sandboxes/{group_id}/fork', { params: { path: sandboxPath }, headers: admin, body: { name: 'Contract fork' } }), 201);
+  const shown = await expect(api.GET('/api/v1/sandboxes/{group_id}', { params: { path: { group_id: fork.group_id } }, headers: admin }), 200);
+  assert.equal(shown.status, 'active');
   for (const id of [fork.group_id, sandbox.group_id]) {
     const dropped = await expect(api.DELETE('/api/v1/sandboxes/{group_id}', { params: { path: { group_id: id } }, headers: admin }), 200);
     assert.equal(dropped.deleted, true);

@@ -1084,12 +1084,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One sandbox: its clock and status, and while it is being forked how far the copy is
+         * @description After a fork answered 202, poll this until status is active (fork.rows_copied of fork.rows_total meanwhile); its keys work from then on.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        get: operations["getApiV1SandboxesGroupId"];
         put?: never;
         post?: never;
         /**
-         * Drop a sandbox and every row of it in one transaction (its keys stop working at once)
-         * @description Drop a sandbox and every row of it in one transaction (its keys stop working at once).
+         * Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops
+         * @description Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops.
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          */
@@ -1192,7 +1198,7 @@ export interface paths {
         put?: never;
         /**
          * Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox
-         * @description The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link.
+         * @description The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link. The copy runs in short chunks that let other groups' writes through. 201 when it is whole within the answer budget (10 s, PAYCTL_FORK_ANSWER_MS); else 202 with the new sandbox's id and keys (issued at the start) and its progress (`fork`): the copy goes on in the server, and after a restart; poll GET /api/v1/sandboxes/{group_id} until status is active (no id_map then: look objects up by the new keys). Until then its keys are refused with 409. A sandbox still forking cannot be forked (409).
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
@@ -2927,6 +2933,47 @@ export interface components {
             /** @description Active until this time of the group's clock (exclusive) */
             until?: string;
         };
+        /** @description A fork still copying: the copy goes on in the server (and after a restart); poll GET /api/v1/sandboxes/{group_id} */
+        ForkingSandbox: {
+            /**
+             * Format: date-time
+             * @description The sandbox's time now
+             */
+            clock: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            fork: components["schemas"]["ForkProgress"];
+            forked_from: string;
+            group_id: string;
+            /** @description One API key per permission kind (shown once): refused with 409 until GET /api/v1/sandboxes/{group_id} shows status active */
+            keys: {
+                [key: string]: string;
+            };
+            name: string;
+            /** @constant */
+            status: "forking";
+        };
+        /** @description How far a fork is (read from the database: it survives a restart, and the server goes on with it) */
+        ForkProgress: {
+            /** @description Rows of the source given a new id so far */
+            ids_mapped: number;
+            /**
+             * @description mapping: giving each row of the source a new id; copying: copying the rows, parents first; finishing: counting the copy into the reports
+             * @enum {string}
+             */
+            phase: "mapping" | "copying" | "finishing";
+            /** @description Rows copied so far */
+            rows_copied: number;
+            /** @description Rows the copy will hold (the source's rows now: it may still change) */
+            rows_total: number;
+            /** @description The sandbox being copied */
+            source_id: string;
+            /** @description The table the phase is at */
+            table: string | null;
+        };
         ForkSandboxRequest: {
             /** @description Defaults to the original name with " (fork)" */
             name?: string;
@@ -3414,6 +3461,8 @@ export interface components {
             linked_account_id: string;
             name: string;
             processor_id: string;
+            /** @enum {string} */
+            status?: "active" | "forking";
         } & {
             [key: string]: unknown;
         };
@@ -3431,9 +3480,13 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             created_at: string;
+            /** @description While status is forking */
+            fork?: components["schemas"]["ForkProgress"];
             group_id: string;
             name: string;
             offset_ms: number;
+            /** @enum {string} */
+            status: "active" | "forking";
         };
         SettlementBatch: {
             /**
@@ -4274,7 +4327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4459,6 +4512,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4690,6 +4754,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -4896,6 +4971,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -5045,7 +5131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5228,6 +5314,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5440,6 +5537,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -5641,7 +5749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5856,6 +5964,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6081,6 +6200,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body larger than 1 MiB */
             413: {
                 headers: {
@@ -6283,6 +6413,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -6403,6 +6544,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6560,6 +6712,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6735,7 +6898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6917,6 +7080,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7139,6 +7313,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -7300,7 +7485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7493,6 +7678,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -7645,7 +7841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8118,7 +8314,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8396,6 +8592,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -8565,7 +8772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8761,6 +8968,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -8919,6 +9137,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9153,6 +9382,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -9357,7 +9597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9592,6 +9832,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -9802,6 +10053,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10027,7 +10289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10447,6 +10709,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -10601,6 +10874,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10767,7 +11051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10953,6 +11237,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -11099,6 +11394,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11358,7 +11664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11597,6 +11903,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -11826,7 +12143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12077,7 +12394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12319,7 +12636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12577,6 +12894,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -12722,6 +13050,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12892,7 +13231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13081,6 +13420,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -13207,6 +13557,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13363,6 +13724,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13568,6 +13940,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -13717,6 +14100,17 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13884,7 +14278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14064,6 +14458,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Payctl-Fault": components["headers"]["Payctl-Fault"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests; retry after Retry-After seconds (or a fault injected by this sandbox: Payctl-Fault names it) */
             429: {
                 headers: {
@@ -14212,7 +14617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15150,6 +15555,7 @@ export interface operations {
                      *         {
                      *           "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *           "name": "Contract sandbox",
+                     *           "status": "active",
                      *           "clock": "2026-11-25T07:47:27.862Z",
                      *           "offset_ms": 0,
                      *           "created_at": "2026-11-25T07:47:27.803Z"
@@ -15253,6 +15659,7 @@ export interface operations {
                      *       "processor_id": "01a2075f-c9bb-747a-a035-9cc745f28497",
                      *       "linked_account_id": "01a2075f-c9bb-747a-a035-a2ee0516ee55",
                      *       "name": "Contract sandbox",
+                     *       "status": "active",
                      *       "keys": {
                      *         "manage_transactions": "sk_test_tY55PZIjJt3TQiU5trrQtaOqbqBusRTr",
                      *         "view_transactions": "sk_test_lgDtOAYmWKBGT9LMdtm0lHOWGc7gAMh1",
@@ -15321,6 +15728,99 @@ export interface operations {
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a21889-9c48-75e4-bf07-d3a46cc95c89",
+                     *       "name": "Contract fork",
+                     *       "status": "active",
+                     *       "clock": "2026-11-29T15:46:41.433Z",
+                     *       "offset_ms": 86400000,
+                     *       "created_at": "2026-11-29T15:46:41.420Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxSummary"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -15533,6 +16033,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
@@ -15654,7 +16164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15807,6 +16317,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
@@ -15923,7 +16443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16053,6 +16573,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (no details in the body; the server log has them) */
             500: {
                 headers: {
@@ -16108,6 +16638,7 @@ export interface operations {
                      *       "processor_id": "01a2075f-c9bb-747a-a035-9cc745f28497",
                      *       "linked_account_id": "01a2075f-c9bb-747a-a035-a2ee0516ee55",
                      *       "name": "Contract sandbox",
+                     *       "status": "active",
                      *       "keys": {
                      *         "manage_transactions": "sk_test_tY55PZIjJt3TQiU5trrQtaOqbqBusRTr",
                      *         "view_transactions": "sk_test_lgDtOAYmWKBGT9LMdtm0lHOWGc7gAMh1",
@@ -16122,6 +16653,44 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Accepted: the new sandbox (status forking) with its keys and how far the copy is; it goes on after this answer */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a21888-c2d9-74f9-933f-946d28b71976",
+                     *       "name": "Contract fork",
+                     *       "status": "forking",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_cw5aIObhF2ocGNQw7HRkL4B5BrLoJIBn",
+                     *         "view_transactions": "sk_test_BG4noRLtpA7JLz0OzJKXExlJhl1ieMmg",
+                     *         "manage_products": "sk_test_rzI1XNnH5O7f9LIxvu6YdruawRy4Q0xI",
+                     *         "manage_invoices": "sk_test_9s8f38O4Hec1zQSzfKmvVuXzV2FXqL65",
+                     *         "view_invoices": "sk_test_CjTt60medvLgMD6oN9qp2h55JJ5lu6GF",
+                     *         "manage_customers": "sk_test_Kju8rnEw0Gwq6kamNpOsFGZnvUJHEcPl",
+                     *         "manage_partners": "sk_test_jwwcCmYsILCwtQWPZr6aNQkqeFezrdSi",
+                     *         "manage_webhooks": "sk_test_fNeOfvWV2bMvsSYygDd97Zb082C3rQrn"
+                     *       },
+                     *       "clock": "2026-11-26T15:45:45.706Z",
+                     *       "created_at": "2026-11-26T15:45:45.693Z",
+                     *       "forked_from": "01a21888-c2b3-7709-88de-700881f2c332",
+                     *       "fork": {
+                     *         "source_id": "01a21888-c2b3-7709-88de-700881f2c332",
+                     *         "phase": "mapping",
+                     *         "table": "groups",
+                     *         "ids_mapped": 0,
+                     *         "rows_copied": 1,
+                     *         "rows_total": 5003
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForkingSandbox"];
                 };
             };
             /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
@@ -16156,6 +16725,16 @@ export interface operations {
             };
             /** @description Unknown resource (a resource of another group is not found too) */
             404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

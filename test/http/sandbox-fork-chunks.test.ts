@@ -49,9 +49,9 @@ test('a fork taken one step per chunk (hundreds of writes) copies the same rows 
     assert.ok(chunks < 1000, 'the fork ends');
   }
   assert.ok(chunks >= 12, `${chunks} chunks`);
-  // Until it is whole the fork is no sandbox: not listed.
-  const listed = (await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.map((g: { group_id: string }) => g.group_id);
-  assert.ok(!listed.includes(forkId));
+  // Until it is whole the fork is listed as forking.
+  const listed = (await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.find((g: { group_id: string }) => g.group_id === forkId);
+  assert.equal(listed?.status, 'forking');
   const done = await s.p.db.write((tx) => tx.repos.groupRows.finishFork(tx, forkId));
   assert.equal(done?.idMap[original.customer_id as string] !== undefined, true);
   const source = await counts(original.group_id);

@@ -1,8 +1,9 @@
 // A fork survives a kill -9: a real `payctl serve` forks a sandbox of 40,000 customers
-// and is killed part-way. The database then holds whole chunks only (the rows the fork
-// has are exactly the rows its progress record says it copied) and no sandbox for the
-// fork; the restarted server's tick goes on from there, and at the end the fork has
-// exactly the source's rows, no duplicate, none missed.
+// (answering 202 at once with the new sandbox's keys) and is killed part-way. The
+// database then holds whole chunks only (the rows the fork has are exactly the rows its
+// progress record says it copied) and the fork is a sandbox still `forking`; the
+// restarted server's tick goes on from there, and at the end the fork has exactly the
+// source's rows, no duplicate, none missed, and the keys of the 202 work.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,11 +26,13 @@ const counts = async (db: Store, groupId: string) => {
 test('kill -9 in the middle of a fork: nothing half-copied, and the restarted server finishes it with exactly the source rows', async () => {
   const dbPath = tempDbPath();
   await (await openPlatform({ db: dbPath })).close(); // migrated, empty
-  const env = { PAYCTL_ADMIN_TOKEN: ADMIN };
+  const env = { PAYCTL_ADMIN_TOKEN: ADMIN, PAYCTL_FORK_ANSWER_MS: '0' };
   const args = ['--tick', '200', '--access-log', 'off'];
   let server: ServeProcess = await spawnServe({ db: dbPath, env, args });
   let source = '';
   let forkId = '';
+  let keys: Record<string, string> = {};
+  let announced = '';
   try {
     const sb = (await httpJson(`${server.url}/api/v1/sandboxes`, 'POST', { key: ADMIN, body: { demo: true } })).body;
     source = sb.group_id;
@@ -46,8 +49,10 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
     } finally {
       await seeder.close();
     }
-    // The fork's answer never comes (the server is killed): its request is left to fail.
-    void httpJson(`${server.url}/api/v1/sandboxes/${source}/fork`, 'POST', { key: ADMIN, body: { name: 'killed fork' } }).catch(() => undefined);
+    const forked = await httpJson(`${server.url}/api/v1/sandboxes/${source}/fork`, 'POST', { key: ADMIN, body: { name: 'killed fork' } });
+    assert.equal(forked.status, 202, forked.text);
+    keys = forked.body.keys;
+    announced = forked.body.group_id;
 
     // Kill once part of the customers are copied (polling the database, not timing).
     const watcher = await openStore(dbPath);
@@ -75,27 +80,34 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
       // Whole chunks: the fork holds exactly the rows its progress says were copied.
       const have = await counts(db, forkId);
       for (const [table, n] of Object.entries(have)) assert.equal(n, copied[table] ?? 0, table);
-      assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?', [forkId]))!.n, 0, 'no keys before the fork is whole');
+      assert.equal(forkId, announced, 'the fork under way is the sandbox the 202 named');
+      assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?', [forkId]))!.n, PERMISSIONS.length, 'its keys were issued at the start');
+      assert.equal((await db.get<{ status: string }>('SELECT status FROM groups WHERE id = ?', [forkId]))!.status, 'forking');
     } finally {
       await db.close();
     }
 
-    // The restarted server's tick goes on from the database; the fork then is a sandbox.
+    // The restarted server's tick goes on from the database; the fork then is an active sandbox.
     server = await spawnServe({ db: dbPath, env, args });
     for (;;) {
-      const list = await httpJson(`${server.url}/api/v1/sandboxes`, 'GET', { key: ADMIN });
-      assert.equal(list.status, 200, list.text);
-      if (list.body.data.some((g: { group_id: string }) => g.group_id === forkId)) break;
+      const shown = await httpJson(`${server.url}/api/v1/sandboxes/${forkId}`, 'GET', { key: ADMIN });
+      assert.equal(shown.status, 200, shown.text);
+      if (shown.body.status === 'active') break;
+      assert.equal(shown.body.fork.source_id, source);
       await new Promise((r) => setTimeout(r, 50));
     }
+    // The keys the 202 answered with work now.
+    const made = await httpJson(`${server.url}/api/v1/groups/${forkId}/customers`, 'POST', { key: keys.manage_customers!, body: { first_name: 'After' } });
+    assert.equal(made.status, 200, made.text);
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
   }
   const db = await openStore(dbPath);
   try {
-    assert.deepEqual(await counts(db, forkId), await counts(db, source));
-    assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM customers WHERE group_id = ?', [forkId]))!.n, CUSTOMERS + 1);
+    // The source's rows, and the customer made with the fork's key.
+    assert.deepEqual(await counts(db, forkId), { ...(await counts(db, source)), customers: CUSTOMERS + 2 });
+    assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM customers WHERE group_id = ?', [forkId]))!.n, CUSTOMERS + 2);
     assert.equal((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE group_id = ?', [forkId]))!.n, PERMISSIONS.length);
   } finally {
     await db.close();

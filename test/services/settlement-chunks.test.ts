@@ -34,10 +34,8 @@ test(`a cutoff with 250 sales closes batches of at most ${SETTLEMENT_BATCH_MAX},
     assert.deepEqual(batches.map((b) => b.transaction_count), [100, 100, 50]);
     assert.equal(new Set(batches.map((b) => b.cutoff_at)).size, 1, 'one cutoff');
     for (const b of batches) assert.deepEqual([b.rows, b.amount], [b.transaction_count, b.total_amount]);
-    // The event's document read whole (one SQL text for both stores), its object id taken here.
-    const closed = await p.db.all<{ data: unknown }>("SELECT data FROM events WHERE group_id = ? AND type = 'settlement_batch.closed'", [group.id]);
-    const ids = closed.map((c) => (typeof c.data === 'string' ? JSON.parse(c.data) : c.data) as { object: { id: string } }).map((d) => d.object.id);
-    assert.deepEqual(ids.sort(), batches.map((b) => b.id).sort());
+    const closed = await p.db.all<{ data: string }>("SELECT data FROM events WHERE group_id = ? AND type = 'settlement_batch.closed'", [group.id]);
+    assert.deepEqual(closed.map((c) => (JSON.parse(c.data) as { object: { id: string } }).object.id).sort(), batches.map((b) => b.id).sort());
     const left = await p.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM transactions WHERE group_id = ? AND status <> 'settled'", [group.id]);
     assert.equal(left!.n, 0);
   } finally {

@@ -5,13 +5,15 @@ import { adminAuth, adminOrKey, JsonResponse, type RouteDef, route } from '../ro
 import {
   createSandboxSchema,
   deletedSandboxSchema,
+  forkingSandboxSchema,
   forkSandboxSchema,
   groupClockSchema,
   moveClockSchema,
   sandboxListSchema,
   sandboxSchema,
+  sandboxSummarySchema,
 } from '../../domain/sandboxes.js';
-import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock } from '../../services/sandboxes/sandboxes.js';
+import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock, showSandbox } from '../../services/sandboxes/sandboxes.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
 const tag = 'Sandboxes';
@@ -44,9 +46,20 @@ export const sandboxRoutes: RouteDef[] = [
     handler: (c) => execute(listSandboxes, c.platform, c.ctx, {}),
   },
   route({
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id',
+    summary: 'One sandbox: its clock and status, and while it is being forked how far the copy is',
+    description: 'After a fork answered 202, poll this until status is active (fork.rows_copied of fork.rows_total meanwhile); its keys work from then on.',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    response: sandboxSummarySchema,
+    handler: (c) => execute(showSandbox, c.platform, c.ctx, { group_id: c.params.group_id }),
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v1/sandboxes/:group_id',
-    summary: 'Drop a sandbox and every row of it in one transaction (its keys stop working at once)',
+    summary: 'Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops',
     tag,
     extension: true,
     auth: adminAuth,
@@ -58,15 +71,22 @@ export const sandboxRoutes: RouteDef[] = [
     path: '/api/v1/sandboxes/:group_id/fork',
     summary: 'Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox',
     description:
-      'The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link.',
+      'The new sandbox gets its own key per permission kind (keys are not copied), no idempotency records and no payment-link sessions. id_map gives the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice and payment link. ' +
+      'The copy runs in short chunks that let other groups\' writes through. 201 when it is whole within the answer budget (10 s, PAYCTL_FORK_ANSWER_MS); else 202 with the new sandbox\'s id and keys (issued at the start) and its progress (`fork`): ' +
+      'the copy goes on in the server, and after a restart; poll GET /api/v1/sandboxes/{group_id} until status is active (no id_map then: look objects up by the new keys). Until then its keys are refused with 409. A sandbox still forking cannot be forked (409).',
     tag,
     extension: true,
     auth: adminAuth,
     body: forkSandboxSchema,
     response: sandboxSchema,
     status: 201,
+    otherStatuses: { 202: 'Accepted: the new sandbox (status forking) with its keys and how far the copy is; it goes on after this answer' },
+    otherResponses: { 202: forkingSandboxSchema },
     noIdempotency: carriesKeys,
-    handler: (c) => executeRaw(forkSandbox, c.platform, c.ctx, withParams(c.body ?? {}, { group_id: c.params.group_id })),
+    handler: async (c) => {
+      const sandbox = await executeRaw(forkSandbox, c.platform, c.ctx, withParams(c.body ?? {}, { group_id: c.params.group_id }));
+      return sandbox.status === 'forking' ? new JsonResponse(202, sandbox) : sandbox;
+    },
   }),
   route({
     method: 'GET',

@@ -17,12 +17,14 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
   let done = 0;
   const pacer = new Pacer(p.db);
   for (;;) {
-    const rows = await p.db.repos.invoicePastDue.candidates(p.db, cutoffDay, scope, CHUNK);
-    if (rows.length === 0) break;
+    // Checked on the reader first: most passes have nothing to notify and need no write.
+    if ((await p.db.repos.invoicePastDue.candidates(p.db, cutoffDay, scope, 1)).length === 0) break;
     let all = true;
     pacer.start();
-    done += await p.db.write(async (tx) => {
+    const chunk = await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
+      // Claimed: another server's pass takes other invoices.
+      const rows = await tx.repos.invoicePastDue.claimCandidates(tx, cutoffDay, scope, CHUNK);
       let n = 0;
       for (const row of rows) {
         // The rest are read again by the next chunk (still not notified).
@@ -34,10 +36,12 @@ export async function notifyPastDueInvoices(p: Platform, until: Date, scope: Gro
         appendClockEvent(tx, row.group_id, at, event('invoice.past_due', await loadInvoice(tx, row, at)));
         n++;
       }
-      return n;
+      return { n, read: rows.length };
     }, CHUNK_WRITE);
-    progress?.(done, done + (rows.length === CHUNK ? CHUNK : 0), 'invoices past due');
-    if (rows.length < CHUNK && all) break;
+    done += chunk.n;
+    progress?.(done, done + (chunk.read === CHUNK ? CHUNK : 0), 'invoices past due');
+    // Fewer than a chunk free: the rest (if any) are another server's, in its chunk now.
+    if (chunk.read < CHUNK && all) break;
     await pacer.rest();
   }
   return done;

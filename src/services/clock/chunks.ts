@@ -8,8 +8,12 @@
 import { performance } from 'node:perf_hooks';
 import type { WriteOptions } from '../../store/interfaces/db.js';
 
-/** How a chunk is queued on the writer: in a transaction of its own, so no request's write shares (and waits out) its budget. */
-export const CHUNK_WRITE: WriteOptions = { alone: true };
+/**
+ * How a chunk is queued on the writer: in a transaction of its own, so no request's write
+ * shares (and waits out) its budget; and it claims the rows it works on, so several
+ * servers running the same job take different rows (store/sqlite/claims.ts).
+ */
+export const CHUNK_WRITE: WriteOptions = { alone: true, claims: true };
 
 /** Work one chunk may do inside its write transaction before it commits (ms). */
 export const CHUNK_BUDGET_MS = 20;

@@ -16,6 +16,7 @@ import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
 import { deliverDue } from '../webhooks/delivery.js';
 import { resumeForks } from '../sandboxes/sandboxes.js';
+import { resumePlanUpdates } from '../recurring/plan-updates.js';
 
 export type Progress = (done: number, total: number, label: string) => void;
 
@@ -52,6 +53,8 @@ const platformJobs: PlatformJob[] = [
   },
   // Forks a killed server left part-way (their progress is in the database).
   { name: 'sandbox-forks', run: (p) => resumeForks(p) },
+  // Plan updates a killed server left part-way over the plan's subscriptions.
+  { name: 'plan-updates', run: (p) => resumePlanUpdates(p) },
   // Keys used without an API key (public routes) belong to no group.
   { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until, { groupId: 'public' }) },
 ];

@@ -1,8 +1,9 @@
-// In-process notice that events were committed, so a stream of this process sends them
-// at once instead of at its next poll (events written by other processes on the same
-// database are found by that poll).
+// Notice that events were committed, so a stream sends them at once instead of at its
+// next poll: this process's commits through an in-process bus, other servers' through
+// the store's notices (PostgreSQL: LISTEN/NOTIFY). With SQLite one process writes the
+// file; other processes' events (a CLI command's) are found by the stream's poll.
 import { EventEmitter } from 'node:events';
-import type { Tx } from '../../store/interfaces/db.js';
+import type { Store, Tx } from '../../store/interfaces/db.js';
 
 const bus = new EventEmitter();
 bus.setMaxListeners(0);
@@ -22,8 +23,17 @@ export function nudgeAfterCommit(tx: Tx, groupId: string): void {
   groups.add(groupId);
 }
 
-/** Call `fn` whenever events of `groupId` were committed by this process; returns the unsubscribe. */
-export function onEventsCommitted(groupId: string, fn: () => void): () => void {
+/**
+ * Call `fn` whenever events of `groupId` were committed: by this process, or by any server
+ * on `store`'s database (also when its notices may have been missed); returns the unsubscribe.
+ */
+export function onEventsCommitted(store: Store, groupId: string, fn: () => void): () => void {
   bus.on(groupId, fn);
-  return () => bus.off(groupId, fn);
+  const offRemote = store.notices?.onEvents((n) => {
+    if ('all' in n || n.groups.includes(groupId)) fn();
+  });
+  return () => {
+    bus.off(groupId, fn);
+    offRemote?.();
+  };
 }

@@ -5,7 +5,8 @@
 //
 // One feed per database and group, shared by every connection of this process that
 // follows that group: it polls the log (events written by any process on the database)
-// and wakes at once on the in-process nudge, reads each new page once, serializes each
+// and wakes at once on the nudge (this process's commits, and on PostgreSQL every
+// server's, through LISTEN/NOTIFY), reads each new page once, serializes each
 // event once, and hands the page to its connections — so a hundred listeners cost one
 // poll, not a hundred. A connection that starts behind the feed (a resume from an older
 // Last-Event-ID) or falls behind it (a slow client: its queue is bounded) reads the log
@@ -29,6 +30,8 @@ import { onEventsCommitted } from './nudge.js';
 export const STREAM_PAGE = 500;
 /** How often a stream looks for events other processes committed (server setting `eventStreamPollMs`). */
 export const STREAM_POLL_MS = 250;
+/** The same when the store announces every server's commits (the poll is then only a safety net). */
+export const STREAM_POLL_NOTICED_MS = 5_000;
 /** Heartbeat comment interval, so proxies and clients see a live connection (server setting `eventStreamHeartbeatMs`). */
 export const STREAM_HEARTBEAT_MS = 15_000;
 /** The reconnection delay suggested to clients (`retry:`). */
@@ -111,7 +114,7 @@ class Feed {
     private readonly done: () => void,
   ) {
     this.head = start;
-    this.off = onEventsCommitted(group, () => {
+    this.off = onEventsCommitted(store, group, () => {
       this.dirty = true;
       this.wakeLoop?.();
     });
@@ -193,7 +196,7 @@ export function streamFeeds(store: object): Array<{ group: string; connections: 
 
 /** Sends the stream until the client goes away or the server shuts down. */
 export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: StreamIo): Promise<void> {
-  const pollMs = positive(io.settings.eventStreamPollMs) ?? STREAM_POLL_MS;
+  const pollMs = positive(io.settings.eventStreamPollMs) ?? (ctx.store.notices ? STREAM_POLL_NOTICED_MS : STREAM_POLL_MS);
   const heartbeatMs = positive(io.settings.eventStreamHeartbeatMs) ?? STREAM_HEARTBEAT_MS;
   let wake: (() => void) | undefined;
   let woken = false;

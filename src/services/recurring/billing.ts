@@ -278,7 +278,8 @@ export async function billDueSubscriptions(p: Platform, until: Date, progress?: 
     pacer.start();
     const chunk = await p.db.write(async (tx): Promise<{ cursor: Cursor; attempts: number } | null> => {
       const deadline = chunkDeadline();
-      const rows = await tx.repos.subscriptions.dueBatch(tx, untilIso, after, CHUNK_ROWS, scope);
+      // Claimed: another server billing the same range takes other subscriptions.
+      const rows = await tx.repos.subscriptions.claimDue(tx, untilIso, after, CHUNK_ROWS, scope);
       if (rows.length === 0) return null;
       const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
       let next: Cursor = after;

@@ -25,8 +25,11 @@ import type { PlanEntity, RetryPolicySteps } from '../../domain/recurring/entiti
 import { notFound, parseOrThrow } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireLinkedAccount } from '../groups/groups.js';
-import { applyTerms, BILLING_BATCH_SIZE } from './billing.js';
-import { toSubscription } from './subscriptions.js';
+import { BILLING_BATCH_SIZE } from './billing.js';
+import { completePlanUpdate } from './plan-updates.js';
+import { changeAmount, withTerms } from '../../domain/recurring/subscription-calendar.js';
+import type { ProrationBehavior } from '../../domain/recurring/constants.js';
+import { yieldToOthers } from '../clock/chunks.js';
 
 export function toPlan(row: PlanEntity): Plan {
   return {
@@ -137,7 +140,11 @@ async function planPage(ctx: GroupContext, linkedAccountId: string, q: { limit: 
  * shipping_amount, initial_amount, billing_cycle, billing_factor, duration,
  * max_retry_count and retry policy. prorate: true charges the prorated difference for the
  * rest of the current cycle at once (immediate_action); false prorates nothing (the new
- * amount applies from the next charge). Everything happens in one write.
+ * amount applies from the next charge). The plan and the job that reaches its
+ * subscriptions are one write; the subscriptions are then updated in chunks
+ * (plan-updates.ts), and the answer comes after the last. An update that would take a
+ * subscription past the money bound is refused first (400, nothing written): every
+ * subscription's new terms are worked out on the reader before anything is written.
  */
 async function update(
   p: Platform,
@@ -147,7 +154,15 @@ async function update(
   given: (current: Plan) => Promise<UpdatePlanInput>,
 ): Promise<Plan> {
   const groupId = ctx.group;
-  return unitOfWork(ctx, async ({ tx, emit }) => {
+  {
+    // Checked on the reader first, so the writer is never held for it.
+    await requireLinkedAccount(ctx.store, groupId, linkedAccountId);
+    const current = await requirePlan(ctx.store, groupId, linkedAccountId, id);
+    const input = await given(toPlan(current));
+    const behavior = planUpdateProrationBehavior(input);
+    if (behavior) await checkSubscriptionTerms(ctx, { ...current, ...planValues(input) }, behavior);
+  }
+  const result = await unitOfWork(ctx, async ({ tx, emit }) => {
     await requireLinkedAccount(tx, groupId, linkedAccountId);
     const current = await requirePlan(tx, groupId, linkedAccountId, id);
     const input = await given(toPlan(current));
@@ -159,29 +174,45 @@ async function update(
       retry_policy: keptPolicy ? current.retry_policy : null,
       updated_at: ctx.clock.nowIso(),
     };
-    await tx.repos.plans.update(tx, plan);
-
     const behavior = planUpdateProrationBehavior(input);
     if (behavior) {
-      let after = '';
-      for (;;) {
-        const rows = await tx.repos.subscriptions.activeOfPlan(tx, plan.id, after, BILLING_BATCH_SIZE);
-        if (rows.length === 0) break;
-        const methods = await tx.repos.subscriptions.paymentMethods(tx, rows);
-        for (const row of rows) {
-          const next = { ...(await applyTerms(tx, p, row, planTerms(plan), behavior, methods, emit)), updated_at: plan.updated_at };
-          if ((await tx.repos.subscriptions.save(tx, next)) !== 1) throw new Error(`subscription ${row.id} changed during the plan update`);
-          // Each subscription the plan's new terms reached is updated too.
-          const changed = updatedEvent('subscription.updated', toSubscription(row, methods), toSubscription(next, methods));
-          if (changed) emit(changed);
-        }
-        after = rows.at(-1)!.id;
-      }
+      await tx.repos.plans.beginUpdate(tx, {
+        plan_id: plan.id,
+        group_id: groupId,
+        linked_account_id: linkedAccountId,
+        behavior,
+        cursor: '',
+        updated_at: plan.updated_at,
+        request_id: ctx.request?.id ?? null,
+        idempotency_key: ctx.request?.idempotency_key ?? null,
+      });
     }
+    await tx.repos.plans.update(tx, plan);
     const updated = updatedEvent('plan.updated', toPlan(current), toPlan(plan));
     if (updated) emit(updated);
     return toPlan(plan);
   });
+  // The subscriptions (a replay finds no job left: nothing to do).
+  await completePlanUpdate(p, id, ctx);
+  return result;
+}
+
+/**
+ * Refuse (400 naming the field, before anything is written) an update whose new terms
+ * would take one of the plan's active subscriptions past the money bound: each one's new
+ * amount and proration worked out as the chunks will, on the reader, a page at a time.
+ */
+async function checkSubscriptionTerms(ctx: GroupContext, plan: PlanEntity, behavior: ProrationBehavior): Promise<void> {
+  const terms = planTerms(plan);
+  const now = ctx.clock.nowIso();
+  let after = '';
+  for (;;) {
+    const rows = await ctx.store.repos.subscriptions.activeOfPlan(ctx.store, plan.id, after, BILLING_BATCH_SIZE);
+    for (const row of rows) changeAmount(withTerms(row, terms), terms.amount, behavior, now, terms.amount_field);
+    if (rows.length < BILLING_BATCH_SIZE) return;
+    after = rows.at(-1)!.id;
+    await yieldToOthers();
+  }
 }
 
 const planPath = { ...linkedAccount, plan_id: z.string() };

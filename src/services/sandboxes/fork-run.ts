@@ -4,12 +4,14 @@
 // (fork_jobs), so after a kill -9 the server's tick (resumeForks) goes on from there.
 // The last step names the new group and issues its keys: only then is it a sandbox.
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
 import type { Store, Tx } from '../../store/interfaces/db.js';
 import type { FinishedFork, ForkProgress } from '../../store/interfaces/platform.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { newId } from '../../lib/ids.js';
+import type { Progress } from '../clock/scheduler.js';
 
 /** What finishing a fork gives its caller (the one who receives the keys). */
 export interface ForkDone extends FinishedFork {
@@ -33,10 +35,11 @@ const runsOf = (db: Store) => {
  * usable; the promise gives what it returned, or undefined if another run finished it.
  * A run already going in this process is joined.
  */
-export function runFork(p: Platform, forkId: string, finish: Finish): Promise<ForkDone | undefined> {
+export function runFork(p: Platform, forkId: string, finish: Finish, progress?: Progress): Promise<ForkDone | undefined> {
   const mine = runsOf(p.db);
   const going = mine.get(forkId);
   if (going) return going;
+  const report = progress && reporter(p, forkId, progress);
   const run = (async () => {
     const pacer = new Pacer(p.db);
     let done: ForkDone | undefined;
@@ -44,6 +47,7 @@ export function runFork(p: Platform, forkId: string, finish: Finish): Promise<Fo
       pacer.start();
       const deadline = chunkDeadline();
       const step = await p.db.write((tx) => tx.repos.groupRows.forkChunk(tx, forkId, fresh, () => pastDeadline(deadline)), CHUNK_WRITE);
+      if (step && report) await report(step.phase);
       if (!step || step.phase === 'over') return done;
       if (step.phase === 'copied') {
         done = await p.db.write(async (tx) => {
@@ -56,6 +60,29 @@ export function runFork(p: Platform, forkId: string, finish: Finish): Promise<Fo
   })().finally(() => mine.delete(forkId));
   mine.set(forkId, run);
   return run;
+}
+
+/** How often a progress bar is told of a fork (its size is counted each time). */
+const REPORT_EVERY_MS = 250;
+
+/** Tells `progress` how far the fork is (ids mapped, then rows copied, of the source's rows), at most every REPORT_EVERY_MS. */
+function reporter(p: Platform, forkId: string, progress: Progress): (phase: string) => Promise<void> {
+  let last = 0;
+  let lastPhase = '';
+  return async (phase) => {
+    // Once the rows are copied the bar is full: forgetting the map is not shown.
+    if (phase === 'clean' || phase === 'over') return;
+    const now = performance.now();
+    if (phase === lastPhase && now - last < REPORT_EVERY_MS) return;
+    last = now;
+    lastPhase = phase;
+    const f = await forkProgress(p, forkId);
+    if (!f?.size) return;
+    const copied = Object.values(f.copied).reduce((a, b) => a + b, 0);
+    const total = Math.max(1, f.size.total);
+    if (f.phase === 'map') progress(Math.min(f.size.mapped, total), total, 'Mapping ids');
+    else progress(Math.min(copied, total), total, 'Copying rows');
+  };
 }
 
 /** A fork's progress, read from the database (undefined once it is over). */

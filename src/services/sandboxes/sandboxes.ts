@@ -14,19 +14,29 @@ import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up
 import { ENV, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
-import { createSandboxSchema, forkSandboxSchema, moveGroupClockInput, type MoveClock, type SandboxSummary } from '../../domain/sandboxes.js';
+import {
+  createSandboxSchema,
+  forkSandboxSchema,
+  moveGroupClockInput,
+  type ForkingSandbox,
+  type ForkProgressState,
+  type MoveClock,
+  type SandboxSummary,
+} from '../../domain/sandboxes.js';
 import { clockMoveTarget, parseInstant } from '../../domain/time.js';
-import { notFound, validationError } from '../../errors.js';
+import { notFound, sandboxForking, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
-import { runFork, type Finish } from './fork-run.js';
+import { forkProgress, runFork, type Finish } from './fork-run.js';
+import type { ForkProgress } from '../../store/interfaces/platform.js';
 import type { RequestContext } from '../context.js';
 
 export interface Sandbox {
   group_id: string;
   name: string;
+  status: 'active' | 'forking';
   processor_id: string;
   linked_account_id: string;
   keys: Record<Permission, string>;
@@ -66,7 +76,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   });
   const ids = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
   const demo = input.demo ? await seedDemoInGroup(g, ids) : {};
-  return { ...ids, name: group.name, keys, clock: g.clock.nowIso(), created_at: now, ...demo };
+  return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...demo };
 }
 
 export const listSandboxes = useCase({
@@ -76,19 +86,46 @@ export const listSandboxes = useCase({
     await base.refresh();
     const sandboxes = await ctx.store.repos.sandboxes.list(ctx.store);
     const now = base.now().getTime();
-    return {
-      data: sandboxes.map((r) => ({
-        group_id: r.id,
-        name: r.name,
-        clock: new Date(now + r.clock_offset_ms).toISOString(),
-        offset_ms: r.clock_offset_ms,
-        created_at: r.created_at,
-      })),
-    };
+    return { data: sandboxes.map((r) => toSummary(r, now)) };
   },
 });
 
+function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
+  return {
+    group_id: r.id,
+    name: r.name,
+    status: r.status === 'forking' ? 'forking' : 'active',
+    clock: new Date(platformNow + r.clock_offset_ms).toISOString(),
+    offset_ms: r.clock_offset_ms,
+    created_at: r.created_at,
+  };
+}
+
+/** A fork's progress as the API shows it. */
+function toForkState(f: ForkProgress): ForkProgressState {
+  const copied = Object.values(f.copied).reduce((a, b) => a + b, 0);
+  return {
+    source_id: f.source_id,
+    phase: f.phase === 'map' ? 'mapping' : f.phase === 'copy' ? 'copying' : 'finishing',
+    table: f.table,
+    ids_mapped: f.size?.mapped ?? 0,
+    rows_copied: copied,
+    rows_total: Math.max(f.size?.total ?? 0, copied),
+  };
+}
+
 const groupId = z.object({ group_id: z.string() });
+
+/**
+ * How long a clock move's or a fork's request waits for its work before answering 202
+ * with the progress so far (PAYCTL_CLOCK_ANSWER_MS, PAYCTL_FORK_ANSWER_MS).
+ */
+export const DEFAULT_ANSWER_MS = 10_000;
+
+function answerBudget(env: Env, name: string): number {
+  const v = Number(env[name]);
+  return env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_ANSWER_MS;
+}
 
 /** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */
 export const deleteSandbox = useCase({
@@ -101,42 +138,90 @@ export const deleteSandbox = useCase({
     }),
 });
 
-/** Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox, in chunks (fork-run.ts). */
-export const forkSandbox = useCase({ input: forkSandboxSchema.extend(groupId.shape), run: fork });
+/**
+ * Copy a sandbox (every row, new ids, same relationships and clock) into a new sandbox,
+ * in chunks (fork-run.ts). The first write records the fork, writes the new group (status
+ * `forking`) and issues its keys, so the caller holds them whatever happens next (a 202,
+ * a kill -9: the server's tick finishes the copy and the same keys then work).
+ */
+export const forkSandbox = useCase({
+  input: forkSandboxSchema.extend(groupId.shape),
+  run: (p: Platform, ctx: RequestContext, input) => fork(p, ctx, input, { answerWithinMs: answerBudget(p.env, ENV.forkAnswerMs) }),
+});
 
-export type ForkedSandbox = Sandbox & { forked_from: string; id_map: Record<string, string>; rows: Record<string, number> };
+export type ForkedSandbox = Sandbox & { status: 'active'; forked_from: string; id_map: Record<string, string>; rows: Record<string, number> };
 
-async function fork(p: Platform, ctx: RequestContext, input: z.output<typeof forkSandboxSchema> & { group_id: string }): Promise<ForkedSandbox> {
-  const groupId = input.group_id;
+/**
+ * Fork `input.group_id`. Without `answerWithinMs` the answer waits for the whole copy;
+ * with it, the answer comes when the copy is whole or after that long, whichever is
+ * first: then it is the new sandbox with status `forking` and its progress (the route's
+ * 202), and the copy goes on after the answer. `progress` hears of the copy (the CLI's bar).
+ */
+export async function fork(
+  p: Platform,
+  ctx: RequestContext,
+  input: z.output<typeof forkSandboxSchema> & { group_id: string },
+  opts: { answerWithinMs?: number; progress?: Progress } = {},
+): Promise<ForkedSandbox | Sandbox | ForkingSandbox> {
+  const sourceId = input.group_id;
   const newGroupId = newId();
-  // The fork is recorded first; chunks then copy it, and its last write names it and issues its keys.
-  await unitOfWork(ctx, async ({ tx }) => {
-    const source = await tx.repos.sandboxes.find(tx, groupId);
+  const started = await unitOfWork(ctx, async ({ tx }) => {
+    const source = await tx.repos.sandboxes.find(tx, sourceId);
     if (!source) throw notFound('sandbox');
+    if (source.status === 'forking') throw sandboxForking(sourceId);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
-    await tx.repos.groupRows.beginFork(tx, groupId, newGroupId, name, withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso());
-    return { group_id: newGroupId, forked_from: groupId, name };
+    const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
+    await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
+    return { name, at, keys: await issueKeys(tx, newGroupId, at) };
   });
-  const done = await runFork(p, newGroupId, finishFork(p));
-  if (!done) throw new Error(`fork ${newGroupId} was finished by another run`);
-  return done.extra as ForkedSandbox;
+  const run = runFork(p, newGroupId, finishFork(p), opts.progress);
+  const budget = opts.answerWithinMs;
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  const outcome = await (budget === undefined
+    ? run
+    : Promise.race([run, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), budget)))]).finally(() => clearTimeout(timer)));
+  if (outcome === late) {
+    // Nobody waits for it any more: a failure is reported here, and the server's tick goes on with the fork.
+    run.catch((err: unknown) => process.stderr.write(`fork ${newGroupId} of sandbox ${sourceId} stopped: ${String(err)}; the server's tick goes on with it\n`));
+    const state = await sandboxState(p, newGroupId);
+    if (state?.status === 'forking') return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork! };
+  } else if (outcome) {
+    return { ...(outcome.extra as ForkedSandbox), keys: started.keys };
+  }
+  // Over meanwhile without this run: dropped, or finished by another server (the answer then has no id map).
+  const g = await ctx.store.repos.sandboxes.find(ctx.store, newGroupId);
+  if (!g) throw notFound('sandbox (it was dropped while it was being forked)');
+  const [processor] = await ctx.store.repos.processors.listByGroup(ctx.store, newGroupId);
+  const [account] = await ctx.store.repos.linkedAccounts.listByGroup(ctx.store, newGroupId);
+  const state = await sandboxState(p, newGroupId);
+  return {
+    group_id: newGroupId,
+    name: g.name,
+    status: g.status === 'forking' ? 'forking' : 'active',
+    processor_id: processor?.id ?? '',
+    linked_account_id: account?.id ?? '',
+    keys: started.keys,
+    clock: state?.clock ?? started.at,
+    created_at: g.created_at,
+    forked_from: sourceId,
+  };
 }
 
-/** The last step of a fork, in the write that makes its group whole: its name, creation time and keys. */
+/** The last step of a fork, in the write that makes its group whole: its name, creation time and status active (its keys were issued at the start). */
 function finishFork(p: Platform): Finish {
-  return async (tx, newGroupId, done): Promise<ForkedSandbox> => {
+  return async (tx, newGroupId, done): Promise<Omit<ForkedSandbox, 'keys'>> => {
     const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
     const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
     await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
-    const keys = await issueKeys(tx, newGroupId, now);
     const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
     const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
     return {
       group_id: newGroupId,
       name: done.name,
+      status: 'active',
       processor_id: processor?.id ?? '',
       linked_account_id: account?.id ?? '',
-      keys,
       clock: now,
       created_at: now,
       forked_from: done.source_id,
@@ -146,7 +231,7 @@ function finishFork(p: Platform): Finish {
   };
 }
 
-/** Go on with every fork not over (the server's tick after a kill -9): its keys are issued but never shown (the admin issues new ones). Returns forks finished. */
+/** Go on with every fork not over (the server's tick after a kill -9; the keys its request answered with then work). Returns forks finished. */
 export async function resumeForks(p: Platform): Promise<number> {
   let n = 0;
   for (const forkId of await p.db.repos.groupRows.pendingForks(p.db)) {
@@ -154,6 +239,28 @@ export async function resumeForks(p: Platform): Promise<number> {
   }
   return n;
 }
+
+/** A sandbox's state: its clock, status and, while it is forking, how far the copy is. */
+async function sandboxState(p: Platform, id: string): Promise<SandboxSummary | undefined> {
+  const base = platformClock(p);
+  await base.refresh();
+  const g = await p.db.repos.sandboxes.find(p.db, id);
+  if (!g) return undefined;
+  const summary = toSummary(g, base.now().getTime());
+  if (summary.status !== 'forking') return summary;
+  const progress = await forkProgress(p, id);
+  return progress ? { ...summary, fork: toForkState(progress) } : summary;
+}
+
+/** One sandbox: its clock and status, and while it is forking how far the copy is (poll this after a fork's 202). */
+export const showSandbox = useCase({
+  input: groupId,
+  async run(p: Platform, ctx: RequestContext, input): Promise<SandboxSummary> {
+    const state = await sandboxState(p, input.group_id);
+    if (!state) throw notFound('sandbox');
+    return state;
+  },
+});
 
 export interface GroupClockState {
   group_id: string;
@@ -181,18 +288,11 @@ async function groupClock(p: Platform, groupId: string, finished = false): Promi
   };
 }
 
-/** How long a clock move's request waits for its catch-up before answering with the progress so far (PAYCTL_CLOCK_ANSWER_MS). */
-export const DEFAULT_CLOCK_ANSWER_MS = 10_000;
-
-function clockAnswerMs(env: Env): number {
-  const v = Number(env[ENV.clockAnswerMs]);
-  return env[ENV.clockAnswerMs] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_CLOCK_ANSWER_MS;
-}
 
 /** Move one group's clock: `moveClock` for the group the input names, answering after at most the clock answer budget. */
 export const moveGroupClock = useCase({
   input: moveGroupClockInput,
-  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input, undefined, { answerWithinMs: clockAnswerMs(p.env) }),
+  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input, undefined, { answerWithinMs: answerBudget(p.env, ENV.clockAnswerMs) }),
 });
 
 /**
@@ -218,6 +318,7 @@ export async function moveClock(
   await unitOfWork(ctx, async ({ tx }) => {
     const own = await tx.repos.groupClocks.offset(tx, groupId);
     if (own === undefined) throw notFound('group');
+    if ((await tx.repos.groups.find(tx, groupId))?.status === 'forking') throw sandboxForking(groupId);
     const current = base.now().getTime() + own;
     // Never backwards, at most 10 years per request, within the supported years (DESIGN.md "Clock moves").
     const move = clockMoveTarget(current, input);

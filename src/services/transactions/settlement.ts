@@ -55,11 +55,13 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
   let settled = 0;
   const pacer = new Pacer(p.db);
   for (;;) {
-    const rows = await p.db.repos.settlement.candidates(p.db, lastCutoff, CHUNK, scope);
-    if (rows.length === 0) break;
+    // Checked on the reader first: most passes have nothing to settle and need no write.
+    if ((await p.db.repos.settlement.candidates(p.db, lastCutoff, 1, scope)).length === 0) break;
     pacer.start();
-    settled += await p.db.write(async (tx) => {
+    const chunk = await p.db.write(async (tx) => {
       const deadline = chunkDeadline();
+      // Claimed: another server settling the same day takes other transactions.
+      const rows = await tx.repos.settlement.claimCandidates(tx, lastCutoff, CHUNK, scope);
       const batches = new Map<string, { id: string; group_id: string; cutoff_at: string; ids: string[] }>();
       for (const r of rows) {
         const cutoff = cutoffAfter(r.created_at);
@@ -89,9 +91,12 @@ export async function runSettlement(p: Platform, until: Date, scope: GroupScope,
         // The batches left are read again by the next chunk (still pending, still due).
         if (pastDeadline(deadline)) break;
       }
-      return n;
+      return { n, read: rows.length };
     }, CHUNK_WRITE);
-    progress?.(settled, settled + (rows.length === CHUNK ? CHUNK : 0), 'settling');
+    settled += chunk.n;
+    // None free: the rest are another server's, in its chunk now.
+    if (chunk.read === 0) break;
+    progress?.(settled, settled + (chunk.read === CHUNK ? CHUNK : 0), 'settling');
     await pacer.rest();
   }
   const expiredBefore = new Date(until.getTime() - AUTH_EXPIRY_MS).toISOString();

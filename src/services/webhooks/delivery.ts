@@ -33,7 +33,7 @@
 // others, and an attempt never outlives its lease (one whose turn comes too late to get
 // its time is not sent; it is due again when the lease ends).
 import { performance } from 'node:perf_hooks';
-import type { Store } from '../../store/interfaces/db.js';
+import type { Store, WriteOptions } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import { forGroup, withClockOffset, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
@@ -54,6 +54,8 @@ const BATCH = 256;
 /** How long a nudged loop waits for more commits before its pass: fewer, larger passes under load. */
 const COALESCE_MS = 20;
 const DEFAULT_LEASE_MS = 15_000;
+/** A claim's write: deliveries another server is claiming at this moment are passed over, not fought for (store/sqlite/claims.ts). */
+const CLAIMS: WriteOptions = { claims: true };
 /** How long an outcome waits for others still in flight to share its write. */
 const RECORD_WAIT_MS = 10;
 
@@ -296,12 +298,12 @@ export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at
 async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
   const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
   try {
-    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost));
+    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost), CLAIMS);
     return due;
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
   }
-  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy)));
+  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy), CLAIMS));
   return due.filter((d) => got.has(d.delivery_id));
 }
 

@@ -3,6 +3,7 @@
 // a transaction inside `write` — and each executor carries the store's repositories,
 // so a service takes them from the handle it was given, never from a module import.
 import type { Repositories } from './store.js';
+import type { SharedServerState, StoreNotices } from './shared.js';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
 
@@ -107,6 +108,12 @@ export interface WriteOptions {
    * batch; the writes queued after it go in the next batch.
    */
   alone?: boolean;
+  /**
+   * The write claims the rows it works on (SELECT … SKIP_LOCKED / LOCK, store/sqlite/claims.ts):
+   * on PostgreSQL it runs READ COMMITTED, where a row another server holds is skipped (or
+   * waited for, then read as committed) instead of failing the write on serialization.
+   */
+  claims?: boolean;
 }
 
 /**
@@ -124,5 +131,9 @@ export interface Store extends Executor {
   afterCommitSettled(): Promise<void>;
   /** The writer's counters so far. */
   stats(): WriterStats;
+  /** Commits of other servers on the same database (absent with one process per database: SQLite). */
+  readonly notices?: StoreNotices;
+  /** State several servers on one database share (absent with one process per database: SQLite). */
+  readonly shared?: SharedServerState;
   close(): Promise<void>;
 }

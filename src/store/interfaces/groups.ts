@@ -26,8 +26,8 @@ export interface ApiKeyStore {
   /** Several keys in one statement (a sandbox's key per permission kind). */
   insertMany(tx: Tx, keys: readonly ApiKeyEntity[]): Promise<void>;
   findByHash(ex: Executor, hash: string): Promise<ApiKeyEntity | undefined>;
-  /** The key with its group's clock offset (authentication reads both at once). */
-  findForAuth(ex: Executor, hash: string): Promise<(ApiKeyEntity & { clock_offset_ms: number }) | undefined>;
+  /** The key with its group's clock offset and status (authentication reads them at once). */
+  findForAuth(ex: Executor, hash: string): Promise<(ApiKeyEntity & { clock_offset_ms: number; group_status: string }) | undefined>;
   find(ex: Executor, id: string): Promise<ApiKeyEntity | undefined>;
   list(ex: Executor, groupId?: string): Promise<ApiKeyEntity[]>;
   revoke(tx: Tx, id: string, at: string): Promise<{ changes: number }>;
@@ -43,6 +43,6 @@ export interface SandboxStore {
   find(ex: Executor, id: string): Promise<SandboxEntity | undefined>;
   /** Oldest first. */
   list(ex: Executor): Promise<SandboxEntity[]>;
-  /** A fork's own name and creation time (its other columns are the original's). */
+  /** A fork made whole: its own name and creation time (its other columns are the original's), status active. */
   nameFork(tx: Tx, id: string, name: string, at: string): Promise<RunResult>;
 }

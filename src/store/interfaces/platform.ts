@@ -30,6 +30,8 @@ export interface VersionStore {
 export interface InvoicePastDueStore {
   /** Pending invoices of `scope` due before `cutoffDay` (YYYY-MM-DD) not yet notified, oldest due first. */
   candidates(ex: Executor, cutoffDay: string, scope: GroupScope, limit: number): Promise<InvoiceEntity[]>;
+  /** The same, claimed by this write (a past-due chunk): rows another server's write holds are passed over. */
+  claimCandidates(tx: Tx, cutoffDay: string, scope: GroupScope, limit: number): Promise<InvoiceEntity[]>;
   /** Record the notice; 0 changes when another process did, or the invoice was paid, archived or moved meanwhile. */
   markNotified(tx: Tx, id: string, dueDate: string, at: string): Promise<RunResult>;
 }
@@ -52,7 +54,7 @@ export interface GroupRowsStore {
   forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined>;
   /** A copied fork's id map and rows copied; it is marked whole (phase `clean`). Undefined unless its phase is `copied`. */
   finishFork(tx: Tx, forkId: string): Promise<FinishedFork | undefined>;
-  /** A fork's progress (undefined once it is over). */
+  /** A fork's progress (undefined once it is over), with its size. */
   forkProgress(ex: Executor, forkId: string): Promise<ForkProgress | undefined>;
   /** Forks not over yet. */
   pendingForks(ex: Executor): Promise<string[]>;
@@ -70,6 +72,8 @@ export interface ForkProgress {
   table: string | null;
   /** Rows copied so far, per table. */
   copied: Record<string, number>;
+  /** From forkProgress only: rows given a new id so far, and the rows of the source now (what a whole copy will hold). */
+  size?: { mapped: number; total: number };
 }
 
 /** A fork whose rows are all copied: its name, source, old → new ids (tables marked inIdMap) and rows copied per table. */

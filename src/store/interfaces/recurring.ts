@@ -4,6 +4,7 @@
 import type { Executor, Tx } from '../interfaces/db.js';
 import type { PlanEntity, SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
 import type { GroupScope } from './scope.js';
+import type { ProrationBehavior } from '../../domain/recurring/constants.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain/customers.js';
 
 export interface PlanStore {
@@ -14,6 +15,30 @@ export interface PlanStore {
   /** Newest first. */
   list(ex: Executor, groupId: string, linkedAccountId: string, limit: number, offset: number): Promise<PlanEntity[]>;
   count(ex: Executor, groupId: string, linkedAccountId: string): Promise<number>;
+  /** Record (or restart from the first subscription) the plan's update of its active subscriptions. */
+  beginUpdate(tx: Tx, job: PlanUpdateJob): Promise<void>;
+  /** The plan's update under way, its row claimed for this write (another server's chunk of it is waited for); undefined when none. */
+  claimUpdate(tx: Tx, planId: string): Promise<PlanUpdateJob | undefined>;
+  /** Where the update got to: the last subscription id done. */
+  advanceUpdate(tx: Tx, planId: string, cursor: string): Promise<void>;
+  /** The update reached every subscription: it is over. */
+  endUpdate(tx: Tx, planId: string): Promise<void>;
+  /** Plans with an update under way (the server's tick resumes them). */
+  pendingUpdates(ex: Executor): Promise<string[]>;
+}
+
+/** A plan update under way over its active subscriptions, a chunk at a time in id order. */
+export interface PlanUpdateJob {
+  plan_id: string;
+  group_id: string;
+  linked_account_id: string;
+  behavior: ProrationBehavior;
+  /** The last subscription id done ('' before the first). */
+  cursor: string;
+  /** The update's time: each subscription it reaches takes it as its updated_at. */
+  updated_at: string;
+  request_id: string | null;
+  idempotency_key: string | null;
 }
 
 export interface SubscriptionFilter {
@@ -43,6 +68,8 @@ export interface SubscriptionStore {
   count(ex: Executor, filter: SubscriptionFilter): Promise<number>;
   /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
   dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionEntity[]>;
+  /** The same, claimed by this write (a billing chunk): rows another server's write holds are passed over. */
+  claimDue(tx: Tx, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope): Promise<SubscriptionEntity[]>;
   countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number>;
   /** Active subscriptions of a plan, a page at a time in id order. */
   activeOfPlan(ex: Executor, planId: string, afterId: string, limit: number): Promise<SubscriptionEntity[]>;

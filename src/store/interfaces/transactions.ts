@@ -46,6 +46,8 @@ export interface SettlementBatchEntity {
 export interface SettlementStore {
   /** Pending sales and captured auths of the groups in `scope` created before `before`, oldest first. */
   candidates(ex: Executor, before: string, limit: number, scope: GroupScope): Promise<SettleCandidate[]>;
+  /** The same, claimed by this write (a settlement chunk): rows another server's write holds are passed over. */
+  claimCandidates(tx: Tx, before: string, limit: number, scope: GroupScope): Promise<SettleCandidate[]>;
   insertBatch(tx: Tx, b: SettlementBatchEntity): Promise<void>;
   /** Compare-and-set of a batch's transactions to settled: the transactions it actually moved, in id order. */
   settle(tx: Tx, ids: readonly string[], batchId: string, at: string): Promise<TransactionEntity[]>;

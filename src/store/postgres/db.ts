@@ -2,15 +2,18 @@
 // transaction. Writes of one process run one at a time (as on SQLite, so what a write
 // read still holds when it writes); writes of different servers run concurrently under
 // SERIALIZABLE and the one PostgreSQL gives up on (40001, 40P01) runs again, a bounded
-// number of times. Deferred inserts, compare-and-sets and checks run in order before the
+// number of times. Background work that claims its rows (WriteOptions.claims: FOR UPDATE
+// SKIP LOCKED) runs READ COMMITTED instead: its row locks, not SSI, keep servers apart. Deferred inserts, compare-and-sets and checks run in order before the
 // write's next statement or its COMMIT; per-batch work once before COMMIT. Events are
 // inserted last, under a transaction-scoped advisory lock held to the COMMIT, so their
 // positions (`seq`) are taken in commit order and a reader never sees a later position
 // before an earlier one (the live stream and Last-Event-ID never skip an event).
 import type pgTypes from 'pg';
-import type { BatchReducer, Params, RunResult, Store, Tx, WriterStats } from '../interfaces/db.js';
+import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { RETRYABLE, sqlState, toPgParams, toPgSql, UNIQUE_VIOLATION } from './sql.js';
+import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
+import type { SharedServerState } from '../interfaces/shared.js';
 
 /** The advisory lock that orders event positions (an arbitrary constant of this store). */
 export const EVENTS_LOCK = 7_262_011;
@@ -114,7 +117,9 @@ class PgTx implements Tx {
     }
     this.work.clear();
     if (this.events.length > 0) {
-      await this.query('SELECT pg_advisory_xact_lock(?)', [EVENTS_LOCK]);
+      // The notice names the groups; PostgreSQL sends it only once this transaction commits.
+      const groups = this.events.map((e) => String(e.values[e.columns.indexOf('group_id')]));
+      await this.query('SELECT pg_advisory_xact_lock(?), pg_notify(?, ?)', [EVENTS_LOCK, EVENTS_CHANNEL, eventsPayload(groups)]);
       for (const e of this.events) {
         await this.query(`INSERT INTO events (${e.columns.join(', ')}) VALUES (${e.columns.map(() => '?').join(', ')})`, e.values);
       }
@@ -135,6 +140,9 @@ export class PgDatabase implements Store {
     readonly pool: pgTypes.Pool,
     readonly location: string,
     readonly repos: Repositories,
+    /** Commits of every server on the database (LISTEN on a connection of its own). */
+    readonly notices?: PgNotices,
+    readonly shared?: SharedServerState,
   ) {}
 
   async get<T>(sql: string, params?: Params): Promise<T | undefined> {
@@ -145,14 +153,18 @@ export class PgDatabase implements Store {
   }
 
   /** Run `fn` in one transaction (again, when PostgreSQL gave up on it); resolves after the COMMIT. */
-  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
-    const run = this.queue.then(() => this.attempt(fn));
+    // A write that claims its rows (background work) holds them with row locks, and
+    // READ COMMITTED lets it pass over or wait for another server's rows: under
+    // SERIALIZABLE, two servers working one index range fail each other's commits.
+    const isolation = opts?.claims ? 'READ COMMITTED' : 'SERIALIZABLE';
+    const run = this.queue.then(() => this.attempt(fn, isolation));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async attempt<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  private async attempt<T>(fn: (tx: Tx) => Promise<T>, isolation: string): Promise<T> {
     const started = performance.now();
     this.counters.writes++;
     let uniqueFailures = 0;
@@ -162,7 +174,7 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+          await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
@@ -209,6 +221,7 @@ export class PgDatabase implements Store {
     if (this.closed) return;
     this.closed = true;
     await this.queue;
+    await this.notices?.close();
     await this.pool.end();
   }
 }

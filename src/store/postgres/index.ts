@@ -9,6 +9,8 @@ import { PgDatabase } from './db.js';
 import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
 import { sqlState } from './sql.js';
+import { PgNotices } from './notices.js';
+import { PgSharedState } from './shared.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -31,7 +33,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);
-  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories);
+  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool));
   try {
     const { to } = await migratePg(db);
     db.schemaVersion = to;

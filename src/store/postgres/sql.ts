@@ -13,6 +13,8 @@ const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/WHERE id IN \(SELECT value FROM json_each\(\?\)\) AND lease_owner/g, 'WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?::json) AS value) AND lease_owner'],
   [/\(SELECT value FROM json_each\(\?\)\)/g, '(SELECT value FROM json_array_elements_text(?::json) AS value)'],
   [/([\s(])\+(\w+)/g, '$1$2'],
+  // Row claims (sqlite/claims.ts): a comment on SQLite, row locks here.
+  [/\/\* (FOR UPDATE(?: SKIP LOCKED)?) \*\//g, '$1'],
   // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
   [/^(\s*INSERT INTO (\w+)[\s\S]*ON CONFLICT \([^)]*\) DO UPDATE SET )([\s\S]*)$/, (_m: string, head: string, table: string, set: string) =>
     head + set.replace(/\b(\w+) = \1 ([-+])/g, `$1 = ${table}.$1 $2`)],

@@ -11,6 +11,7 @@
 import type { FinishedFork, ForkPhase, ForkProgress, GroupRowsStore } from '../interfaces/platform.js';
 import type { Executor, Tx } from '../interfaces/db.js';
 import { tableColumns } from './schema.js';
+import { LOCK } from './claims.js';
 import { countGroupIntoRollup } from './repositories/reporting.js';
 
 export interface GroupTable {
@@ -58,6 +59,11 @@ export const GROUP_TABLES: GroupTable[] = [
     id: 'id',
     inIdMap: true,
     refs: ['linked_account_id'],
+  },
+  {
+    table: 'plan_update_jobs',
+    owner: { column: 'group_id' },
+    forkSkip: "a plan update under way is the source's request: it finishes there (a fork copies each subscription as it is)",
   },
   {
     table: 'subscriptions',
@@ -137,13 +143,19 @@ export function ownerCondition(t: GroupTable, alias = t.table): string {
   return `${alias}.${t.owner.column} IN (SELECT p.${parent.id} FROM ${parent.table} p WHERE ${ownerCondition(parent, 'p')})`;
 }
 
-/** Remove every row of a group, children first, inside the caller's transaction. Returns rows deleted per table. */
+/**
+ * Remove every row of a group, children first, inside the caller's transaction, and its
+ * fork if it is one still under way (the fork's next chunk then finds nothing to do).
+ * Returns rows deleted per table.
+ */
 export async function deleteGroupRows(tx: Tx, groupId: string): Promise<Record<string, number>> {
   const deleted: Record<string, number> = {};
   for (const t of [...GROUP_TABLES].reverse()) {
     const { changes } = await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
     deleted[t.table] = changes;
   }
+  await tx.run('DELETE FROM fork_map WHERE fork_id = ?', [groupId]);
+  await tx.run('DELETE FROM fork_jobs WHERE fork_id = ?', [groupId]);
   return deleted;
 }
 
@@ -174,15 +186,33 @@ interface ForkJobRow {
   created_at: string;
 }
 
-/** Record a fork of group `from` into the new group `to` (nothing copied yet: chunks do that). */
+/**
+ * Record a fork of group `from` into the new group `to` (nothing else copied yet: chunks
+ * do that). The new group's own row is written here, a copy of the source's with status
+ * `forking`, so the fork has an identity from its first write: keys can be issued to it
+ * (they are refused until it is whole) and it is listed with its progress.
+ */
 export async function beginFork(tx: Tx, from: string, to: string, name: string, at: string): Promise<void> {
-  await tx.run("INSERT INTO fork_jobs (fork_id, source_id, name, phase, created_at) VALUES (?, ?, ?, 'map', ?)", [to, from, name, at]);
+  const columns = await tableColumns(tx, 'groups');
+  const own: Record<string, unknown> = { id: to, name, status: 'forking', created_at: at, updated_at: at };
+  const params: unknown[] = [];
+  const exprs = columns.map((c) => {
+    if (!(c in own)) return `s.${c}`;
+    params.push(own[c]);
+    return '?';
+  });
+  await tx.run(`INSERT INTO groups (${columns.join(', ')}) SELECT ${exprs.join(', ')} FROM groups s WHERE s.id = ?`, [...params, from]);
+  await tx.run("INSERT INTO fork_jobs (fork_id, source_id, name, phase, copied, created_at) VALUES (?, ?, ?, 'map', ?, ?)", [to, from, name, JSON.stringify({ groups: 1 }), at]);
 }
 
-/** A fork's progress (undefined once it is over). */
+/** A fork's progress (undefined once it is over), with its size: ids mapped so far, and the source's rows now. */
 export async function forkProgress(ex: Executor, forkId: string): Promise<ForkProgress | undefined> {
   const j = await ex.get<ForkJobRow>('SELECT * FROM fork_jobs WHERE fork_id = ?', [forkId]);
-  return j && toProgress(j);
+  if (!j) return undefined;
+  const mapped = (await ex.get<{ n: number }>('SELECT COUNT(*) AS n FROM fork_map WHERE fork_id = ?', [forkId]))!.n;
+  let total = 0;
+  for (const t of COPIED) total += Number((await ex.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t.table} WHERE ${ownerCondition(t)}`, [j.source_id]))!.n);
+  return { ...toProgress(j), size: { mapped: Number(mapped), total } };
 }
 
 function toProgress(j: ForkJobRow): ForkProgress {
@@ -212,7 +242,8 @@ export async function pendingForks(ex: Executor): Promise<string[]> {
  * stopped is written with the rows, so a chunk is whole or absent after a kill -9.
  */
 export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined> {
-  const j = await tx.get<ForkJobRow>('SELECT * FROM fork_jobs WHERE fork_id = ?', [forkId]);
+  // Another server's chunk of the same fork is waited for, then gone on from where it left.
+  const j = await tx.get<ForkJobRow>(`SELECT * FROM fork_jobs WHERE fork_id = ?${LOCK}`, [forkId]);
   if (!j) return undefined;
   const copied = JSON.parse(j.copied) as Record<string, number>;
   do {
@@ -240,6 +271,11 @@ export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; s
         if (copied.transactions) await countGroupIntoRollup(tx, forkId);
         j.phase = 'copied';
         break;
+      }
+      if (t.table === 'groups') {
+        // Written by beginFork.
+        Object.assign(j, { step: j.step + 1, cursor: '' });
+        continue;
       }
       const n = await copyStep(tx, j, t);
       copied[t.table] = (copied[t.table] ?? 0) + n.changes;

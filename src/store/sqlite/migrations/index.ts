@@ -24,6 +24,8 @@ import faultRules from './020-fault-rules.js';
 import exactMoneyRollup from './021-exact-money-rollup.js';
 import webhookFaults from './022-webhook-faults.js';
 import forkJobs from './023-fork-jobs.js';
+import sharedServerState from './024-shared-server-state.js';
+import planUpdateJobs from './025-plan-update-jobs.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -59,4 +61,6 @@ export const migrations: Migration[] = [
   exactMoneyRollup,
   webhookFaults,
   forkJobs,
+  sharedServerState,
+  planUpdateJobs,
 ].sort((a, b) => a.version - b.version);

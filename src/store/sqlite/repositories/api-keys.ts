@@ -30,11 +30,11 @@ export const apiKeyRepo: ApiKeyStore = {
     );
   },
   findByHash: async (ex, hash) => maybe(await ex.get<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash])),
-  /** The key with its group's clock offset (authentication reads both in one query). */
+  /** The key with its group's clock offset and status (authentication reads them in one query). */
   findForAuth: async (ex, hash) =>
     maybe(
-      await ex.get<ApiKeyRow & { clock_offset_ms: number }>(
-        'SELECT k.*, g.clock_offset_ms FROM api_keys k JOIN groups g ON g.id = k.group_id WHERE k.key_hash = ?',
+      await ex.get<ApiKeyRow & { clock_offset_ms: number; group_status: string }>(
+        'SELECT k.*, g.clock_offset_ms, g.status AS group_status FROM api_keys k JOIN groups g ON g.id = k.group_id WHERE k.key_hash = ?',
         [hash],
       ),
     ),

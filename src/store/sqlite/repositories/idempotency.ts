@@ -3,6 +3,7 @@
 // text); the record's the value itself — converted here.
 import { scopeCondition } from './group-clocks.js';
 import { fromJsonColumn, jsonColumn } from '../columns.js';
+import { SKIP_LOCKED } from '../claims.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../interfaces/idempotency.js';
 
 interface IdempotencyRow extends Omit<IdempotencyRecord, 'body'> {
@@ -33,7 +34,7 @@ export const idempotencyRepo: IdempotencyStore = {
   deleteOlderThan(tx, before, scope, limit = -1) {
     const s = scopeCondition(scope);
     return tx.run(
-      `DELETE FROM idempotency_keys WHERE (group_id, key) IN (SELECT group_id, key FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?)`,
+      `DELETE FROM idempotency_keys WHERE (group_id, key) IN (SELECT group_id, key FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?${SKIP_LOCKED})`,
       [before, ...s.params, limit],
     );
   },

@@ -2,7 +2,8 @@
 // are JSON text columns; the services see objects.
 import type { Executor, Tx } from '../../interfaces/db.js';
 import type { PlanEntity } from '../../../domain/recurring/entities.js';
-import type { PlanStore } from '../../interfaces/recurring.js';
+import type { PlanStore, PlanUpdateJob } from '../../interfaces/recurring.js';
+import { LOCK } from '../claims.js';
 import { fromJsonColumn, jsonColumn } from '../columns.js';
 
 /** The stored columns: the record with its retry policy and custom fields as JSON text. */
@@ -69,4 +70,19 @@ export const planRepo: PlanStore = {
     ]);
     return row?.n ?? 0;
   },
+  async beginUpdate(ex: Tx, j: PlanUpdateJob): Promise<void> {
+    await ex.run(
+      `INSERT INTO plan_update_jobs (plan_id, group_id, linked_account_id, behavior, cursor, updated_at, request_id, idempotency_key) VALUES (?, ?, ?, ?, '', ?, ?, ?)
+       ON CONFLICT (plan_id) DO UPDATE SET behavior = excluded.behavior, cursor = '', updated_at = excluded.updated_at, request_id = excluded.request_id, idempotency_key = excluded.idempotency_key`,
+      [j.plan_id, j.group_id, j.linked_account_id, j.behavior, j.updated_at, j.request_id, j.idempotency_key],
+    );
+  },
+  claimUpdate: (ex: Tx, planId: string) => ex.get<PlanUpdateJob>(`SELECT * FROM plan_update_jobs WHERE plan_id = ?${LOCK}`, [planId]),
+  async advanceUpdate(ex: Tx, planId: string, cursor: string): Promise<void> {
+    await ex.run('UPDATE plan_update_jobs SET cursor = ? WHERE plan_id = ?', [cursor, planId]);
+  },
+  async endUpdate(ex: Tx, planId: string): Promise<void> {
+    await ex.run('DELETE FROM plan_update_jobs WHERE plan_id = ?', [planId]);
+  },
+  pendingUpdates: async (ex: Executor) => (await ex.all<{ plan_id: string }>('SELECT plan_id FROM plan_update_jobs ORDER BY plan_id')).map((r) => r.plan_id),
 };

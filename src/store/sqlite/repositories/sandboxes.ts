@@ -13,9 +13,9 @@ export const sandboxRepo: SandboxStore = {
     ex.get<SandboxEntity>('SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE id = ? AND sandbox = 1', [id]),
   list: (ex: Executor) =>
     ex.all<SandboxEntity>(
-      "SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE sandbox = 1 AND id NOT IN (SELECT fork_id FROM fork_jobs WHERE phase <> 'clean') ORDER BY created_at, id",
+      'SELECT id, name, pricing, status, created_at, updated_at, clock_offset_ms FROM groups WHERE sandbox = 1 ORDER BY created_at, id',
     ),
-  /** A fork's own name and creation time (its other columns are the original's). */
+  /** A fork made whole: its own name and creation time (its other columns are the original's), and active. */
   nameFork: (ex: Tx, id: string, name: string, at: string) =>
-    ex.run('UPDATE groups SET name = ?, created_at = ?, updated_at = ? WHERE id = ?', [name, at, at, id]),
+    ex.run("UPDATE groups SET name = ?, status = 'active', created_at = ?, updated_at = ? WHERE id = ?", [name, at, at, id]),
 };

@@ -2,18 +2,24 @@
 import { toTransactionEntity, type TransactionRow } from './transactions.js';
 import { scopeCondition } from './group-clocks.js';
 import type { SettleCandidate, SettlementStore } from '../../interfaces/transactions.js';
+import type { Executor } from '../../interfaces/db.js';
+import type { GroupScope } from './group-clocks.js';
+import { SKIP_LOCKED } from '../claims.js';
+
+/** Pending sales and captured auths of the groups in `scope` created before `before`, oldest first; `claim` ends the SELECT. */
+function candidates(ex: Executor, before: string, limit: number, scope: GroupScope, claim: string) {
+  const s = scopeCondition(scope);
+  return ex.all<SettleCandidate>(
+    `SELECT id, group_id, created_at, captured_amount AS amount FROM transactions
+     WHERE status IN ('pending', 'captured', 'partially_captured') AND created_at < ? AND ${s.sql}
+     ORDER BY created_at, id LIMIT ?${claim}`,
+    [before, ...s.params, limit],
+  );
+}
 
 export const settlementRepo: SettlementStore = {
-  /** Pending sales and captured auths of the groups in `scope` created before `before`, oldest first. */
-  candidates(ex, before, limit, scope) {
-    const s = scopeCondition(scope);
-    return ex.all<SettleCandidate>(
-      `SELECT id, group_id, created_at, captured_amount AS amount FROM transactions
-       WHERE status IN ('pending', 'captured', 'partially_captured') AND created_at < ? AND ${s.sql}
-       ORDER BY created_at, id LIMIT ?`,
-      [before, ...s.params, limit],
-    );
-  },
+  candidates: (ex, before, limit, scope) => candidates(ex, before, limit, scope, ''),
+  claimCandidates: (tx, before, limit, scope) => candidates(tx, before, limit, scope, SKIP_LOCKED),
   async insertBatch(ex, b) {
     await ex.run(
       'INSERT INTO settlement_batches (id, group_id, cutoff_at, transaction_count, total_amount, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -48,7 +54,7 @@ export const settlementRepo: SettlementStore = {
     const s = scopeCondition(scope);
     const rows = await ex.all<TransactionRow>(
       `UPDATE transactions SET status = 'expired', updated_at = ? WHERE id IN (
-         SELECT id FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} ORDER BY created_at, id LIMIT ?
+         SELECT id FROM transactions WHERE status = 'authorized' AND created_at < ? AND ${s.sql} ORDER BY created_at, id LIMIT ?${SKIP_LOCKED}
        ) RETURNING *`,
       [at, createdBefore, ...s.params, limit],
     );

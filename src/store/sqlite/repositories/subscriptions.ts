@@ -7,6 +7,7 @@ import { toCustomerCardEntity, type CustomerBankAccountRow, type CustomerCardRow
 import type { SubscriptionChargeEntity, SubscriptionEntity, TokenSnapshot } from '../../../domain/recurring/entities.js';
 import type { PaymentMethods, SubscriptionChargeStore, SubscriptionFilter, SubscriptionStore } from '../../interfaces/recurring.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
+import { LOCK, SKIP_LOCKED } from '../claims.js';
 
 /** The stored columns: the entity with its objects as JSON text and the trial flag as 0/1. */
 type SubscriptionRow = Omit<SubscriptionEntity, 'billing_cycle' | 'status' | 'proration_result' | 'retry_policy' | 'trial_done' | 'token_snapshot' | 'billing_address'> & {
@@ -77,6 +78,22 @@ function where(f: SubscriptionFilter): { sql: string; params: unknown[] } {
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
+/** Due active subscriptions in (next_bill_date, id) order after `after`; `claim` ends the SELECT (sqlite/claims.ts). */
+function due(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope: GroupScope | undefined, claim: string) {
+  const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
+  return entities(after
+    ? ex.all<SubscriptionRow>(
+        `SELECT * FROM subscriptions
+         WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?)) AND ${s.sql}
+         ORDER BY next_bill_date, id LIMIT ?${claim}`,
+        [until, after.at, after.at, after.id, ...s.params, limit],
+      )
+    : ex.all<SubscriptionRow>(
+        `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql} ORDER BY next_bill_date, id LIMIT ?${claim}`,
+        [until, ...s.params, limit],
+      ));
+}
+
 export const subscriptionRepo: SubscriptionStore = {
   async insert(ex: Tx, subscription: SubscriptionEntity): Promise<void> {
     const row = toRow(subscription);
@@ -120,20 +137,8 @@ export const subscriptionRepo: SubscriptionStore = {
   },
 
   /** Due active subscriptions (of the groups in `scope`), in (next_bill_date, id) order after `after`. */
-  dueBatch(ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope) {
-    const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
-    return entities(after
-      ? ex.all<SubscriptionRow>(
-          `SELECT * FROM subscriptions
-           WHERE status = 'active' AND next_bill_date <= ? AND (next_bill_date > ? OR (next_bill_date = ? AND id > ?)) AND ${s.sql}
-           ORDER BY next_bill_date, id LIMIT ?`,
-          [until, after.at, after.at, after.id, ...s.params, limit],
-        )
-      : ex.all<SubscriptionRow>(
-          `SELECT * FROM subscriptions WHERE status = 'active' AND next_bill_date <= ? AND ${s.sql} ORDER BY next_bill_date, id LIMIT ?`,
-          [until, ...s.params, limit],
-        ));
-  },
+  dueBatch: (ex: Executor, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope) => due(ex, until, after, limit, scope, ''),
+  claimDue: (tx: Tx, until: string, after: { at: string; id: string } | null, limit: number, scope?: GroupScope) => due(tx, until, after, limit, scope, SKIP_LOCKED),
 
   async countDue(ex: Executor, until: string, scope?: GroupScope): Promise<number> {
     const s = scope ? scopeCondition(scope) : { sql: '1 = 1', params: [] };
@@ -141,9 +146,9 @@ export const subscriptionRepo: SubscriptionStore = {
     return row?.n ?? 0;
   },
 
-  /** Active subscriptions of a plan, a page at a time in id order. */
+  /** Active subscriptions of a plan, a page at a time in id order (claimed for the write: a plan update changes them). */
   activeOfPlan: (ex: Executor, planId: string, afterId: string, limit: number) =>
-    entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?`, [
+    entities(ex.all<SubscriptionRow>(`SELECT * FROM subscriptions WHERE plan_id = ? AND status = 'active' AND id > ? ORDER BY id LIMIT ?${LOCK}`, [
       planId,
       afterId,
       limit,

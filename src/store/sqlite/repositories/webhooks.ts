@@ -5,6 +5,7 @@
 // list and a boolean in the entity — converted here.
 import type { Tx } from '../../interfaces/db.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
+import { SKIP_LOCKED } from '../claims.js';
 import type {
   DeliveryVersion, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
 } from '../../interfaces/webhooks.js';
@@ -70,11 +71,12 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
 /**
  * The claim's compare-and-set: the delivery is still pending, due, its lease free, and at
  * the attempt the sender read (so an attempt another sender made meanwhile is not made
- * again). The picked (id, attempts) pairs travel as one JSON parameter.
+ * again). The picked (id, attempts) pairs travel as one JSON parameter. A delivery
+ * another server is claiming at this moment is passed over (claims.ts), not waited for.
  */
 const CLAIM = `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
        WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-       AND (id, attempts) IN (SELECT p.value ->> 0, p.value ->> 1 FROM json_each(?) p)`;
+       AND id IN (SELECT id FROM webhook_deliveries WHERE (id, attempts) IN (SELECT p.value ->> 0, p.value ->> 1 FROM json_each(?) p)${SKIP_LOCKED})`;
 const versions = (picked: readonly DeliveryVersion[]) => JSON.stringify(picked.map((d) => [d.id, d.attempts]));
 /** Deliveries that succeeded (ids as one JSON array), among those `owner` still holds. */
 const SETTLE_OK = `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
