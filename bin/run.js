@@ -3,6 +3,8 @@
 // oclif.manifest.json (written by `npm run build`; rebuilt here if a later compile made
 // it stale, see src/cli/manifest.ts). Start-up is kept short:
 // - `--version` is answered without loading the CLI framework (the line oclif prints);
+// - a command named on the command line is imported alone and run with payctl's own
+//   configuration, without oclif's plugin loading (src/cli/fast-start.ts);
 // - oclif's check of its own Node engine range is skipped (it loads semver, ~50
 //   modules, on every start): package.json's engines already require Node 20, above
 //   what @oclif/core needs.
@@ -21,6 +23,11 @@ if (process.argv[2] === '--version') {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
   const { freshenManifest } = await import('../dist/src/cli/manifest.js');
   await freshenManifest(fileURLToPath(root));
-  const { execute } = await import('@oclif/core');
-  await execute({ dir: import.meta.url });
+  // A command of the manifest runs on the fast path (src/cli/fast-start.ts); help, topics,
+  // unknown commands and the plugins' commands go through oclif's own start.
+  const { startCommand } = await import('../dist/src/cli/fast-start.js');
+  if (!(await startCommand(fileURLToPath(root), process.argv.slice(2)))) {
+    const { execute } = await import('@oclif/core');
+    await execute({ dir: import.meta.url });
+  }
 }

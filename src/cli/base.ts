@@ -111,6 +111,8 @@ export abstract class PayctlCommand extends Command {
   private groupFlag?: string;
   /** Where a --group not typed came from (PAYCTL_GROUP or the profile file), for messages. */
   private groupOrigin?: string;
+  /** The default --group (resolved, not typed), noted in the usage line. */
+  private groupDefault?: string;
 
   protected override async parse<F extends FlagOutput, B extends FlagOutput, A extends ArgOutput>(
     options?: Input<F, B, A>,
@@ -125,13 +127,12 @@ export abstract class PayctlCommand extends Command {
       if (resolved.value) {
         argv = [...argv, '--group', resolved.value];
         this.groupOrigin = sourceText('group', resolved, dataDir);
+        this.groupDefault = resolved.value;
       }
     }
-    const parsed = await super.parse(relaxRequired(options, argv), argv).catch((err: unknown) => {
-      // oclif's "Missing required flag group" does not say where a group comes from.
-      if (def?.profileGroup && err instanceof Error && /Missing required flag group\b/.test(err.message)) throw noGroupError();
-      throw err;
-    });
+    const parsed = await super.parse(relaxRequired(options, argv), argv);
+    // Optional for oclif (a default may supply it), needed here: say each way to give one.
+    if (def?.profileGroup === 'required' && (parsed.flags as { group?: unknown }).group === undefined) throw noGroupError();
     this.given = parsed.flags as Record<string, unknown>;
     if ((parsed.flags as { wide?: boolean }).wide) showWideTables(true);
     const group = (parsed.flags as { group?: unknown }).group;
@@ -218,6 +219,7 @@ export abstract class PayctlCommand extends Command {
       bin: this.config.bin,
       flags: { ...(ctor.flags ?? {}), ...(ctor.baseFlags ?? {}), ...(ctor.enableJsonFlag ? { json: {} } : {}) },
       args: ctor.args ?? {},
+      ...(this.groupDefault ? { defaults: { group: `${this.groupDefault} (${this.groupOrigin === ENV.group ? ENV.group : "the profile's"})` } } : {}),
     };
   }
 

@@ -11,6 +11,8 @@ interface FlagDef {
   aliases?: string[];
   char?: string;
   hidden?: boolean;
+  /** Set on the shared --group flag: a default (PAYCTL_GROUP, the profile) can supply it. */
+  profileGroup?: string;
 }
 interface ArgDef {
   name?: string;
@@ -21,6 +23,8 @@ export interface CommandShape {
   bin: string;
   flags: Record<string, FlagDef>;
   args: Record<string, ArgDef>;
+  /** Defaults that apply to this run (`group` → "ID, from FILE"), noted in the usage line. */
+  defaults?: Record<string, string>;
 }
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
@@ -54,21 +58,33 @@ export function closestFlag(typed: string, names: string[]): string | undefined 
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
 
-/** `payctl sale --group <value> [FLAGS]`: the arguments and required flags, the rest summed up. */
+/**
+ * `payctl sale [--group <value>] --email <value> [FLAGS]`: the arguments, the required
+ * flags, a flag that a default can supply (optional, with the default in force noted),
+ * the rest summed up.
+ */
 export function usageLine(cmd: CommandShape): string {
   const words = [cmd.bin, ...cmd.id.split(':')];
   for (const [name, a] of Object.entries(cmd.args)) words.push(a.required ? name.toUpperCase() : `[${name.toUpperCase()}]`);
   const visible = Object.entries(cmd.flags).filter(([, f]) => !f.hidden);
   const done = new Set<string>();
+  const notes: string[] = [];
   for (const [name, f] of visible) {
+    if (f.profileGroup === 'required') {
+      words.push(`[--${name} <value>]`);
+      done.add(name);
+      notes.push(cmd.defaults?.[name] ? `--${name} defaults to ${cmd.defaults[name]}` : `--${name}: none set, \`payctl config set ${name} …\` sets a default`);
+      continue;
+    }
     if (!f.required || done.has(name)) continue;
     // A required exclusive pair is one choice: (--amount <value> | --amount-cents <value>).
     const pair = [name, ...(f.exclusive ?? []).filter((x) => cmd.flags[x]?.required)];
     for (const x of pair) done.add(x);
     words.push(pair.length > 1 ? `(${pair.map((x) => `--${x} <value>`).join(' | ')})` : `--${name} <value>`);
   }
-  if (visible.some(([, f]) => !f.required)) words.push('[FLAGS]');
-  return `Usage: ${words.join(' ')}   (\`${[cmd.bin, ...cmd.id.split(':')].join(' ')} --help\` lists every flag)`;
+  if (visible.some(([name, f]) => !f.required && !done.has(name))) words.push('[FLAGS]');
+  notes.push(`\`${[cmd.bin, ...cmd.id.split(':')].join(' ')} --help\` lists every flag`);
+  return `Usage: ${words.join(' ')}   (${notes.join('; ')})`;
 }
 
 type ParseError = Error & { showHelp?: boolean; flags?: string[]; oclif?: { exit?: number } };

@@ -336,7 +336,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ? setInterval(() => {
           if (ticking || shuttingDown) return;
           ticking = true;
-          runDueWork(platform)
+          // The cached groups, processors and keys are checked by requests; a server no
+          // request reaches checks them here, so its due work and deliveries never act on
+          // rows another server or command changed.
+          configCache(platform.db)
+            .check(platform.db)
+            .then(() => runDueWork(platform))
             .catch((err: unknown) => process.stderr.write(`scheduled work failed: ${String(err)}\n`))
             .finally(() => (ticking = false));
         }, opts.tickMs ?? 1000)

@@ -7,11 +7,20 @@
 // under the table names the hidden columns. `--wide` (every command) shows everything.
 // The width is the terminal's; output to a pipe is not fitted unless $COLUMNS says a
 // width (tests set it), so `payctl … | grep` sees whole rows; --json/--csv never come here.
-import Table from 'cli-table3';
+import type TableClass from 'cli-table3';
+import { createRequire } from 'node:module';
+import stringWidth from 'string-width';
 import { stripVTControlCharacters } from 'node:util';
 
-/** Display width of a cell: colour codes take no room (wide CJK characters count as one here). */
-const stringWidth = (text: string): number => [...stripVTControlCharacters(text)].length;
+// cli-table3 (and its colour package) is required when a table is drawn, not when a
+// command that may draw one starts: `--json` answers never load it.
+const requireTable = (): typeof TableClass => createRequire(import.meta.url)('cli-table3') as typeof TableClass;
+
+// Display width is string-width's, the measure cli-table3 pads cells with: colour codes
+// take no room, East Asian wide and fullwidth characters and emoji take two columns.
+// A table measured any other way would fit by our count and overflow by the terminal's.
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export interface Column {
   title: string;
@@ -35,13 +44,17 @@ export function tableWidth(stream: { isTTY?: boolean; columns?: number } = proce
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
 }
 
-/** A cell cut to `width` display columns, ending in "…" when cut. */
+/** A cell cut to `width` display columns, ending in "…" when cut (a wide character is never split). */
 export function truncateCell(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
   let out = '';
-  for (const ch of stripVTControlCharacters(text)) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
+  let used = 0;
+  // Whole graphemes: an emoji sequence or a letter with its accent is kept or cut as one.
+  for (const { segment } of graphemes.segment(stripVTControlCharacters(text))) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    out += segment;
+    used += w;
   }
   return `${out}…`;
 }
@@ -83,6 +96,7 @@ export function table(head: Head, rows: Array<Array<string | number>>): string {
   const cols: Column[] = head.map((h) => (typeof h === 'string' ? { title: h } : h));
   const cells = rows.map((row) => row.map((c) => String(c)));
   const { shown, widths } = fitColumns(cols, cells, tableWidth());
+  const Table = requireTable();
   const t = new Table({
     head: shown.map((i) => cols[i]!.title),
     style: { head: process.stdout.isTTY && !process.env.NO_COLOR ? ['cyan'] : [], border: [] },

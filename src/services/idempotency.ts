@@ -2,9 +2,11 @@
 // guards (the request's first unit of work), so a crash can never leave work done
 // without its record, or a record without its work. The record holds the answer the
 // request gave, its status and body: the unit of work writes the use case's result
-// with the route's status, and when the request ends up answering something else (an
-// onboarding 202 after a failed delivery, an error after a recorded decline) the
-// dispatcher settles the record to that answer before sending it.
+// with the route's status, or the answer the work already knows it will give (an error
+// after a recorded decline: `uow.answer`), so a retry reaching another server at once
+// replays what this request answers. When the request ends up answering something else
+// only after the commit (an onboarding 202 after a failed delivery) the dispatcher
+// settles the record to that answer before sending it.
 import { isDeepStrictEqual } from 'node:util';
 import type { Platform } from './platform.js';
 import type { Store, Tx } from '../store/interfaces/db.js';
@@ -77,17 +79,18 @@ export class IdempotencyClaim {
     throw new IdempotentReplay(row);
   }
 
-  /** Inside the unit of work, after its changes: the record, answering with its result. */
-  async record(tx: Tx, result: unknown): Promise<void> {
+  /** Inside the unit of work, after its changes: the record, answering with its result (or the answer the work already knows). */
+  async record(tx: Tx, result: unknown, answer?: Answer): Promise<void> {
+    const { status, body } = answer ?? { status: this.status, body: result };
     tx.repos.idempotency.insert(tx, {
       group_id: this.scope,
       key: this.key,
       request_hash: this.hash,
-      status: this.status,
-      body: result,
+      status,
+      body,
       created_at: this.clock.nowIso(),
     });
-    this.recorded = { status: this.status, body: snapshot(result) };
+    this.recorded = { status, body: snapshot(body) };
   }
 
   /** After the request's answer is known: make the record say exactly that (one write, only when it differs). */

@@ -23,6 +23,12 @@ export interface UnitOfWork {
   emit(event: PendingEvent): void;
   /** Work to run once the transaction committed (e.g. SMTP delivery). */
   afterCommit(fn: () => void | Promise<void>): void;
+  /**
+   * The request's answer when it is not the result (an error after a recorded decline),
+   * known inside the write: the Idempotency-Key record holds it from the commit on, so a
+   * retry on any server replays this answer, never a result the client was not sent.
+   */
+  answer(status: number, body: unknown): void;
 }
 
 /**
@@ -38,9 +44,10 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
     const value = await ctx.store.write(async (tx) => {
       if (claim) await claim.check(tx);
       const events: PendingEvent[] = [];
-      const value = await fn({ tx, ctx, emit: (e) => events.push(e), afterCommit: (f) => tx.afterCommit(f) });
+      let answer: { status: number; body: unknown } | undefined;
+      const value = await fn({ tx, ctx, emit: (e) => events.push(e), afterCommit: (f) => tx.afterCommit(f), answer: (status, body) => (answer = { status, body }) });
       appendEvents(tx, ctx, events);
-      if (claim) await claim.record(tx, value);
+      if (claim) await claim.record(tx, value, answer);
       return value;
     });
     if (claim) claim.state = 'claimed';

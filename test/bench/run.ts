@@ -60,7 +60,7 @@ await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], 
 await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['webhooks'], () => webhookScenarios(cfg, log));
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
-await section('CLI start', ['cli-version', 'cli-report'], () => cliScenarios(cfg, log));
+await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);
 else await removeTempDirs();

@@ -43,9 +43,9 @@ test('a misspelled flag: "did you mean", the usage line, exit 2; not the whole h
   assert.equal(r.code, 2, r.stderr);
   const line = oneLine(r.stderr);
   assert.match(line, /unknown flag --ammount: did you mean --amount\?/);
-  assert.match(line, /Usage: payctl sale --group <value> \(--amount <value> \| --amount-cents <value>\) --email <value> \[FLAGS\]/);
+  assert.match(line, /Usage: payctl sale \[--group <value>\] \(--amount <value> \| --amount-cents <value>\) --email <value> \[FLAGS\]/);
   assert.doesNotMatch(r.stderr, /Nonexistent flag|FLAGS\n|DESCRIPTION/);
-  assert.ok(r.stderr.trim().split('\n').length <= 4, r.stderr);
+  assert.ok(r.stderr.trim().split('\n').length <= 6, r.stderr);
   // --json: one usage_error object with the suggestion.
   const j = await runCli(['product', 'create', '--descripton', 'x', '--json'], { db });
   assert.equal(j.code, 2);
@@ -53,8 +53,38 @@ test('a misspelled flag: "did you mean", the usage line, exit 2; not the whole h
   // A missing argument: the message and the usage line, no help either.
   const arg = await runCli(['capture'], { db });
   assert.equal(arg.code, 2);
-  assert.match(oneLine(arg.stderr), /Missing 1 required arg: id .* Usage: payctl capture ID --group <value> \[FLAGS\]/);
+  assert.match(oneLine(arg.stderr), /Missing 1 required arg: id .* Usage: payctl capture ID \[--group <value>\] \[FLAGS\]/);
   assert.doesNotMatch(arg.stderr, /DESCRIPTION|EXAMPLES/);
+});
+
+test('a flag the profile can supply (--group) shows as optional, with the default noted; without one, the error says how to set it', async () => {
+  const profile = await runCliJson<{ settings: { group: { value: string; source: string } } }>(['config', 'list'], { db, env: { PAYCTL_GROUP: '' } });
+  assert.equal(profile.settings.group.source, 'profile');
+  const group = profile.settings.group.value;
+  // The demo set a default: usage names it, and the command runs without --group.
+  const r = await runCli(['events', 'list', '--bogus'], { db, env: { PAYCTL_GROUP: '' } });
+  assert.equal(r.code, 2);
+  const line = oneLine(r.stderr);
+  assert.match(line, /Usage: payctl events list \[--group <value>\] \[FLAGS\]/);
+  assert.ok(line.replace(/\s/g, '').includes(`--groupdefaultsto${group}(theprofile's)`), line);
+  const fromEnv = oneLine((await runCli(['events', 'list', '--bogus'], { db, env: { PAYCTL_GROUP: group } })).stderr);
+  assert.ok(fromEnv.replace(/\s/g, '').includes(`--groupdefaultsto${group}(PAYCTL_GROUP)`), fromEnv);
+  assert.equal((await runCli(['events', 'list'], { db, env: { PAYCTL_GROUP: '' } })).code, 0);
+  // Help agrees: optional, the default named in its description.
+  const help = await runCli(['events', 'list', '--help'], { db });
+  const usageSection = help.stdout.slice(help.stdout.indexOf('USAGE'), help.stdout.indexOf('FLAGS'));
+  assert.match(usageSection, /\[--group <value>\]/);
+  assert.doesNotMatch(usageSection.replace('[--group <value>]', ''), /--group/);
+  assert.match(help.stdout.replace(/\s+/g, ' '), /--group=<value> group id \[default: PAYCTL_GROUP, else `payctl config set group`/);
+  // No default anywhere: the usage line says none is set, the error how to set one (exit 2).
+  const fresh = tempDbPath();
+  await runCliJson(['init'], { db: fresh });
+  const none = await runCli(['capture'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.equal(none.code, 2);
+  assert.match(oneLine(none.stderr), /Usage: payctl capture ID \[--group <value>\] \[FLAGS\] \(--group: none set, `payctl config set group …` sets a default/);
+  const missing = await runCli(['events', 'list'], { db: fresh, env: { PAYCTL_GROUP: '' } });
+  assert.equal(missing.code, 2);
+  assert.match(oneLine(missing.stderr), /no group given: pass --group GROUP_ID, or set a default with `payctl config set group GROUP_ID`/);
 });
 
 test('every flag with a fixed set refuses a value outside it: exit 2, naming the set', async () => {

@@ -4,6 +4,7 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import stringWidth from 'string-width';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 
@@ -17,7 +18,8 @@ before(async () => {
 });
 
 const at = (columns: number, args: string[]) => runCli(args, { db, env: { COLUMNS: String(columns) } });
-const widest = (out: string) => Math.max(...out.split('\n').map((l) => [...l].length));
+// Terminal columns, not characters: 東 takes two.
+const widest = (out: string) => Math.max(...out.split('\n').map((l) => stringWidth(l)));
 
 const TABLES: string[][] = [
   ['events', 'list'],
@@ -59,6 +61,24 @@ test('ids are never cut; text is cut with …', async () => {
   assert.match(r.stdout, /│ [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} │/);
   const customers = await at(80, ['customer', 'list']);
   assert.match(customers.stdout, new RegExp(demo.customer_id));
+});
+
+test('wide characters count as two columns: a CJK customer name fits a narrow terminal, cut with …', async () => {
+  const name = '東京商事株式会社';
+  const c = await runCliJson<{ id: string }>(['customer', 'create', '--first-name', name, '--last-name', '営業部', '--email', 'tokyo@example.com'], { db });
+  for (const columns of [60, 72, 80]) {
+    const r = await at(columns, ['customer', 'list']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(widest(r.stdout) <= columns, `at ${columns}: ${widest(r.stdout)} wide\n${r.stdout}`);
+    const row = r.stdout.split('\n').find((l) => l.includes(c.id))!;
+    // The name is cut (to whole characters) with "…", not left to wrap or overflow.
+    assert.match(row, /│ 東京[^│ ]*… │/, row);
+    // Every row of the table is as wide as the border: no wide cell pushes its line out.
+    const borders = new Set(r.stdout.split('\n').filter((l) => /^[│┌├└]/.test(l)).map((l) => stringWidth(l)));
+    assert.equal(borders.size, 1, r.stdout);
+  }
+  const wide = await runCli(['customer', 'list', '--wide'], { db });
+  assert.match(wide.stdout, new RegExp(`${name} 営業部`));
 });
 
 test('--json is the same at any width', async () => {

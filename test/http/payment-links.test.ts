@@ -1,12 +1,13 @@
 import '../helpers/env.js';
 import { test, before, after, describe } from 'node:test';
 import { contextFor } from '../../src/services/context.js';
-import { execute } from '../../src/services/use-case.js';
+import { execute, executeRaw } from '../../src/services/use-case.js';
+import { IdempotencyClaim, requestHash } from '../../src/services/idempotency.js';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
 import { sha256 } from '../../src/lib/hash.js';
-import { SESSION_TTL_MS } from '../../src/services/payment-links/payment-links.js';
+import { PaymentDeclinedError, payPaymentLink, SESSION_TTL_MS } from '../../src/services/payment-links/payment-links.js';
 import { US_BILLING } from '../helpers/bodies.js';
 
 const billing = US_BILLING;
@@ -316,6 +317,27 @@ describe('paying', () => {
     assert.equal(report.status, 200, JSON.stringify(report.body));
     const reported = new Set((report.body.items as Array<{ id: string }>).map((t) => t.id));
     for (const t of all.filter((x) => x.status === 'declined')) assert.ok(reported.has(t.id), `declined attempt ${t.id} is reported`);
+  });
+
+  test('a declined pay with an Idempotency-Key: the record holds the 400 from its commit, so a retry reaching any server at once replays it', async () => {
+    const link = await createLink();
+    const token = await session(link.id);
+    const body = JSON.stringify({ token: await mintCard('4000000000000002'), billing_address: billing });
+    const path = payPath(link.id);
+    // The pay use case alone, as the dispatcher runs it, stopped before the dispatcher's settle.
+    const claim = new IdempotencyClaim('public', 'declined-at-commit', requestHash('POST', path, body), 200, s.p.clock);
+    const ctx = contextFor(s.p, undefined, { idempotency: claim });
+    const input = { payment_link_id: link.id, authorization: token, client_ip: '127.0.0.1', body: JSON.parse(body) };
+    const err = await executeRaw(payPaymentLink, s.p, ctx, input).then(() => assert.fail('the card declines'), (e: unknown) => e);
+    assert.ok(err instanceof PaymentDeclinedError);
+    const record = await s.p.db.repos.idempotency.find(s.p.db, 'public', 'declined-at-commit');
+    assert.equal(record?.status, 400);
+    assert.deepEqual(record?.body, err.toBody());
+    // The same request over HTTP replays exactly that answer.
+    const res = await fetch(s.url + path, { method: 'POST', headers: { authorization: token, 'content-type': 'application/json', 'idempotency-key': 'declined-at-commit' }, body });
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(await res.json(), err.toBody());
   });
 
   test('a declined pay replayed with its Idempotency-Key answers the same 400 and records nothing new', async () => {

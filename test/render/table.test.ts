@@ -41,3 +41,19 @@ test('truncateCell ends a cut cell with …, within the width, and ignores colou
   assert.equal(truncateCell('\u001B[32mabcdef\u001B[39m', 10), '\u001B[32mabcdef\u001B[39m');
   assert.equal(truncateCell('\u001B[32mabcdef\u001B[39m', 4), 'abc…');
 });
+
+test('wide characters (CJK, fullwidth, emoji) take two columns when fitting and cutting', () => {
+  const name = '東京商事株式会社'; // 8 characters, 16 columns
+  assert.deepEqual(fitColumns([{ title: 'name' }], [[name]], undefined).widths, [16]);
+  const cjk: Column[] = [{ title: 'id' }, { title: 'name', truncate: 6 }];
+  const fitted = fitColumns(cjk, [[ID, name]], 50);
+  assert.ok(width(fitted) <= 50, `${width(fitted)}`);
+  assert.deepEqual(fitted.widths, [36, 7]);
+  // Cut to 7 columns: three wide characters (6) and the "…" (1); never half a character.
+  assert.equal(truncateCell(name, 7), '東京商…');
+  assert.equal(truncateCell(name, 6), '東京…');
+  assert.equal(truncateCell(name, 16), name);
+  assert.equal(truncateCell('ＡＢＣＤ', 5), 'ＡＢ…');
+  // An emoji sequence is one grapheme of two columns: kept or dropped whole.
+  assert.equal(truncateCell('👩‍💻👩‍💻👩‍💻', 4), '👩‍💻…');
+});

@@ -3,6 +3,7 @@
 // `group`); `fallback: 'first'` commands then take the database's first group, the
 // others stop with a usage error saying how to give one.
 import { Flags } from '@oclif/core';
+import type { OptionFlag } from '@oclif/core/interfaces';
 
 export type GroupFallback = 'required' | 'first';
 
@@ -17,8 +18,16 @@ function mark<T extends object>(flag: T, fallback: GroupFallback): T {
   return flag;
 }
 
-/** A command that needs a group (required once PAYCTL_GROUP and the profile are applied). */
-export const groupFlag = mark(Flags.string({ description: 'group id [default: PAYCTL_GROUP, else `payctl config set group`]', required: true }), 'required');
+/**
+ * A command that needs a group. Not `required` for oclif: the default (PAYCTL_GROUP, the
+ * profile) can supply it, so usage and help show it optional with the default noted, and
+ * the command base stops with a usage error saying how to set one when nothing does.
+ */
+export const groupFlag = mark(
+  // Typed as always present: the command base gives it the default or stops before run().
+  Flags.string({ description: 'group id [default: PAYCTL_GROUP, else `payctl config set group`; needed when neither is set]' }) as unknown as OptionFlag<string>,
+  'required',
+);
 /** A command that can work on the first group when none is named (report, dev seed). */
 export const groupOrFirstFlag = mark(
   Flags.string({ description: 'group id [default: PAYCTL_GROUP, else `payctl config set group`, else the first group]' }),

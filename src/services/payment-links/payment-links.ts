@@ -207,7 +207,7 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
   const input = parseOrThrow(paySchemaFor(link), req.body);
   const amount = link.amount ?? (input as { amount: number }).amount;
 
-  const outcome = await unitOfWork(ctx, async ({ tx, emit }) => {
+  const outcome = await unitOfWork(ctx, async ({ tx, emit, answer }) => {
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     const { changes } = await tx.repos.paymentLinks.markPaid(tx, link.id, nowIso);
@@ -244,7 +244,10 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
       // declined sale is); the link goes back to available, as it was before this write.
       await tx.repos.paymentLinks.reopen(tx, link.id, link.updated_at);
       emit(chargeEvent(txn));
-      return { kind: 'declined' as const, txn };
+      // The answer is this 400, recorded as the key's answer in this same write.
+      const declined = new PaymentDeclinedError(txn.response_code, txn.response_text, txn.id);
+      answer(declined.status, declined.toBody());
+      return { kind: 'declined' as const, declined };
     }
     await tx.repos.paymentLinks.setPaidTransaction(tx, link.id, txn.id);
     emit(chargeEvent(txn));
@@ -259,8 +262,7 @@ async function pay(platform: Platform, request: RequestContext, req: z.output<ty
       },
     };
   });
-  // Answered after the commit: the dispatcher records this 400 as the key's answer.
-  if (outcome.kind === 'declined') throw new PaymentDeclinedError(outcome.txn.response_code, outcome.txn.response_text, outcome.txn.id);
+  if (outcome.kind === 'declined') throw outcome.declined;
   return outcome.result;
 }
 

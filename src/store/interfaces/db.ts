@@ -105,7 +105,9 @@ export interface WriteOptions {
   /**
    * A long write (a chunk of catch-up work, up to its budget): it gets a transaction of
    * its own, after the writes queued before it, so they never wait for it inside their
-   * batch; the writes queued after it go in the next batch.
+   * batch; the writes queued after it go in the next batch. The PostgreSQL store runs
+   * every write of a process that way (a transaction each, in the order queued), so
+   * there it asks nothing more; test/services/write-options.test.ts holds both stores to it.
    */
   alone?: boolean;
   /**

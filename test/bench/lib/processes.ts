@@ -2,9 +2,9 @@
 // commands) and the floor server, each a child process, so that payctl and its floor
 // are measured the same way (a separate process behind a socket).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,13 +20,28 @@ export interface CliRun {
   ms: number;
   /** Peak resident memory (VmHWM, bytes) seen while it ran, when sampled. */
   peakRss?: number;
+  /** CPU time (user + system, ms) of the whole process, when asked for (opts.cpu). */
+  cpuMs?: number;
+}
+
+// Preloaded into a child (--require) when its CPU time is wanted: at exit it writes its
+// own process.cpuUsage() (start-up included) as one marked line on stderr. Floor and
+// payctl runs get the same probe, so its own small cost is on both sides.
+const CPU_MARK = '@@bench-cpu-us ';
+let cpuProbe: string | undefined;
+function cpuProbeFile(): string {
+  if (!cpuProbe) {
+    cpuProbe = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-bench-cpu-')), 'cpu-probe.cjs');
+    writeFileSync(cpuProbe, `process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeSync(2, '\\n${CPU_MARK}' + (u.user + u.system) + '\\n'); });\n`);
+  }
+  return cpuProbe;
 }
 
 /** Run `node args…` to the end; `ms` is the wall time from spawn to exit. */
-export function runNode(args: string[], env: Record<string, string> = {}, opts: { sampleRssMs?: number } = {}): Promise<CliRun> {
+export function runNode(args: string[], env: Record<string, string> = {}, opts: { sampleRssMs?: number; cpu?: boolean } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(process.execPath, opts.cpu ? ['--require', cpuProbeFile(), ...args] : args, {
       cwd: repoRoot,
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,7 +61,14 @@ export function runNode(args: string[], env: Record<string, string> = {}, opts: 
     child.on('error', reject);
     child.on('close', (code) => {
       if (sampler) clearInterval(sampler);
-      resolve({ code: code ?? -1, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6, ...(sampler ? { peakRss: peak } : {}) });
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      let cpuMs: number | undefined;
+      const mark = stderr.lastIndexOf(CPU_MARK);
+      if (opts.cpu && mark >= 0) {
+        cpuMs = Number(stderr.slice(mark + CPU_MARK.length).trim()) / 1000;
+        stderr = stderr.slice(0, mark).replace(/\n$/, '');
+      }
+      resolve({ code: code ?? -1, stdout, stderr, ms, ...(sampler ? { peakRss: peak } : {}), ...(cpuMs !== undefined ? { cpuMs } : {}) });
     });
   });
 }
