@@ -95,6 +95,7 @@ export const POSTGRES_SUITE = [
   'services/settlement-chunks.test.js',
   'services/settlement-race.test.js',
   'services/webhook-claims.test.js',
+  'services/webhook-fault-holds.test.js',
   'services/write-options.test.js',
   'store/config-cache.test.js',
   'store/rollup.test.js',

@@ -2,7 +2,9 @@
 // (injector.ts): the rules in memory per config_version, an endpoint without rules costs
 // one map lookup, and a matching attempt counts a call of each active rule in one write.
 // A delivery held back once (delay, reorder) is not held again by its next attempt, so a
-// hold rule without first/count still lets every event through.
+// hold rule without first/count still lets every event through: the mark is on the
+// delivery row, written with the rule's counters, so it holds after a restart and when
+// another server makes the next attempt.
 import type { Store as Database } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
 import { fires, inWindow, webhookEffectOf, type InjectedWebhookFault, type WebhookFaultRule } from '../../domain/faults.js';
@@ -13,9 +15,6 @@ interface Loaded {
 }
 
 const loaded = new WeakMap<Database, Loaded>();
-/** Deliveries this process held back, by delivery id and event id (a dropped sandbox's delivery ids are used again), bounded. */
-const heldOnce = new WeakMap<Database, Set<string>>();
-const HELD_MAX = 100_000;
 
 async function rulesNow(db: Database): Promise<Loaded> {
   const cache = configCache(db);
@@ -37,13 +36,10 @@ export function mayFaultEndpoint(db: Database, endpointId: string): boolean {
 }
 
 /** The fault of one attempt of `delivery` to `endpointId` at the group's time `nowMs`, or undefined. */
-export async function injectWebhookFault(db: Database, endpointId: string, delivery: { id: number; eventId: string }, nowMs: number): Promise<InjectedWebhookFault | undefined> {
+export async function injectWebhookFault(db: Database, endpointId: string, delivery: { id: number; heldOnce: boolean }, nowMs: number): Promise<InjectedWebhookFault | undefined> {
   const rules = (await rulesNow(db)).byEndpoint.get(endpointId);
   if (!rules) return undefined;
-  const held = heldOnce.get(db);
-  const heldKey = `${delivery.id}/${delivery.eventId}`;
-  const wasHeld = held?.has(heldKey) ?? false;
-  const active = rules.filter((r) => inWindow(r, nowMs) && !(wasHeld && (r.action === 'delay' || r.action === 'reorder')));
+  const active = rules.filter((r) => inWindow(r, nowMs) && !(delivery.heldOnce && (r.action === 'delay' || r.action === 'reorder')));
   if (active.length === 0) return undefined;
   const chosen = await db.write(async (tx) => {
     const counters = new Map((await tx.repos.webhookFaultRules.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
@@ -57,12 +53,8 @@ export async function injectWebhookFault(db: Database, endpointId: string, deliv
       if (fire) out = { effect: webhookEffectOf(r, call), rule: r.id, call };
       await tx.repos.webhookFaultRules.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
     }
+    if (out && 'holdMs' in out.effect) await tx.repos.webhookDeliveries.markHeld(tx, delivery.id);
     return out;
   });
-  if (chosen && 'holdMs' in chosen.effect) {
-    let set = heldOnce.get(db);
-    if (!set || set.size >= HELD_MAX) heldOnce.set(db, (set = new Set()));
-    set.add(heldKey);
-  }
   return chosen;
 }

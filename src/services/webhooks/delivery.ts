@@ -107,7 +107,7 @@ export interface Claim {
 export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Store): Promise<Outcome> {
   const sentAt = claim.groupNow;
   // A sandbox's fault for this endpoint (none costs a map lookup): drop and holds send nothing.
-  const injected = faults && mayFaultEndpoint(faults, r.endpoint_id) ? await injectWebhookFault(faults, r.endpoint_id, { id: r.delivery_id, eventId: r.event_id }, Date.parse(sentAt)) : undefined;
+  const injected = faults && mayFaultEndpoint(faults, r.endpoint_id) ? await injectWebhookFault(faults, r.endpoint_id, { id: r.delivery_id, heldOnce: r.held_once === 1 }, Date.parse(sentAt)) : undefined;
   const fault = injected ? { fault: describeWebhookFault(injected) } : {};
   const action = injected?.effect.action;
   if (action === 'drop') return { delivery: r, status: undefined, body: null, error: 'injected fault: drop (nothing was sent)', latencyMs: 0, sentAt, ...fault };

@@ -90,6 +90,8 @@ export interface WebhookDeliveryStore {
   failed(tx: Tx, id: number, owner: string, next: string | null): Promise<RunResult>;
   /** An attempt a fault held back: nothing sent, no attempt counted; due again at `next`. */
   hold(tx: Tx, id: number, owner: string, next: string): Promise<RunResult>;
+  /** Mark a delivery held back by a fault, so no attempt of it is held again (on any server). */
+  markHeld(tx: Tx, id: number): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
 }
@@ -116,6 +118,8 @@ export interface WebhookSend {
   attempts: number;
   /** When this attempt fell due (group time). */
   next_attempt_at: string;
+  /** 1 once a fault held the delivery back (delay, reorder): it is not held again. */
+  held_once: number;
   event_id: string;
   type: string;
   created_at: string;

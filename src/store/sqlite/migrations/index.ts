@@ -26,6 +26,8 @@ import webhookFaults from './022-webhook-faults.js';
 import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
 import planUpdateJobs from './025-plan-update-jobs.js';
+import webhookHeldOnce from './026-webhook-held-once.js';
+import writeSlots from './027-write-slots.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -63,4 +65,6 @@ export const migrations: Migration[] = [
   forkJobs,
   sharedServerState,
   planUpdateJobs,
+  webhookHeldOnce,
+  writeSlots,
 ].sort((a, b) => a.version - b.version);

@@ -15,7 +15,7 @@ export const webhookSendRepo: WebhookSendStore = {
     const s = scopeCondition(scope, 'd.group_id');
     const skipping = skip.length > 0;
     return ex.all<WebhookSend>(
-      `SELECT d.id AS delivery_id, d.endpoint_id, d.attempts, d.next_attempt_at,
+      `SELECT d.id AS delivery_id, d.endpoint_id, d.attempts, d.next_attempt_at, d.held_once,
               e.id AS event_id, e.type, e.created_at, e.group_id, e.request_id, e.idempotency_key, e.data,
               w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
        FROM webhook_deliveries d

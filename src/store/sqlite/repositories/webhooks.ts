@@ -123,6 +123,8 @@ export const deliveryRepo: WebhookDeliveryStore = {
   /** An attempt a fault held back (delay, reorder): nothing was sent, no attempt counted; due again at `next`. */
   hold: (tx: Tx, id: number, owner: string, next: string) =>
     tx.run('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?', [next, id, owner]),
+  /** A fault held the delivery back: no attempt of it is held again. */
+  markHeld: (tx: Tx, id: number) => tx.run('UPDATE webhook_deliveries SET held_once = 1 WHERE id = ?', [id]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
   failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
