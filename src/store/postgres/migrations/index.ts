@@ -249,4 +249,5 @@ END $$`,
   },
   portable(25),
   portable(26),
+  portable(27),
 ];

@@ -27,6 +27,7 @@ import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
 import planUpdateJobs from './025-plan-update-jobs.js';
 import webhookHeldOnce from './026-webhook-held-once.js';
+import idempotencySettling from './027-idempotency-settling.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   sharedServerState,
   planUpdateJobs,
   webhookHeldOnce,
+  idempotencySettling,
 ].sort((a, b) => a.version - b.version);
