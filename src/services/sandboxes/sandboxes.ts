@@ -185,7 +185,9 @@ export async function fork(
     // Nobody waits for it any more: a failure is reported here, and the server's tick goes on with the fork.
     run.catch((err: unknown) => process.stderr.write(`fork ${newGroupId} of sandbox ${sourceId} stopped: ${String(err)}; the server's tick goes on with it\n`));
     const state = await sandboxState(p, newGroupId);
-    if (state?.status === 'forking') return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork! };
+    if (state?.status === 'forking' && state.fork) {
+      return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork };
+    }
   } else if (outcome) {
     return { ...(outcome.extra as ForkedSandbox), keys: started.keys };
   }
