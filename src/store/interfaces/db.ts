@@ -98,6 +98,12 @@ export interface WriterStats {
   statements: number;
   /** Per first keyword of the SQL: statements and ms from start to completion callback. */
   by_kind: Record<string, { n: number; ms: number }>;
+  /**
+   * Writes run again because the database gave up on them (PostgreSQL: serialization
+   * failures and deadlocks across servers), by SQLSTATE and the statement that failed
+   * (`40001 INSERT INTO transaction_daily`): where concurrent writers meet.
+   */
+  retries?: Record<string, number>;
 }
 
 /** How a write is queued. */

@@ -24,6 +24,8 @@ import type { PgDatabase } from './db.js';
 const BOOKKEEPING = new Set(['schema_migrations']);
 /** One-row tables every migrated database has (made by the migrations): overwritten by the source's row. */
 export const SINGLETONS = new Set(['clock', 'config_version', 'vault_version']);
+/** Change counters that PostgreSQL keeps as one row per server slot, read through a view of the SQLite table's name. */
+const COUNTER_VIEWS: Record<string, string> = { config_version: 'config_version_slots', vault_version: 'vault_version_slots' };
 
 export interface CopyProgress {
   (done: number, total: number, label: string): void;
@@ -195,7 +197,9 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
   // Tables only PostgreSQL has hold what several servers share at run time (rate-limit
   // hits, admin token leases): nothing SQLite keeps, so nothing to copy; left as they are.
   const targetTables = [...new Set(catalog.map((c) => c.table))].filter((t) => !BOOKKEEPING.has(t) && sourceTables.has(t));
-  const extra = [...sourceTables].filter((t) => !targetTables.includes(t));
+  // A change counter is a view over per-server rows here (its sum): the source's value goes to one row.
+  const counters = [...sourceTables].filter((t) => COUNTER_VIEWS[t] !== undefined && !targetTables.includes(t));
+  const extra = [...sourceTables].filter((t) => !targetTables.includes(t) && !counters.includes(t));
   if (extra.length > 0) {
     throw new CopyRefused(`the two schemas differ at the same version (${extra.map((t) => `${t} only in the source`).join(', ')})`, 'schema');
   }
@@ -220,19 +224,19 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
     }
 
     const counts = new Map<string, number>();
-    for (const t of order) counts.set(t, await source.count(t));
+    for (const t of [...order, ...counters]) counts.set(t, await source.count(t));
     const total = [...counts.values()].reduce((a, b) => a + b, 0);
     let done = 0;
     opts.progress?.(0, total, 'copying');
 
     for (const table of order) {
-      const cols = catalog.filter((c) => c.table === table);
       const { columns: sourceColumns, key } = await source.columns(table);
+      // A column only PostgreSQL has (the rollups' slot) takes its default.
+      const cols = catalog.filter((c) => c.table === table && sourceColumns.includes(c.column));
       const columnNames = cols.map((c) => c.column);
-      const absent = columnNames.filter((c) => !sourceColumns.includes(c));
       const surplus = sourceColumns.filter((c) => !columnNames.includes(c));
-      if (absent.length > 0 || surplus.length > 0) {
-        throw new CopyRefused(`table ${table}: the columns differ (${[...absent.map((c) => `${c} only in the target`), ...surplus.map((c) => `${c} only in the source`)].join(', ')})`, 'schema', table);
+      if (surplus.length > 0) {
+        throw new CopyRefused(`table ${table}: the columns differ (${surplus.map((c) => `${c} only in the source`).join(', ')})`, 'schema', table);
       }
       const integers = new Set(cols.filter((c) => c.type === 'bigint' || c.type === 'integer' || c.type === 'smallint').map((c) => c.column));
       const tableSql = client.escapeIdentifier(table);
@@ -256,6 +260,14 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
       await client.query(`ALTER TABLE ${tableSql} ENABLE TRIGGER USER`);
     }
 
+    for (const t of counters) {
+      const slots = client.escapeIdentifier(COUNTER_VIEWS[t]!);
+      const rows = await source.all<{ n: string }>(`SELECT CAST(n AS TEXT) AS n FROM "${t}"`);
+      await client.query(`DELETE FROM ${slots}`);
+      for (const r of rows) await client.query(`INSERT INTO ${slots} (slot, n) VALUES (0, $1::bigint)`, [r.n]);
+      done += rows.length;
+    }
+
     const sequences: SequenceSet[] = [];
     for (const c of catalog.filter((x) => x.identity && order.includes(x.table))) {
       const table = client.escapeIdentifier(c.table);
@@ -269,7 +281,7 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
 
     // The check, before the COMMIT: a table whose count differs leaves nothing behind.
     const tables: TableCount[] = [];
-    for (const t of order) {
+    for (const t of [...order, ...counters]) {
       const target = Number((await client.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${client.escapeIdentifier(t)}`)).rows[0]!.n);
       tables.push({ table: t, source_rows: counts.get(t)!, target_rows: target });
     }

@@ -26,7 +26,7 @@ export const PG_REDUCER_SQL: Record<string, string> = {
   transaction_daily: `INSERT INTO transaction_daily AS d (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_high, net_low)
 SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, v ->> 6, v ->> 7, v ->> 8, (v ->> 9)::bigint, (v ->> 10)::bigint, (v ->> 11)::bigint
 FROM json_array_elements($1::json) AS v
-ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id)
+ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, slot)
 DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low`,
 };
 
@@ -47,8 +47,12 @@ class PgTx implements Tx {
     private readonly counters: { statements: number },
   ) {}
 
+  /** The statement running or run last (a failure names it in the retry counts). */
+  current = '';
+
   private async query<T>(sql: string, params?: Params): Promise<pgTypes.QueryResult<T & pgTypes.QueryResultRow>> {
     this.counters.statements++;
+    this.current = sql;
     return this.client.query<T & pgTypes.QueryResultRow>(toPgSql(sql), toPgParams(params));
   }
 
@@ -112,6 +116,7 @@ class PgTx implements Tx {
       if (!sql) throw new Error(`no PostgreSQL statement for per-batch work ${reducer.name}`);
       for (const st of reducer.statements(items)) {
         this.counters.statements++;
+        this.current = sql;
         await this.client.query(sql, [st.json]);
       }
     }
@@ -135,6 +140,14 @@ export class PgDatabase implements Store {
   private closed = false;
   private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0, statements: 0 };
+  private readonly retries: Record<string, number> = {};
+  /**
+   * The slot of this store's writes in the reporting rollups and the change counters
+   * (migration 27): servers counting sales of the same day and dimensions, or changing
+   * configuration at once, update rows of their own, not one shared row. Set once the
+   * migrations ran (0 until then).
+   */
+  rollupSlot = 0;
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -174,10 +187,12 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          await client.query(`BEGIN ISOLATION LEVEL ${isolation}`);
+          // One trip: the transaction and the slot its rollup counts go to.
+          await client.query(`BEGIN ISOLATION LEVEL ${isolation}; SET LOCAL payctl.rollup_slot = '${this.rollupSlot}'`);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
+          tx.current = 'COMMIT';
           await client.query('COMMIT');
           client.release();
           this.startHooks(tx.hooks);
@@ -190,6 +205,8 @@ export class PgDatabase implements Store {
             (state !== undefined && RETRYABLE.has(state) && attempt < MAX_ATTEMPTS) ||
             (state === UNIQUE_VIOLATION && ++uniqueFailures < MAX_UNIQUE_ATTEMPTS);
           if (!again) throw err;
+          const where = `${state} ${statementHead(tx?.current ?? 'BEGIN')}`;
+          this.retries[where] = (this.retries[where] ?? 0) + 1;
           // Apart again at random, a little longer each time (two servers on the same rows would collide again in step).
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
         }
@@ -214,7 +231,7 @@ export class PgDatabase implements Store {
   }
 
   stats(): WriterStats {
-    return { busy_ms: this.counters.busy_ms, batches: this.counters.batches, writes: this.counters.writes, statements: this.counters.statements, by_kind: {} };
+    return { busy_ms: this.counters.busy_ms, batches: this.counters.batches, writes: this.counters.writes, statements: this.counters.statements, by_kind: {}, retries: { ...this.retries } };
   }
 
   async close(): Promise<void> {
@@ -224,4 +241,12 @@ export class PgDatabase implements Store {
     await this.notices?.close();
     await this.pool.end();
   }
+}
+
+/** The first words of a statement that say what it touches (`INSERT INTO transaction_daily`, `UPDATE subscriptions`). */
+function statementHead(sql: string): string {
+  const m = /^\s*(INSERT INTO|UPDATE|DELETE FROM|SELECT [\s\S]*? FROM|SELECT|COMMIT|BEGIN)\s*(\w*)/i.exec(sql);
+  if (!m) return sql.trim().slice(0, 40);
+  const verb = /^SELECT /i.test(m[1]!) && m[1]!.length > 6 ? 'SELECT … FROM' : m[1]!.toUpperCase();
+  return `${verb} ${m[2] ?? ''}`.trim();
 }

@@ -37,6 +37,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   try {
     const { to } = await migratePg(db);
     db.schemaVersion = to;
+    db.rollupSlot = await rollupSlot(db);
   } catch (err) {
     await db.close();
     throw err;
@@ -70,4 +71,12 @@ async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await admin.end().catch(() => undefined);
   }
+}
+
+/** Slots of the rollups and change counters (migration 27): servers started one after another get different ones, up to this many. */
+const ROLLUP_SLOTS = 16;
+
+async function rollupSlot(db: PgDatabase): Promise<number> {
+  const row = await db.get<{ n: number }>('SELECT nextval(\'payctl_rollup_slot\') AS n');
+  return Number(row?.n ?? 0) % ROLLUP_SLOTS;
 }

@@ -18,6 +18,8 @@ const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
   [/^(\s*INSERT INTO (\w+)[\s\S]*ON CONFLICT \([^)]*\) DO UPDATE SET )([\s\S]*)$/, (_m: string, head: string, table: string, set: string) =>
     head + set.replace(/\b(\w+) = \1 ([-+])/g, `$1 = ${table}.$1 $2`)],
+  // The reporting rollup's rows are per slot here (migration 27): an upsert into it names the slot too.
+  [/\bON CONFLICT \((group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id)\)/g, 'ON CONFLICT ($1, slot)'],
   // `LIMIT -1` is SQLite's "no limit"; PostgreSQL's is LIMIT NULL.
   [/\bLIMIT \?/g, 'LIMIT NULLIF(?, -1)'],
   [/^PRAGMA table_info\((\w+)\)$/, (_m: string, table: string) => `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}' ORDER BY ordinal_position`],

@@ -3,22 +3,26 @@
 // fixture, like `dev seed` for transactions), then `payctl clock advance` moves the
 // platform clock past their first bill date and bills every one. Measured: wall time of
 // that command (subscriptions/s) and its peak memory; every subscription must be billed.
+// On either store: the PostgreSQL run bills a copy (`payctl db copy`) of the same
+// SQLite fixture, so both bill the same subscriptions.
 import path from 'node:path';
-import { payctlBin, payctlJson, runNode, tempDir } from '../lib/processes.js';
+import { payctl, payctlBin, payctlJson, runNode, tempDir } from '../lib/processes.js';
 import { openDirect } from '../lib/sqlite.js';
+import { newPgDatabase, openPgDirect } from '../lib/postgres.js';
 import { summarize } from '../lib/stats.js';
 import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
 
 const MiB = 2 ** 20;
 const DAY = 86_400_000;
 
-export async function billingScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
+export async function billingScenario(cfg: BenchConfig, log: (line: string) => void, store: 'sqlite' | 'postgres' = 'sqlite'): Promise<Outcome[]> {
   const n = cfg.subscriptions;
-  const title = `clock advance billing ${n.toLocaleString('en-US')} due subscriptions`;
+  const id = store === 'postgres' ? 'pg-billing' : 'billing';
+  const title = `clock advance billing ${n.toLocaleString('en-US')} due subscriptions${store === 'postgres' ? ' (PostgreSQL)' : ''}`;
   const dir = await tempDir('billing');
   const db = path.join(dir, 'payctl.db');
   const demo = await payctlJson<{ subscription_ids?: string[] }>(['init', '--demo'], db);
-  if (!demo.subscription_ids?.length) return [skipped('billing', title, 'not available yet (no demo subscriptions)')];
+  if (!demo.subscription_ids?.length) return [skipped(id, title, 'not available yet (no demo subscriptions)')];
 
   const rw = await openDirect(db, false);
   let template: { id: string; next_bill_date: string; charge_count: number } | undefined;
@@ -28,7 +32,7 @@ export async function billingScenario(cfg: BenchConfig, log: (line: string) => v
     template = await rw.get(
       "SELECT id, next_bill_date, charge_count FROM subscriptions WHERE status = 'active' ORDER BY next_bill_date DESC, id LIMIT 1",
     );
-    if (!template) return [skipped('billing', title, 'no active demo subscription to copy')];
+    if (!template) return [skipped(id, title, 'no active demo subscription to copy')];
     columns = (await rw.all<{ name: string }>('PRAGMA table_info(subscriptions)')).map((c) => c.name);
     const copied = columns.map((c) => (c === 'id' ? "substr(t.id, 1, 24) || printf('%012x', n.i)" : `t."${c}"`));
     log(`  copying subscription ${template.id} ${(n - 1).toLocaleString('en-US')} times (due ${template.next_bill_date})…`);
@@ -41,8 +45,17 @@ export async function billingScenario(cfg: BenchConfig, log: (line: string) => v
   } finally {
     await rw.close();
   }
+  let target = db;
+  const extra: string[] = [];
+  if (store === 'postgres') {
+    target = await newPgDatabase('billing');
+    const copy = await payctl(['db', 'copy', '--from', db, '--to', target, '--json'], db);
+    if (copy.code !== 0) throw new Error(`payctl db copy failed (${copy.code}): ${copy.stderr || copy.stdout}`);
+    log(`  copied to PostgreSQL in ${(copy.ms / 1000).toFixed(1)} s`);
+    extra.push('--data-dir', dir);
+  }
   const count = async (sql: string) => {
-    const d = await openDirect(db);
+    const d = store === 'postgres' ? await openPgDirect(target) : await openDirect(db);
     try {
       return (await d.get<{ n: number }>(sql))!.n;
     } finally {
@@ -54,7 +67,7 @@ export async function billingScenario(cfg: BenchConfig, log: (line: string) => v
   // Just past the bill date on the platform clock (whole days from now).
   const days = Math.ceil((Date.parse(template.next_bill_date) - Date.now()) / DAY) + 1;
   log(`  ${due.toLocaleString('en-US')} subscriptions due; payctl clock advance ${days}d…`);
-  const run = await runNode([payctlBin, 'clock', 'advance', `${days}d`, '--json', '--db', db], {}, { sampleRssMs: 20 });
+  const run = await runNode([payctlBin, 'clock', 'advance', `${days}d`, '--json', '--db', target, ...extra], {}, { sampleRssMs: 20 });
   if (run.code !== 0) throw new Error(`clock advance exited ${run.code}: ${run.stderr}`);
   const after = await count('SELECT COUNT(*) AS n FROM transactions WHERE subscription_id IS NOT NULL');
   const billed = after - before;
@@ -64,7 +77,7 @@ export async function billingScenario(cfg: BenchConfig, log: (line: string) => v
   log(`  billed ${billed.toLocaleString('en-US')} in ${seconds.toFixed(1)} s (${rate.toFixed(0)} subscriptions/s), peak RSS ${peak.toFixed(0)} MiB`);
   return [
     {
-      id: 'billing',
+      id,
       title,
       status: 'ok',
       rows: [

@@ -3,15 +3,19 @@
 // 6-month window with filters, timed over HTTP against the same SQL run directly on the
 // database (the floor: the statements payctl's reporting repository builds, prepared
 // once, on a connection of the bench process). Requests alternate with floor queries.
+// On either store: the PostgreSQL run reads a copy of the same seeded SQLite database
+// (`payctl db copy`), so both answer over the same rows.
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { payctl, payctlJson, repoRoot, startPayctl, tempDir } from '../lib/processes.js';
 import { openDirect, type Direct } from '../lib/sqlite.js';
+import { newPgDatabase, openPgDirect } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
 import { reportingSql, type ReportScope } from '../../../src/store/sqlite/repositories/reporting.js';
 import { summarySql } from '../../../src/store/sqlite/repositories/reporting-summary.js';
+import { fromSplit } from '../../../src/domain/money.js';
 
 interface Demo {
   group_id: string;
@@ -45,21 +49,51 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
   return { ms: Number(process.hrtime.bigint() - t0) / 1e6, value };
 }
 
-export async function reportScenarios(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
-  const skipAll = (note: string) => IDS.map((id) => skipped(id, `report ${id.slice(7)}`, note));
+/** The seeded SQLite database of the run (seeded once, read by both stores' runs). */
+let seeded: Promise<{ db: string; demo: Demo; seedMs: number }> | undefined;
+
+function seededDatabase(cfg: BenchConfig, log: (line: string) => void) {
+  seeded ??= (async () => {
+    const dir = await tempDir('report');
+    const db = path.join(dir, 'payctl.db');
+    const demo = await payctlJson<Demo>(['init', '--demo'], db);
+    log(`  seeding ${cfg.seedTransactions.toLocaleString('en-US')} transactions…`);
+    const seed = await payctl(['dev', 'seed', '--transactions', String(cfg.seedTransactions), '--json'], db);
+    if (seed.code !== 0) throw new Error(`payctl dev seed failed (${seed.code}): ${seed.stderr || seed.stdout}`);
+    return { db, demo, seedMs: seed.ms };
+  })();
+  return seeded;
+}
+
+export async function reportScenarios(cfg: BenchConfig, log: (line: string) => void, store: 'sqlite' | 'postgres' = 'sqlite'): Promise<Outcome[]> {
+  const prefix = store === 'postgres' ? 'pg-' : '';
+  const skipAll = (note: string) => IDS.map((id) => skipped(`${prefix}${id}`, `report ${id.slice(7)}`, note));
   if (!existsSync(path.join(repoRoot, 'dist', 'commands', 'dev', 'seed.js'))) return skipAll('not available yet (no payctl dev seed)');
 
-  const dir = await tempDir('report');
-  const db = path.join(dir, 'payctl.db');
-  const demo = await payctlJson<Demo>(['init', '--demo'], db);
-  log(`  seeding ${cfg.seedTransactions.toLocaleString('en-US')} transactions…`);
-  const seed = await payctl(['dev', 'seed', '--transactions', String(cfg.seedTransactions), '--json'], db);
-  if (seed.code !== 0) throw new Error(`payctl dev seed failed (${seed.code}): ${seed.stderr || seed.stdout}`);
-  const seedRate = cfg.seedTransactions / (seed.ms / 1000);
-  log(`  seeded in ${(seed.ms / 1000).toFixed(1)} s (${seedRate.toFixed(0)} rows/s)`);
+  const source = await seededDatabase(cfg, log);
+  const demo = source.demo;
+  let db = source.db;
+  const seedRate = cfg.seedTransactions / (source.seedMs / 1000);
+  if (store === 'sqlite') log(`  seeded in ${(source.seedMs / 1000).toFixed(1)} s (${seedRate.toFixed(0)} rows/s)`);
+  let copySeconds: number | undefined;
+  const extra: string[] = [];
+  if (store === 'postgres') {
+    db = await newPgDatabase('reports');
+    log(`  payctl db copy of the seeded database to PostgreSQL…`);
+    const copy = await payctl(['db', 'copy', '--from', source.db, '--to', db, '--json'], source.db);
+    if (copy.code !== 0) throw new Error(`payctl db copy failed (${copy.code}): ${copy.stderr || copy.stdout}`);
+    copySeconds = copy.ms / 1000;
+    const rows = (JSON.parse(copy.stdout) as { rows: number }).rows;
+    log(`  copied ${rows.toLocaleString('en-US')} rows in ${copySeconds.toFixed(1)} s (${(rows / copySeconds).toFixed(0)} rows/s)`);
+    extra.push('--data-dir', await tempDir('report-pg'));
+    // What a restored database gets before it serves: fresh planner statistics.
+    const d = await openPgDirect(db);
+    await d.all('ANALYZE');
+    await d.close();
+  }
 
-  const server = await startPayctl(db);
-  const direct = await openDirect(db);
+  const server = await startPayctl(db, extra);
+  const direct = store === 'postgres' ? await openPgDirect(db) : await openDirect(db);
   // node:http on one kept-alive socket: fetch (undici) adds about a millisecond of
   // client-side work per request, which is not the server's latency.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -122,7 +156,12 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
         id: 'report-amount_sum',
         title: 'report amount_sum, 6-month window + status filter',
         query: { type: 'amount_sum', ...window, statuses: statuses.join(',') },
-        floor: () => one(reportingSql.amountSum(countScope)),
+        // Two exact halves (high × 2^26 + low), recombined as the repository does.
+        async floor(d) {
+          const q = reportingSql.amountSum(countScope);
+          const r = await d.get<{ h: string | null; l: string | null }>(q.sql, q.params);
+          return Number(fromSplit(r?.h, r?.l));
+        },
         answer: (b) => Number(b.total_amount),
       },
       tableCase(0),
@@ -162,12 +201,12 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
       const ratio = summarize(pairedRatios(httpMs, floorMs));
       log(`  ${c.title}: HTTP median ${h.median.toFixed(1)} ms, SQL ${f.median.toFixed(1)} ms (${(h.median / f.median).toFixed(2)}×), answer ${http}`);
       outcomes.push({
-        id: c.id,
-        title: c.title,
+        id: `${prefix}${c.id}`,
+        title: `${c.title}${store === 'postgres' ? ' (PostgreSQL)' : ''}`,
         status: 'ok',
         rows: [
           {
-            scenario: c.title,
+            scenario: `${c.title}${store === 'postgres' ? ' (PostgreSQL)' : ''}`,
             measure: 'latency (sequential requests)',
             unit: 'ms',
             payctl: h,
@@ -181,12 +220,21 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
         raw: { http_ms: httpMs, sql_ms: floorMs, paired_ratios: ratio, answer: http },
       });
     }
+    if (copySeconds !== undefined) {
+      outcomes.push({
+        id: 'pg-report-copy',
+        title: 'payctl db copy of the seeded database',
+        status: 'ok',
+        rows: [{ scenario: `db copy, ${cfg.seedTransactions.toLocaleString('en-US')} transactions`, measure: 'seconds', unit: 's', payctl: summarize([copySeconds]), target: 'report' }],
+      });
+      return outcomes;
+    }
     outcomes.push({
       id: 'report-seed',
       title: `payctl dev seed --transactions ${cfg.seedTransactions}`,
       status: 'ok',
       rows: [{ scenario: `dev seed ${cfg.seedTransactions.toLocaleString('en-US')} transactions`, measure: 'rows/s', unit: '/s', payctl: summarize([seedRate]), target: 'report' }],
-      raw: { seconds: seed.ms / 1000 },
+      raw: { seconds: source.seedMs / 1000 },
     });
     return outcomes;
   } finally {

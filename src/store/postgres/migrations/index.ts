@@ -38,6 +38,8 @@ const bumpTrigger = (fn: string, table: string) =>
 /** 2^26: the split of a net amount into halves (SQLite migration 21, src/domain/money.ts SPLIT). */
 const SPLIT = '67108864';
 const DIMENSIONS = 'group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id';
+/** The rollup slot of the write that counts a row (the store sets payctl.rollup_slot in every write; 0 outside one). */
+export const SLOT = "COALESCE(NULLIF(current_setting('payctl.rollup_slot', true), ''), '0')::bigint";
 
 /** The SQLite migration of `version`, its statements taken as DDL (minus what `skip` says is SQLite's own). */
 function portable(version: number, skip: (sql: string) => boolean = () => false, extra: string[] = []): Migration {
@@ -249,5 +251,84 @@ END $$`,
   },
   portable(25),
   portable(26),
-  portable(27),
+  {
+    version: 27,
+    name: 'write-slots',
+    statements: [
+      // The change counters likewise: one row per slot, read as their sum through a view of
+      // the old name (readers unchanged). Under SERIALIZABLE one counter row bumped by every
+      // configuration change made concurrent changes on different servers (a sandbox
+      // created on each) fail and run again.
+      ...['config_version', 'vault_version'].flatMap((t) => [
+        `CREATE TABLE ${t}_slots (slot BIGINT PRIMARY KEY, n BIGINT NOT NULL)`,
+        `INSERT INTO ${t}_slots (slot, n) SELECT 0, n FROM ${t}`,
+        `DROP TABLE ${t}`,
+        `CREATE VIEW ${t} AS SELECT 1::bigint AS id, SUM(n)::bigint AS n FROM ${t}_slots`,
+      ]),
+      ...[['payctl_config_bump', 'config_version'], ['payctl_vault_bump', 'vault_version']].map(
+        ([fn, t]) => `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO ${t}_slots AS v (slot, n) VALUES (${SLOT}, 1) ON CONFLICT (slot) DO UPDATE SET n = v.n + 1;
+  RETURN NULL;
+END $$`,
+      ),
+      // Each server counts into a slot of its own (payctl.rollup_slot, set by the store in
+      // every write): a sale's rollup upsert meets only its own server's rows, not the
+      // others' (under SERIALIZABLE, one shared row per day and dimensions made every
+      // concurrent server's sale fail and run again). Reads SUM over rows, slots included.
+      'CREATE SEQUENCE payctl_rollup_slot',
+      `ALTER TABLE transaction_daily ADD COLUMN slot BIGINT NOT NULL DEFAULT ${SLOT}`,
+      'ALTER TABLE transaction_daily DROP CONSTRAINT transaction_daily_pkey',
+      `ALTER TABLE transaction_daily ADD PRIMARY KEY (${DIMENSIONS}, slot)`,
+      'ALTER TABLE transaction_daily_dims ADD COLUMN slot BIGINT NOT NULL DEFAULT 0',
+      'ALTER TABLE transaction_daily_dims DROP CONSTRAINT transaction_daily_dims_pkey',
+      'ALTER TABLE transaction_daily_dims ADD PRIMARY KEY (group_id, dimension, day, status, value, slot)',
+      // A transaction changed: its old count leaves and its new count arrives, both in this
+      // server's slot (a negative count there: the sums stay exact, no other server's row
+      // is touched). Deleted (a sandbox dropped, its rollup rows maybe gone already): its
+      // count leaves one existing row, as before slots.
+      `CREATE OR REPLACE FUNCTION payctl_rollup_transactions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    UPDATE transaction_daily SET tx_count = tx_count - 1,
+      net_high = net_high - (OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}, net_low = net_low - (OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}
+    WHERE ctid = (SELECT ctid FROM transaction_daily
+      WHERE group_id = OLD.group_id AND day = substr(OLD.created_at, 1, 10) AND status = OLD.status
+        AND transaction_type = OLD.transaction_type AND method_detail = OLD.method_detail AND brand = COALESCE(OLD.brand, '')
+        AND source = OLD.source AND currency = OLD.currency AND processor_id = OLD.processor_id
+      ORDER BY slot LIMIT 1);
+    RETURN NULL;
+  END IF;
+  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
+  VALUES (OLD.group_id, substr(OLD.created_at, 1, 10), OLD.status, OLD.transaction_type, OLD.method_detail, COALESCE(OLD.brand, ''),
+          OLD.source, OLD.currency, OLD.processor_id, -1,
+          -((OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}), -((OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}))
+  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
+  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
+  VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''),
+          NEW.source, NEW.currency, NEW.processor_id, 1,
+          (NEW.captured_amount - NEW.refunded_amount) / ${SPLIT}, (NEW.captured_amount - NEW.refunded_amount) % ${SPLIT})
+  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + 1, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
+  RETURN NULL;
+END $$`,
+      // The per-dimension rollup follows each transaction_daily row in the same slot.
+      `CREATE OR REPLACE FUNCTION payctl_rollup_dims() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    UPDATE transaction_daily_dims SET tx_count = tx_count - OLD.tx_count, net_high = net_high - OLD.net_high, net_low = net_low - OLD.net_low
+    WHERE group_id = OLD.group_id AND day = OLD.day AND status = OLD.status AND slot = OLD.slot
+      AND (dimension, value) IN (('', ''), ('brand', OLD.brand), ('method_detail', OLD.method_detail), ('source', OLD.source));
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO transaction_daily_dims AS m (group_id, dimension, day, status, value, slot, tx_count, net_high, net_low)
+    SELECT NEW.group_id, d.dimension, NEW.day, NEW.status, d.value, NEW.slot, NEW.tx_count, NEW.net_high, NEW.net_low
+    FROM (VALUES ('', ''), ('brand', NEW.brand), ('method_detail', NEW.method_detail), ('source', NEW.source)) AS d(dimension, value)
+    ON CONFLICT (group_id, dimension, day, status, value, slot)
+    DO UPDATE SET tx_count = m.tx_count + excluded.tx_count, net_high = m.net_high + excluded.net_high, net_low = m.net_low + excluded.net_low;
+  END IF;
+  RETURN NULL;
+END $$`,
+    ],
+  },
+  portable(28),
 ];

@@ -27,7 +27,8 @@ import forkJobs from './023-fork-jobs.js';
 import sharedServerState from './024-shared-server-state.js';
 import planUpdateJobs from './025-plan-update-jobs.js';
 import webhookHeldOnce from './026-webhook-held-once.js';
-import idempotencySettling from './027-idempotency-settling.js';
+import writeSlots from './027-write-slots.js';
+import idempotencySettling from './028-idempotency-settling.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -66,5 +67,6 @@ export const migrations: Migration[] = [
   sharedServerState,
   planUpdateJobs,
   webhookHeldOnce,
+  writeSlots,
   idempotencySettling,
 ].sort((a, b) => a.version - b.version);

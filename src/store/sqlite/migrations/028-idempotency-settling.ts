@@ -3,7 +3,7 @@
 // settled: `settling_until` (real time, ms) — a replay before then, on any server, gets
 // 409; past it (the server died before settling) the recorded answer is replayed.
 export default {
-  version: 27,
+  version: 28,
   name: 'idempotency-settling',
   statements: ['ALTER TABLE idempotency_keys ADD COLUMN settling_until INTEGER'],
 };

