@@ -20,7 +20,9 @@ const requireTable = (): typeof TableClass => createRequire(import.meta.url)('cl
 // take no room, East Asian wide and fullwidth characters and emoji take two columns.
 // A table measured any other way would fit by our count and overflow by the terminal's.
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made when a cell is first cut: creating a segmenter loads ICU's break rules, a cost no
+// command should pay at start.
+let graphemes: Intl.Segmenter | undefined;
 
 export interface Column {
   title: string;
@@ -50,6 +52,7 @@ export function truncateCell(text: string, width: number): string {
   let out = '';
   let used = 0;
   // Whole graphemes: an emoji sequence or a letter with its accent is kept or cut as one.
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(stripVTControlCharacters(text))) {
     const w = stringWidth(segment);
     if (used + w > width - 1) break;
