@@ -1,14 +1,66 @@
-// The test files that run on both stores (dist/test-relative): the store-dependent ones
-// that pass on PostgreSQL. Not here: tests of the SQLite store itself (test/store: group
-// commit, WAL, rowid walks), tests that read SQLite's catalogue or open the file directly
-// (http/openapi, security/isolation, security/card-data), tests that touch no store, the
-// CLI suites (not run on PostgreSQL yet), http/webhook-isolation (its concurrency count
-// differs by one on PostgreSQL: not yet looked into) and security/fuzz (not yet run green here). docs/postgresql.md says
-// what is not covered.
+// The test files that run on both stores (dist/test-relative): every store-dependent
+// one, on PostgreSQL too. The CLI suites run here: test/helpers/cli.ts hands the child
+// payctl the suite's database (PAYCTL_DB, a postgres:// URL on this pass) and a data
+// folder of that database's own (helpers/platform.ts dataDirOf), as a SQLite file's
+// folder holds its profile. What a test reads of the store itself goes through
+// helpers/store.ts on either dialect (its tables, the files its data is in, a hold on
+// its writes, a second store on it).
+//
+// Not here, and why:
+// - tests that touch no store (test/domain, render, lint, pdf, processor, lib,
+//   cli/manifest, contract/drift, the webhook client and receiver-limit tests);
+// - tests of the SQLite store itself: store/db (group commit, WAL), store/events
+//   (migration 18's rebuild, AUTOINCREMENT, query plans), store/migrations (SQLite's
+//   migration history), store/group-tables (reads SQLite's schema: the list it checks
+//   is the one both stores walk), store/rollup-migration (a SQLite database from before
+//   the rollup migration);
+// - http/webhook-isolation: passes alone, but in the full pass on a loaded machine each
+//   attempt to the hanging receiver was sent twice (48 for 24) — likely the short
+//   (5 s) delivery lease it sets running out before a timed-out attempt is recorded.
+//   The SQLite pass does the same under that load (26 for 24): the delivery claims'
+//   area, not yet looked into;
+// - docs/examples: the docs' shell blocks run as a reader types them, on the default
+//   embedded store (PAYCTL_* of the test run are cleared on purpose);
+// - reliability-fast/plan-update-kill: opens the SQLite file directly (Database,
+//   tableColumns); not yet moved to helpers/store.ts;
+// - examples/*: copyable templates that start their own `payctl serve` on a SQLite file
+//   and import no test helper; what they drive is covered here by the http suites.
+// docs/postgresql.md says what is not covered.
 export const POSTGRES_SUITE = [
+  'browser/invoice-page.test.js',
+  'browser/pay-page.test.js',
+  'cli/api-objects.test.js',
+  'cli/catalog.test.js',
+  'cli/clock-bounds.test.js',
+  'cli/completion.test.js',
+  'cli/config.test.js',
+  'cli/db-target.test.js',
+  'cli/events.test.js',
+  'cli/exact-sums.test.js',
+  'cli/exit-codes.test.js',
+  'cli/faults.test.js',
+  'cli/flags.test.js',
+  'cli/foundation.test.js',
+  'cli/link.test.js',
+  'cli/lists.test.js',
+  'cli/onboard-session.test.js',
+  'cli/onboard.test.js',
+  'cli/progress.test.js',
+  'cli/recurring.test.js',
+  'cli/report-browser-memory.test.js',
+  'cli/report-summary.test.js',
+  'cli/report.test.js',
+  'cli/sandbox.test.js',
+  'cli/serve-urls.test.js',
+  'cli/transactions.test.js',
+  'cli/trigger.test.js',
+  'cli/webhooks.test.js',
   'contract/flow.test.js',
+  'dev/listen.test.js',
+  'dev/logs-tail.test.js',
   'http/catalog.test.js',
   'http/clock-catch-up.test.js',
+  'http/event-catalog.test.js',
   'http/event-stream.test.js',
   'http/events.test.js',
   'http/exact-money.test.js',
@@ -18,19 +70,33 @@ export const POSTGRES_SUITE = [
   'http/invoices.test.js',
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
+  'http/openapi.test.js',
   'http/payment-links.test.js',
   'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
+  'http/sandbox-fork-chunks.test.js',
   'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
+  'http/strict-time.test.js',
   'http/transactions.test.js',
+  'http/webhook-faults.test.js',
   'http/webhooks.test.js',
   'mail/after-commit-delivery.test.js',
+  'reliability-fast/catch-up-kill.test.js',
+  'reliability-fast/fork-kill.test.js',
+  'reliability-fast/races.test.js',
+  'reliability-fast/shutdown.test.js',
+  'reliability-fast/webhooks-kill.test.js',
+  'security/card-data.test.js',
+  'security/fuzz.test.js',
   'security/hostile-input.test.js',
+  'security/hostile-memory.test.js',
+  'security/hostile-values.test.js',
+  'security/isolation.test.js',
   'security/rate-limit.test.js',
   'services/billing.test.js',
   'services/group-clocks.test.js',
@@ -40,4 +106,7 @@ export const POSTGRES_SUITE = [
   'services/webhook-claims.test.js',
   'services/webhook-fault-holds.test.js',
   'services/write-options.test.js',
+  'store/config-cache.test.js',
+  'store/rollup.test.js',
+  'tui/no-color.test.js',
 ];

@@ -14,7 +14,7 @@ import { faultsApply, JsonResponse, RawResponse, StreamResponse, type RouteConte
 import type { Permission } from '../domain/permissions.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
-import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, requestHash } from '../services/idempotency.js';
+import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, keyStillRunning, requestHash } from '../services/idempotency.js';
 import { contextFor, type GroupContext } from '../services/context.js';
 import { newId } from '../lib/ids.js';
 import { configCache } from '../store/config-cache.js';
@@ -219,7 +219,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         checkKey(idemHeader);
         const scope = group ?? 'public';
         const flightKey = `${scope}\u0000${idemHeader}`;
-        const running = () => new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+        const running = keyStillRunning;
         // Before the lookup: a request still settling its answer is running, not replayable yet.
         if (inFlightKeys.has(flightKey)) throw running();
         const hash = requestHash(route.method, req.path, raw);

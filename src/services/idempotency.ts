@@ -4,20 +4,27 @@
 // request gave, its status and body: the unit of work writes the use case's result
 // with the route's status, or the answer the work already knows it will give (an error
 // after a recorded decline: `uow.answer`), so a retry reaching another server at once
-// replays what this request answers. When the request ends up answering something else
-// only after the commit (an onboarding 202 after a failed delivery) the dispatcher
-// settles the record to that answer before sending it.
+// replays what this request answers. When the answer is known only after the commit (an
+// onboarding 202 after a failed delivery: `uow.settleAfterCommit`) the record says the
+// key is still running until the dispatcher settles it to that answer, so a replay on
+// any server meanwhile gets 409, then the final answer.
 import { isDeepStrictEqual } from 'node:util';
 import type { Platform } from './platform.js';
 import type { Store, Tx } from '../store/interfaces/db.js';
 import type { IdempotencyRecord } from '../store/interfaces/idempotency.js';
-import { idempotencyMismatch, validationError } from '../errors.js';
+import { AppError, idempotencyMismatch, validationError } from '../errors.js';
 import { sha256 } from '../lib/hash.js';
 import type { Clock } from './clock/clock.js';
 import type { GroupScope } from '../store/interfaces/scope.js';
 import { CHUNK_WRITE, yieldToOthers } from './clock/chunks.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long a key whose answer is settled after its commit stays running at most (real
+ * time): past nodemailer's longest wait (10 min socket timeout, 2 min to connect), so it
+ * ends only when the server died before settling — then the answer recorded is replayed.
+ */
+export const SETTLE_BOUND_MS = 15 * 60_000;
 export const MAX_KEY_LENGTH = 255;
 
 /** Thrown inside a write when another request already completed with this key. */
@@ -35,10 +42,17 @@ export function checkKey(key: string): void {
 
 export const requestHash = (method: string, path: string, rawBody: string): string => sha256(`${method} ${path}\n${rawBody}`);
 
-/** A completed record for this key, or undefined; 422 when the body differs. */
+/** 409: a request with the key has not given its answer yet. */
+export const keyStillRunning = () => new AppError(409, 'idempotency_error', 'a request with this Idempotency-Key is still running; retry later');
+
+/** A record whose answer is still being settled after its commit (on this or another server). */
+const settling = (row: IdempotencyRecord) => row.settling_until !== null && row.settling_until > Date.now();
+
+/** A completed record for this key, or undefined; 422 when the body differs, 409 while its answer is being settled. */
 export async function findCompleted(store: Store, scope: string, key: string, hash: string): Promise<IdempotencyRecord | undefined> {
   const row = await store.repos.idempotency.find(store, scope, key);
   if (row && row.request_hash !== hash) throw idempotencyMismatch();
+  if (row && settling(row)) throw keyStillRunning();
   return row;
 }
 
@@ -61,6 +75,8 @@ function snapshot(body: unknown): unknown {
 export class IdempotencyClaim {
   state: 'open' | 'claiming' | 'claimed' = 'open';
   private recorded?: Answer;
+  /** The record says the key is still running: settle must write the final answer. */
+  private unsettled = false;
 
   constructor(
     readonly scope: string,
@@ -76,12 +92,14 @@ export class IdempotencyClaim {
     const row = await tx.repos.idempotency.find(tx, this.scope, this.key);
     if (!row) return;
     if (row.request_hash !== this.hash) throw idempotencyMismatch();
+    if (settling(row)) throw keyStillRunning();
     throw new IdempotentReplay(row);
   }
 
   /** Inside the unit of work, after its changes: the record, answering with its result (or the answer the work already knows). */
-  async record(tx: Tx, result: unknown, answer?: Answer): Promise<void> {
+  async record(tx: Tx, result: unknown, answer?: Answer, settleAfterCommit = false): Promise<void> {
     const { status, body } = answer ?? { status: this.status, body: result };
+    this.unsettled = settleAfterCommit;
     tx.repos.idempotency.insert(tx, {
       group_id: this.scope,
       key: this.key,
@@ -89,6 +107,7 @@ export class IdempotencyClaim {
       status,
       body,
       created_at: this.clock.nowIso(),
+      settling_until: settleAfterCommit ? Date.now() + SETTLE_BOUND_MS : null,
     });
     this.recorded = { status, body: snapshot(body) };
   }
@@ -96,9 +115,10 @@ export class IdempotencyClaim {
   /** After the request's answer is known: make the record say exactly that (one write, only when it differs). */
   async settle(store: Store, answer: Answer): Promise<void> {
     if (this.state !== 'claimed' || !this.recorded) return;
-    if (this.recorded.status === answer.status && this.recorded.body !== undefined && isDeepStrictEqual(this.recorded.body, answer.body)) return;
+    if (!this.unsettled && this.recorded.status === answer.status && this.recorded.body !== undefined && isDeepStrictEqual(this.recorded.body, answer.body)) return;
     await store.write((tx) => tx.repos.idempotency.setAnswer(tx, this.scope, this.key, answer.status, answer.body));
     this.recorded = answer;
+    this.unsettled = false;
   }
 }
 

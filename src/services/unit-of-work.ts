@@ -10,7 +10,7 @@ import { appendEvents } from './events/events.js';
 export interface PendingEvent {
   type: string;
   data: unknown;
-  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time. */
+  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time; `at` alone: the instant of the change it records. */
   group?: string;
   at?: string;
 }
@@ -29,6 +29,13 @@ export interface UnitOfWork {
    * retry on any server replays this answer, never a result the client was not sent.
    */
   answer(status: number, body: unknown): void;
+  /**
+   * The request's answer is known only after the commit (an onboarding 202 when the
+   * e-mail fails): the Idempotency-Key is recorded as still running until the
+   * dispatcher settles it, so a replay on any server gets 409 until then, never an
+   * answer the client was not sent.
+   */
+  settleAfterCommit(): void;
 }
 
 /**
@@ -45,9 +52,17 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
       if (claim) await claim.check(tx);
       const events: PendingEvent[] = [];
       let answer: { status: number; body: unknown } | undefined;
-      const value = await fn({ tx, ctx, emit: (e) => events.push(e), afterCommit: (f) => tx.afterCommit(f), answer: (status, body) => (answer = { status, body }) });
+      let later = false;
+      const value = await fn({
+        tx,
+        ctx,
+        emit: (e) => events.push(e),
+        afterCommit: (f) => tx.afterCommit(f),
+        answer: (status, body) => (answer = { status, body }),
+        settleAfterCommit: () => (later = true),
+      });
       appendEvents(tx, ctx, events);
-      if (claim) await claim.record(tx, value, answer);
+      if (claim) await claim.record(tx, value, answer, later);
       return value;
     });
     if (claim) claim.state = 'claimed';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, runCliJson, assertUserError } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { dataDirOf, tempDbPath } from '../helpers/platform.js';
 
 let db: string;
 let demo: { group_id: string };
@@ -27,7 +27,7 @@ before(async () => {
 
 test('config set group is saved beside the database and used when --group is not given', async () => {
   const saved = await json(['config', 'set', 'group', second.id]);
-  assert.equal(saved.file, path.join(path.dirname(db), 'config.json'));
+  assert.equal(saved.file, path.join(dataDirOf(db), 'config.json'));
   assert.deepEqual(JSON.parse(readFileSync(saved.file, 'utf8')), { group: second.id });
   // processor list requires a group: the profile's is used.
   const list = await json(['processor', 'list']);
@@ -69,7 +69,7 @@ test('api-url: set, shown, unset', async () => {
 
 test('bad input: unknown setting (usage, exit 2), bad values and unknown groups (exit 1) change nothing', async () => {
   await json(['config', 'set', 'group', second.id]);
-  const file = path.join(path.dirname(db), 'config.json');
+  const file = path.join(dataDirOf(db), 'config.json');
   const before = readFileSync(file, 'utf8');
   const unknown = await cli(['config', 'set', 'colour', 'blue']);
   assert.equal(unknown.code, 2);
@@ -86,7 +86,7 @@ test('bad input: unknown setting (usage, exit 2), bad values and unknown groups 
   // A broken profile file is reported, not a stack trace.
   writeFileSync(file, '{nope');
   const broken = await cli(['config', 'list']);
-  assertUserError(broken, /config\.json is not valid JSON/);
+  assertUserError(broken, /config\.json is not valid[\s›]+JSON/);
   assert.match(broken.stderr.replace(/\s*\n ›\s+/g, ' '), /config\.json is not valid JSON: fix or remove it/);
   writeFileSync(file, before);
 });
@@ -97,7 +97,7 @@ test('init --demo makes the demo group the default: list commands work without -
   assert.equal(demoOut.code, 0, demoOut.stderr);
   const demoGroup = /Demo group:\s+(\S+)/.exec(demoOut.stdout)![1]!;
   assert.match(demoOut.stdout, new RegExp(`Default group:\\s+${demoGroup} \\(saved in .*config\\.json`));
-  assert.deepEqual(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')), { group: demoGroup });
+  assert.deepEqual(JSON.parse(readFileSync(path.join(dataDirOf(fresh), 'config.json'), 'utf8')), { group: demoGroup });
   for (const args of [['events', 'list'], ['invoice', 'list'], ['subscription', 'list'], ['processor', 'list']]) {
     const r = await runCli([...args, '--json'], { db: fresh, env: { PAYCTL_GROUP: '' } });
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
@@ -107,7 +107,7 @@ test('init --demo makes the demo group the default: list commands work without -
   await runCliJson(['config', 'set', 'group', other.id], { db: fresh });
   const again = await runCli(['init', '--demo'], { db: fresh, env: { PAYCTL_GROUP: '' } });
   assert.doesNotMatch(again.stdout, /Default group/);
-  assert.equal(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')).group, other.id);
+  assert.equal(JSON.parse(readFileSync(path.join(dataDirOf(fresh), 'config.json'), 'utf8')).group, other.id);
 });
 
 test('the first group create makes its group the default; later ones do not', async () => {
@@ -119,7 +119,7 @@ test('the first group create makes its group the default; later ones do not', as
   assert.match(first.stdout, /Default group:/);
   const second = await runCli(['group', 'create', '--name', 'Second'], { db: fresh, env: { PAYCTL_GROUP: '' } });
   assert.doesNotMatch(second.stdout, /Default group:/);
-  assert.equal(JSON.parse(readFileSync(path.join(path.dirname(fresh), 'config.json'), 'utf8')).group, id);
+  assert.equal(JSON.parse(readFileSync(path.join(dataDirOf(fresh), 'config.json'), 'utf8')).group, id);
 });
 
 test('without a profile or PAYCTL_GROUP, a command that needs a group says how to give one (exit 2)', async () => {
@@ -130,7 +130,7 @@ test('without a profile or PAYCTL_GROUP, a command that needs a group says how t
   const line = r.stderr.replace(/\s*\n ›\s+/g, ' ');
   assert.match(line, /no group given: pass --group GROUP_ID, or set a default with `payctl config set group GROUP_ID`/);
   assert.doesNotMatch(r.stderr, /Missing required flag/);
-  assert.ok(!existsSync(path.join(path.dirname(fresh), 'config.json')));
+  assert.ok(!existsSync(path.join(dataDirOf(fresh), 'config.json')));
   // Under --json: one usage_error object.
   const j = await runCli(['processor', 'list', '--json'], { db: fresh, env: { PAYCTL_GROUP: '' } });
   assert.equal(j.code, 2);

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertUserError, runCli } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { dataDirOf, tempDbPath } from '../helpers/platform.js';
 import { dataDirFrom, dbTargetFrom, DbTargetError, parseDbTarget, redactUrl } from '../../src/config/env.js';
 
 const emptyDir = () => mkdtempSync(path.join(os.tmpdir(), 'payctl-dbtarget-'));
@@ -79,14 +79,14 @@ test('--data-dir holds the profile: init and config set write there, and --group
   const group = (JSON.parse(init.stdout) as { group_id: string }).group_id;
   const profile = () => JSON.parse(readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { group?: string; 'api-url'?: string };
   assert.equal(profile().group, group, 'init --demo made its group the default, in the data directory');
-  assert.ok(!existsSync(path.join(path.dirname(db), 'config.json')), 'nothing beside the database');
+  assert.ok(!existsSync(path.join(dataDirOf(db), 'config.json')), 'nothing beside the database');
   const set = await runCli(['config', 'set', 'api-url', 'http://127.0.0.1:4999', '--db', db], { env: { PAYCTL_DATA_DIR: dataDir } });
   assert.equal(set.code, 0, set.stderr);
   assert.equal(profile()['api-url'], 'http://127.0.0.1:4999');
   // Without a --group, a command takes the group of the profile in PAYCTL_DATA_DIR …
   const viaEnv = await runCli(['plan', 'list', '--json', '--db', db], { env: { PAYCTL_DATA_DIR: dataDir } });
   assert.equal(viaEnv.code, 0, viaEnv.stderr);
-  // … and finds none beside the database.
-  const beside = await runCli(['plan', 'list', '--json', '--db', db], { env: { PAYCTL_DATA_DIR: '' } });
+  // … and finds none beside the database (a URL's default folder is ./.payctl of an empty cwd).
+  const beside = await runCli(['plan', 'list', '--json', '--db', db], { env: { PAYCTL_DATA_DIR: '' }, cwd: emptyDir() });
   assert.notEqual(beside.code, 0);
 });

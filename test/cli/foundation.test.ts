@@ -3,9 +3,8 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { assertUserError, runCli, runCliJson } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { databaseExists, tempDbPath } from '../helpers/platform.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { authenticateKey } from '../../src/services/groups/keys.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
@@ -165,7 +164,7 @@ test('--db and PAYCTL_DB choose the database (the flag wins)', async () => {
   assert.equal(JSON.parse(r1.stdout).db, viaFlag);
   const r2 = await runCli(['init', '--json'], { env: { PAYCTL_DB: viaEnv } });
   assert.equal(JSON.parse(r2.stdout).db, viaEnv);
-  assert.ok(existsSync(viaFlag) && existsSync(viaEnv));
+  assert.ok((await databaseExists(viaFlag)) && (await databaseExists(viaEnv)));
   const both = await runCli(['group', 'create', '--name', 'Flagged', '--json', '--db', viaFlag], { env: { PAYCTL_DB: viaEnv } });
   assert.equal(both.code, 0, both.stderr);
   assert.deepEqual((await json<Array<{ name: string }>>(['group', 'list'], viaFlag)).map((x) => x.name), ['Flagged']);

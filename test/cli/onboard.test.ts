@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, runCliJson } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { dataDirOf, tempDbPath } from '../helpers/platform.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -168,7 +168,7 @@ describe('payctl signup-form', () => {
 describe('payctl onboard on a terminal', () => {
   it('Ctrl+S saves the draft beside the database, not in the current folder; the last frame ends its line', async () => {
     const { runInPty } = await import('../helpers/pty.js');
-    const draft = join(dirname(db), 'onboarding-draft.json');
+    const draft = join(dataDirOf(db), 'onboarding-draft.json');
     const run = await runInPty(['onboard'], {
       db,
       env,

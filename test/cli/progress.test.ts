@@ -3,11 +3,11 @@
 import '../helpers/env.js';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { runInPty } from '../helpers/pty.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { dataDirOf, tempDbPath } from '../helpers/platform.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 const BAR = /[█░]{5,}/;
@@ -89,7 +89,7 @@ test('payctl invoice pdf of many lines: a bar on a terminal, none when piped or 
     ['invoice', 'create', '--group', demo.group_id, '--partner', demo.partner_ids[0]!, '--processor', demo.processor_id, '--due-date', '2030-01-31', ...lines],
     { db },
   );
-  const dir = dirname(db);
+  const dir = dataDirOf(db);
   const tty = await runInPty(['invoice', 'pdf', invoice.id, '--group', demo.group_id, '-o', join(dir, 'tty.pdf')], { db });
   assert.equal(tty.code, 0, tty.output);
   assert.match(tty.output, /Rendering invoice lines .*100% \| 60\/60/);

@@ -6,9 +6,9 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { runCli, runCliJson } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { dataDirOf, tempDbPath } from '../helpers/platform.js';
 import { spawnServe } from '../helpers/serve-process.js';
 
 let db: string;
@@ -28,7 +28,7 @@ test('while a server runs, link create and invoice get print its address; once i
   const server = await spawnServe({ db, env });
   try {
     assert.notEqual(server.url, 'http://127.0.0.1:4000');
-    assert.ok(existsSync(join(dirname(db), 'server.json')));
+    assert.ok(existsSync(join(dataDirOf(db), 'server.json')));
     assert.ok((await newLink()).startsWith(`${server.url}/pay/`));
     const invoice = await runCli(['invoice', 'get', invoiceId, '--group', group], { db, env });
     assert.equal(invoice.code, 0, invoice.stderr);
@@ -40,7 +40,7 @@ test('while a server runs, link create and invoice get print its address; once i
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  assert.ok(!existsSync(join(dirname(db), 'server.json')), 'removed on a clean stop');
+  assert.ok(!existsSync(join(dataDirOf(db), 'server.json')), 'removed on a clean stop');
   assert.ok((await newLink()).startsWith('http://127.0.0.1:4000/pay/'));
 });
 
@@ -59,7 +59,7 @@ test('a server killed without cleaning up leaves a record that is ignored', asyn
   const server = await spawnServe({ db, env });
   server.child.kill('SIGKILL');
   await server.exited;
-  assert.ok(existsSync(join(dirname(db), 'server.json')));
+  assert.ok(existsSync(join(dataDirOf(db), 'server.json')));
   assert.ok((await newLink()).startsWith('http://127.0.0.1:4000/pay/'));
 });
 

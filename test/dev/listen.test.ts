@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { packageRoot } from '../../src/lib/paths.js';
-import { runCli, runCliJson } from '../helpers/cli.js';
+import { childEnv, runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { saleBody } from '../helpers/bodies.js';
@@ -64,7 +64,7 @@ async function receivedAtLeast(n: number) {
 /** `payctl listen` as a child process, with its output collected and awaitable. */
 function spawnListen(args: string[], env: Record<string, string> = {}) {
   const child: ChildProcess = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), 'listen', ...args], {
-    env: { ...process.env, NO_COLOR: '1', PAYCTL_DB: db, ...env },
+    env: childEnv(args, db, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

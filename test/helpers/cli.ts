@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
+import { dataDirOf, isPgUrl } from './platform.js';
 
 export interface CliResult {
   code: number;
@@ -10,10 +11,25 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The environment of a payctl child: PAYCTL_DB from `db`, and, when the database is a
+ * PostgreSQL URL (the suite's PostgreSQL pass), PAYCTL_DATA_DIR set to that database's
+ * own folder (helpers/platform.ts dataDirOf) unless the test chose one: the profile
+ * then sits beside the database as it does beside a SQLite file, never in the cwd.
+ */
+export function childEnv(args: string[], db: string | undefined, env: Record<string, string> = {}, base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' }): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...base, ...(db ? { PAYCTL_DB: db } : {}), ...env };
+  const flag = args.indexOf('--db');
+  const target = flag >= 0 ? args[flag + 1] : out.PAYCTL_DB;
+  const chosen = env.PAYCTL_DATA_DIR !== undefined || args.includes('--data-dir');
+  if (target && isPgUrl(target) && !chosen) out.PAYCTL_DATA_DIR = dataDirOf(target);
+  return out;
+}
+
 export function runCli(args: string[], opts: { db?: string; env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) },
+      env: childEnv(args, opts.db, opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       ...(opts.cwd ? { cwd: opts.cwd } : {}),
     });

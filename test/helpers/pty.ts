@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
+import { childEnv } from './cli.js';
 
 export interface PtyResult {
   code: number;
@@ -33,7 +34,7 @@ export function runInPty(
   const cols = opts.cols ?? 100;
   const command = `stty cols ${cols} rows 40 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', COLUMNS: String(cols), ...(opts.db ? { PAYCTL_DB: opts.db } : {}), ...(opts.env ?? {}) };
+    const env = childEnv(args, opts.db, opts.env, { ...process.env, TERM: 'xterm-256color', COLUMNS: String(cols) });
     for (const name of opts.unset ?? []) delete env[name];
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       env,

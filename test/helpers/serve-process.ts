@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
+import { childEnv } from './cli.js';
 
 export interface ServeProcess {
   url: string;
@@ -32,7 +33,7 @@ export interface ServeOptions {
 export function spawnServe(opts: ServeOptions): Promise<ServeProcess> {
   const args = opts.args ?? ['--tick', '0', '--access-log', 'off'];
   const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), 'serve', '--port', String(opts.port ?? 0), ...args], {
-    env: { ...process.env, NO_COLOR: '1', PAYCTL_DB: opts.db, ...(opts.env ?? {}) },
+    env: childEnv(args, opts.db, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

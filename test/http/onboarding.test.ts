@@ -10,6 +10,10 @@ import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/mail/outbox.js';
 import { groupRepo } from '../../src/store/sqlite/repositories/groups.js';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { openPlatform } from '../../src/services/platform.js';
+import { startServer } from '../../src/http/app.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -247,4 +251,47 @@ describe('the confirmation e-mail over a real SMTP server: 201 when delivered, 2
       assert.equal(smtp!.received.length, mode === 'accept' ? 1 : 0, 'the replay sent no second e-mail');
     });
   }
+
+  it('a replay on another server while the e-mail is still going gets 409, then the 202 first answered', async () => {
+    // An SMTP server that says nothing until told to hang up: the first request waits
+    // between its commit and its answer for as long as the test needs.
+    const sockets: Socket[] = [];
+    let connected!: () => void;
+    const reached = new Promise<void>((resolve) => (connected = resolve));
+    const silent = createServer((sock) => {
+      sockets.push(sock);
+      sock.on('error', () => {});
+      connected();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const env = { PAYCTL_SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, PAYCTL_MAIL_FROM: 'payctl <onboarding@payctl.test>' };
+    const s = await startTestServer({ env });
+    servers.push({ s });
+    // Another server on the same database.
+    const otherPlatform = await openPlatform({ db: s.dbPath, env });
+    const other = await startServer({ platform: otherPlatform, port: 0, tickMs: 0, accessLog: 'off' });
+    try {
+      const body = withForm('signup-entry-sole-prop.json', s.demo.signup_form_id as string);
+      const headers = { 'idempotency-key': 'onboard-window', 'content-type': 'application/json' };
+      const post = (url: string) => fetch(url + PATH, { method: 'POST', headers, body: JSON.stringify(body) });
+      const first = s.call('POST', PATH, { body, headers });
+      await reached; // committed; the e-mail is on its way
+      const during = await post(other.url);
+      const duringText = await during.text();
+      assert.equal(during.status, 409, duringText);
+      assert.equal(JSON.parse(duringText).error.type, 'idempotency_error');
+      for (const sock of sockets) sock.destroy();
+      const answered = await first;
+      assert.equal(answered.status, 202, answered.text);
+      assert.equal(answered.body.email_delivery, 'failed');
+      const again = await post(other.url);
+      assert.equal(again.status, 202);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(await again.text(), answered.text);
+    } finally {
+      await other.close();
+      await otherPlatform.close();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
 });

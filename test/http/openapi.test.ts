@@ -17,7 +17,7 @@ import { answerChecker, type AnswerCheck } from '../contract/validate.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { exampleFileName } from '../../src/http/openapi-examples.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { holdWrites } from '../helpers/store.js';
 import { PERMISSIONS, type Permission } from '../../src/domain/permissions.js';
 import type { RouteDef } from '../../src/http/route.js';
 
@@ -134,24 +134,13 @@ describe('every status the server answers is documented on its operation', () =>
         headers: { authorization: s.demo.keys.manage_customers, 'content-type': 'application/json', 'idempotency-key': 'openapi-409' },
         body: JSON.stringify(body),
       });
-    // Hold the database's write lock from a second connection: the first request waits
+    // Hold the database's writes from a second connection: the first request waits
     // inside its write, so the second finds the key still running.
-    const other = await Database.open(s.p.db.location);
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const lock = other.write(async () => {
-      locked();
-      await held;
-    });
-    await isLocked;
+    const hold = await holdWrites(s.dbPath);
     const answers = [call({ first_name: 'Ada' }), call({ first_name: 'Ada' })];
     const first = await Promise.race(answers);
-    release();
-    await lock;
+    await hold.release();
     const rest = await Promise.all(answers);
-    await other.close();
     assert.equal(first.status, 409, 'the request that found the key running');
     assert.deepEqual(rest.map((r) => r.status).sort(), [200, 409]);
     const replay = await call({ first_name: 'Ada' });

@@ -12,7 +12,9 @@ import { newId } from '../../src/lib/ids.js';
 
 let s: TestServer;
 before(async () => {
-  s = await startTestServer({ adminToken: ADMIN });
+  // Forks are answered whole however long they take on a loaded machine: this file is
+  // about the chunks; the answer budget's 202 is sandbox-fork-progress.test.ts's.
+  s = await startTestServer({ adminToken: ADMIN, env: { ...process.env, PAYCTL_FORK_ANSWER_MS: '600000' } });
 });
 after(() => s.close());
 

@@ -11,17 +11,17 @@ import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { ADMIN } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { assertIntact, openStore } from '../helpers/store.js';
 
 const PERIODS = 3651; // the charge at creation, then one a day for 3650 days
 
 /** The invariants after any crash: whole chunks only. Returns the charges made. */
 async function verifyWhole(dbPath: string, subscriptionId: string, label: string): Promise<number> {
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
-    assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }], `${label}: integrity_check`);
+    await assertIntact(db, `${label}: integrity_check`);
     const c = (await db.get<{ n: number; pending: number; periods: number; lo: number; hi: number; linked: number }>(
-      `SELECT COUNT(*) AS n, SUM(outcome = 'pending') AS pending, COUNT(DISTINCT period) AS periods, MIN(period) AS lo, MAX(period) AS hi,
+      `SELECT COUNT(*) AS n, SUM(CASE WHEN outcome = 'pending' THEN 1 ELSE 0 END) AS pending, COUNT(DISTINCT period) AS periods, MIN(period) AS lo, MAX(period) AS hi,
               COUNT(DISTINCT transaction_id) AS linked
        FROM subscription_charges WHERE subscription_id = ?`,
       [subscriptionId],
@@ -64,7 +64,7 @@ test('kill -9 in the middle of a ten-year catch-up: the restarted server finishe
     assert.equal(moved.status, 202, moved.text);
 
     // Kill once part of the charges committed (polling the database, not timing).
-    const watcher = await Database.open(dbPath);
+    const watcher = await openStore(dbPath);
     let seen = 0;
     try {
       while (seen < 300) {

@@ -11,13 +11,14 @@ import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { ADMIN, dumpGroup } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { assertIntact, openStore } from '../helpers/store.js';
+import type { Store } from '../../src/store/interfaces/db.js';
 import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
 const CUSTOMERS = 40_000;
 
-const counts = async (db: Database, groupId: string) => {
+const counts = async (db: Store, groupId: string) => {
   const rows = await dumpGroup(db, groupId);
   return Object.fromEntries(GROUP_TABLES.filter((t) => !t.forkSkip).map((t) => [t.table, rows[t.table]!.length]));
 };
@@ -35,7 +36,7 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
   try {
     const sb = (await httpJson(`${server.url}/api/v1/sandboxes`, 'POST', { key: ADMIN, body: { demo: true } })).body;
     source = sb.group_id;
-    const seeder = await Database.open(dbPath);
+    const seeder = await openStore(dbPath);
     try {
       await seeder.write((tx) =>
         tx.run(
@@ -54,7 +55,7 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
     announced = forked.body.group_id;
 
     // Kill once part of the customers are copied (polling the database, not timing).
-    const watcher = await Database.open(dbPath);
+    const watcher = await openStore(dbPath);
     try {
       for (;;) {
         const j = await watcher.get<{ fork_id: string; copied: string }>('SELECT fork_id, copied FROM fork_jobs WHERE source_id = ?', [source]);
@@ -69,9 +70,9 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
       await watcher.close();
     }
 
-    const db = await Database.open(dbPath);
+    const db = await openStore(dbPath);
     try {
-      assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+      await assertIntact(db);
       const j = (await db.get<{ phase: string; copied: string }>('SELECT phase, copied FROM fork_jobs WHERE fork_id = ?', [forkId]))!;
       assert.ok(j, 'the fork is still under way');
       const copied = JSON.parse(j.copied) as Record<string, number>;
@@ -102,7 +103,7 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
     // The source's rows, and the customer made with the fork's key.
     assert.deepEqual(await counts(db, forkId), { ...(await counts(db, source)), customers: CUSTOMERS + 2 });

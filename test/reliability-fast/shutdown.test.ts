@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { demoPlatform } from '../helpers/platform.js';
 import { httpJson, runLoad, spawnServe } from '../helpers/serve-process.js';
 import { saleBody } from '../helpers/bodies.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { assertIntact, openStore } from '../helpers/store.js';
 import { report } from '../helpers/report.js';
 
 /** A POST that sends its headers (Expect: 100-continue) and holds its body until `finish()`. */
@@ -128,9 +128,9 @@ test('SIGTERM under load: in-flight requests finish, new ones are refused, the W
   const wal = `${dbPath}-wal`;
   assert.ok(!existsSync(wal) || statSync(wal).size === 0, `-wal left with ${existsSync(wal) ? statSync(wal).size : 0} bytes`);
 
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
-    assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+    await assertIntact(db);
     assert.ok(await db.get('SELECT id FROM transactions WHERE id = ?', [heldTxn.id]), 'the held request committed');
     for (const [k, id] of acked) {
       const row = await db.get<{ body: string }>('SELECT body FROM idempotency_keys WHERE key = ?', [k]);

@@ -14,7 +14,7 @@ import { createWebhookEndpoint } from '../../src/services/webhooks/endpoints.js'
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { forGroup } from '../../src/services/platform.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { assertIntact, openStore } from '../helpers/store.js';
 
 test('kill -9 right after sales committed: every sale is delivered by the restarted server', async () => {
   const rx = await startReceiver(() => new Promise(() => undefined)); // holds every request
@@ -65,7 +65,7 @@ test('kill -9 right after sales committed: every sale is delivered by the restar
       second.child.kill('SIGTERM');
       await second.exited;
     }
-    const db = await Database.open(dbPath);
+    const db = await openStore(dbPath);
     try {
       const rows = await db.all<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status');
       assert.deepEqual(rows, [{ status: 'succeeded', n: sales.length }], 'every delivery ended succeeded (recorded after the answer)');

@@ -2,8 +2,10 @@
 // is tokenized with a CVV and paid through every path the platform has (sale, auth +
 // capture, add card + stored-card sale, payment link, invoice page, subscription billed
 // by a clock advance, with receipts to the outbox), and ACH with the test bank
-// accounts. Then the database file, its -wal, the access log and the outbox are searched
-// as raw bytes for each full number and CVV used: zero matches.
+// accounts. Then the database's files (SQLite: the file and its -wal; PostgreSQL: this
+// database's table, TOAST and index files after a CHECKPOINT — helpers/store.ts), the
+// access log and the outbox are searched as raw bytes for each full number and CVV used,
+// and every cell of every table as the store reads it: zero matches.
 //
 // The CVVs (7391 for the 4-digit Amex one, 917 for the rest) are matched as standalone
 // digit runs (not inside UUIDs, timestamps or longer numbers), in the raw files and in
@@ -19,6 +21,7 @@ import { testCards } from '../../src/processor/test-cards.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { cardTokenBody, saleBody, US_BILLING, CARD_ADDRESS } from '../helpers/bodies.js';
 import { report } from '../helpers/report.js';
+import { cellText, dataFiles, tableNames, tableRows } from '../helpers/store.js';
 
 const CVV4 = '7391';
 const CVV3 = '917';
@@ -138,7 +141,7 @@ test('no full card number or CVV anywhere at rest after paying through every pat
   assert.ok(outbox.length > 0, 'receipts reached the outbox');
 
   // Search: raw bytes of the database and its WAL (while open, the WAL holds recent pages), the access log, every table cell.
-  const dbPath = s.p.db.location;
+  const dbPath = s.dbPath;
   const secrets = [
     ...cards.map((c) => ({ what: `card ${c.number}`, needle: c.number, standalone: false })),
     ...testCards().bank_accounts.map((b) => ({ what: `bank account ${b.account_number}`, needle: b.account_number, standalone: false })),
@@ -154,26 +157,25 @@ test('no full card number or CVV anywhere at rest after paying through every pat
     }
     return found;
   };
-  const files = [dbPath, `${dbPath}-wal`, logPath];
   const sizes: Record<string, number> = {};
   const found: string[] = [];
-  const scanFiles = (when: string) => {
-    for (const f of files) {
+  const scanFiles = async (when: string) => {
+    for (const f of [...(await dataFiles(dbPath)), logPath]) {
       if (!existsSync(f)) continue;
       const bytes = readFileSync(f);
-      sizes[`${path.basename(f)} (${when})`] = bytes.length;
-      found.push(...search(`${path.basename(f)} (${when})`, bytes));
+      const what = `${f === logPath ? 'access log' : 'database files'} (${when})`;
+      sizes[what] = (sizes[what] ?? 0) + bytes.length;
+      found.push(...search(`${f} (${when})`, bytes));
     }
   };
-  scanFiles('open');
-  const tables = await s.p.db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
+  await scanFiles('open');
   let cells = 0;
-  for (const { name } of tables) {
-    for (const row of await s.p.db.all<Record<string, unknown>>(`SELECT * FROM "${name}"`)) {
+  for (const name of await tableNames(s.p.db)) {
+    for (const row of await tableRows(s.p.db, name)) {
       for (const [col, v] of Object.entries(row)) {
         if (v === null || v === undefined) continue;
         cells++;
-        const text = Buffer.isBuffer(v) ? v.toString('latin1') : String(v);
+        const text = cellText(v);
         // A cell that is exactly a CVV is caught here even when its neighbours in the file are digits.
         for (const cvv of [CVV3, CVV4]) if (text === cvv) found.push(`CVV ${cvv} as the whole of ${name}.${col}`);
         found.push(...search(`${name}.${col}`, text));
@@ -187,7 +189,7 @@ test('no full card number or CVV anywhere at rest after paying through every pat
   // After a clean close the WAL is merged into the main file: search that too.
   await s.close();
   s = undefined as unknown as TestServer;
-  scanFiles('closed');
+  await scanFiles('closed');
 
   report('card-data', {
     cards: cards.length,

@@ -5,6 +5,7 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer } from '../helpers/server.js';
+import { openStore } from '../helpers/store.js';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { saleBody } from '../helpers/bodies.js';
 
@@ -49,8 +50,7 @@ test('a processor created by another process is usable by the next request; an u
 
 test('a stored card served from memory: a change or removal of the customer or card by another process applies to the next sale', async () => {
   const s = await startTestServer();
-  const { Database } = await import('../../src/store/sqlite/db.js');
-  const other = await Database.open(s.p.db.location); // another process's connection
+  const other = await openStore(s.dbPath); // another process's connection
   try {
     const g = s.demo.group_id;
     const added = await s.call('POST', `/api/v1/groups/${g}/processing/${s.demo.linked_account_id}/customers/${s.demo.customer_id}/payment_methods/card`, {

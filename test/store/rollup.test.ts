@@ -1,7 +1,8 @@
 // The reporting rollups (transaction_daily, and transaction_daily_dims which follows it) are kept per write batch for new rows and by
 // triggers for changes: after mixed concurrent writes — batched sales and auths, writes
 // that fail after inserting, captures, voids, refunds, settlement by the clock — it must
-// equal the same sums computed from the rows.
+// equal the same sums computed from the rows, on either store. (A SQLite database from
+// before the rollup migration: rollup-migration.test.ts.)
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,39 +11,10 @@ import { saleBody } from '../helpers/bodies.js';
 import { createSale } from '../../src/services/transactions/sale.js';
 import { captureTransaction, refundTransaction, voidTransaction } from '../../src/services/transactions/lifecycle.js';
 import { advanceClock } from '../../src/services/clock/clock-control.js';
-import { openPlatform } from '../../src/services/platform.js';
-import { transactionRepo } from '../../src/store/sqlite/repositories/transactions.js';
-import type { Platform } from '../../src/services/platform.js';
+import { assertRollupExact } from '../helpers/rollup.js';
 import { newId } from '../../src/lib/ids.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
-
-const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
-  source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
-FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
-// The rollups keep the net amount in two halves (migration 21): high × 2^26 + low.
-const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, (net_high * 67108864 + net_low) AS net_amount
-FROM transaction_daily WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
-
-// The per-dimension rollup (status alone, and by brand, method_detail, source), from the rows.
-const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
-  .map(
-    (d) => `SELECT group_id, '${d}' AS dimension, substr(created_at, 1, 10) AS day, status, ${d === '' ? "''" : d === 'brand' ? "COALESCE(brand, '')" : d} AS value,
-  COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount FROM transactions GROUP BY 1, 2, 3, 4, 5`,
-  )
-  .join(' UNION ALL ');
-const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, (net_high * 67108864 + net_low) AS net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
-
-async function assertRollupExact(p: Platform, label: string): Promise<number> {
-  const order = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).sort();
-  const raw = await p.db.all<Record<string, unknown>>(RAW);
-  const rollup = await p.db.all<Record<string, unknown>>(ROLLUP);
-  assert.deepEqual(order(rollup), order(raw), label);
-  const dims = await p.db.all<Record<string, unknown>>(DIMS);
-  assert.deepEqual(order(dims), order(await p.db.all<Record<string, unknown>>(DIMS_RAW)), `${label}: per dimension`);
-  assert.ok(dims.length > 0, `${label}: the per-dimension rollup has rows`);
-  return raw.reduce((n, r) => n + (r.tx_count as number), 0);
-}
 
 test('the rollup equals the rows after mixed concurrent writes, failed writes, voids, refunds and settlement', async () => {
   const { p, demo } = await demoPlatform();
@@ -52,7 +24,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     // 60 sales and 30 auths at once (group commit: several writes per batch), a third declined,
     // interleaved with writes that insert a transaction and then fail.
     const base = (await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id)));
-    const template = (await transactionRepo.find(p.db, demo.group_id, base.id))!;
+    const template = (await p.db.repos.transactions.find(p.db, demo.group_id, base.id))!;
     const work: Array<Promise<unknown>> = [];
     for (let i = 0; i < 90; i++) {
       const token = i % 3 === 0 ? 'tok_visa_declined' : i % 5 === 0 ? 'tok_mastercard' : 'tok_visa';
@@ -61,7 +33,7 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
         work.push(
           p.db
             .write(async (tx) => {
-              await transactionRepo.insert(tx, { ...template, id: `fail-${i}`, status: 'pending', captured_amount: 999 });
+              await tx.repos.transactions.insert(tx, { ...template, id: `fail-${i}`, status: 'pending', captured_amount: 999 });
               throw new Error('fails after inserting');
             })
             .catch((e: Error) => e.message),
@@ -93,40 +65,12 @@ test('the rollup equals the rows after mixed concurrent writes, failed writes, v
     await assertRollupExact(p, 'after settlement and refunds');
 
     // New rows queued together (one batch): each counted once.
-    const insertOne = (i: number) => p.db.write(async (tx) => transactionRepo.insert(tx, { ...template, id: newId(), requested_amount: i, captured_amount: i }));
+    const insertOne = (i: number) => p.db.write(async (tx) => tx.repos.transactions.insert(tx, { ...template, id: newId(), requested_amount: i, captured_amount: i }));
     const total = (await Promise.all(Array.from({ length: 16 }, (_, i) => insertOne(7 + i)))).length;
     assert.equal(total, 16);
     assert.equal(await assertRollupExact(p, 'after a batch of new rows'), afterSales + 16);
   } finally {
     await p.close();
-  }
-});
-
-test('a database from before the rollup migration (per-row insert trigger, stale totals) is recounted, never counted twice', async () => {
-  const { p, demo } = await demoPlatform();
-  const path = p.db.location;
-  await executeRaw(createSale, p, contextFor(p, demo.group_id), saleBody(demo.processor_id));
-  // Make it what an older payctl left: the latest rollup recount (migration 21) not
-  // applied, an old per-row insert trigger in place, and totals that miss rows.
-  await p.db.write(async (tx) => {
-    await tx.run('DELETE FROM schema_migrations WHERE version = 21');
-    await tx.run(`CREATE TRIGGER transactions_daily_insert AFTER INSERT ON transactions BEGIN
-      INSERT INTO transaction_daily (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_low)
-      VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''), NEW.source, NEW.currency, NEW.processor_id, 1, NEW.captured_amount - NEW.refunded_amount)
-      ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id) DO UPDATE SET tx_count = tx_count + 1, net_low = net_low + excluded.net_low;
-    END`);
-    await tx.run('DELETE FROM transaction_daily');
-  });
-  await p.close();
-  const reopened = await openPlatform({ db: path });
-  try {
-    await assertRollupExact(reopened, 'after the migration');
-    await executeRaw(createSale, reopened, contextFor(reopened, demo.group_id), saleBody(demo.processor_id));
-    await assertRollupExact(reopened, 'after a new sale');
-    const trigger = await reopened.db.get("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_daily_insert'");
-    assert.equal(trigger, undefined);
-  } finally {
-    await reopened.close();
   }
 });
 

@@ -45,7 +45,9 @@ export function forGroup(e: PendingEvent, ctx: GroupContext): PendingEvent {
 
 /** The event of a charge: approved, or declined by the processor. */
 export function chargeEvent(txn: EventObject<'transaction'>): PendingEvent {
-  return event(txn.status === 'declined' ? 'transaction.declined' : 'transaction.approved', txn);
+  // At the charge's own instant: the write's later statements take time (more on a
+  // networked store), and a window that holds the transaction must hold its event.
+  return { ...event(txn.status === 'declined' ? 'transaction.declined' : 'transaction.approved', txn), at: txn.created_at };
 }
 
 /** A `*.updated` event: `previous_attributes` holds the fields that changed, with their old values. */

@@ -43,8 +43,10 @@ export const listFaultRules = useCase({
 export const removeFaultRule = useCase({
   input: groupId.extend({ fault_id: z.string() }),
   async run(p: Platform, ctx: RequestContext, input): Promise<{ id: string; deleted: true }> {
-    const { changes } = await ctx.store.write((tx) => tx.repos.faultRules.remove(tx, input.group_id, input.fault_id));
-    if (changes === 0) throw notFound('fault rule');
+    // Refused inside the write, so it rolls back: on PostgreSQL the change counters' statement triggers fire even when no row went.
+    await ctx.store.write(async (tx) => {
+      if ((await tx.repos.faultRules.remove(tx, input.group_id, input.fault_id)).changes === 0) throw notFound('fault rule');
+    });
     return { id: input.fault_id, deleted: true as const };
   },
 });

@@ -44,8 +44,10 @@ export const listWebhookFaultRules = useCase({
 export const removeWebhookFaultRule = useCase({
   input: endpointIds.extend({ fault_id: z.string() }),
   async run(p: Platform, ctx: GroupContext, input): Promise<{ id: string; deleted: true }> {
-    const { changes } = await ctx.store.write((tx) => tx.repos.webhookFaultRules.remove(tx, input.group_id, input.endpoint_id, input.fault_id));
-    if (changes === 0) throw notFound('webhook fault rule');
+    // Refused inside the write, so it rolls back: on PostgreSQL the change counters' statement triggers fire even when no row went.
+    await ctx.store.write(async (tx) => {
+      if ((await tx.repos.webhookFaultRules.remove(tx, input.group_id, input.endpoint_id, input.fault_id)).changes === 0) throw notFound('webhook fault rule');
+    });
     return { id: input.fault_id, deleted: true as const };
   },
 });

@@ -92,7 +92,7 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
   const { entry, problems } = await validateSignupEntry(p, body);
   if (!entry) throw validationError(problems);
 
-  const created = await unitOfWork(ctx, async ({ tx, emit }) => {
+  const created = await unitOfWork(ctx, async ({ tx, emit, settleAfterCommit }) => {
     if (!(await tx.repos.signupForms.find(tx, entry.signup_form_id))) throw validationError([UNKNOWN_FORM]);
     const now = ctx.clock.nowIso();
     const groupId = newId();
@@ -119,8 +119,10 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
     const draft = toApi(row, '', 'stored');
     const mail = confirmationEmail(draft, entry);
     const email = await queueEmail(tx, p, { kind: 'onboarding', ...mail, relatedId: row.id, groupId: row.group_id }, { deliverAfterCommit: false });
-    // This value is what an Idempotency-Key replay repeats (status 201).
+    // This value is what an Idempotency-Key replay repeats (status 201)…
     const result = toApi(row, email.id, email.status === 'queued' ? 'queued' : 'stored');
+    // …unless the e-mail goes now: the answer (201 sent, 202 failed) is known after it.
+    if (email.status === 'queued') settleAfterCommit();
     // The entry belongs to the account it opened (a public request has no group of its own).
     emit({ ...event('signup_entry.created', result), group: groupId, at: now });
     return result;

@@ -330,4 +330,5 @@ BEGIN
 END $$`,
     ],
   },
+  portable(28),
 ];

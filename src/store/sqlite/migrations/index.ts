@@ -28,6 +28,7 @@ import sharedServerState from './024-shared-server-state.js';
 import planUpdateJobs from './025-plan-update-jobs.js';
 import webhookHeldOnce from './026-webhook-held-once.js';
 import writeSlots from './027-write-slots.js';
+import idempotencySettling from './028-idempotency-settling.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   planUpdateJobs,
   webhookHeldOnce,
   writeSlots,
+  idempotencySettling,
 ].sort((a, b) => a.version - b.version);

@@ -10,7 +10,7 @@ interface IdempotencyRow extends Omit<IdempotencyRecord, 'body'> {
   body: string;
 }
 
-const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at'] as const;
+const IDEMPOTENCY_COLUMNS = ['group_id', 'key', 'request_hash', 'status', 'body', 'created_at', 'settling_until'] as const;
 
 /** The body column: never NULL (an answer without a body is recorded as JSON null). */
 const bodyColumn = (body: unknown): string => jsonColumn(body) ?? 'null';
@@ -23,10 +23,10 @@ export const idempotencyRepo: IdempotencyStore = {
     return row as IdempotencyRecord;
   },
   insert(tx, r) {
-    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, bodyColumn(r.body), r.created_at]);
+    tx.deferInsert('idempotency_keys', IDEMPOTENCY_COLUMNS, [r.group_id, r.key, r.request_hash, r.status, bodyColumn(r.body), r.created_at, r.settling_until]);
   },
   setAnswer: (tx, scope, key, status, body) =>
-    tx.run('UPDATE idempotency_keys SET status = ?, body = ? WHERE group_id = ? AND key = ?', [status, bodyColumn(body), scope, key]),
+    tx.run('UPDATE idempotency_keys SET status = ?, body = ?, settling_until = NULL WHERE group_id = ? AND key = ?', [status, bodyColumn(body), scope, key]),
   async hasOlderThan(ex, before, scope) {
     const s = scopeCondition(scope);
     return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;

@@ -1,0 +1,33 @@
+// The reporting rollups against the rows they sum: transaction_daily and
+// transaction_daily_dims must equal the same sums computed from the transactions (one
+// SQL text for both stores).
+import assert from 'node:assert/strict';
+import type { Platform } from '../../src/services/platform.js';
+
+const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
+  source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
+FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
+// The rollups keep the net amount in two halves (migration 21): high × 2^26 + low.
+const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, (net_high * 67108864 + net_low) AS net_amount
+FROM transaction_daily WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
+
+// The per-dimension rollup (status alone, and by brand, method_detail, source), from the rows.
+const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
+  .map(
+    (d) => `SELECT group_id, '${d}' AS dimension, substr(created_at, 1, 10) AS day, status, ${d === '' ? "''" : d === 'brand' ? "COALESCE(brand, '')" : d} AS value,
+  COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount FROM transactions GROUP BY 1, 2, 3, 4, 5`,
+  )
+  .join(' UNION ALL ');
+const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, (net_high * 67108864 + net_low) AS net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
+
+/** Both rollups equal the rows; returns the number of transactions. */
+export async function assertRollupExact(p: Platform, label: string): Promise<number> {
+  const order = (rows: Array<Record<string, unknown>>) => rows.map((r) => JSON.stringify(r)).sort();
+  const raw = await p.db.all<Record<string, unknown>>(RAW);
+  const rollup = await p.db.all<Record<string, unknown>>(ROLLUP);
+  assert.deepEqual(order(rollup), order(raw), label);
+  const dims = await p.db.all<Record<string, unknown>>(DIMS);
+  assert.deepEqual(order(dims), order(await p.db.all<Record<string, unknown>>(DIMS_RAW)), `${label}: per dimension`);
+  assert.ok(dims.length > 0, `${label}: the per-dimension rollup has rows`);
+  return raw.reduce((n, r) => n + (r.tx_count as number), 0);
+}
