@@ -164,6 +164,12 @@ class Sender {
   readonly lanes = new Lanes();
   /** Attempts claimed and not yet recorded. */
   readonly pending = new Set<Promise<boolean>>();
+  /**
+   * Deliveries this process holds, from the claim until the attempt is recorded: one whose
+   * record is written after its lease ended (a loaded machine) is not claimed and sent
+   * again by this same process meanwhile.
+   */
+  private readonly held = new Set<number>();
   private outcomes: Array<{ o: Outcome; owner: string; done: (next: string | null) => void; fail: (err: unknown) => void }> = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
@@ -193,6 +199,7 @@ class Sender {
     const room = new Map<string, number>();
     const picked: WebhookSend[] = [];
     for (const d of due) {
+      if (this.held.has(d.delivery_id)) continue;
       const lane = this.lanes.lane(d.endpoint_id, d.group_id);
       const left = room.get(d.endpoint_id) ?? lane.room(now);
       if (left > 0) {
@@ -211,6 +218,7 @@ class Sender {
     } finally {
       for (const d of picked) this.lanes.lane(d.endpoint_id, d.group_id).reserved--;
     }
+    for (const r of claimed) this.held.add(r.delivery_id);
     const c: Claim = { owner, leaseUntil, groupNow: t.clock.nowIso(), bodies: new Map() };
     // A queued attempt whose turn comes with less than this left of its lease is not sent.
     const minTimeout = Math.min(ATTEMPT_TIMEOUT_MS, lease / 2);
@@ -236,7 +244,12 @@ class Sender {
           return true;
         });
       this.pending.add(attempt);
-      void attempt.finally(() => this.pending.delete(attempt)).catch(() => undefined);
+      void attempt
+        .finally(() => {
+          this.pending.delete(attempt);
+          this.held.delete(r.delivery_id);
+        })
+        .catch(() => undefined);
       return attempt;
     });
     return { started, endpoints: new Set(claimed.map((r) => r.endpoint_id)), more, waitable };
