@@ -14,11 +14,6 @@
 //   migration history), store/group-tables (reads SQLite's schema: the list it checks
 //   is the one both stores walk), store/rollup-migration (a SQLite database from before
 //   the rollup migration);
-// - http/webhook-isolation: passes alone, but in the full pass on a loaded machine each
-//   attempt to the hanging receiver was sent twice (48 for 24) — likely the short
-//   (5 s) delivery lease it sets running out before a timed-out attempt is recorded.
-//   The SQLite pass does the same under that load (26 for 24): the delivery claims'
-//   area, not yet looked into;
 // - docs/examples: the docs' shell blocks run as a reader types them, on the default
 //   embedded store (PAYCTL_* of the test run are cleared on purpose);
 // - reliability-fast/plan-update-kill: opens the SQLite file directly (Database,
@@ -84,6 +79,7 @@ export const POSTGRES_SUITE = [
   'http/strict-time.test.js',
   'http/transactions.test.js',
   'http/webhook-faults.test.js',
+  'http/webhook-isolation.test.js',
   'http/webhooks.test.js',
   'mail/after-commit-delivery.test.js',
   'reliability-fast/catch-up-kill.test.js',

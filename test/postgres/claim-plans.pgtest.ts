@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { subscriptionRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
+import { settlementRepo } from '../../src/store/sqlite/repositories/settlement.js';
 import { toPgSql } from '../../src/store/postgres/sql.js';
 import type { Tx } from '../../src/store/interfaces/db.js';
 import { runCliJson } from '../helpers/cli.js';
@@ -63,6 +64,45 @@ test('billing claims its chunk by walking the due index from the cursor, after a
     assert.match(plan, /Index Cond: .*ROW\(next_bill_date, id\) > ROW\(/, `the cursor bounds the index scan:\n${plan}`);
     assert.doesNotMatch(plan, /Sort|Seq Scan on subscriptions/, plan);
     assert.match(plan, /Index Scan using subscriptions_due on subscriptions \(actual time=[\d.]+ rows=100 /, `100 rows claimed:\n${plan}`);
+  } finally {
+    await client.end();
+  }
+});
+
+test('settlement claims its chunk from the settle index in order; a database made through the API has `groups` analyzed', async () => {
+  const target = tempDbPath();
+  await runCliJson(['init', '--demo'], { db: target });
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    const analyzed = await client.query<{ relname: string }>(`SELECT relname FROM pg_stat_user_tables WHERE relname = 'groups' AND last_analyze IS NOT NULL`);
+    assert.equal(analyzed.rows.length, 1, 'the migrations analyze groups');
+
+    // 20,000 unsettled sales (copies of a demo sale) across the three settled statuses.
+    const template = (await client.query<{ id: string }>(`SELECT id FROM transactions ORDER BY created_at DESC, id LIMIT 1`)).rows[0]!;
+    const columns = (await client.query<{ c: string }>(
+      `SELECT quote_ident(column_name) AS c FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'transactions' ORDER BY ordinal_position`,
+    )).rows.map((r) => r.c);
+    const copied = columns.map((c) =>
+      c === 'id' ? `substr(t.id, 1, 24) || lpad(to_hex(n), 12, '0')`
+      : c === 'status' ? `(ARRAY['pending', 'captured', 'partially_captured'])[1 + n % 3]`
+      : c === 'settlement_batch_id' ? 'NULL'
+      : `t.${c}`);
+    await client.query(
+      `INSERT INTO transactions (${columns.join(', ')}) SELECT ${copied.join(', ')} FROM generate_series(1, 20000) n, transactions t WHERE t.id = $1`,
+      [template.id],
+    );
+    await client.query('ANALYZE transactions');
+
+    let seen: { sql: string; params: unknown[] } | undefined;
+    const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+    await settlementRepo.claimCandidates(recorder, '2999-01-01T00:00:00.000Z', 100, { offsetMs: 0 });
+    assert.ok(seen, 'claimCandidates sent no statement');
+    await client.query('BEGIN');
+    const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${toPgSql(seen.sql)}`, seen.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    await client.query('ROLLBACK');
+    assert.match(plan, /Index Scan using transactions_settle_due on transactions/, plan);
+    assert.doesNotMatch(plan, /Sort|Seq Scan on transactions/, plan);
   } finally {
     await client.end();
   }

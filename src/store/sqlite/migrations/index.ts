@@ -29,6 +29,7 @@ import planUpdateJobs from './025-plan-update-jobs.js';
 import webhookHeldOnce from './026-webhook-held-once.js';
 import writeSlots from './027-write-slots.js';
 import idempotencySettling from './028-idempotency-settling.js';
+import settlementClaimIndex from './029-settlement-claim-index.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   webhookHeldOnce,
   writeSlots,
   idempotencySettling,
+  settlementClaimIndex,
 ].sort((a, b) => a.version - b.version);
