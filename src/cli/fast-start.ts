@@ -11,12 +11,13 @@
 // beside it (written after the first run, and again whenever V8 refuses it). Without a
 // bundle, or with one older than dist/ (a plain `tsc` since the build), the command's
 // own module is imported instead. Nothing else is imported before it is needed.
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { BUNDLE_FILE, IMPORT_NAME } from './bundle.js';
+import { newestJs } from './manifest.js';
 
 type Oclif = typeof import('@oclif/core');
 type CommandClass = (new (argv: string[], config: unknown) => object) & { id: string };
@@ -60,22 +61,6 @@ function readManifest(root: string): Manifest | undefined {
   } catch {
     return undefined; // no manifest: oclif finds the commands itself
   }
-}
-
-function newestJs(dir: string): number {
-  let newest = 0;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestJs(p));
-    else if (e.name.endsWith('.js')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
 }
 
 /** The bundle, when there is one at least as new as every compiled command and module. */

@@ -24,7 +24,8 @@ export async function writeManifest(root: string): Promise<number> {
   return Object.keys(plugin.manifest.commands).length;
 }
 
-function newestMtime(dir: string): number {
+/** The newest modification time of the `.js` files under `dir` (0: none); the manifest's and the bundle's staleness checks. */
+export function newestJs(dir: string): number {
   let newest = 0;
   let entries;
   try {
@@ -34,7 +35,7 @@ function newestMtime(dir: string): number {
   }
   for (const e of entries) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    if (e.isDirectory()) newest = Math.max(newest, newestJs(p));
     else if (e.name.endsWith('.js')) newest = Math.max(newest, statSync(p).mtimeMs);
   }
   return newest;
@@ -49,7 +50,7 @@ export function manifestIsStale(root: string): boolean {
     return false; // no manifest: oclif finds the commands itself
   }
   const dist = path.join(root, 'dist');
-  return newestMtime(path.join(dist, 'commands')) > built || newestMtime(path.join(dist, 'src', 'cli')) > built;
+  return newestJs(path.join(dist, 'commands')) > built || newestJs(path.join(dist, 'src', 'cli')) > built;
 }
 
 /** Rebuild a stale manifest (or, if that fails, remove it so oclif scans the commands). */
