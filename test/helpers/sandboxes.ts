@@ -2,7 +2,7 @@
 // owns (walking the store's list of group-owned tables) to compare before and after.
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
-import type { Executor } from '../../src/store/interfaces/db.js';
+import type { Executor, Store } from '../../src/store/interfaces/db.js';
 import { GROUP_TABLES, ownerCondition } from '../../src/store/sqlite/group-tables.js';
 
 export const ADMIN = 'padm_test_admin_token';
@@ -33,3 +33,21 @@ export async function dumpGroup(ex: Executor, groupId: string): Promise<Record<s
 }
 
 export const rowCount = (dump: Record<string, string[]>) => Object.values(dump).reduce((n, rows) => n + rows.length, 0);
+
+/** `n` more customers in sandbox `sb`, written directly (for tests about copying rows, not making them). */
+export async function addCustomers(db: Store, sb: SandboxReply, n: number): Promise<void> {
+  await db.write((tx) =>
+    tx.run(
+      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+       INSERT INTO customers (id, group_id, first_name, last_name, created_at, updated_at)
+       SELECT 'cus_bulk_' || ? || '_' || i, ?, 'Bulk', 'Customer ' || i, '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z' FROM k`,
+      [n, sb.group_id, sb.group_id],
+    ),
+  );
+}
+
+/** The number of rows of each table a fork copies, for group `groupId`. */
+export async function forkedCounts(db: Store, groupId: string): Promise<Record<string, number>> {
+  const rows = await dumpGroup(db, groupId);
+  return Object.fromEntries(GROUP_TABLES.filter((t) => !t.forkSkip).map((t) => [t.table, rows[t.table]!.length]));
+}

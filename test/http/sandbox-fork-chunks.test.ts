@@ -5,9 +5,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ADMIN, dumpGroup, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
+import { addCustomers as addCustomersTo, ADMIN, forkedCounts, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
-import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
 import { newId } from '../../src/lib/ids.js';
 
 let s: TestServer;
@@ -18,22 +17,8 @@ before(async () => {
 });
 after(() => s.close());
 
-/** `n` more customers in the sandbox (written directly: the test is about copying them, not making them). */
-async function addCustomers(sb: SandboxReply, n: number): Promise<void> {
-  await s.p.db.write((tx) =>
-    tx.run(
-      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-       INSERT INTO customers (id, group_id, first_name, last_name, created_at, updated_at)
-       SELECT 'cus_bulk_' || ? || '_' || i, ?, 'Bulk', 'Customer ' || i, '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z' FROM k`,
-      [n, sb.group_id, sb.group_id],
-    ),
-  );
-}
-
-const counts = async (groupId: string) => {
-  const rows = await dumpGroup(s.p.db, groupId);
-  return Object.fromEntries(GROUP_TABLES.filter((t) => !t.forkSkip).map((t) => [t.table, rows[t.table]!.length]));
-};
+const addCustomers = (sb: SandboxReply, n: number) => addCustomersTo(s.p.db, sb, n);
+const counts = (groupId: string) => forkedCounts(s.p.db, groupId);
 
 test('a fork taken one step per chunk (hundreds of writes) copies the same rows as the source, relationships pointed at the copies', async () => {
   const original = await newSandbox(s, { demo: true });

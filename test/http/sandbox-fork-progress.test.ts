@@ -6,9 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ADMIN, dumpGroup, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
+import { addCustomers as addCustomersTo, ADMIN, dumpGroup, forkedCounts, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
-import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 import { forkRunning } from '../../src/services/sandboxes/fork-run.js';
 import { fork } from '../../src/services/sandboxes/sandboxes.js';
@@ -20,22 +19,8 @@ before(async () => {
 });
 after(() => s.close());
 
-/** `n` more customers in the sandbox (written directly: the test is about copying them, not making them). */
-async function addCustomers(sb: SandboxReply, n: number): Promise<void> {
-  await s.p.db.write((tx) =>
-    tx.run(
-      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-       INSERT INTO customers (id, group_id, first_name, last_name, created_at, updated_at)
-       SELECT 'cus_bulk_' || ? || '_' || i, ?, 'Bulk', 'Customer ' || i, '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z' FROM k`,
-      [n, sb.group_id, sb.group_id],
-    ),
-  );
-}
-
-const counts = async (groupId: string) => {
-  const rows = await dumpGroup(s.p.db, groupId);
-  return Object.fromEntries(GROUP_TABLES.filter((t) => !t.forkSkip).map((t) => [t.table, rows[t.table]!.length]));
-};
+const addCustomers = (sb: SandboxReply, n: number) => addCustomersTo(s.p.db, sb, n);
+const counts = (groupId: string) => forkedCounts(s.p.db, groupId);
 
 const until = async (cond: () => Promise<boolean>, what: string) => {
   for (let i = 0; !(await cond()); i++) {
