@@ -10,6 +10,7 @@ import path from 'node:path';
 import { payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
 import { summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
+import { benchSale } from '../lib/sale.js';
 
 const ADMIN = 'padm_bench_admin_token';
 const CLIENTS = 4;
@@ -47,17 +48,7 @@ interface Sandbox {
 
 /** CLIENTS closed-loop sale clients in `sb` until `stop()`; the latency of every sale. */
 async function sell(url: string, sb: Sandbox, stop: () => boolean): Promise<number[]> {
-  const body = {
-    type: 'sale',
-    source: 'api',
-    processor_id: sb.processor_id,
-    currency: 'USD',
-    email_address: 'bench@example.com',
-    email_receipt: false,
-    amounts: { requested_amount: 1999 },
-    billing_address: { first_name: 'Bench', last_name: 'Mark', line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US', email: 'bench@example.com' },
-    payment_details: { token: 'tok_visa' },
-  };
+  const body = benchSale(sb.processor_id);
   const ms: number[] = [];
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {

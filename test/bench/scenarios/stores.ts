@@ -13,6 +13,7 @@ import { payctlJson, startPayctl, tempDir, type Served, type ServerStats } from 
 import { clusterCpuMs, newPgDatabase } from '../lib/postgres.js';
 import { summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
+import { benchSaleJson } from '../lib/sale.js';
 
 interface Demo {
   group_id: string;
@@ -39,18 +40,6 @@ interface Run {
   retries: Record<string, number>;
 }
 
-const body = (demo: Demo) =>
-  JSON.stringify({
-    type: 'sale',
-    source: 'api',
-    processor_id: demo.processor_id,
-    currency: 'USD',
-    email_address: 'bench@example.com',
-    email_receipt: false,
-    amounts: { requested_amount: 1999 },
-    billing_address: { first_name: 'Bench', last_name: 'Mark', line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US', email: 'bench@example.com' },
-    payment_details: { token: 'tok_visa' },
-  });
 
 type WithRetries = ServerStats & { writer: ServerStats['writer'] & { retries?: Record<string, number> } };
 
@@ -76,7 +65,7 @@ async function side(id: Side['id'], label: string, servers: number): Promise<Sid
 async function runOnce(s: Side, connections: number, seconds: number): Promise<Run> {
   const salePath = `/api/v1/groups/${s.demo.group_id}/transaction`;
   const headers = jsonHeaders(s.demo.keys.manage_transactions);
-  const saleBody = body(s.demo);
+  const saleBody = benchSaleJson(s.demo.processor_id);
   const cpu0 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
   const db0 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs();
   const r0 = await retriesOf(s.servers);

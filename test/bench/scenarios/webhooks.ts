@@ -17,6 +17,7 @@ import { payctlJson, startPayctl, tempDir } from '../lib/processes.js';
 import { openDirect } from '../lib/sqlite.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
+import { benchSaleJson } from '../lib/sale.js';
 
 interface Demo {
   group_id: string;
@@ -24,18 +25,7 @@ interface Demo {
   keys: Record<string, string>;
 }
 
-const saleBody = (processorId: string) =>
-  JSON.stringify({
-    type: 'sale',
-    source: 'api',
-    processor_id: processorId,
-    currency: 'USD',
-    email_address: 'bench@example.com',
-    email_receipt: false,
-    amounts: { requested_amount: 1999 },
-    billing_address: { first_name: 'Bench', last_name: 'Mark', line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US', email: 'bench@example.com' },
-    payment_details: { token: 'tok_visa' },
-  });
+const saleBody = benchSaleJson;
 
 interface Receiver {
   url: string;
