@@ -8,7 +8,8 @@
 //
 // Not here, and why:
 // - tests that touch no store (test/domain, render, lint, pdf, processor, lib,
-//   cli/manifest, contract/drift, the webhook client and receiver-limit tests);
+//   cli/manifest, contract/drift, the TUI component tests but onboarding-wizard, the
+//   webhook client, lane and receiver-limit tests);
 // - tests of the SQLite store itself: store/db (group commit, WAL), store/events
 //   (migration 18's rebuild, AUTOINCREMENT, query plans), store/migrations (SQLite's
 //   migration history), store/group-tables (reads SQLite's schema: the list it checks
@@ -16,8 +17,8 @@
 //   the rollup migration);
 // - docs/examples: the docs' shell blocks run as a reader types them, on the default
 //   embedded store (PAYCTL_* of the test run are cleared on purpose);
-// - reliability-fast/plan-update-kill: opens the SQLite file directly (Database,
-//   tableColumns); not yet moved to helpers/store.ts;
+// - reliability/*.soak (`npm run test:reliability`, not `npm test`): they open the
+//   SQLite file directly;
 // - examples/*: copyable templates that start their own `payctl serve` on a SQLite file
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.
@@ -33,6 +34,7 @@ export const POSTGRES_SUITE = [
   'cli/events.test.js',
   'cli/exact-sums.test.js',
   'cli/exit-codes.test.js',
+  'cli/fast-start.test.js',
   'cli/faults.test.js',
   'cli/flags.test.js',
   'cli/foundation.test.js',
@@ -65,6 +67,7 @@ export const POSTGRES_SUITE = [
   'http/invoices.test.js',
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
+  'http/page-headers.test.js',
   'http/openapi.test.js',
   'http/payment-links.test.js',
   'http/plan-update-chunks.test.js',
@@ -84,6 +87,7 @@ export const POSTGRES_SUITE = [
   'mail/after-commit-delivery.test.js',
   'reliability-fast/catch-up-kill.test.js',
   'reliability-fast/fork-kill.test.js',
+  'reliability-fast/plan-update-kill.test.js',
   'reliability-fast/races.test.js',
   'reliability-fast/shutdown.test.js',
   'reliability-fast/webhooks-kill.test.js',
@@ -105,4 +109,5 @@ export const POSTGRES_SUITE = [
   'store/config-cache.test.js',
   'store/rollup.test.js',
   'tui/no-color.test.js',
+  'tui/onboarding-wizard.test.js',
 ];

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { runCli, runCliJson } from '../helpers/cli.js';
-import { tempDbPath } from '../helpers/platform.js';
+import { tempDbPath, testStore } from '../helpers/platform.js';
 import { packageRoot } from '../../src/lib/paths.js';
 import { commandFor, freshBundle } from '../../src/cli/fast-start.js';
 import { BUNDLE_FILE, writeBundle } from '../../src/cli/bundle.js';
@@ -17,6 +17,12 @@ import { BUNDLE_FILE, writeBundle } from '../../src/cli/bundle.js';
 const manifest = JSON.parse(readFileSync(path.join(packageRoot, 'oclif.manifest.json'), 'utf8')) as Parameters<typeof commandFor>[0];
 const bundleFile = path.join(packageRoot, 'dist', BUNDLE_FILE);
 const tracer = path.join(packageRoot, 'dist', 'test', 'helpers', 'module-trace.js');
+
+/** The store's driver as the modules it loads (the suite's store), and the other store's driver, never loaded. */
+const DRIVER =
+  testStore === 'postgres'
+    ? { modules: ['pg', 'pg-connection-string', 'pg-int8', 'pg-pool', 'pg-protocol', 'pg-types', 'postgres-array', 'postgres-bytea', 'postgres-date', 'postgres-interval', 'xtend'], other: 'sqlite3' }
+    : { modules: ['bindings', 'file-uri-to-path', 'sqlite3'], other: 'pg' };
 
 let db: string;
 const dirs: string[] = [];
@@ -62,7 +68,7 @@ test('commandFor: the longest run of words that names a command, with the argume
   }
 });
 
-test('report --type count --json loads the bundle and sqlite3, nothing else: no command module, no plugin, no framework file', async () => {
+test("report --type count --json loads the bundle and the store's driver, nothing else: no command module, no plugin, no framework file, not the other store's driver", async () => {
   assert.ok(freshBundle(packageRoot), 'the bundle is as new as dist/');
   const r = await modulesLoadedBy(['report', '--type', 'count', '--json']);
   assert.equal(r.code, 0, r.stdout);
@@ -71,7 +77,7 @@ test('report --type count --json loads the bundle and sqlite3, nothing else: no 
   // The start itself: bin/run.js, the manifest check and the fast start; the store's native driver.
   assert.deepEqual(
     owners.filter((o) => !o.startsWith('dist/test/')),
-    ['bin/run.js', 'bindings', 'dist/src/cli/bundle.js', 'dist/src/cli/fast-start.js', 'dist/src/cli/manifest.js', 'file-uri-to-path', 'sqlite3'],
+    ['bin/run.js', 'dist/src/cli/bundle.js', 'dist/src/cli/fast-start.js', 'dist/src/cli/manifest.js', ...DRIVER.modules].sort(),
   );
   // The code cache is written beside the bundle by the first run, and used by the next.
   assert.ok(statSync(`${bundleFile}.cache`).size > 0);
@@ -83,7 +89,7 @@ test('without the bundle (PAYCTL_NO_BUNDLE, or a bundle older than dist/), the o
   assert.equal(typeof JSON.parse(r.stdout).total_count, 'number');
   const owners = new Set(r.files.map(owner));
   assert.deepEqual([...owners].filter((o) => o.startsWith('dist/commands/')), ['dist/commands/report.js']);
-  for (const unneeded of ['@oclif/plugin-help', '@oclif/plugin-autocomplete', '@oclif/plugin-not-found', 'cli-table3', 'ink', 'react', 'pdfkit', 'polka', 'pg', 'nodemailer']) {
+  for (const unneeded of ['@oclif/plugin-help', '@oclif/plugin-autocomplete', '@oclif/plugin-not-found', 'cli-table3', 'ink', 'react', 'pdfkit', 'polka', DRIVER.other, 'nodemailer']) {
     assert.ok(!owners.has(unneeded), `${unneeded} is not loaded`);
   }
   assert.ok(![...owners].some((o) => /^dist\/src\/(http|tui|pdf)\//.test(o)), [...owners].join(' '));

@@ -11,8 +11,8 @@ import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { ADMIN } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { Database } from '../../src/store/sqlite/db.js';
 import { tableColumns } from '../../src/store/sqlite/schema.js';
+import { assertIntact, cellText, openStore } from '../helpers/store.js';
 
 const COPIES = 10_000;
 const PLAN = { name: 'Gold', amount: 3000, billing_cycle: 'monthly', duration: '12', tax: 0 };
@@ -35,7 +35,7 @@ test('kill -9 in the middle of a plan update: whole chunks, and the restarted se
     planId = plan.body.id;
     const sub = await httpJson(`${base}/subscription`, 'POST', { key, body: { plan_id: planId, customer_id: sb.customer_id, card_id: sb.card_id } });
     assert.equal(sub.status, 200, sub.text);
-    const seeder = await Database.open(dbPath);
+    const seeder = await openStore(dbPath);
     try {
       const columns = await tableColumns(seeder, 'subscriptions');
       const exprs = columns.map((c) => (c === 'id' ? "s.id || '-' || k.i" : `s.${c}`));
@@ -53,7 +53,7 @@ test('kill -9 in the middle of a plan update: whole chunks, and the restarted se
     void httpJson(`${base}/plans/${planId}`, 'PUT', { key, body: { ...PLAN, amount: 4200, description: 'v2', update_subscriptions: true, prorate: false } }).catch(() => undefined);
 
     // Kill once part of the subscriptions are updated (polling the database, not timing).
-    const watcher = await Database.open(dbPath);
+    const watcher = await openStore(dbPath);
     try {
       for (;;) {
         const n = (await watcher.get<{ n: number }>('SELECT COUNT(*) AS n FROM subscriptions WHERE plan_id = ? AND amount = 4200', [planId]))!.n;
@@ -65,9 +65,9 @@ test('kill -9 in the middle of a plan update: whole chunks, and the restarted se
       await watcher.close();
     }
 
-    const db = await Database.open(dbPath);
+    const db = await openStore(dbPath);
     try {
-      assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+      await assertIntact(db);
       const job = await db.get<{ cursor: string }>('SELECT cursor FROM plan_update_jobs WHERE plan_id = ?', [planId]);
       assert.ok(job, 'the update is still under way');
       // Whole chunks: up to the cursor on the new amount, after it on the old one.
@@ -87,7 +87,7 @@ test('kill -9 in the middle of a plan update: whole chunks, and the restarted se
 
     // The restarted server's tick goes on from the database.
     server = await spawnServe({ db: dbPath, env, args });
-    const watch = await Database.open(dbPath);
+    const watch = await openStore(dbPath);
     try {
       while (await watch.get('SELECT 1 AS x FROM plan_update_jobs WHERE plan_id = ?', [planId])) await new Promise((r) => setTimeout(r, 50));
     } finally {
@@ -97,14 +97,13 @@ test('kill -9 in the middle of a plan update: whole chunks, and the restarted se
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
     assert.deepEqual(await db.all('SELECT amount, COUNT(*) AS n FROM subscriptions WHERE plan_id = ? GROUP BY amount', [planId]), [{ amount: 4200, n: COPIES + 1 }]);
-    const events = await db.get<{ n: number; ids: number }>(
-      "SELECT COUNT(*) AS n, COUNT(DISTINCT json_extract(data, '$.object.id')) AS ids FROM events WHERE group_id = ? AND type = 'subscription.updated'",
-      [groupId],
-    );
-    assert.deepEqual({ ...events }, { n: COPIES + 1, ids: COPIES + 1 }, 'each subscription updated once');
+    // The subscriptions the events name, counted here rather than in either dialect's JSON functions.
+    const events = await db.all<{ data: unknown }>("SELECT data FROM events WHERE group_id = ? AND type = 'subscription.updated'", [groupId]);
+    const ids = new Set(events.map((e) => (JSON.parse(cellText(e.data)) as { object: { id: string } }).object.id));
+    assert.deepEqual({ n: events.length, ids: ids.size }, { n: COPIES + 1, ids: COPIES + 1 }, 'each subscription updated once');
   } finally {
     await db.close();
   }
