@@ -90,7 +90,7 @@ export function isStore(ex: Executor): ex is Store {
 
 /** Cumulative counters of the writer (for `payctl serve`'s stats line and the bench). */
 export interface WriterStats {
-  /** Milliseconds with a write transaction open (BEGIN submitted to COMMIT done). */
+  /** Milliseconds with a write transaction open (BEGIN submitted to COMMIT done; on PostgreSQL summed over the lanes writing at once). */
   busy_ms: number;
   batches: number;
   writes: number;
@@ -112,8 +112,9 @@ export interface WriteOptions {
    * A long write (a chunk of catch-up work, up to its budget): it gets a transaction of
    * its own, after the writes queued before it, so they never wait for it inside their
    * batch; the writes queued after it go in the next batch. The PostgreSQL store runs
-   * every write of a process that way (a transaction each, in the order queued), so
-   * there it asks nothing more; test/services/write-options.test.ts holds both stores to it.
+   * every write in a transaction of its own, several at once: there the write waits for
+   * the running ones and runs by itself, and the writes queued after it wait for its
+   * COMMIT; test/services/write-options.test.ts holds both stores to it.
    */
   alone?: boolean;
   /**
