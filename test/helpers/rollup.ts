@@ -7,9 +7,12 @@ import type { Platform } from '../../src/services/platform.js';
 const RAW = `SELECT group_id, substr(created_at, 1, 10) AS day, status, transaction_type, method_detail, COALESCE(brand, '') AS brand,
   source, currency, processor_id, COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount
 FROM transactions GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9`;
-// The rollups keep the net amount in two halves (migration 21): high × 2^26 + low.
-const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, (net_high * 67108864 + net_low) AS net_amount
-FROM transaction_daily WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
+// The rollups keep the net amount in two halves (migration 21): high × 2^26 + low. On
+// PostgreSQL a key has a row per slot that counted into it (each writer lane its own):
+// the rollup of a key is the sum of its rows, as every report reads it.
+const ROLLUP = `SELECT group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, SUM(tx_count) AS tx_count,
+  (SUM(net_high) * 67108864 + SUM(net_low)) AS net_amount
+FROM transaction_daily GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 HAVING SUM(tx_count) <> 0 OR (SUM(net_high) * 67108864 + SUM(net_low)) <> 0`;
 
 // The per-dimension rollup (status alone, and by brand, method_detail, source), from the rows.
 const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
@@ -18,7 +21,8 @@ const DIMS_RAW = ['', 'brand', 'method_detail', 'source']
   COUNT(*) AS tx_count, SUM(captured_amount - refunded_amount) AS net_amount FROM transactions GROUP BY 1, 2, 3, 4, 5`,
   )
   .join(' UNION ALL ');
-const DIMS = `SELECT group_id, dimension, day, status, value, tx_count, (net_high * 67108864 + net_low) AS net_amount FROM transaction_daily_dims WHERE tx_count <> 0 OR net_high <> 0 OR net_low <> 0`;
+const DIMS = `SELECT group_id, dimension, day, status, value, SUM(tx_count) AS tx_count, (SUM(net_high) * 67108864 + SUM(net_low)) AS net_amount
+FROM transaction_daily_dims GROUP BY 1, 2, 3, 4, 5 HAVING SUM(tx_count) <> 0 OR (SUM(net_high) * 67108864 + SUM(net_low)) <> 0`;
 
 /** Both rollups equal the rows; returns the number of transactions. */
 export async function assertRollupExact(p: Platform, label: string): Promise<number> {

@@ -87,11 +87,12 @@ test('a stored card removed after a sale read it fails that sale alone (its chec
       amounts: { requested_amount: 500 }, payment_details: { customer: { customer_id: demo.customer_id, card_id: cardId } },
     });
     const before = (await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM transactions'))!.n;
-    // The card goes in a write that holds the writer while the sales (which read both cards before their writes) queue.
+    // The card goes in a write queued alone (the writes queued after it wait for its commit,
+    // on either store) while the sales, which read both cards before their writes, queue.
     const removal = p.db.write(async (tx) => {
       await new Promise((r) => setTimeout(r, 80));
       await tx.run('DELETE FROM customer_cards WHERE id = ?', [gone.card_id]);
-    });
+    }, { alone: true });
     const sales = await Promise.allSettled([...Array.from({ length: 6 }, () => executeRaw(createSale, p, ctx(), body(keep.card_id))), executeRaw(createSale, p, ctx(), body(gone.card_id))]);
     await removal;
     assert.deepEqual(sales.slice(0, 6).map((s) => s.status), Array(6).fill('fulfilled'));
