@@ -30,7 +30,6 @@ import webhookHeldOnce from './026-webhook-held-once.js';
 import writeSlots from './027-write-slots.js';
 import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
-import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -72,5 +71,4 @@ export const migrations: Migration[] = [
   writeSlots,
   idempotencySettling,
   settlementClaimIndex,
-  rollupDimsUpsert,
 ].sort((a, b) => a.version - b.version);
