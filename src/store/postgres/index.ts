@@ -1,7 +1,7 @@
 // The PostgreSQL store: a pool on the URL (the database made if it does not exist yet),
 // the migrations applied once under an advisory lock (two servers starting together
-// migrate once), and integer, numeric and JSON values read back as the repositories
-// read them on SQLite (numbers, and JSON as its text).
+// migrate once), and integers, JSON and instants read back as the repositories read them
+// on SQLite (numbers, JSON text, ISO-8601 UTC text: ./types.ts).
 import pg from 'pg';
 import type { Store } from '../interfaces/db.js';
 import { DbTargetError, redactUrl } from '../../config/env.js';
@@ -10,27 +10,14 @@ import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
 import { sqlState } from './sql.js';
 import { PgNotices } from './notices.js';
+import { pgTypes, SESSION_OPTIONS } from './types.js';
 import { PgSharedState } from './shared.js';
-
-const INT8 = 20;
-const NUMERIC = 1700;
-const JSON_OID = 114;
-const JSONB = 3802;
-
-/** Values as on SQLite: COUNT/SUM and bigint columns as numbers (cents stay far below 2^53), JSON as text. */
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
-    if (oid === JSON_OID || oid === JSONB) return (v: string) => v;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as unknown as pg.CustomTypesConfig;
 
 const POOL_SIZE = 10;
 
 export async function openPostgresStore(url: string): Promise<Store> {
   await ensureDatabase(url);
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: pgTypes, options: SESSION_OPTIONS });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);
   const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool));

@@ -5,6 +5,12 @@
 const cache = new Map<string, string>();
 const MAX_CACHED = 2000;
 
+/**
+ * The UTC day (`YYYY-MM-DD`) of a `timestamptz` expression: what `substr(x, 1, 10)` gives
+ * of the ISO-8601 UTC text SQLite holds (PostgreSQL migration 30 types instants).
+ */
+export const utcDay = (expr: string): string => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+
 /** SQLite idioms and their PostgreSQL text, applied in order. */
 const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   // (id, attempts) pairs of webhook deliveries, as a JSON array of [id, attempts].
@@ -13,6 +19,8 @@ const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/WHERE id IN \(SELECT value FROM json_each\(\?\)\) AND lease_owner/g, 'WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?::json) AS value) AND lease_owner'],
   [/\(SELECT value FROM json_each\(\?\)\)/g, '(SELECT value FROM json_array_elements_text(?::json) AS value)'],
   [/([\s(])\+(\w+)/g, '$1$2'],
+  // The day of an instant: its text's first 10 characters on SQLite, a timestamptz here.
+  [/\bsubstr\(((?:\w+\.)?created_at), 1, 10\)/g, (_m: string, column: string) => utcDay(column)],
   // Row claims (sqlite/claims.ts): a comment on SQLite, row locks here.
   [/\/\* (FOR UPDATE(?: SKIP LOCKED)?) \*\//g, '$1'],
   // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
