@@ -56,16 +56,27 @@ export function toPgSql(sql: string): string {
   return out;
 }
 
+const PLUS = 0x2b;
+/** JavaScript's ISO text of a year past 9999 (`+010000-01-01T…`): PostgreSQL reads it as `10000-01-01T…`. */
+const EXTENDED_YEAR = /^\+0*(\d{5,})(?=-\d\d-\d\dT)/;
+
 /**
  * Parameters as PostgreSQL takes them for the store's columns: booleans are 0/1 (as on
  * SQLite), undefined is NULL, and a NUL character (which PostgreSQL text cannot hold:
- * a hostile path or field would be a 500) is U+FFFD, so it matches nothing stored.
+ * a hostile path or field would be a 500) is U+FFFD, so it matches nothing stored; an
+ * instant computed past year 9999 (now + a TTL at the end of time) is in the form
+ * PostgreSQL's timestamptz reads.
  */
 export function toPgParams(params: ReadonlyArray<unknown> | Record<string, unknown> | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new Error('the PostgreSQL store takes positional parameters only');
   return params.map((v) =>
-    v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v,
+    v === undefined ? null
+    : typeof v === 'boolean' ? (v ? 1 : 0)
+    : typeof v !== 'string' ? v
+    : v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD')
+    : v.charCodeAt(0) === PLUS && EXTENDED_YEAR.test(v) ? v.replace(EXTENDED_YEAR, '$1')
+    : v,
   );
 }
 

@@ -434,6 +434,10 @@ END $$`,
       rollupTransactionsFunction((r) => utcDay(`${r}.created_at`)),
       TRANSACTIONS_DAILY_UPDATE,
       eventDeliveriesFunction('jsonb_array_elements_text'),
+      // A column whose type changed loses its statistics, and a rewritten table its size
+      // estimate: the planner would guess (an unanalyzed `groups` turns the claims'
+      // group-scope join into a sort of every candidate; see migration 29).
+      ...Object.keys({ ...INSTANT_COLUMNS, ...JSONB_COLUMNS }).map((table) => `ANALYZE ${table}`),
     ],
   },
 ];
