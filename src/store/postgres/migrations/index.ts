@@ -3,16 +3,20 @@
 // table rebuilds and anything else of SQLite's dialect have their own text here.
 //
 // Types: integers are BIGINT (money in cents, counters, clock offsets in ms); text is
-// COLLATE "C" (byte order, as SQLite compares, so keyset pages and ids sort alike);
-// JSON documents are `json` (kept as written: the API's answers and idempotent replays
-// come back byte for byte). Instants stay fixed-width ISO-8601 UTC text with ms, as
-// the platform writes them: text order is time order, and both stores hold the same
-// bytes (see docs/postgresql.md).
+// COLLATE "C" (byte order, as SQLite compares, so keyset pages and ids sort alike).
+// Migrations 1–29 make instants text and JSON documents `json` as SQLite's DDL says;
+// migration 30 turns every instant into `timestamptz` (INSTANT_COLUMNS) and the JSON
+// documents whose key order no client sees into `jsonb` (JSONB_COLUMNS). The store reads
+// both back as the text SQLite holds (../types.ts: ISO-8601 UTC with ms, compact JSON),
+// so the API's answers, events and idempotent replays are the same bytes on both stores.
+// Documents answered in the key order they were written in (addresses, custom fields,
+// commissions, signup entries) stay `json`, which keeps them byte for byte. Dates
+// without a time (due_date, the rollups' day) stay text (see docs/postgresql.md).
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { migrations as sqlite } from '../../sqlite/migrations/index.js';
 import { utcDay } from '../sql.js';
 
-/** Columns holding JSON documents. */
+/** Columns holding JSON documents (`json` from their first migration; some made `jsonb` by migration 30). */
 const JSON_COLUMNS = new Set([
   'billing_address', 'shipping_address', 'custom_fields', 'commissions', 'permissions', 'token_snapshot', 'retry_policy',
   'entry_json', 'enabled_events',
@@ -124,11 +128,13 @@ export const INSTANT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * JSON documents made `jsonb` (migration 30): arrays of strings and documents the
- * service writes in a fixed shape whose objects have one key each, so jsonb's key order
- * changes nothing a client sees (the store reads them back compact). The rest stay `json`
- * (kept byte for byte): addresses, custom fields, commissions and signup entries are
- * answered in the key order they were written in, which jsonb would not keep.
+ * JSON documents made `jsonb` (migration 30), where jsonb's own key order changes nothing
+ * a client sees (the store reads them back compact): arrays of strings (a key's
+ * permissions, an endpoint's enabled events), retry policies (`{"steps":[{"delay_days":n}]}`,
+ * one key per object) and a subscription's token snapshot (read field by field; its
+ * answer is built in the service's order). The rest stay `json` (kept byte for byte):
+ * addresses, custom fields, commissions and signup entries are answered in the key order
+ * they were written in, which jsonb would not keep.
  */
 export const JSONB_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   api_keys: ['permissions'],
