@@ -13,7 +13,7 @@ import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { transactionRepo } from '../../src/store/sqlite/repositories/transactions.js';
 import type { TransactionEntity, TransactionStatus } from '../../src/domain/transactions.js';
 import { settlementRepo } from '../../src/store/sqlite/repositories/settlement.js';
-import { reportingRepo, reportingSql } from '../../src/store/sqlite/repositories/reporting.js';
+import { reportingRepo, reportingSql, type ReportScope } from '../../src/store/sqlite/repositories/reporting.js';
 import { transactionSchema } from '../../src/domain/transactions.js';
 import { monthsBefore, netAmount } from '../../src/domain/reporting.js';
 import { PAGE_LIMIT_MAX } from '../../src/domain/paging.js';
@@ -407,7 +407,8 @@ test('start and end are inclusive; whole days come from the rollup and agree wit
     [midnight + 2 * DAY + 5, midnight + 2 * DAY + 5],
   ];
   for (const [a, b] of windows) {
-    for (const extraQs of ['', '&brands=Discover', '&statuses=pending', '&statuses=voided&payment_types=sale']) {
+    // The status and one of brand, method, source: the per-dimension rollup; a type filter: transaction_daily.
+    for (const extraQs of ['', '&brands=Discover', '&statuses=pending', '&statuses=pending&brands=Discover', '&statuses=voided&payment_types=sale']) {
       const qs = `start=${iso(a)}&end=${iso(b)}${extraQs}`;
       const r = await get(`type=count&${qs}`);
       assert.equal(r.status, 200, r.text);
@@ -425,6 +426,22 @@ test('start and end are inclusive; whole days come from the rollup and agree wit
       const scope = { groupId: g.id, start: iso(a), end: iso(b), filters: {} };
       const direct = reportingSql.countFromRows(scope);
       assert.equal((await s.p.db.get<{ v: number }>(direct.sql, direct.params))!.v, await reportingRepo.count(s.p.db, scope));
+      const filtered = { ...scope, filters: { statuses: ['pending' as const], brands: ['Discover' as const] } };
+      const filteredDirect = reportingSql.countFromRows(filtered);
+      assert.equal((await s.p.db.get<{ v: number }>(filteredDirect.sql, filteredDirect.params))!.v, await reportingRepo.count(s.p.db, filtered));
+    }
+  }
+  // Which rollup answers whole days: the per-dimension one for the status and one of brand, method, source.
+  const wholeWindow = { groupId: g.id, start: iso(midnight - 5 * DAY), end: iso(midnight + 10 * DAY) };
+  for (const [filters, table] of [
+    [{}, 'transaction_daily_dims'],
+    [{ statuses: ['pending'], transaction_sources: ['api'] }, 'transaction_daily_dims'],
+    [{ payment_methods: ['visa'] }, 'transaction_daily_dims'],
+    [{ brands: ['Visa'], transaction_sources: ['api'] }, 'transaction_daily '],
+    [{ payment_types: ['sale'] }, 'transaction_daily '],
+  ] as const) {
+    for (const q of [reportingSql.count({ ...wholeWindow, filters: filters as ReportScope['filters'] }), reportingSql.amountSum({ ...wholeWindow, filters: filters as ReportScope['filters'] })]) {
+      assert.ok(q.sql.includes(`FROM ${table}`), `${JSON.stringify(filters)} reads ${table}: ${q.sql}`);
     }
   }
   // Time zones and a date-only start read as the same instants.

@@ -2,7 +2,9 @@
 // its cursor (a plan that sorts every due subscription, or walks the rows before the
 // cursor, makes each chunk cost the whole table), and `payctl db copy` must leave the
 // tables it loaded analyzed (an unanalyzed `groups` turns the claims' group-scope join
-// into that sort). PostgreSQL pass only.
+// into that sort). The idempotency purge deletes the rows its claim locked by their
+// place (a TID scan): deleting them by key made PostgreSQL hash-join a scan of the whole
+// table to each chunk. PostgreSQL pass only.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +18,7 @@ import { toPgSql } from '../../src/store/postgres/sql.js';
 import type { Tx } from '../../src/store/interfaces/db.js';
 import { runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
+import { openPlatform } from '../../src/services/platform.js';
 
 /** The SQL and parameters claimDue sends (read by an executor that only records). */
 async function claimDueStatement(until: string, after: { at: string; id: string }): Promise<{ sql: string; params: unknown[] }> {
@@ -105,5 +108,34 @@ test('settlement claims its chunk from the settle index in order; a database mad
     assert.doesNotMatch(plan, /Sort|Seq Scan on transactions/, plan);
   } finally {
     await client.end();
+  }
+});
+
+test('the idempotency purge deletes its chunk by the rows it claimed (a TID scan), not by a scan of the table', async () => {
+  const target = tempDbPath();
+  const p = await openPlatform({ db: target });
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    // 20,000 keys of one group, the first 1,000 older than the cutoff.
+    await client.query(
+      `INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at)
+       SELECT 'purge-plan', 'key-' || n, 'h', 200, '{}', CASE WHEN n <= 1000 THEN '2030-01-01T00:00:00.000Z' ELSE '2030-01-03T00:00:00.000Z' END
+       FROM generate_series(1, 20000) n`,
+    );
+    await client.query('ANALYZE idempotency_keys');
+    let seen: { sql: string; params: unknown[] } | undefined;
+    const recorder = { run: async (sql: string, params: unknown[]) => ((seen = { sql, params }), { changes: 0 }) } as unknown as Tx;
+    await p.db.repos.idempotency.deleteOlderThan(recorder, '2030-01-02T00:00:00.000Z', { groupId: 'purge-plan' }, 500);
+    assert.ok(seen, 'deleteOlderThan sent no statement');
+    await client.query('BEGIN');
+    const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${toPgSql(seen.sql)}`, seen.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    await client.query('ROLLBACK');
+    assert.match(plan, /Tid Scan on idempotency_keys \(actual time=[\d.]+ rows=500 /, plan);
+    // The claim's own scan is `idempotency_keys idempotency_keys_1`; the delete scans nothing else.
+    assert.doesNotMatch(plan, /Hash|Seq Scan on idempotency_keys \(/, plan);
+  } finally {
+    await client.end();
+    await p.close();
   }
 });

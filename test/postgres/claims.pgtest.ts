@@ -21,6 +21,7 @@ import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw, withParams } from '../../src/services/use-case.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { saleBody, US_BILLING } from '../helpers/bodies.js';
+import { purgeIdempotencyKeys } from '../../src/services/idempotency.js';
 
 const T0 = '2031-01-01T00:00:00.000Z';
 
@@ -76,6 +77,37 @@ test('a billing pass passes over subscriptions another server holds, and bills t
     await other.query('ROLLBACK');
     assert.equal(await billDueSubscriptions(p, p.clock.now()), 2 * 3);
     assert.deepEqual(await Promise.all(ids.map(count)), [4, 4, 4, 4, 4, 4]);
+  } finally {
+    await other.end();
+    await p.close();
+  }
+});
+
+test('the idempotency purge passes over a key another server holds, and deletes it once that server is gone', async () => {
+  const url = tempDbPath();
+  const p = await openPlatform({ db: url });
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  const group = 'purge-held';
+  const left = async () => (await p.db.all<{ key: string }>('SELECT key FROM idempotency_keys WHERE group_id = ? ORDER BY key', [group])).map((r) => r.key);
+  try {
+    await p.db.write((tx) =>
+      tx.run(
+        `INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at)
+         SELECT ?, 'key-' || n, 'h', 200, '{}', '2030-01-01T00:00:00.000Z' FROM generate_series(1, 10) n`,
+        [group],
+      ),
+    );
+    // Another server settling key-3's answer: its open transaction holds the row.
+    await other.query('BEGIN');
+    await other.query(`UPDATE idempotency_keys SET status = 201 WHERE group_id = $1 AND key = 'key-3'`, [group]);
+    const until = new Date('2030-01-03T00:00:00.000Z');
+    assert.equal(await purgeIdempotencyKeys(p, until, { groupId: group }), 9, 'the nine free keys, without waiting');
+    assert.deepEqual(await left(), ['key-3']);
+    // The other server dies: its transaction rolls back and the next purge deletes the key.
+    await other.query('ROLLBACK');
+    assert.equal(await purgeIdempotencyKeys(p, until, { groupId: group }), 1);
+    assert.deepEqual(await left(), []);
   } finally {
     await other.end();
     await p.close();

@@ -45,15 +45,20 @@ test(`${testStore}: a write queued alone runs in a transaction of its own, after
   assert.ok(batchOf.chunk! > batchOf.b! && batchOf.c! > batchOf.chunk!, `its own batch: ${JSON.stringify(batchOf)}`);
 });
 
-test(`${testStore}: the idempotency purge deletes at most 1,000 keys per write`, async () => {
+test(`${testStore}: the idempotency purge deletes at most 1,000 keys per write, only the scope's keys older than its cutoff`, async () => {
   const group = 'wo-purge';
-  await p.db.write((tx) =>
-    tx.run(
-      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2500)
-       INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) SELECT ?, 'key-' || k.i, 'h', 200, '{}', '2030-01-01T00:00:00.000Z' FROM k`,
-      [group],
-    ),
-  );
+  const keys = (g: string, n: number, prefix: string, at: string) =>
+    p.db.write((tx) =>
+      tx.run(
+        `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+         INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at) SELECT ?, CAST(? AS TEXT) || k.i, 'h', 200, '{}', ? FROM k`,
+        [n, g, prefix, at],
+      ),
+    );
+  await keys(group, 2500, 'key-', '2030-01-01T00:00:00.000Z');
+  // Kept: the group's keys from the cutoff on, and another group's old keys.
+  await keys(group, 50, 'young-', '2030-01-02T00:00:00.000Z');
+  await keys('wo-purge-other', 50, 'key-', '2030-01-01T00:00:00.000Z');
   // One write with the chunk's limit takes exactly that many.
   const one = await p.db.write((tx) => tx.repos.idempotency.deleteOlderThan(tx, '2030-01-02T00:00:00.000Z', { groupId: group }, 1000), CHUNK_WRITE);
   assert.equal(one.changes, 1000);
@@ -72,5 +77,7 @@ test(`${testStore}: the idempotency purge deletes at most 1,000 keys per write`,
     p.db.write = write;
   }
   assert.deepEqual(deleted, [1000, 500], 'the other 1,500 in two chunks');
-  assert.equal((await p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM idempotency_keys WHERE group_id = ?', [group]))!.n, 0);
+  const left = await p.db.all<{ group_id: string; key: string }>("SELECT group_id, key FROM idempotency_keys WHERE group_id LIKE 'wo-purge%'");
+  const expected = [...Array.from({ length: 50 }, (_, i) => `wo-purge young-${i + 1}`), ...Array.from({ length: 50 }, (_, i) => `wo-purge-other key-${i + 1}`)];
+  assert.deepEqual(left.map((r) => `${r.group_id} ${r.key}`).sort(), expected.sort());
 });

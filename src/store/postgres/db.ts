@@ -1,17 +1,22 @@
 // The PostgreSQL store: a pool of connections (pg), reads on any of them, each write one
-// transaction. Writes of one process run one at a time (as on SQLite, so what a write
-// read still holds when it writes); writes of different servers run concurrently under
-// SERIALIZABLE and the one PostgreSQL gives up on (40001, 40P01) runs again, a bounded
-// number of times. Background work that claims its rows (WriteOptions.claims: FOR UPDATE
-// SKIP LOCKED) runs READ COMMITTED instead: its row locks, not SSI, keep servers apart. Deferred inserts, compare-and-sets and checks run in order before the
-// write's next statement or its COMMIT; per-batch work once before COMMIT. Events are
-// inserted last, under a transaction-scoped advisory lock held to the COMMIT, so their
-// positions (`seq`) are taken in commit order and a reader never sees a later position
-// before an earlier one (the live stream and Last-Event-ID never skip an event).
+// transaction. A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
+// each on a connection of its own: writes of one server meet as writes of different
+// servers do, under SERIALIZABLE, and the one PostgreSQL gives up on (40001, 40P01) runs
+// again, a bounded number of times. Each lane counts into rollup and change-counter rows
+// of its own (a slot, migration 27), so concurrent sales do not meet on one row. A write
+// queued `alone` (a catch-up chunk) waits for the running ones and runs by itself.
+// Background work that claims its rows (WriteOptions.claims: FOR UPDATE SKIP LOCKED) runs
+// READ COMMITTED instead: its row locks, not SSI, keep writers apart. Deferred inserts,
+// compare-and-sets and checks run in order before the write's next statement or its
+// COMMIT; per-batch work once before COMMIT. Events are inserted last, under a
+// transaction-scoped advisory lock held to the COMMIT, so their positions (`seq`) are
+// taken in commit order and a reader never sees a later position before an earlier one
+// (the live stream and Last-Event-ID never skip an event). Statements are prepared (named,
+// sql.ts): each connection parses a text once.
 import type pgTypes from 'pg';
 import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
-import { RETRYABLE, sqlState, toPgParams, toPgSql, UNIQUE_VIOLATION } from './sql.js';
+import { isStalePlan, pgNamed, pgQuery, RETRYABLE, sqlState, UNIQUE_VIOLATION } from './sql.js';
 import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
 import type { SharedServerState } from '../interfaces/shared.js';
 
@@ -53,7 +58,7 @@ class PgTx implements Tx {
   private async query<T>(sql: string, params?: Params): Promise<pgTypes.QueryResult<T & pgTypes.QueryResultRow>> {
     this.counters.statements++;
     this.current = sql;
-    return this.client.query<T & pgTypes.QueryResultRow>(toPgSql(sql), toPgParams(params));
+    return this.client.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params));
   }
 
   /** Send what was deferred, in order. */
@@ -117,15 +122,21 @@ class PgTx implements Tx {
       for (const st of reducer.statements(items)) {
         this.counters.statements++;
         this.current = sql;
-        await this.client.query(sql, [st.json]);
+        await this.client.query(pgNamed(sql, [st.json]));
       }
     }
     this.work.clear();
     if (this.events.length > 0) {
       // The notice names the groups; PostgreSQL sends it only once this transaction commits.
       const groups = this.events.map((e) => String(e.values[e.columns.indexOf('group_id')]));
-      await this.query('SELECT pg_advisory_xact_lock(?), pg_notify(?, ?)', [EVENTS_LOCK, EVENTS_CHANNEL, eventsPayload(groups)]);
-      for (const e of this.events) {
+      const [first, ...rest] = this.events;
+      // The first event in the same trip as the lock: the subquery (kept apart by OFFSET 0)
+      // takes the lock before the row, and so its position, is made.
+      await this.query(
+        `INSERT INTO events (${first!.columns.join(', ')}) SELECT ${first!.columns.map(() => '?').join(', ')} FROM (SELECT pg_advisory_xact_lock(?), pg_notify(?, ?) OFFSET 0) AS position_lock`,
+        [...first!.values, EVENTS_LOCK, EVENTS_CHANNEL, eventsPayload(groups)],
+      );
+      for (const e of rest) {
         await this.query(`INSERT INTO events (${e.columns.join(', ')}) VALUES (${e.columns.map(() => '?').join(', ')})`, e.values);
       }
       this.events = [];
@@ -133,21 +144,40 @@ class PgTx implements Tx {
   }
 }
 
+/** A lane of writes: one at a time on it, counting into its own rollup slot (taken from the sequence when it first writes). */
+interface Lane {
+  readonly index: number;
+  slot: number | undefined;
+}
+
+interface Queued {
+  alone: boolean;
+  start(lane: Lane): void;
+}
+
+/**
+ * Slots of the rollups and change counters (migration 27): every lane of every server
+ * takes the next value of a sequence, modulo this, when it first writes — lanes started
+ * one after another never share one until this many were taken. Rows per rollup key and
+ * day grow by at most this factor (one per slot that counted into it).
+ */
+export const ROLLUP_SLOTS = 64;
+
 export class PgDatabase implements Store {
   readonly dialect = 'postgres';
   schemaVersion = 0;
-  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0, statements: 0 };
   private readonly retries: Record<string, number> = {};
-  /**
-   * The slot of this store's writes in the reporting rollups and the change counters
-   * (migration 27): servers counting sales of the same day and dimensions, or changing
-   * configuration at once, update rows of their own, not one shared row. Set once the
-   * migrations ran (0 until then).
-   */
-  rollupSlot = 0;
+  private readonly lanes: Lane[];
+  /** Lanes not writing, lowest first: a quiet process writes through few lanes (so few slots). */
+  private free: Lane[];
+  private readonly queued: Queued[] = [];
+  private running = 0;
+  private aloneRunning = false;
+  /** Writes queued or running (close waits for them). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -156,28 +186,88 @@ export class PgDatabase implements Store {
     /** Commits of every server on the database (LISTEN on a connection of its own). */
     readonly notices?: PgNotices,
     readonly shared?: SharedServerState,
-  ) {}
+    /** Writes this process runs at once, each on a pool connection (fewer than the pool's size: reads need one too). */
+    readonly writers = 1,
+  ) {
+    this.lanes = Array.from({ length: Math.max(1, writers) }, (_, index) => ({ index, slot: undefined }));
+    this.free = [...this.lanes];
+  }
+
+  /** The rollup slots this process's lanes counted into so far. */
+  get rollupSlots(): number[] {
+    return this.lanes.flatMap((l) => (l.slot === undefined ? [] : [l.slot]));
+  }
 
   async get<T>(sql: string, params?: Params): Promise<T | undefined> {
     return (await this.all<T>(sql, params))[0];
   }
   async all<T>(sql: string, params?: Params): Promise<T[]> {
-    return (await this.pool.query<T & pgTypes.QueryResultRow>(toPgSql(sql), toPgParams(params))).rows;
+    try {
+      return (await this.pool.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params))).rows;
+    } catch (err) {
+      if (!isStalePlan(err)) throw err;
+      return (await this.pool.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params))).rows;
+    }
   }
 
   /** Run `fn` in one transaction (again, when PostgreSQL gave up on it); resolves after the COMMIT. */
   write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
     // A write that claims its rows (background work) holds them with row locks, and
-    // READ COMMITTED lets it pass over or wait for another server's rows: under
-    // SERIALIZABLE, two servers working one index range fail each other's commits.
-    const isolation = opts?.claims ? 'READ COMMITTED' : 'SERIALIZABLE';
-    const run = this.queue.then(() => this.attempt(fn, isolation));
-    this.queue = run.catch(() => undefined);
+    // READ COMMITTED lets it pass over or wait for another writer's rows: under
+    // SERIALIZABLE, two writers working one index range fail each other's commits.
+    const claims = opts?.claims === true;
+    const run = new Promise<T>((resolve, reject) => {
+      this.queued.push({
+        alone: opts?.alone === true,
+        start: (lane) => {
+          void this.attempt(fn, claims, lane)
+            .then(resolve, reject)
+            .finally(() => this.done(lane));
+        },
+      });
+    });
+    const tracked: Promise<unknown> = run.catch(() => undefined).finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    this.pump();
     return run;
   }
 
-  private async attempt<T>(fn: (tx: Tx) => Promise<T>, isolation: string): Promise<T> {
+  /** Start queued writes, in the order queued, while a lane is free (an `alone` one once none runs). */
+  private pump(): void {
+    while (this.queued.length > 0 && !this.aloneRunning) {
+      const next = this.queued[0]!;
+      if (next.alone ? this.running > 0 : this.free.length === 0) return;
+      this.queued.shift();
+      const lane = this.free.shift()!;
+      this.running++;
+      this.aloneRunning = next.alone;
+      next.start(lane);
+    }
+  }
+
+  private done(lane: Lane): void {
+    this.running--;
+    this.aloneRunning = false;
+    this.free.push(lane);
+    this.free.sort((a, b) => a.index - b.index);
+    this.pump();
+  }
+
+  /**
+   * BEGIN and the transaction's settings, in one trip: the lane's rollup slot (taken from
+   * the sequence on its first write) and, for a write that does not claim rows, plans
+   * that may go generic (a statement run often is then planned once per connection;
+   * claims and reads keep a plan made for their values: the pool's default).
+   */
+  private beginText(claims: boolean, lane: Lane): string {
+    const slot = lane.slot === undefined ? `(nextval('payctl_rollup_slot') % ${ROLLUP_SLOTS})::text` : `'${lane.slot}'`;
+    return claims
+      ? `BEGIN ISOLATION LEVEL READ COMMITTED; SELECT set_config('payctl.rollup_slot', ${slot}, true) AS slot`
+      : `BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT set_config('payctl.rollup_slot', ${slot}, true) AS slot, set_config('plan_cache_mode', 'auto', true)`;
+  }
+
+  private async attempt<T>(fn: (tx: Tx) => Promise<T>, claims: boolean, lane: Lane): Promise<T> {
     const started = performance.now();
     this.counters.writes++;
     let uniqueFailures = 0;
@@ -187,8 +277,8 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          // One trip: the transaction and the slot its rollup counts go to.
-          await client.query(`BEGIN ISOLATION LEVEL ${isolation}; SET LOCAL payctl.rollup_slot = '${this.rollupSlot}'`);
+          const begun = (await client.query(this.beginText(claims, lane))) as unknown as Array<pgTypes.QueryResult<{ slot: string }>>;
+          lane.slot ??= Number(begun[1]!.rows[0]!.slot);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
           await tx.finish();
@@ -203,11 +293,12 @@ export class PgDatabase implements Store {
           const state = sqlState(err);
           const again =
             (state !== undefined && RETRYABLE.has(state) && attempt < MAX_ATTEMPTS) ||
-            (state === UNIQUE_VIOLATION && ++uniqueFailures < MAX_UNIQUE_ATTEMPTS);
+            (state === UNIQUE_VIOLATION && ++uniqueFailures < MAX_UNIQUE_ATTEMPTS) ||
+            (attempt < MAX_ATTEMPTS && isStalePlan(err));
           if (!again) throw err;
           const where = `${state} ${statementHead(tx?.current ?? 'BEGIN')}`;
           this.retries[where] = (this.retries[where] ?? 0) + 1;
-          // Apart again at random, a little longer each time (two servers on the same rows would collide again in step).
+          // Apart again at random, a little longer each time (two writers on the same rows would collide again in step).
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
         }
       }
@@ -237,7 +328,7 @@ export class PgDatabase implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.queue;
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     await this.notices?.close();
     await this.pool.end();
   }

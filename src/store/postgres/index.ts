@@ -4,7 +4,7 @@
 // on SQLite (numbers, JSON text, ISO-8601 UTC text: ./types.ts).
 import pg from 'pg';
 import type { Store } from '../interfaces/db.js';
-import { DbTargetError, redactUrl } from '../../config/env.js';
+import { DbTargetError, ENV, redactUrl, type Env } from '../../config/env.js';
 import { PgDatabase } from './db.js';
 import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
@@ -14,17 +14,35 @@ import { pgTypes, SESSION_OPTIONS } from './types.js';
 import { PgSharedState } from './shared.js';
 
 const POOL_SIZE = 10;
+/** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
+const READ_CONNECTIONS = 2;
+const MAX_WRITERS = 32;
+
+/** Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else the pool's size less its read connections). */
+export function pgWriters(env: Env = process.env): number {
+  const v = Number(env[ENV.pgWriters]);
+  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : POOL_SIZE - READ_CONNECTIONS;
+}
 
 export async function openPostgresStore(url: string): Promise<Store> {
   await ensureDatabase(url);
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: pgTypes, options: SESSION_OPTIONS });
+  const writers = pgWriters();
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(POOL_SIZE, writers + READ_CONNECTIONS),
+    types: pgTypes,
+    // Statements are prepared (sql.ts) but planned for their values, as unprepared ones
+    // are: a generic plan of a claim or a report can be far worse for the values it runs
+    // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN). Sessions in
+    // UTC with ISO dates (types.ts).
+    options: `${SESSION_OPTIONS} -c plan_cache_mode=force_custom_plan`,
+  });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);
-  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool));
+  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers);
   try {
     const { to } = await migratePg(db);
     db.schemaVersion = to;
-    db.rollupSlot = await rollupSlot(db);
   } catch (err) {
     await db.close();
     throw err;
@@ -58,12 +76,4 @@ async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await admin.end().catch(() => undefined);
   }
-}
-
-/** Slots of the rollups and change counters (migration 27): servers started one after another get different ones, up to this many. */
-const ROLLUP_SLOTS = 16;
-
-async function rollupSlot(db: PgDatabase): Promise<number> {
-  const row = await db.get<{ n: number }>('SELECT nextval(\'payctl_rollup_slot\') AS n');
-  return Number(row?.n ?? 0) % ROLLUP_SLOTS;
 }

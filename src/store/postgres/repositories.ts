@@ -4,6 +4,8 @@ import type { Repositories } from '../interfaces/store.js';
 import { sqliteRepositories } from '../sqlite/repositories/index.js';
 import type { SeedStore } from '../interfaces/seed.js';
 import { rollupInsertSelect } from '../sqlite/migrations/021-exact-money-rollup.js';
+import type { IdempotencyStore } from '../interfaces/idempotency.js';
+import { claimOlderThan } from '../sqlite/repositories/idempotency.js';
 
 const base = sqliteRepositories.seed;
 /** Bound parameters per statement (PostgreSQL's limit is 65,535). */
@@ -40,4 +42,18 @@ const seed: SeedStore = {
   deleteBatch: base.deleteBatch,
 };
 
-export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed });
+/**
+ * The idempotency purge deletes the rows its claim locked by their place in the table
+ * (ctid: a TID scan). Matched back by (group_id, key) instead, PostgreSQL hash-joins a
+ * sequential scan of the whole table to the chunk (SQLite looks each one up by the
+ * primary key). A row the claim locked stays where it is until this statement ends.
+ */
+const idempotency: IdempotencyStore = {
+  ...sqliteRepositories.idempotency,
+  deleteOlderThan(tx, before, scope, limit = -1) {
+    const claim = claimOlderThan('ctid', before, scope, limit);
+    return tx.run(`DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(${claim.sql}))`, claim.params);
+  },
+};
+
+export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed, idempotency });

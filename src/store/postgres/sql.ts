@@ -1,7 +1,11 @@
 // SQL text for PostgreSQL from the repositories' text: the few SQLite idioms they use
 // (a JSON array parameter unpacked with json_each, `+column` to keep the planner off an
 // index, PRAGMA table_info) in PostgreSQL's words, then `?` placeholders as `$1…$n`
-// (never inside a quoted literal or identifier). Translated once per text.
+// (never inside a quoted literal or identifier). Translated once per text, and sent as a
+// named (prepared) statement: each connection parses it once, not at every execution.
+import { createHash } from 'node:crypto';
+import type pgTypes from 'pg';
+
 const cache = new Map<string, string>();
 const MAX_CACHED = 2000;
 
@@ -54,6 +58,48 @@ export function toPgSql(sql: string): string {
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(sql, out);
   return out;
+}
+
+/** Texts given a statement name, at most this many (beyond, they go unnamed: each connection keeps what it prepared). */
+const MAX_NAMED = 1000;
+const names = new Map<string, string>();
+/** Bumped when PostgreSQL refuses a prepared statement whose table changed shape: every text is prepared again under a new name. */
+let generation = 0;
+
+/** A single data statement can be prepared; DDL and several statements in one text cannot. */
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b[^;]*$/i;
+
+/** The statement name of a PostgreSQL text (from its hash), or undefined when it is sent unnamed. */
+export function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name !== undefined) return name || undefined;
+  if (names.size >= MAX_NAMED) return undefined;
+  name = PREPARABLE.test(text) ? `payctl_${generation}_${createHash('sha1').update(text).digest('hex').slice(0, 20)}` : '';
+  names.set(text, name);
+  return name || undefined;
+}
+
+/** A query of the repositories' SQL and parameters as the pg driver takes it: translated, named when it can be prepared. */
+export function pgQuery(sql: string, params?: ReadonlyArray<unknown> | Record<string, unknown>): pgTypes.QueryConfig {
+  const text = toPgSql(sql);
+  return { text, values: toPgParams(params), name: statementName(text) };
+}
+
+/** A query already in PostgreSQL's words ($n placeholders), named when it can be prepared. */
+export function pgNamed(text: string, values: unknown[]): pgTypes.QueryConfig {
+  return { text, values, name: statementName(text) };
+}
+
+/**
+ * A prepared statement outlived its table's shape (a migration of another server altered
+ * it: 0A000 "cached plan must not change result type"): forget every name, so the
+ * statement is prepared again under a new one; the caller runs it again.
+ */
+export function isStalePlan(err: unknown): boolean {
+  if (sqlState(err) !== '0A000' || !/cached plan must not change result type/.test((err as Error).message)) return false;
+  generation++;
+  names.clear();
+  return true;
 }
 
 const PLUS = 0x2b;

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
-import { payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
+import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
 import { clusterCpuMs, newPgDatabase } from '../lib/postgres.js';
 import { summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
@@ -22,7 +22,7 @@ interface Demo {
 }
 
 interface Side {
-  id: 'sqlite-1' | 'postgres-1' | 'postgres-3';
+  id: 'sqlite-1' | 'postgres-1' | 'postgres-3' | 'postgres-1-baseline' | 'postgres-3-baseline';
   label: string;
   db: string;
   servers: Served[];
@@ -52,13 +52,14 @@ async function retriesOf(servers: Served[]): Promise<Record<string, number>> {
   return out;
 }
 
-async function side(id: Side['id'], label: string, servers: number): Promise<Side> {
+async function side(id: Side['id'], label: string, servers: number, bin?: string): Promise<Side> {
   const dir = await tempDir(`stores-${id}`);
   const db = id === 'sqlite-1' ? path.join(dir, 'payctl.db') : await newPgDatabase('sales');
   const extra = id === 'sqlite-1' ? [] : ['--data-dir', dir];
-  const demo = await payctlJson<Demo>(['init', '--demo', ...extra], db);
+  const demo = await payctlJson<Demo>(['init', '--demo', ...extra], db, bin);
   const started: Served[] = [];
-  for (let i = 0; i < servers; i++) started.push(await startPayctl(db, extra));
+  // A baseline build (BENCH_BASELINE) of this store has the same stats line: its retries are read too.
+  for (let i = 0; i < servers; i++) started.push(await startPayctl(db, extra, { bin, stats: true }));
   return { id, label, db, servers: started, demo };
 }
 
@@ -103,6 +104,12 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
     sides.push(await side('sqlite-1', 'SQLite, 1 server', 1));
     sides.push(await side('postgres-1', 'PostgreSQL, 1 server', 1));
     sides.push(await side('postgres-3', 'PostgreSQL, 3 servers', 3));
+    // Another build on PostgreSQL (BENCH_BASELINE), alternated with this one in the same run.
+    const other = baselineBin();
+    if (other) {
+      sides.push(await side('postgres-1-baseline', 'PostgreSQL, 1 server (baseline)', 1, other));
+      sides.push(await side('postgres-3-baseline', 'PostgreSQL, 3 servers (baseline)', 3, other));
+    }
     for (const s of sides) log(`  ${s.label}: ${s.servers.map((x) => `${x.url} (pid ${x.pid})`).join(', ')}`);
     for (const s of sides) await runOnce(s, cfg.connections, cfg.warmupS);
     const results = new Map<Side['id'], Run[]>(sides.map((s) => [s.id, []]));

@@ -5,6 +5,7 @@ import { scopeCondition } from './group-clocks.js';
 import { fromJsonColumn, jsonColumn } from '../columns.js';
 import { SKIP_LOCKED } from '../claims.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../interfaces/idempotency.js';
+import type { GroupScope } from '../../interfaces/scope.js';
 
 interface IdempotencyRow extends Omit<IdempotencyRecord, 'body'> {
   body: string;
@@ -32,10 +33,17 @@ export const idempotencyRepo: IdempotencyStore = {
     return (await ex.get(`SELECT 1 AS x FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT 1`, [before, ...s.params])) !== undefined;
   },
   deleteOlderThan(tx, before, scope, limit = -1) {
-    const s = scopeCondition(scope);
-    return tx.run(
-      `DELETE FROM idempotency_keys WHERE (group_id, key) IN (SELECT group_id, key FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?${SKIP_LOCKED})`,
-      [before, ...s.params, limit],
-    );
+    const claim = claimOlderThan('group_id, key', before, scope, limit);
+    return tx.run(`DELETE FROM idempotency_keys WHERE (group_id, key) IN (${claim.sql})`, claim.params);
   },
 };
+
+/**
+ * The purge's chunk: `columns` of at most `limit` (-1: all) records of `scope` created
+ * before `before`, claimed (rows another server's write holds are passed over). The
+ * PostgreSQL store deletes by the same claim (postgres/repositories.ts).
+ */
+export function claimOlderThan(columns: string, before: string, scope: GroupScope, limit: number): { sql: string; params: unknown[] } {
+  const s = scopeCondition(scope);
+  return { sql: `SELECT ${columns} FROM idempotency_keys WHERE created_at < ? AND ${s.sql} LIMIT ?${SKIP_LOCKED}`, params: [before, ...s.params, limit] };
+}

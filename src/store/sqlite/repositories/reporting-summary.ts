@@ -2,10 +2,10 @@
 // with the reporting endpoint's filters. Whole UTC days come from a rollup and only the
 // partial first and last day from transactions, as for count and amount_sum: from
 // transaction_daily_dims (status and one dimension: few rows) when the filters are the
-// status and at most one of brand, payment method, source (see dimsRows), else from
+// status and at most one of brand, payment method, source (reporting.ts wholeDays), else from
 // transaction_daily when every filter is one of its dimensions.
 import type { Executor } from '../../interfaces/db.js';
-import { NET_HIGH_ROW, NET_LOW_ROW, rollupSplit, where, type ReportScope, type Sql } from './reporting.js';
+import { NET_HIGH_ROW, NET_LOW_ROW, rollupSplit, where, wholeDays, type ReportScope, type Sql } from './reporting.js';
 import { fromSplit, type ExactInt } from '../../../domain/money.js';
 import { NET_AMOUNT_STATUSES } from '../../../domain/reporting.js';
 import type { SummaryGroup } from '../../../domain/reporting-summary.js';
@@ -22,26 +22,6 @@ const KEYS: Record<SummaryGroup, { rollup: string; rows: string; dims: { dimensi
   payment_method: { rollup: 'method_detail', rows: 'method_detail', dims: { dimension: 'method_detail', key: 'value' } },
   source: { rollup: 'source', rows: 'source', dims: { dimension: 'source', key: 'value' } },
 };
-
-/** The filters that are a dimension of transaction_daily_dims (its `value` column). */
-const DIM_FILTERS = { brands: 'brand', payment_methods: 'method_detail', transaction_sources: 'source' } as const;
-type DimFilter = keyof typeof DIM_FILTERS;
-
-/**
- * Which rows of transaction_daily_dims answer this summary, if any. They hold the status
- * and one dimension: the status filter applies to every row; one filter on brand, payment
- * method or source reads that dimension's rows (by day or status, or grouped by that same
- * dimension); anything more needs transaction_daily.
- */
-function dimsRows(scope: ReportScope, groupDimension: string): { dimension: string; values?: string[] } | undefined {
-  const others = Object.keys(scope.filters).filter((k) => k !== 'statuses');
-  if (others.length === 0) return { dimension: groupDimension };
-  if (others.length > 1 || !(others[0]! in DIM_FILTERS)) return undefined;
-  const filter = others[0] as DimFilter;
-  const dimension = DIM_FILTERS[filter];
-  if (groupDimension !== '' && groupDimension !== dimension) return undefined;
-  return { dimension, values: [...new Set(scope.filters[filter] as string[])] };
-}
 
 // The statuses are this module's constants, not input: written into the statement.
 const NET = `status IN (${NET_AMOUNT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -67,26 +47,12 @@ export const summarySql = {
     if (!split) {
       parts = [rowsPart(where(scope, createdIn(scope.start, '>=', scope.end, '<='), out))];
     } else {
-      let wholeDays: string;
-      const dims = dimsRows(scope, key.dims.dimension);
-      if (dims) {
-        out.params.push(dims.dimension);
-        // The status filter (and the window) as for the rollup; the dimension's filter on `value`.
-        const statusOnly: ReportScope = { ...scope, filters: scope.filters.statuses ? { statuses: scope.filters.statuses } : {} };
-        let days = where(statusOnly, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
-        if (dims.values) {
-          days += dims.values.length ? ` AND value IN (${dims.values.map(() => '?').join(', ')})` : ' AND 1 = 0';
-          out.params.push(...dims.values);
-        }
-        wholeDays = `SELECT ${key.dims.key} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily_dims WHERE dimension = ? AND ${days} GROUP BY k`;
-      } else {
-        const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' } }, out);
-        wholeDays = `SELECT ${key.rollup} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM transaction_daily WHERE ${days} GROUP BY k`;
-      }
+      const days = wholeDays(scope, split, out, { groupDimension: key.dims.dimension });
+      const k = days.table === 'transaction_daily_dims' ? key.dims.key : key.rollup;
       const head = where(scope, createdIn(scope.start, '>=', split.fullFrom, '<'), out);
       const tail = where(scope, createdIn(split.fullTo, '>=', scope.end, '<='), out);
       parts = [
-        wholeDays,
+        `SELECT ${k} AS k, SUM(tx_count) AS c, ${ROLLUP_AMOUNT} FROM ${days.table} WHERE ${days.where} GROUP BY k`,
         rowsPart(head),
         rowsPart(tail),
       ];

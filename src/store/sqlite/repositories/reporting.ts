@@ -3,9 +3,11 @@
 // (`group_id = ?` is always the first condition); table pages are ordered
 // created_at DESC, id DESC so limit/offset paging is stable.
 //
-// count and amount_sum over whole UTC days read the transaction_daily rollup when every
-// filter is one of its dimensions, and only the partial first and last day from
-// transactions; otherwise they read transactions. New transactions are counted into the
+// count and amount_sum over whole UTC days read a rollup when every filter is one of its
+// dimensions, and only the partial first and last day from transactions; otherwise they
+// read transactions. The rollup is transaction_daily_dims (a row per day, status and
+// one of brand, method or source: ≈ 50× fewer rows over six months) when the filters
+// are the status and at most one of those (wholeDays), else transaction_daily. New transactions are counted into the
 // rollup once per write batch (one upsert per day and dimensions touched, rollupOfInserts);
 // updates and deletes by triggers (rare next to inserts). The statements are portable
 // SQL; the triggers are SQLite's dialect (PostgreSQL needs a trigger function).
@@ -128,7 +130,53 @@ export function rollupSplit(scope: ReportScope): { firstDay: string; endDay: str
   return { firstDay: dayText(first), endDay: dayText(last), fullFrom: instantText(first), fullTo: instantText(last) };
 }
 
-/** SUM(expr) over transaction_daily for the whole days + `rowExpr` over transactions for the partial ends. */
+/** The filters that are a dimension of transaction_daily_dims (its `value` column). */
+const DIM_FILTERS = { brands: 'brand', payment_methods: 'method_detail', transaction_sources: 'source' } as const;
+type DimFilter = keyof typeof DIM_FILTERS;
+
+/**
+ * Which rows of transaction_daily_dims answer a report over whole days, if any. They hold
+ * the status and one dimension: the status filter applies to every row; one filter on
+ * brand, payment method or source reads that dimension's rows (`groupDimension`: the
+ * dimension a summary groups by, '' for none or day/status); anything more needs
+ * transaction_daily.
+ */
+export function dimsRows(scope: ReportScope, groupDimension = ''): { dimension: string; values?: string[] } | undefined {
+  const others = Object.keys(scope.filters).filter((k) => k !== 'statuses');
+  if (others.length === 0) return { dimension: groupDimension };
+  if (others.length > 1 || !(others[0]! in DIM_FILTERS)) return undefined;
+  const filter = others[0] as DimFilter;
+  const dimension = DIM_FILTERS[filter];
+  if (groupDimension !== '' && groupDimension !== dimension) return undefined;
+  return { dimension, values: [...new Set(scope.filters[filter] as string[])] };
+}
+
+/**
+ * The whole days of a split window in a rollup: the table and its conditions (their
+ * parameters appended to `out`). transaction_daily_dims when dimsRows allows it (the
+ * status filter as for the rollup, the dimension's filter on `value`), else
+ * transaction_daily with every filter.
+ */
+export function wholeDays(
+  scope: ReportScope,
+  split: NonNullable<ReturnType<typeof rollupSplit>>,
+  out: Sql,
+  opts: { groupDimension?: string; onlyStatuses?: readonly string[] } = {},
+): { table: 'transaction_daily' | 'transaction_daily_dims'; where: string; dims?: { dimension: string; values?: string[] } } {
+  const days = { time: 'day', from: { value: split.firstDay, op: '>=' as const }, to: { value: split.endDay, op: '<' as const }, onlyStatuses: opts.onlyStatuses };
+  const dims = dimsRows(scope, opts.groupDimension);
+  if (!dims) return { table: 'transaction_daily', where: where(scope, days, out) };
+  const statusOnly: ReportScope = { ...scope, filters: scope.filters.statuses ? { statuses: scope.filters.statuses } : {} };
+  let w = `${where(statusOnly, days, out)} AND dimension = ?`;
+  out.params.push(dims.dimension);
+  if (dims.values) {
+    w += dims.values.length ? ` AND value IN (${dims.values.map(() => '?').join(', ')})` : ' AND 1 = 0';
+    out.params.push(...dims.values);
+  }
+  return { table: 'transaction_daily_dims', where: w, dims };
+}
+
+/** SUM(expr) over a rollup for the whole days + `rowExpr` over transactions for the partial ends. */
 function aggregate(scope: ReportScope, rollupExpr: string, rowExpr: string, onlyStatuses?: readonly string[]): Sql {
   const out: Sql = { sql: '', params: [] };
   const split = rollupSplit(scope);
@@ -137,10 +185,10 @@ function aggregate(scope: ReportScope, rollupExpr: string, rowExpr: string, only
     out.sql = `SELECT ${rowExpr} AS v FROM transactions WHERE ${w}`;
     return out;
   }
-  const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' }, onlyStatuses }, out);
+  const days = wholeDays(scope, split, out, { onlyStatuses });
   const head = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: split.fullFrom, op: '<' }, onlyStatuses }, out);
   const tail = where(scope, { time: 'created_at', from: { value: split.fullTo, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses }, out);
-  out.sql = `SELECT (SELECT ${rollupExpr} FROM transaction_daily WHERE ${days})
+  out.sql = `SELECT (SELECT ${rollupExpr} FROM ${days.table} WHERE ${days.where})
   + (SELECT ${rowExpr} FROM transactions WHERE ${head})
   + (SELECT ${rowExpr} FROM transactions WHERE ${tail}) AS v`;
   return out;
@@ -164,10 +212,10 @@ function amountHalves(scope: ReportScope): Sql {
   if (!split) {
     parts = [rows(where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses: NET_AMOUNT_STATUSES }, out))];
   } else {
-    const days = where(scope, { time: 'day', from: { value: split.firstDay, op: '>=' }, to: { value: split.endDay, op: '<' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
+    const days = wholeDays(scope, split, out, { onlyStatuses: NET_AMOUNT_STATUSES });
     const head = where(scope, { time: 'created_at', from: { value: scope.start, op: '>=' }, to: { value: split.fullFrom, op: '<' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
     const tail = where(scope, { time: 'created_at', from: { value: split.fullTo, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
-    parts = [`SELECT SUM(net_high) AS h, SUM(net_low) AS l FROM transaction_daily WHERE ${days}`, rows(head), rows(tail)];
+    parts = [`SELECT SUM(net_high) AS h, SUM(net_low) AS l FROM ${days.table} WHERE ${days.where}`, rows(head), rows(tail)];
   }
   out.sql = `SELECT CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})`;
   return out;
