@@ -17,8 +17,7 @@
 //   the rollup migration);
 // - docs/examples: the docs' shell blocks run as a reader types them, on the default
 //   embedded store (PAYCTL_* of the test run are cleared on purpose);
-// - reliability/*.soak (`npm run test:reliability`, not `npm test`): they open the
-//   SQLite file directly;
+// - reliability/*.soak: `npm run test:reliability` runs them on both stores (not `npm test`);
 // - examples/*: copyable templates that start their own `payctl serve` on a SQLite file
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.

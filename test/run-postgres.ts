@@ -2,7 +2,8 @@
 // (helpers/pg-cluster.ts), then the same test files with PAYCTL_TEST_STORE=postgres, so
 // every database they make (helpers/platform.ts tempDbPath) is a new PostgreSQL
 // database. `npm test` runs this after the SQLite run. Arguments: test files to run
-// instead of the suite's list.
+// instead of the suite's list, and `--` options for `node --test` in place of its
+// defaults (the soaks of `npm run test:reliability` run one at a time, for longer).
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,12 +18,17 @@ function suite(): string[] {
   const own = readdirSync(path.join(dist, 'postgres')).filter((f) => f.endsWith('.pgtest.js')).map((f) => path.join(dist, 'postgres', f));
   return [...POSTGRES_SUITE.map((f) => path.join(dist, f)), ...own];
 }
-const files = process.argv.length > 2 ? process.argv.slice(2) : suite();
+const args = process.argv.slice(2);
+const options = args.filter((a) => a.startsWith('--'));
+const named = args.filter((a) => !a.startsWith('--'));
+const files = named.length > 0 ? named : suite();
+const name = (option: string) => option.split('=')[0];
+const defaults = ['--test-concurrency=2', '--test-timeout=300000'].filter((d) => !options.some((o) => name(o) === name(d)));
 const cluster = await startCluster();
 let code = 1;
 try {
   code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+    const child = spawn(process.execPath, ['--test', ...defaults, ...options, ...files], {
       stdio: 'inherit',
       env: { ...process.env, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url },
     });

@@ -213,6 +213,13 @@ test('the demo database: every row copied byte for byte; the API over the copy a
       );
       assert.deepEqual(await pgRows(client, shape.table, shape.columns, shape.key), expected, shape.table);
     }
+    // Vacuumed and analyzed after the COMMIT: the visibility map set (index-only scans need it) and statistics for the planner.
+    const stats = await client.query<{ relname: string; vacuumed: boolean; analyzed: boolean }>(
+      `SELECT relname, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables
+       WHERE relname IN ('transactions', 'transaction_daily', 'transaction_daily_dims', 'groups')`,
+    );
+    assert.equal(stats.rows.length, 4);
+    for (const r of stats.rows) assert.ok(r.vacuumed && r.analyzed, `${r.relname} vacuumed and analyzed`);
   } finally {
     await client.end();
   }

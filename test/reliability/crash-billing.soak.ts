@@ -1,6 +1,6 @@
 // Crash safety of subscription billing: `payctl clock advance` bills thousands of
 // subscriptions (500 per write transaction) and is killed with SIGKILL part-way, several
-// times. After each kill: integrity_check ok, no half-written charge (a ledger row without
+// times. After each kill: the database whole, no half-written charge (a ledger row without
 // its transaction, a transaction without its ledger row, a claimed attempt left pending,
 // a subscription whose charge count disagrees with its ledger). After another advance,
 // every subscription period due is charged exactly once — no period twice, none skipped —
@@ -10,11 +10,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { demoPlatform } from '../helpers/platform.js';
+import { dataDirOf, demoPlatform, isPgUrl } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
 import { createPlan } from '../../src/services/recurring/plans.js';
 import { createSubscription } from '../../src/services/recurring/subscriptions.js';
-import { Database } from '../../src/store/sqlite/db.js';
+import { assertIntact, openStore } from '../helpers/store.js';
 import { addCycles } from '../../src/domain/recurring.js';
 import { packageRoot } from '../../src/lib/paths.js';
 import { report, seededRandom } from '../helpers/report.js';
@@ -32,22 +32,22 @@ interface Verified {
 
 /** The invariants that hold after any crash: nothing half-written. */
 async function verifyWhole(dbPath: string, planId: string, label: string): Promise<Verified> {
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
-    assert.deepEqual(await db.all('PRAGMA integrity_check'), [{ integrity_check: 'ok' }], `${label}: integrity_check`);
+    await assertIntact(db, `${label}: integrity_check`);
     const pending = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM subscription_charges WHERE outcome = 'pending'");
     assert.equal(pending!.n, 0, `${label}: a claimed attempt was committed without its outcome`);
     // Ledger → transaction: every charged attempt points at its transaction of the same subscription.
     const orphanLedger = await db.all(
       `SELECT c.id FROM subscription_charges c LEFT JOIN transactions t ON t.id = c.transaction_id
-       WHERE c.outcome IN ('approved', 'declined') AND (t.id IS NULL OR t.subscription_id IS NOT c.subscription_id
+       WHERE c.outcome IN ('approved', 'declined') AND (t.id IS NULL OR t.subscription_id IS DISTINCT FROM c.subscription_id
          OR (c.outcome = 'approved') = (t.status = 'declined'))`,
     );
     assert.deepEqual(orphanLedger, [], `${label}: ledger rows without their transaction`);
     // Transaction → ledger: every subscription charge has exactly one ledger row.
     const orphanTxn = await db.all(
       `SELECT t.id, COUNT(c.id) AS n FROM transactions t LEFT JOIN subscription_charges c ON c.transaction_id = t.id
-       WHERE t.plan_id = ? GROUP BY t.id HAVING n <> 1`,
+       WHERE t.plan_id = ? GROUP BY t.id HAVING COUNT(c.id) <> 1`,
       [planId],
     );
     assert.deepEqual(orphanTxn, [], `${label}: subscription transactions without exactly one ledger row`);
@@ -55,8 +55,9 @@ async function verifyWhole(dbPath: string, planId: string, label: string): Promi
     const wrong = await db.all(
       `SELECT s.id, s.charge_count, COUNT(c.id) AS approved, COUNT(DISTINCT c.period) AS periods, MIN(c.period) AS lo, MAX(c.period) AS hi
        FROM subscriptions s LEFT JOIN subscription_charges c ON c.subscription_id = s.id AND c.kind = 'regular' AND c.outcome = 'approved'
-       WHERE s.plan_id = ? GROUP BY s.id
-       HAVING approved <> s.charge_count OR periods <> approved OR (approved > 0 AND (lo <> 0 OR hi <> s.charge_count - 1))`,
+       WHERE s.plan_id = ? GROUP BY s.id, s.charge_count
+       HAVING COUNT(c.id) <> s.charge_count OR COUNT(DISTINCT c.period) <> COUNT(c.id)
+         OR (COUNT(c.id) > 0 AND (MIN(c.period) <> 0 OR MAX(c.period) <> s.charge_count - 1))`,
       [planId],
     );
     assert.deepEqual(wrong, [], `${label}: a period charged twice or skipped`);
@@ -69,8 +70,7 @@ async function verifyWhole(dbPath: string, planId: string, label: string): Promi
 }
 
 test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${ROUNDS} times: each period charged exactly once`, async () => {
-  const { p, demo } = await demoPlatform();
-  const dbPath = p.db.location;
+  const { p, demo, dbPath } = await demoPlatform();
   const plan = await executeRaw(createPlan, p, contextFor(p, demo.group_id), withParams({
     name: 'Crash plan',
     amount: 1500,
@@ -99,7 +99,8 @@ test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${RO
     // Advance a month in another process; kill it once a random share of this month's charges committed.
     const target = before + 1 + Math.floor(random() * SUBSCRIPTIONS * 0.7);
     const child = spawn(process.execPath, [path.join(packageRoot, 'bin/run.js'), 'clock', 'advance', '31d', '--json'], {
-      env: { ...process.env, NO_COLOR: '1', PAYCTL_DB: dbPath },
+      // A PostgreSQL database's profile lives in a data folder of its own (as runCli gives it).
+      env: { ...process.env, NO_COLOR: '1', PAYCTL_DB: dbPath, ...(isPgUrl(dbPath) ? { PAYCTL_DATA_DIR: dataDirOf(dbPath) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -107,7 +108,7 @@ test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${RO
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let finished = false;
     void exited.then(() => (finished = true));
-    const watcher = await Database.open(dbPath);
+    const watcher = await openStore(dbPath);
     let seen = before;
     let finishedFirst = false;
     try {
@@ -135,7 +136,7 @@ test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${RO
   }
 
   // Every period due is charged exactly once: compare with the calendar of each subscription.
-  const db = await Database.open(dbPath);
+  const db = await openStore(dbPath);
   try {
     const now = new Date(Date.now() + (await db.get<{ offset_ms: number }>('SELECT offset_ms FROM clock WHERE id = 1'))!.offset_ms).toISOString();
     const subs = await db.all<{ id: string; status: string; anchor_at: string; charge_count: number; next_bill_date: string | null }>(
@@ -159,7 +160,7 @@ test(`kill -9 during clock advances billing ${SUBSCRIPTIONS} subscriptions, ${RO
     // Declining cards: the first attempt and max_retry_count (2) retries, once each, then failed.
     const retries = await db.all<{ subscription_id: string; n: number }>(
       `SELECT c.subscription_id, COUNT(*) AS n FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
-       WHERE s.plan_id = ? AND s.status = 'failed' GROUP BY c.subscription_id HAVING n <> 3`,
+       WHERE s.plan_id = ? AND s.status = 'failed' GROUP BY c.subscription_id HAVING COUNT(*) <> 3`,
       [plan.id],
     );
     assert.deepEqual(retries, []);

@@ -76,9 +76,11 @@ test('hostile instants and amounts: no 5xx, refusals name their field, stored in
   stop = true;
   await background;
 
-  // Every instant stored in the sandbox's rows: 24 characters, UTC.
+  // Every instant stored in the sandbox's rows, as the store reads it back: the 24-character UTC form
+  // (checked here, not in SQL: a PostgreSQL column of instants need not be text).
   for (const [table, column] of [['transactions', 'created_at'], ['payment_links', 'expires_at'], ['events', 'created_at']] as const) {
-    const bad = await s.p.db.all<{ v: string }>(`SELECT ${column} AS v FROM ${table} WHERE group_id = ? AND ${column} IS NOT NULL AND (length(${column}) <> 24 OR substr(${column}, 24) <> 'Z')`, [sb.group_id]);
+    const values = await s.p.db.all<{ v: unknown }>(`SELECT ${column} AS v FROM ${table} WHERE group_id = ? AND ${column} IS NOT NULL`, [sb.group_id]);
+    const bad = values.filter((r) => typeof r.v !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.v));
     assert.deepEqual(bad, [], `${table}.${column}`);
   }
   // amount_sum over everything equals the BigInt sum of the rows.
