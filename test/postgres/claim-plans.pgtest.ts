@@ -120,7 +120,7 @@ test('the idempotency purge deletes its chunk by the rows it claimed (a TID scan
     // 20,000 keys of one group, the first 1,000 older than the cutoff.
     await client.query(
       `INSERT INTO idempotency_keys (group_id, key, request_hash, status, body, created_at)
-       SELECT 'purge-plan', 'key-' || n, 'h', 200, '{}', CASE WHEN n <= 1000 THEN '2030-01-01T00:00:00.000Z' ELSE '2030-01-03T00:00:00.000Z' END
+       SELECT 'purge-plan', 'key-' || n, 'h', 200, '{}', CASE WHEN n <= 1000 THEN timestamptz '2030-01-01T00:00:00.000Z' ELSE timestamptz '2030-01-03T00:00:00.000Z' END
        FROM generate_series(1, 20000) n`,
     );
     await client.query('ANALYZE idempotency_keys');

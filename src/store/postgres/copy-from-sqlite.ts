@@ -8,7 +8,9 @@
 //
 // Same values, not re-derived ones: integers are read as text (node-sqlite3 would give
 // doubles, exact only below 2^53) and handed to PostgreSQL's bigint parser; text and
-// JSON documents go over as the strings SQLite holds (`json` keeps them byte for byte).
+// JSON documents and instants go over as the strings SQLite holds: `json` keeps them byte
+// for byte; `jsonb` documents and `timestamptz` instants are parsed, and the store reads
+// them back as the same text (./types.ts).
 // The target's own triggers are switched off for the copy (ALTER TABLE … DISABLE TRIGGER
 // USER, inside the transaction): the rollups, the per-dimension rollup and the webhook
 // deliveries an event makes are rows of the source already, and would be made twice.
@@ -243,8 +245,10 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
       await client.query(`ALTER TABLE ${tableSql} DISABLE TRIGGER USER`);
       // One statement per page: each column's values as one array parameter, unnested
       // (PostgreSQL parses a few arrays faster than thousands of parameters).
-      const arrays = cols.map((c, i) => `$${i + 1}::${c.type === 'json' ? 'text' : c.type}[]`);
-      const picks = cols.map((c, i) => (c.type === 'json' ? `u.c${i}::json` : `u.c${i}`));
+      // JSON documents go as text and are parsed per value; instants are parsed from their ISO text by the array's type.
+      const isJson = (c: PgColumn) => c.type === 'json' || c.type === 'jsonb';
+      const arrays = cols.map((c, i) => `$${i + 1}::${isJson(c) ? 'text' : c.type}[]`);
+      const picks = cols.map((c, i) => (isJson(c) ? `u.c${i}::${c.type}` : `u.c${i}`));
       const insert = `INSERT INTO ${tableSql} (${columnNames.map((c) => client.escapeIdentifier(c)).join(', ')}) OVERRIDING SYSTEM VALUE
         SELECT ${picks.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${cols.map((_, i) => `c${i}`).join(', ')})`;
       for await (const page of source.pages(table, columnNames, integers, key, pageRows)) {

@@ -1,7 +1,7 @@
 // The PostgreSQL store: a pool on the URL (the database made if it does not exist yet),
 // the migrations applied once under an advisory lock (two servers starting together
-// migrate once), and integer, numeric and JSON values read back as the repositories
-// read them on SQLite (numbers, and JSON as its text).
+// migrate once), and integers, JSON and instants read back as the repositories read them
+// on SQLite (numbers, JSON text, ISO-8601 UTC text: ./types.ts).
 import pg from 'pg';
 import type { Store } from '../interfaces/db.js';
 import { DbTargetError, ENV, redactUrl, type Env } from '../../config/env.js';
@@ -10,21 +10,8 @@ import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
 import { sqlState } from './sql.js';
 import { PgNotices } from './notices.js';
+import { pgTypes, SESSION_OPTIONS } from './types.js';
 import { PgSharedState } from './shared.js';
-
-const INT8 = 20;
-const NUMERIC = 1700;
-const JSON_OID = 114;
-const JSONB = 3802;
-
-/** Values as on SQLite: COUNT/SUM and bigint columns as numbers (cents stay far below 2^53), JSON as text. */
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
-    if (oid === JSON_OID || oid === JSONB) return (v: string) => v;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as unknown as pg.CustomTypesConfig;
 
 const POOL_SIZE = 10;
 /** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
@@ -48,11 +35,12 @@ export async function openPostgresStore(url: string): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: url,
     max: Math.max(POOL_SIZE, writers + READ_CONNECTIONS),
-    types,
+    types: pgTypes,
     // Statements are prepared (sql.ts) but planned for their values, as unprepared ones
     // are: a generic plan of a claim or a report can be far worse for the values it runs
-    // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN).
-    options: '-c plan_cache_mode=force_custom_plan',
+    // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN). Sessions in
+    // UTC with ISO dates (types.ts).
+    options: `${SESSION_OPTIONS} -c plan_cache_mode=force_custom_plan`,
   });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);

@@ -9,6 +9,12 @@ import type pgTypes from 'pg';
 const cache = new Map<string, string>();
 const MAX_CACHED = 2000;
 
+/**
+ * The UTC day (`YYYY-MM-DD`) of a `timestamptz` expression: what `substr(x, 1, 10)` gives
+ * of the ISO-8601 UTC text SQLite holds (PostgreSQL migration 30 types instants).
+ */
+export const utcDay = (expr: string): string => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+
 /** SQLite idioms and their PostgreSQL text, applied in order. */
 const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   // (id, attempts) pairs of webhook deliveries, as a JSON array of [id, attempts].
@@ -17,6 +23,8 @@ const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/WHERE id IN \(SELECT value FROM json_each\(\?\)\) AND lease_owner/g, 'WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?::json) AS value) AND lease_owner'],
   [/\(SELECT value FROM json_each\(\?\)\)/g, '(SELECT value FROM json_array_elements_text(?::json) AS value)'],
   [/([\s(])\+(\w+)/g, '$1$2'],
+  // The day of an instant: its text's first 10 characters on SQLite, a timestamptz here.
+  [/\bsubstr\(((?:\w+\.)?created_at), 1, 10\)/g, (_m: string, column: string) => utcDay(column)],
   // Row claims (sqlite/claims.ts): a comment on SQLite, row locks here.
   [/\/\* (FOR UPDATE(?: SKIP LOCKED)?) \*\//g, '$1'],
   // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
@@ -94,16 +102,27 @@ export function isStalePlan(err: unknown): boolean {
   return true;
 }
 
+const PLUS = 0x2b;
+/** JavaScript's ISO text of a year past 9999 (`+010000-01-01T…`): PostgreSQL reads it as `10000-01-01T…`. */
+const EXTENDED_YEAR = /^\+0*(\d{5,})(?=-\d\d-\d\dT)/;
+
 /**
  * Parameters as PostgreSQL takes them for the store's columns: booleans are 0/1 (as on
  * SQLite), undefined is NULL, and a NUL character (which PostgreSQL text cannot hold:
- * a hostile path or field would be a 500) is U+FFFD, so it matches nothing stored.
+ * a hostile path or field would be a 500) is U+FFFD, so it matches nothing stored; an
+ * instant computed past year 9999 (now + a TTL at the end of time) is in the form
+ * PostgreSQL's timestamptz reads.
  */
 export function toPgParams(params: ReadonlyArray<unknown> | Record<string, unknown> | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new Error('the PostgreSQL store takes positional parameters only');
   return params.map((v) =>
-    v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v,
+    v === undefined ? null
+    : typeof v === 'boolean' ? (v ? 1 : 0)
+    : typeof v !== 'string' ? v
+    : v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD')
+    : v.charCodeAt(0) === PLUS && EXTENDED_YEAR.test(v) ? v.replace(EXTENDED_YEAR, '$1')
+    : v,
   );
 }
 

@@ -3,15 +3,20 @@
 // table rebuilds and anything else of SQLite's dialect have their own text here.
 //
 // Types: integers are BIGINT (money in cents, counters, clock offsets in ms); text is
-// COLLATE "C" (byte order, as SQLite compares, so keyset pages and ids sort alike);
-// JSON documents are `json` (kept as written: the API's answers and idempotent replays
-// come back byte for byte). Instants stay fixed-width ISO-8601 UTC text with ms, as
-// the platform writes them: text order is time order, and both stores hold the same
-// bytes (see docs/postgresql.md).
+// COLLATE "C" (byte order, as SQLite compares, so keyset pages and ids sort alike).
+// Migrations 1–29 make instants text and JSON documents `json` as SQLite's DDL says;
+// migration 30 turns every instant into `timestamptz` (INSTANT_COLUMNS) and the JSON
+// documents whose key order no client sees into `jsonb` (JSONB_COLUMNS). The store reads
+// both back as the text SQLite holds (../types.ts: ISO-8601 UTC with ms, compact JSON),
+// so the API's answers, events and idempotent replays are the same bytes on both stores.
+// Documents answered in the key order they were written in (addresses, custom fields,
+// commissions, signup entries) stay `json`, which keeps them byte for byte. Dates
+// without a time (due_date, the rollups' day) stay text (see docs/postgresql.md).
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { migrations as sqlite } from '../../sqlite/migrations/index.js';
+import { utcDay } from '../sql.js';
 
-/** Columns holding JSON documents. */
+/** Columns holding JSON documents (`json` from their first migration; some made `jsonb` by migration 30). */
 const JSON_COLUMNS = new Set([
   'billing_address', 'shipping_address', 'custom_fields', 'commissions', 'permissions', 'token_snapshot', 'retry_policy',
   'entry_json', 'enabled_events',
@@ -49,6 +54,111 @@ function portable(version: number, skip: (sql: string) => boolean = () => false,
 }
 
 const isTrigger = (s: string) => /^\s*(CREATE|DROP) TRIGGER/i.test(s);
+
+/**
+ * A changed transaction's old count leaves and its new count arrives, both in this
+ * server's slot (a negative count there: the sums stay exact, no other server's row is
+ * touched). Deleted (a sandbox dropped, its rollup rows maybe gone already): its count
+ * leaves one existing row, as before slots. `day` is the UTC day of a row's created_at.
+ */
+const rollupTransactionsFunction = (day: (row: 'OLD' | 'NEW') => string) => `CREATE OR REPLACE FUNCTION payctl_rollup_transactions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    UPDATE transaction_daily SET tx_count = tx_count - 1,
+      net_high = net_high - (OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}, net_low = net_low - (OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}
+    WHERE ctid = (SELECT ctid FROM transaction_daily
+      WHERE group_id = OLD.group_id AND day = ${day('OLD')} AND status = OLD.status
+        AND transaction_type = OLD.transaction_type AND method_detail = OLD.method_detail AND brand = COALESCE(OLD.brand, '')
+        AND source = OLD.source AND currency = OLD.currency AND processor_id = OLD.processor_id
+      ORDER BY slot LIMIT 1);
+    RETURN NULL;
+  END IF;
+  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
+  VALUES (OLD.group_id, ${day('OLD')}, OLD.status, OLD.transaction_type, OLD.method_detail, COALESCE(OLD.brand, ''),
+          OLD.source, OLD.currency, OLD.processor_id, -1,
+          -((OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}), -((OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}))
+  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
+  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
+  VALUES (NEW.group_id, ${day('NEW')}, NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''),
+          NEW.source, NEW.currency, NEW.processor_id, 1,
+          (NEW.captured_amount - NEW.refunded_amount) / ${SPLIT}, (NEW.captured_amount - NEW.refunded_amount) % ${SPLIT})
+  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + 1, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
+  RETURN NULL;
+END $$`;
+
+/**
+ * Every column holding an instant (the platform's fixed-width ISO-8601 UTC text with ms;
+ * END_OF_TIME, 9999-12-31T24:00:00.000Z, is 10000-01-01 00:00 here). Dates without a
+ * time stay text: invoices.due_date, the rollups' day (`YYYY-MM-DD`, compared and
+ * answered as such), transactions.expiration_date (a card's MM/YY).
+ */
+export const INSTANT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  api_keys: ['created_at', 'revoked_at'],
+  customer_bank_accounts: ['created_at'],
+  customer_cards: ['created_at', 'updated_at'],
+  customers: ['created_at', 'updated_at'],
+  events: ['created_at'],
+  fault_rules: ['created_at'],
+  fork_jobs: ['created_at'],
+  groups: ['created_at', 'updated_at'],
+  idempotency_keys: ['created_at'],
+  invoice_lines: ['created_at', 'updated_at'],
+  invoices: ['created_at', 'updated_at', 'paid_at', 'archived_at', 'past_due_notified_at'],
+  linked_accounts: ['created_at'],
+  outbox: ['created_at', 'sent_at'],
+  partners: ['created_at', 'updated_at'],
+  payment_link_sessions: ['created_at', 'expires_at'],
+  payment_links: ['created_at', 'updated_at', 'expires_at'],
+  plan_update_jobs: ['updated_at'],
+  plans: ['created_at', 'updated_at'],
+  processors: ['created_at'],
+  products: ['created_at', 'updated_at'],
+  schema_migrations: ['applied_at'],
+  settlement_batches: ['created_at', 'cutoff_at'],
+  signup_entries: ['created_at'],
+  signup_forms: ['created_at'],
+  subscription_charges: ['created_at', 'due_at'],
+  subscriptions: ['created_at', 'updated_at', 'start_at', 'anchor_at', 'billing_period_start', 'billing_period_end', 'next_bill_date', 'canceled_at'],
+  tokens: ['created_at', 'expires_at', 'used_at'],
+  transactions: ['created_at', 'updated_at'],
+  webhook_attempts: ['created_at', 'scheduled_at', 'next_attempt_at'],
+  webhook_deliveries: ['created_at', 'next_attempt_at'],
+  webhook_endpoints: ['created_at', 'updated_at', 'previous_secret_expires_at'],
+  webhook_fault_rules: ['created_at'],
+};
+
+/**
+ * JSON documents made `jsonb` (migration 30), where jsonb's own key order changes nothing
+ * a client sees (the store reads them back compact): arrays of strings (a key's
+ * permissions, an endpoint's enabled events), retry policies (`{"steps":[{"delay_days":n}]}`,
+ * one key per object) and a subscription's token snapshot (read field by field; its
+ * answer is built in the service's order). The rest stay `json` (kept byte for byte):
+ * addresses, custom fields, commissions and signup entries are answered in the key order
+ * they were written in, which jsonb would not keep.
+ */
+export const JSONB_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  api_keys: ['permissions'],
+  webhook_endpoints: ['enabled_events'],
+  plans: ['retry_policy'],
+  subscriptions: ['retry_policy', 'token_snapshot'],
+};
+
+/** An event makes one delivery per enabled endpoint of its group that subscribes to its type (migration 15's trigger). */
+const eventDeliveriesFunction = (elements: 'json_array_elements_text' | 'jsonb_array_elements_text') => `CREATE OR REPLACE FUNCTION payctl_event_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO webhook_deliveries (group_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
+  SELECT NEW.group_id, w.id, NEW.id, 'pending', 0, NEW.created_at, NEW.created_at
+  FROM webhook_endpoints w
+  WHERE w.group_id = NEW.group_id AND w.disabled = 0
+    AND EXISTS (SELECT 1 FROM ${elements}(w.enabled_events) AS p(value)
+                WHERE p.value IN ('*', NEW.type, split_part(NEW.type, '.', 1) || '.*'));
+  RETURN NULL;
+END $$`;
+
+/** The trigger moving a changed transaction's count between rollup rows (its column list names created_at). */
+const TRANSACTIONS_DAILY_UPDATE = `CREATE TRIGGER transactions_daily_update
+  AFTER UPDATE OF group_id, created_at, status, transaction_type, method_detail, brand, source, currency, processor_id, captured_amount, refunded_amount
+  ON transactions FOR EACH ROW EXECUTE FUNCTION payctl_rollup_transactions()`;
 
 export const migrations: Migration[] = [
   portable(1),
@@ -114,17 +224,7 @@ END $$`,
   FOR EACH ROW EXECUTE FUNCTION payctl_rollup_dims()`,
   ]),
   portable(15, isTrigger, [
-    // An event makes one delivery per enabled endpoint of its group that subscribes to its type.
-    `CREATE OR REPLACE FUNCTION payctl_event_deliveries() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO webhook_deliveries (group_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
-  SELECT NEW.group_id, w.id, NEW.id, 'pending', 0, NEW.created_at, NEW.created_at
-  FROM webhook_endpoints w
-  WHERE w.group_id = NEW.group_id AND w.disabled = 0
-    AND EXISTS (SELECT 1 FROM json_array_elements_text(w.enabled_events) AS p(value)
-                WHERE p.value IN ('*', NEW.type, split_part(NEW.type, '.', 1) || '.*'));
-  RETURN NULL;
-END $$`,
+    eventDeliveriesFunction('json_array_elements_text'),
     `CREATE TRIGGER events_webhook_deliveries AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION payctl_event_deliveries()`,
     bumpTrigger('payctl_config_bump', 'webhook_endpoints'),
   ]),
@@ -283,34 +383,7 @@ END $$`,
       'ALTER TABLE transaction_daily_dims ADD COLUMN slot BIGINT NOT NULL DEFAULT 0',
       'ALTER TABLE transaction_daily_dims DROP CONSTRAINT transaction_daily_dims_pkey',
       'ALTER TABLE transaction_daily_dims ADD PRIMARY KEY (group_id, dimension, day, status, value, slot)',
-      // A transaction changed: its old count leaves and its new count arrives, both in this
-      // server's slot (a negative count there: the sums stay exact, no other server's row
-      // is touched). Deleted (a sandbox dropped, its rollup rows maybe gone already): its
-      // count leaves one existing row, as before slots.
-      `CREATE OR REPLACE FUNCTION payctl_rollup_transactions() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    UPDATE transaction_daily SET tx_count = tx_count - 1,
-      net_high = net_high - (OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}, net_low = net_low - (OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}
-    WHERE ctid = (SELECT ctid FROM transaction_daily
-      WHERE group_id = OLD.group_id AND day = substr(OLD.created_at, 1, 10) AND status = OLD.status
-        AND transaction_type = OLD.transaction_type AND method_detail = OLD.method_detail AND brand = COALESCE(OLD.brand, '')
-        AND source = OLD.source AND currency = OLD.currency AND processor_id = OLD.processor_id
-      ORDER BY slot LIMIT 1);
-    RETURN NULL;
-  END IF;
-  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
-  VALUES (OLD.group_id, substr(OLD.created_at, 1, 10), OLD.status, OLD.transaction_type, OLD.method_detail, COALESCE(OLD.brand, ''),
-          OLD.source, OLD.currency, OLD.processor_id, -1,
-          -((OLD.captured_amount - OLD.refunded_amount) / ${SPLIT}), -((OLD.captured_amount - OLD.refunded_amount) % ${SPLIT}))
-  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
-  INSERT INTO transaction_daily AS d (${DIMENSIONS}, tx_count, net_high, net_low)
-  VALUES (NEW.group_id, substr(NEW.created_at, 1, 10), NEW.status, NEW.transaction_type, NEW.method_detail, COALESCE(NEW.brand, ''),
-          NEW.source, NEW.currency, NEW.processor_id, 1,
-          (NEW.captured_amount - NEW.refunded_amount) / ${SPLIT}, (NEW.captured_amount - NEW.refunded_amount) % ${SPLIT})
-  ON CONFLICT (${DIMENSIONS}, slot) DO UPDATE SET tx_count = d.tx_count + 1, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low;
-  RETURN NULL;
-END $$`,
+      rollupTransactionsFunction((r) => `substr(${r}.created_at, 1, 10)`),
       // The per-dimension rollup follows each transaction_daily row in the same slot.
       `CREATE OR REPLACE FUNCTION payctl_rollup_dims() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -345,6 +418,32 @@ END $$`,
       // each billing chunk. Analyzed after a few changes instead.
       'ALTER TABLE groups SET (autovacuum_analyze_threshold = 1, autovacuum_analyze_scale_factor = 0.1)',
       'ANALYZE groups',
+    ],
+  },
+  {
+    version: 30,
+    name: 'typed-columns',
+    statements: [
+      // The one trigger naming created_at in its column list (a column a trigger's
+      // definition uses cannot change type): dropped for the change, made again below.
+      'DROP TRIGGER transactions_daily_update ON transactions',
+      // One rewrite per table: its instants parsed from the ISO text (the Z makes the
+      // session's time zone irrelevant), its jsonb documents from their JSON text.
+      ...Object.keys({ ...INSTANT_COLUMNS, ...JSONB_COLUMNS }).map((table) => {
+        const changes = [
+          ...(INSTANT_COLUMNS[table] ?? []).map((c) => `ALTER COLUMN ${c} TYPE timestamptz USING ${c}::timestamptz`),
+          ...(JSONB_COLUMNS[table] ?? []).map((c) => `ALTER COLUMN ${c} TYPE jsonb USING ${c}::jsonb`),
+        ];
+        return `ALTER TABLE ${table} ${changes.join(', ')}`;
+      }),
+      // The rollup's day of a transaction is the UTC day of its instant, not its text's first 10 characters.
+      rollupTransactionsFunction((r) => utcDay(`${r}.created_at`)),
+      TRANSACTIONS_DAILY_UPDATE,
+      eventDeliveriesFunction('jsonb_array_elements_text'),
+      // A column whose type changed loses its statistics, and a rewritten table its size
+      // estimate: the planner would guess (an unanalyzed `groups` turns the claims'
+      // group-scope join into a sort of every candidate; see migration 29).
+      ...Object.keys({ ...INSTANT_COLUMNS, ...JSONB_COLUMNS }).map((table) => `ANALYZE ${table}`),
     ],
   },
 ];

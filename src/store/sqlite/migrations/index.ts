@@ -30,6 +30,7 @@ import webhookHeldOnce from './026-webhook-held-once.js';
 import writeSlots from './027-write-slots.js';
 import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
+import typedColumns from './030-typed-columns.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   writeSlots,
   idempotencySettling,
   settlementClaimIndex,
+  typedColumns,
 ].sort((a, b) => a.version - b.version);

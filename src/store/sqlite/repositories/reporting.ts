@@ -18,6 +18,7 @@ import { toTransactionEntity, type TransactionRow } from './transactions.js';
 import { rollupInsertSelect, SPLIT_SQL } from '../migrations/021-exact-money-rollup.js';
 import { fromSplit, SPLIT, type ExactInt } from '../../../domain/money.js';
 import { NET_AMOUNT_STATUSES, type ReportFilters } from '../../../domain/reporting.js';
+import { MAX_INSTANT_MS } from '../../../domain/time.js';
 
 export type { ReportScope, ReportedTransaction, PageCursor } from '../../interfaces/reporting.js';
 
@@ -105,6 +106,8 @@ export function where(
 }
 
 const DAY_MS = 86_400_000;
+/** The midnight starting 9999-12-31, the last supported day. */
+const LAST_DAY_MS = Math.floor(MAX_INSTANT_MS / DAY_MS) * DAY_MS;
 const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const instantText = (ms: number) => new Date(ms).toISOString();
 
@@ -119,7 +122,10 @@ export function rollupSplit(scope: ReportScope): { firstDay: string; endDay: str
   const startMs = Date.parse(scope.start);
   const endMs = Date.parse(scope.end);
   const first = Math.ceil(startMs / DAY_MS) * DAY_MS; // first midnight at or after start
-  const last = Math.floor((endMs + 1) / DAY_MS) * DAY_MS; // midnight ending the last whole day
+  // Midnight ending the last whole day; a window ending at the last supported instant has
+  // its last day read from rows (its midnight after would be year 10000, `+010000-…`
+  // text, which sorts before every instant: the tail took every row up to the end).
+  const last = Math.min(Math.floor((endMs + 1) / DAY_MS) * DAY_MS, LAST_DAY_MS);
   if (first >= last) return undefined;
   return { firstDay: dayText(first), endDay: dayText(last), fullFrom: instantText(first), fullTo: instantText(last) };
 }
