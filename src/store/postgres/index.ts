@@ -18,15 +18,10 @@ const POOL_SIZE = 10;
 const READ_CONNECTIONS = 2;
 const MAX_WRITERS = 32;
 
-/**
- * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32), one by default: with several,
- * concurrent sales in different rollup slots still fail each other on a predicate lock
- * of the per-dimension rollup's index page (its trigger reads before it updates), until
- * that trigger is an upsert of the difference.
- */
+/** Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else the pool's size less its read connections). */
 export function pgWriters(env: Env = process.env): number {
   const v = Number(env[ENV.pgWriters]);
-  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : 1;
+  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : POOL_SIZE - READ_CONNECTIONS;
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {

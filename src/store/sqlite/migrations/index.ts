@@ -31,6 +31,7 @@ import writeSlots from './027-write-slots.js';
 import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
 import typedColumns from './030-typed-columns.js';
+import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -73,4 +74,5 @@ export const migrations: Migration[] = [
   idempotencySettling,
   settlementClaimIndex,
   typedColumns,
+  rollupDimsUpsert,
 ].sort((a, b) => a.version - b.version);
