@@ -22,7 +22,13 @@ const SENDS_PER_KEY = 4;
 const VOIDS_PER_SALE = 3;
 
 test('one server, writes at once: one transaction per Idempotency-Key, one void per sale, the log read whole and in order, rollups exact, a slot per lane', async () => {
-  const p = await openPlatform({ db: tempDbPath() });
+  // Eight lanes, whatever the default.
+  const saved = process.env.PAYCTL_PG_WRITERS;
+  process.env.PAYCTL_PG_WRITERS = '8';
+  const p = await openPlatform({ db: tempDbPath() }).finally(() => {
+    if (saved === undefined) delete process.env.PAYCTL_PG_WRITERS;
+    else process.env.PAYCTL_PG_WRITERS = saved;
+  });
   const db = p.db as PgDatabase;
   assert.ok(db.writers > 1, `the store runs writes at once (writers: ${db.writers})`);
   const demo = await seedDemo(p);
