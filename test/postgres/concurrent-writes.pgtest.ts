@@ -125,3 +125,32 @@ test('one server, writes at once: one transaction per Idempotency-Key, one void 
     await p.close();
   }
 });
+
+test('writes that keep meeting on one row all commit: one that failed a few times runs again alone', async () => {
+  const p = await openPlatform({ db: tempDbPath() });
+  const db = p.db as PgDatabase;
+  const WRITES = 200;
+  try {
+    await db.pool.query('CREATE TABLE lane_counter (id bigint PRIMARY KEY, n bigint NOT NULL)');
+    await db.pool.query('INSERT INTO lane_counter VALUES (1, 0)');
+    // Each write reads the row and writes what it read plus one: under SERIALIZABLE two at
+    // once cannot both commit, so the lanes fail each other round after round.
+    const results = await Promise.allSettled(
+      Array.from({ length: WRITES }, () =>
+        db.write(async (tx) => {
+          const row = await tx.get<{ n: number }>('SELECT n FROM lane_counter WHERE id = 1');
+          await new Promise((r) => setTimeout(r, 20));
+          await tx.run('UPDATE lane_counter SET n = ? WHERE id = 1', [row!.n + 1]);
+        }),
+      ),
+    );
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+    assert.deepEqual(failed, [], 'no write gave up');
+    const { rows } = await db.pool.query<{ n: string }>('SELECT n FROM lane_counter WHERE id = 1');
+    assert.equal(Number(rows[0]!.n), WRITES, 'every write counted once');
+    const retried = Object.entries(db.stats().retries ?? {}).filter(([k]) => k.startsWith('40001')).reduce((a, [, v]) => a + v, 0);
+    assert.ok(retried > 0, 'the writes did meet (some ran again)');
+  } finally {
+    await p.close();
+  }
+});

@@ -2,7 +2,8 @@
 // transaction. A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
 // each on a connection of its own: writes of one server meet as writes of different
 // servers do, under SERIALIZABLE, and the one PostgreSQL gives up on (40001, 40P01) runs
-// again, a bounded number of times. Each lane counts into rollup and change-counter rows
+// again, a bounded number of times (alone in the process after a few failures, so it
+// cannot lose every time). Each lane counts into rollup and change-counter rows
 // of its own (a slot, migration 27), so concurrent sales do not meet on one row. A write
 // queued `alone` (a catch-up chunk) waits for the running ones and runs by itself.
 // Background work that claims its rows (WriteOptions.claims: FOR UPDATE SKIP LOCKED) runs
@@ -25,6 +26,13 @@ export const EVENTS_LOCK = 7_262_011;
 /** Attempts of a write PostgreSQL gave up on (serialization failure, deadlock), and of one that hit a unique violation. */
 const MAX_ATTEMPTS = 20;
 const MAX_UNIQUE_ATTEMPTS = 3;
+/**
+ * Failures after which a write runs again alone in its process: new writes wait while
+ * the running ones end. Lanes that keep meeting on the same rows (many subscriptions of
+ * one customer made at once) could otherwise fail one write every time until its
+ * attempts run out — a 500 for a request that did nothing wrong.
+ */
+const ALONE_AFTER = 3;
 
 /** Per-batch work's SQL on PostgreSQL, by reducer name: same JSON parameter as the SQLite text. */
 export const PG_REDUCER_SQL: Record<string, string> = {
@@ -176,6 +184,8 @@ export class PgDatabase implements Store {
   private readonly queued: Queued[] = [];
   private running = 0;
   private aloneRunning = false;
+  /** The lane of a write that failed ALONE_AFTER times, waiting for the others to end before it runs again. */
+  private drainer: { lane: Lane; drained: () => void } | undefined;
   /** Writes queued or running (close waits for them). */
   private readonly inFlight = new Set<Promise<unknown>>();
 
@@ -235,7 +245,7 @@ export class PgDatabase implements Store {
 
   /** Start queued writes, in the order queued, while a lane is free (an `alone` one once none runs). */
   private pump(): void {
-    while (this.queued.length > 0 && !this.aloneRunning) {
+    while (this.queued.length > 0 && !this.aloneRunning && !this.drainer) {
       const next = this.queued[0]!;
       if (next.alone ? this.running > 0 : this.free.length === 0) return;
       this.queued.shift();
@@ -246,8 +256,18 @@ export class PgDatabase implements Store {
     }
   }
 
+  /** Hold new writes back and wait until the write on `lane` is the only one running. */
+  private drainFor(lane: Lane): Promise<void> {
+    return new Promise((resolve) => {
+      this.drainer = { lane, drained: resolve };
+      if (this.running === 1) resolve();
+    });
+  }
+
   private done(lane: Lane): void {
     this.running--;
+    if (this.drainer?.lane === lane) this.drainer = undefined;
+    else if (this.drainer && this.running === 1) this.drainer.drained();
     this.aloneRunning = false;
     this.free.push(lane);
     this.free.sort((a, b) => a.index - b.index);
@@ -298,6 +318,7 @@ export class PgDatabase implements Store {
           if (!again) throw err;
           const where = `${state} ${statementHead(tx?.current ?? 'BEGIN')}`;
           this.retries[where] = (this.retries[where] ?? 0) + 1;
+          if (attempt === ALONE_AFTER && !this.drainer && !this.aloneRunning) await this.drainFor(lane);
           // Apart again at random, a little longer each time (two writers on the same rows would collide again in step).
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 5 * 2 ** attempt)));
         }
