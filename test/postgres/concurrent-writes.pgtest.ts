@@ -127,7 +127,13 @@ test('one server, writes at once: one transaction per Idempotency-Key, one void 
 });
 
 test('writes that keep meeting on one row all commit: one that failed a few times runs again alone', async () => {
-  const p = await openPlatform({ db: tempDbPath() });
+  // Eight lanes, whatever the default.
+  const saved = process.env.PAYCTL_PG_WRITERS;
+  process.env.PAYCTL_PG_WRITERS = '8';
+  const p = await openPlatform({ db: tempDbPath() }).finally(() => {
+    if (saved === undefined) delete process.env.PAYCTL_PG_WRITERS;
+    else process.env.PAYCTL_PG_WRITERS = saved;
+  });
   const db = p.db as PgDatabase;
   const WRITES = 200;
   try {
