@@ -19,14 +19,13 @@ const READ_CONNECTIONS = 2;
 const MAX_WRITERS = 32;
 
 /**
- * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; at most the pool's size less its
- * read connections by default), one by default: with many at once, SERIALIZABLE's
- * page-level predicate locks (new rows of time-ordered ids share an index page) can fail
- * a write more often than its bounded retries (hundreds of subscriptions made at once).
+ * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else the pool's size less its
+ * read connections). A write that keeps failing on SERIALIZABLE's predicate locks runs
+ * again alone (db.ts ALONE_AFTER), so many lanes do not starve one.
  */
 export function pgWriters(env: Env = process.env): number {
   const v = Number(env[ENV.pgWriters]);
-  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : 1;
+  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : POOL_SIZE - READ_CONNECTIONS;
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
