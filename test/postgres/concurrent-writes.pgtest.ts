@@ -21,14 +21,18 @@ const KEYS = 12;
 const SENDS_PER_KEY = 4;
 const VOIDS_PER_SALE = 3;
 
-test('one server, writes at once: one transaction per Idempotency-Key, one void per sale, the log read whole and in order, rollups exact, a slot per lane', async () => {
-  // Eight lanes, whatever the default.
+/** A platform on a new database whose store runs eight writes at once, whatever the default. */
+async function openWithLanes() {
   const saved = process.env.PAYCTL_PG_WRITERS;
   process.env.PAYCTL_PG_WRITERS = '8';
-  const p = await openPlatform({ db: tempDbPath() }).finally(() => {
+  return openPlatform({ db: tempDbPath() }).finally(() => {
     if (saved === undefined) delete process.env.PAYCTL_PG_WRITERS;
     else process.env.PAYCTL_PG_WRITERS = saved;
   });
+}
+
+test('one server, writes at once: one transaction per Idempotency-Key, one void per sale, the log read whole and in order, rollups exact, a slot per lane', async () => {
+  const p = await openWithLanes();
   const db = p.db as PgDatabase;
   assert.ok(db.writers > 1, `the store runs writes at once (writers: ${db.writers})`);
   const demo = await seedDemo(p);
@@ -127,13 +131,7 @@ test('one server, writes at once: one transaction per Idempotency-Key, one void 
 });
 
 test('writes that keep meeting on one row all commit: one that failed a few times runs again alone', async () => {
-  // Eight lanes, whatever the default.
-  const saved = process.env.PAYCTL_PG_WRITERS;
-  process.env.PAYCTL_PG_WRITERS = '8';
-  const p = await openPlatform({ db: tempDbPath() }).finally(() => {
-    if (saved === undefined) delete process.env.PAYCTL_PG_WRITERS;
-    else process.env.PAYCTL_PG_WRITERS = saved;
-  });
+  const p = await openWithLanes();
   const db = p.db as PgDatabase;
   const WRITES = 200;
   try {
