@@ -129,7 +129,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Re-read the platform clock (another process may have moved it) alongside
       // authentication and the body read; it is awaited before the route runs. One
       // sequential database round trip fewer per request.
-      const clockRefreshed = platform.clock.refresh();
+      const clockRefreshed = route.probe ? Promise.resolve() : platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
       // Every answer, error or replay included, names its request: the same id the access
       // log records and the route's context carries (ctx.ctx.request.id).
@@ -170,7 +170,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ctx.authorization = authorization;
       }
       // Key authentication checked the cached groups, processors and keys; other routes check them here.
-      if (!ctx.key) await configCache(platform.db).check(platform.db);
+      if (!ctx.key && !route.probe) await configCache(platform.db).check(platform.db);
       let raw = '';
       if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
         const parsed = await readJsonBody(req);

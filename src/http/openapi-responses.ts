@@ -93,7 +93,7 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
   }
   out.push({ status: 500, description: `Internal error (no details in the body; the server log has them)${injected}`, headers: plain });
   if (faults) out.push({ status: 502, description: `Bad gateway${injected}; nothing was done, retry`, headers: plain });
-  out.push({ status: 503, description: `The server is shutting down; retry shortly${injected}`, headers: faults ? [...plain, 'Retry-After'] : plain });
+  out.push({ status: 503, description: `${route.unavailable ?? 'The server is shutting down; retry shortly'}${injected}`, headers: faults ? [...plain, 'Retry-After'] : plain });
   if (faults) out.push({ status: 504, description: `Gateway timeout${injected}; nothing was done, retry`, headers: plain });
   return out;
 }

@@ -14,6 +14,7 @@ import { sandboxRoutes } from './sandboxes.js';
 import { eventRoutes } from './events.js';
 import { webhookRoutes } from './webhooks.js';
 import { faultRoutes } from './faults.js';
+import { healthRoutes } from './health.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -28,5 +29,6 @@ export function allRoutes(): RouteDef[] {
   all.push(...faultRoutes);
   all.push(...webhookRoutes);
   all.push(...metaRoutes(() => all));
+  all.push(...healthRoutes);
   return all;
 }
