@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
 
-/** Bound on the installed run-time dependencies (issue 36: ~183 MiB before Noto Sans SC moved to data/fonts). */
+/** Bound on the installed run-time dependencies (~183 MiB while Noto Sans SC was a package of nine weights). */
 const RUNTIME_DEPENDENCIES_MIB = 120;
 
 let shipped: Set<string>;
