@@ -8,7 +8,8 @@ import type { Platform } from '../services/platform.js';
 import { configCache } from '../store/config-cache.js';
 import { runDueWork } from '../services/clock/scheduler.js';
 import { abandonCatchUps } from '../services/clock/catch-up.js';
-import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery.js';
+import { deliverAllDue } from '../services/webhooks/delivery.js';
+import { startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery-loop.js';
 
 export class ServerRuntime {
   /** Set by close: new requests are answered 503. */
