@@ -43,7 +43,7 @@ export interface AllOptions {
 export interface Webhooks {
   /** The first matching event that no earlier `next` returned, waiting up to `timeout` for it; rejects listing what did arrive. */
   next(match?: EventMatcher, opts?: NextOptions): Promise<WebhookEvent>;
-  /** Resolves when no matching event arrived (so far, and for `within` ms more); rejects naming the one that did. */
+  /** Resolves when no matching event that no `next` returned arrived (so far, and for `within` ms more); rejects naming the one that did. */
   none(match?: EventMatcher, opts?: NoneOptions): Promise<void>;
   /** The events received so far, in arrival order, each once unless `duplicates`. */
   all(match?: EventMatcher, opts?: AllOptions): WebhookEvent[];
@@ -157,7 +157,7 @@ export class Inbox implements Webhooks {
         check: () => {
           const failure = this.failures.shift();
           if (failure !== undefined) return done(() => reject(new Error(failure)));
-          const d = this.deliveries.find((x) => matches(x.event));
+          const d = this.firstUntaken(matches, false);
           if (d) done(() => reject(new Error(`expected no ${describeMatch(match)} webhook for sandbox ${this.groupId}, got ${d.event.type} (event ${d.event.id})`)));
         },
       };
