@@ -172,7 +172,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Key authentication checked the cached groups, processors and keys; other routes check them here.
       if (!ctx.key) await configCache(platform.db).check(platform.db);
       let raw = '';
-      if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
+      if (route.upload) {
+        // A file streamed as it arrives (no 1 MiB bound): the handler reads it.
+        ctx.upload = req;
+      } else if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
         const parsed = await readJsonBody(req);
         raw = parsed.raw;
         ctx.body = parsed.value;
