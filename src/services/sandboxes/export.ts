@@ -8,6 +8,7 @@ import type { Platform } from '../platform.js';
 import { platformClock } from '../platform.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
+import type { Progress } from '../clock/scheduler.js';
 
 /** Rows read per page. */
 const PAGE_ROWS = 1000;
@@ -25,7 +26,7 @@ export interface SandboxExport {
  * (export one at rest for a point-in-time copy); the trailer counts what the file holds.
  * `progress` hears rows written and the rows the sandbox had when the export began.
  */
-export async function exportSandbox(p: Platform, groupId: string, progress?: (done: number, total: number) => void): Promise<SandboxExport> {
+export async function exportSandbox(p: Platform, groupId: string, progress?: Progress): Promise<SandboxExport> {
   const db = p.db;
   const g = await db.repos.sandboxes.find(db, groupId);
   if (!g) throw notFound('sandbox');
@@ -68,7 +69,7 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: (do
         written[t.table] += page.rows.length;
         rows += page.rows.length;
         if (text) yield text;
-        progress?.(rows, Math.max(rows, total));
+        progress?.(rows, Math.max(rows, total), 'Exporting rows');
         after = page.next;
       } while (after !== undefined);
     }
