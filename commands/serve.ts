@@ -73,7 +73,9 @@ export default class Serve extends PayctlCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
-    const p = await this.platform(flags.db);
+    // A store not reachable yet (PostgreSQL starting, a disk not mounted) is waited for.
+    const { waitForStore } = await import('../src/cli/wait-for-store.js');
+    const p = await waitForStore(() => this.platform(flags.db), { log: (line) => process.stderr.write(`${line}\n`) });
     const { startServer } = await import('../src/http/app.js');
     const { parseRateLimit } = await import('../src/http/rate-limit-spec.js');
     const publicUrl = flags['public-url'];

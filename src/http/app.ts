@@ -29,6 +29,10 @@ import { deliverAllDue, startDeliveryLoop, stopDeliveryLoop } from '../services/
 import { injectFault, mayFault, mayFaultAnywhere } from '../services/faults/injector.js';
 import { describeFault, operationOf, type InjectedFault } from '../domain/faults.js';
 import { answerClientErrors } from './client-error.js';
+import { storeUnavailable } from '../errors.js';
+import { StoreUnavailable } from '../store/errors.js';
+import { resolveUnknownCommit } from './store-outage.js';
+import { storeWatch } from '../services/store-watch.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -244,6 +248,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         result = await route.handler(ctx);
       } catch (err) {
         if (err instanceof IdempotentReplay) return replay(res, err.record.status, err.record.body, cors);
+        // The COMMIT of the write holding the key went unanswered: what was saved, if it was.
+        if (claim?.outcomeUnknown && err instanceof StoreUnavailable) {
+          const found = await resolveUnknownCommit(platform.db, { scope: claim.scope, key: claim.key, hash: requestHash(route.method, req.path, raw) }, err);
+          if (found instanceof StoreUnavailable) throw found;
+          return replay(res, found.status, found.body, cors);
+        }
         // The work committed, then the request failed: a retry gets this same failure.
         if (claim && err instanceof AppError) await claim.settle(platform.db, { status: err.status, body: err.toBody() });
         throw err;
@@ -264,7 +274,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       } else {
         send(res, route.status ?? 200, result, cors ? CORS : {});
       }
-    } catch (err) {
+    } catch (caught) {
+      // A store outage is a 503 with Retry-After (store-outage.ts), and pauses background work.
+      const outage = storeWatch(platform.db).failed(caught);
+      const err = outage ? storeUnavailable(outage, req.headers['idempotency-key'] !== undefined) : caught;
       errorType = err instanceof AppError ? err.type : isMissingReference(err) ? 'not_found' : 'internal_error';
       if (fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, fault.effect.ms);
       else sendError(res, err, cors);
@@ -330,11 +343,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const catchUp = deliverAllDue(platform).catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
 
   // Due work on the platform clock (settlement, billing …) runs on a timer too.
+  const watch = storeWatch(platform.db);
   let ticking = false;
   const timer =
     (opts.tickMs ?? 1000) > 0
       ? setInterval(() => {
-          if (ticking || shuttingDown) return;
+          // While the store is away the work waits out its backoff (store-watch.ts), then tries again.
+          if (ticking || shuttingDown || watch.paused()) return;
           ticking = true;
           // The cached groups, processors and keys are checked by requests; a server no
           // request reaches checks them here, so its due work and deliveries never act on
@@ -342,7 +357,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           configCache(platform.db)
             .check(platform.db)
             .then(() => runDueWork(platform))
-            .catch((err: unknown) => process.stderr.write(`scheduled work failed: ${String(err)}\n`))
+            .then(
+              () => watch.succeeded(),
+              (err: unknown) => void (watch.failed(err) || process.stderr.write(`scheduled work failed: ${String(err)}\n`)),
+            )
             .finally(() => (ticking = false));
         }, opts.tickMs ?? 1000)
       : undefined;

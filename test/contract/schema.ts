@@ -2212,7 +2212,7 @@ export interface components {
                 /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
                 transaction_id?: string;
                 /** @enum {string} */
-                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "store_unavailable" | "internal_error";
             };
         };
         Event: {
@@ -4209,7 +4209,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again; a 503: when the store or the server may answer again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4405,7 +4405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4566,7 +4566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4799,7 +4799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5016,7 +5016,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5209,7 +5209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5368,7 +5368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5582,7 +5582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5827,7 +5827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6018,7 +6018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6267,7 +6267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6458,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6598,7 +6598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6766,7 +6766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6976,7 +6976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7134,7 +7134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7358,7 +7358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7563,7 +7563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7723,7 +7723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7919,7 +7919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8172,7 +8172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8392,7 +8392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8637,7 +8637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8850,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9013,7 +9013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9213,7 +9213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9427,7 +9427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9675,7 +9675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9877,7 +9877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10129,7 +10129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10367,7 +10367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10754,7 +10754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10928,7 +10928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11129,7 +11129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11282,7 +11282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11470,7 +11470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11742,7 +11742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11948,7 +11948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12221,7 +12221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12472,7 +12472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12714,7 +12714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12939,7 +12939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13104,7 +13104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13309,7 +13309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13465,7 +13465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13611,7 +13611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13800,7 +13800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13985,7 +13985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14154,7 +14154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14356,7 +14356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14503,7 +14503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14695,7 +14695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14837,10 +14837,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14909,10 +14910,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,10 +14990,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15227,7 +15230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15521,10 +15524,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15616,10 +15620,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15746,10 +15751,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15839,10 +15845,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15953,10 +15960,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16053,10 +16061,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16214,10 +16223,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16337,10 +16347,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16493,10 +16504,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16593,10 +16605,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16773,10 +16786,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16909,10 +16923,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
