@@ -96,10 +96,13 @@ export class Metrics {
   }
 }
 
+/** A Prometheus scrape: GET /metrics (a query string is ignored). */
+export const isScrape = (req: http.IncomingMessage): boolean => req.method === 'GET' && req.url?.split('?')[0] === '/metrics';
+
 /** `--metrics-port`: /metrics on a port of its own (anything else is a 404). */
 export async function serveMetrics(metrics: Metrics, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') return void metrics.serve(res);
+    if (isScrape(req)) return void metrics.serve(res);
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: GET /metrics\n');
   });
   await new Promise<void>((resolve, reject) => {

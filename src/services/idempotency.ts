@@ -83,7 +83,7 @@ export class IdempotencyClaim {
   constructor(
     readonly scope: string,
     readonly key: string,
-    private readonly hash: string,
+    readonly hash: string,
     /** The route's success status: what the use case's result is answered with. */
     private readonly status: number,
     private readonly clock: Clock,
