@@ -384,7 +384,7 @@ const platformDuration = (what: string) =>
     { error: 'must be a duration of platform time from 1s to 366d: 30s, 5m, 2h, 1d12h' },
   ).describe(what);
 
-const webhookRuleFields = {
+export const webhookRuleFields = {
   ...scheduleFields,
   action: z.enum(WEBHOOK_FAULT_ACTIONS, { error: `must be one of ${WEBHOOK_FAULT_ACTIONS.join(', ')}` }).describe('What happens to an attempt the rule fires on'),
   delay: platformDuration("delay: how long the attempt is held, in the group's platform time (30s, 2h)").optional(),
