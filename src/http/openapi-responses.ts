@@ -1,5 +1,5 @@
 // Which statuses an operation can answer, derived from its route declaration the same way
-// the dispatcher (app.ts) and body reader (body.ts) behave, so every route — including
+// the dispatcher (pipeline/dispatch.ts) and body reader (body.ts) behave, so every route — including
 // ones added later — documents them without listing them itself:
 //   every operation            400, 404, 500, 503 (shutting down)
 //   any credentials            401, 403
