@@ -1257,6 +1257,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenario.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json
+         * @description The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json.
+         *
+         *     No API key.
+         */
+        get: operations["getApiV1ScenarioSchemaJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -2298,7 +2320,7 @@ export interface components {
                 /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
                 transaction_id?: string;
                 /** @enum {string} */
-                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "store_unavailable" | "internal_error";
             };
         };
         Event: {
@@ -2950,7 +2972,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -3000,7 +3022,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -3224,6 +3246,12 @@ export interface components {
             transaction_id: string;
             /** @description pending for an approved sale, declined otherwise */
             transaction_status: string;
+        };
+        /** @description A JSON Schema (draft 2020-12) */
+        JsonSchemaDocument: {
+            $schema: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Exactly one of advance or set. */
         MoveClockRequest: {
@@ -4372,7 +4400,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again; a 503: when the store or the server may answer again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4568,7 +4596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4729,7 +4757,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4962,7 +4990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5179,7 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5372,7 +5400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5531,7 +5559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5745,7 +5773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5990,7 +6018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6181,7 +6209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6430,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6621,7 +6649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6761,7 +6789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6929,7 +6957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7139,7 +7167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7297,7 +7325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7521,7 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7726,7 +7754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7886,7 +7914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8082,7 +8110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8335,7 +8363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8555,7 +8583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8800,7 +8828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9013,7 +9041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9176,7 +9204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9376,7 +9404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9590,7 +9618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9838,7 +9866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10040,7 +10068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10292,7 +10320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10530,7 +10558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10917,7 +10945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11091,7 +11119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11292,7 +11320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11445,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11633,7 +11661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11905,7 +11933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12111,7 +12139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12384,7 +12412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12635,7 +12663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12877,7 +12905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13102,7 +13130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13267,7 +13295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13472,7 +13500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13628,7 +13656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13774,7 +13802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13963,7 +13991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14148,7 +14176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14317,7 +14345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14519,7 +14547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14666,7 +14694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14858,7 +14886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15000,10 +15028,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15072,10 +15101,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15151,10 +15181,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15390,7 +15421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15684,10 +15715,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15779,10 +15811,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15909,10 +15942,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16002,10 +16036,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16116,10 +16151,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16216,10 +16252,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16377,10 +16414,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16470,10 +16508,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16593,10 +16632,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16749,10 +16789,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16849,10 +16890,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17029,10 +17071,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17224,10 +17267,95 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ScenarioSchemaJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "title": "payctl scenario file",
+                     *       "type": "object",
+                     *       "required": [
+                     *         "name",
+                     *         "steps"
+                     *       ],
+                     *       "properties": {
+                     *         "name": {
+                     *           "type": "string"
+                     *         },
+                     *         "steps": {
+                     *           "type": "array",
+                     *           "items": {
+                     *             "type": "object"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonSchemaDocument"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17360,10 +17488,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17426,10 +17555,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17498,6 +17628,7 @@ export interface operations {
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
