@@ -2280,7 +2280,7 @@ export interface components {
                 /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
                 transaction_id?: string;
                 /** @enum {string} */
-                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "store_unavailable" | "internal_error";
             };
         };
         Event: {
@@ -4343,7 +4343,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again; a 503: when the store or the server may answer again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4539,7 +4539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4700,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4933,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5150,7 +5150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5343,7 +5343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5502,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5716,7 +5716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5961,7 +5961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6152,7 +6152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6401,7 +6401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6592,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6732,7 +6732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6900,7 +6900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7110,7 +7110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7268,7 +7268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7492,7 +7492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7697,7 +7697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7857,7 +7857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8053,7 +8053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8306,7 +8306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8526,7 +8526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8771,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8984,7 +8984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9147,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9347,7 +9347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9561,7 +9561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9809,7 +9809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10011,7 +10011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10263,7 +10263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10501,7 +10501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10888,7 +10888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11062,7 +11062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11263,7 +11263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11416,7 +11416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11604,7 +11604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11876,7 +11876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12082,7 +12082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12355,7 +12355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12606,7 +12606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12848,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13073,7 +13073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13238,7 +13238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13443,7 +13443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13599,7 +13599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13745,7 +13745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13934,7 +13934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14119,7 +14119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14288,7 +14288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14490,7 +14490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14637,7 +14637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14829,7 +14829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14971,10 +14971,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15043,10 +15044,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15122,10 +15124,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15361,7 +15364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15655,10 +15658,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15750,10 +15754,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15880,10 +15885,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15973,10 +15979,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16087,10 +16094,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16187,10 +16195,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16348,10 +16357,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16441,10 +16451,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16564,10 +16575,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16720,10 +16732,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16820,10 +16833,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17000,10 +17014,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17195,10 +17210,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17278,10 +17294,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17414,10 +17431,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -12,6 +12,7 @@ import { readBody } from './request-body.js';
 import { drawFault } from './fault.js';
 import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
+import { outageAsAnswer } from './store-outage.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -42,13 +43,16 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       if ('replay' in outcome) return replay(res, outcome.replay, cors);
       if (ex.fault?.effect.action === 'timeout_after_commit') return await dropAnswer(res, ex.fault.effect.ms);
       await answer(p, ex, outcome.result);
-    } catch (err) {
+    } catch (caught) {
+      const err = outageAsAnswer(p, ex, caught);
       ex.errorType = errorTypeOf(err);
       if (ex.fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, ex.fault.effect.ms);
       else sendError(res, err, cors);
     } finally {
       ex.release?.();
-      logAccess(p, req, res.statusCode, ex.requestId, Math.round((performance.now() - ex.started) * 100) / 100, ex.errorType, ex.faultNote);
+      const ms = performance.now() - ex.started;
+      logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
+      p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);
       p.runtime.requestEnded();
     }
   };
@@ -65,6 +69,7 @@ export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse)
     }
     sendError(res, notFound(`route ${req.method} ${req.path}`), false);
     logAccess(p, req, 404, requestId, 0, 'not_found', null);
+    p.metrics?.observe('(none)', req.method ?? '', 404, 0);
   };
 }
 
