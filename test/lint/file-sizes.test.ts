@@ -5,28 +5,21 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
+import { typescriptFiles } from './sources.js';
 
 const APP_MAX = 250;
 const SERVICE_MAX = 450;
 
 const lines = (file: string) => readFileSync(path.join(packageRoot, file), 'utf8').split('\n').length - 1;
 
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(path.join(packageRoot, dir), { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(p);
-    else if (/\.tsx?$/.test(entry.name)) yield p;
-  }
-}
-
 test(`src/http/app.ts has at most ${APP_MAX} lines`, () => {
   assert.ok(lines('src/http/app.ts') <= APP_MAX, `src/http/app.ts: ${lines('src/http/app.ts')} lines`);
 });
 
 test(`no service module has more than ${SERVICE_MAX} lines`, () => {
-  const over = [...sources('src/services')].map((f) => ({ f, n: lines(f) })).filter(({ n }) => n > SERVICE_MAX);
+  const over = [...typescriptFiles('src/services')].map((f) => ({ f, n: lines(f) })).filter(({ n }) => n > SERVICE_MAX);
   assert.deepEqual(over.map(({ f, n }) => `${f}: ${n} lines`), []);
 });

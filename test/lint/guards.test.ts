@@ -5,9 +5,10 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
+import { typescriptFiles } from './sources.js';
 
 const PARAM_ASSERTION = /\bparams(\.\w+|\[[^\]]+\])!/;
 const RAW_BODY = /\bbody: unknown\b/;
@@ -22,16 +23,8 @@ const RAW_BODIES = [
   'src/services/unit-of-work.ts: let answer: { status: number; body: unknown } | undefined;',
 ];
 
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(path.join(packageRoot, dir), { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(p);
-    else if (/\.tsx?$/.test(entry.name)) yield p;
-  }
-}
-
 const matching = (dirs: string[], pattern: RegExp): string[] =>
-  dirs.flatMap((dir) => [...sources(dir)].flatMap((f) => readFileSync(path.join(packageRoot, f), 'utf8').split('\n').filter((l) => pattern.test(l)).map((l) => `${f}: ${l.trim()}`)));
+  dirs.flatMap((dir) => [...typescriptFiles(dir)].flatMap((f) => readFileSync(path.join(packageRoot, f), 'utf8').split('\n').filter((l) => pattern.test(l)).map((l) => `${f}: ${l.trim()}`)));
 
 test('no non-null assertion on a path parameter', () => {
   assert.deepEqual(matching(['src', 'commands'], PARAM_ASSERTION), []);

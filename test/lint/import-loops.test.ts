@@ -7,22 +7,15 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { packageRoot } from '../../src/lib/paths.js';
+import { typescriptFiles } from './sources.js';
 
 const CONTRACT = 'src/store/interfaces/';
 /** Loops known and being cut elsewhere (the SQLite rollup maintenance moving into its own module); none may be added. */
 const KNOWN: string[][] = [['src/store/sqlite/repositories/reporting.ts', 'src/store/sqlite/repositories/transactions.ts']];
-
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(p);
-    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield p;
-  }
-}
 
 export interface Import {
   /** The module, as a path from the package root. */
@@ -95,8 +88,8 @@ export function loops(graph: Map<string, string[]>): string[][] {
 
 test('no import loops in src/ but the store contract’s type-only tie', () => {
   const graph = new Map<string, string[]>();
-  for (const file of sources(path.join(packageRoot, 'src'))) {
-    const from = path.relative(packageRoot, file);
+  for (const from of typescriptFiles('src')) {
+    const file = path.join(packageRoot, from);
     const edges = importsOf(file, readFileSync(file, 'utf8')).filter((i) => !(i.typeOnly && from.startsWith(CONTRACT) && i.path.startsWith(CONTRACT)));
     graph.set(from, edges.map((i) => i.path));
   }
