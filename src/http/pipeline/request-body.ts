@@ -1,5 +1,6 @@
 // The request's body: JSON read (and size-checked) on POST, PUT and PATCH, drained
-// unread on other methods. A route declaring no body shape takes none.
+// unread on other methods. A route declaring no body shape takes none; a route with an
+// `upload` (a file of any size) reads its body itself, as it arrives.
 import { validationError } from '../../errors.js';
 import { readJsonBody } from '../body.js';
 import type { RouteContext } from '../route.js';
@@ -7,7 +8,10 @@ import type { Exchange } from './exchange.js';
 
 export async function readBody(ex: Exchange, ctx: RouteContext): Promise<void> {
   const { route, req } = ex;
-  if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
+  if (route.upload) {
+    // A file streamed as it arrives (no 1 MiB bound): the handler reads it.
+    ctx.upload = req;
+  } else if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
     const parsed = await readJsonBody(req);
     ex.raw = parsed.raw;
     ctx.body = parsed.value;
