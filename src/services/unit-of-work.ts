@@ -5,6 +5,7 @@
 import type { Tx } from '../store/interfaces/db.js';
 import type { RequestContext } from './context.js';
 import { appendEvents, type PendingEvent } from './events/events.js';
+import { StoreUnavailable } from '../store/errors.js';
 
 export interface UnitOfWork {
   /** The write transaction: pass it to repositories. */
@@ -59,7 +60,11 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
     if (claim) claim.state = 'claimed';
     return value;
   } catch (err) {
-    if (claim) claim.state = 'open';
+    if (claim) {
+      claim.state = 'open';
+      // The COMMIT went unanswered: the record may be saved; the dispatcher looks it up.
+      if (err instanceof StoreUnavailable && err.commitUnknown) claim.outcomeUnknown = true;
+    }
     throw err;
   }
 }
