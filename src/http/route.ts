@@ -34,6 +34,8 @@ export interface RouteContext<Param extends string = string> {
   params: Record<Param, string>;
   query: Record<string, string | string[]>;
   body: unknown;
+  /** On a route with `upload`: the request body as it arrives (read it once). */
+  upload?: AsyncIterable<Buffer>;
   headers: IncomingHttpHeaders;
   key?: ApiKey;
   /** The request carried the sandbox admin token. */
@@ -89,6 +91,8 @@ export interface RouteDef<Path extends string = string> {
   extension?: boolean;
   auth: RouteAuth;
   body?: z.ZodType;
+  /** The body is a file, streamed to the handler as it arrives (`upload` in its context) instead of JSON read whole: its content type and what it is. */
+  upload?: { contentType: string; description: string };
   query?: z.ZodType;
   response?: z.ZodType;
   /** Success status (default 200). */
@@ -109,6 +113,13 @@ export interface RouteDef<Path extends string = string> {
   hidden?: boolean;
   /** Why this POST refuses Idempotency-Key (its answer carries secrets that are never stored). */
   noIdempotency?: string;
+  /**
+   * A health probe: answered without the dispatcher's own store reads (clock refresh,
+   * configuration check), so it answers while the store does not.
+   */
+  probe?: boolean;
+  /** What this route's 503 means, for the OpenAPI document (default: the server is shutting down). */
+  unavailable?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
   /** The sandbox whose faults apply when the path names no group (the public pay path: the link's group). */

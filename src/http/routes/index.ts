@@ -11,9 +11,11 @@ import { recurringRoutes } from './recurring.js';
 import { onboardingRoutes } from './onboarding.js';
 import { reportingRoutes } from './reporting.js';
 import { sandboxRoutes } from './sandboxes.js';
+import { sandboxFileRoutes } from './sandbox-files.js';
 import { eventRoutes } from './events.js';
 import { webhookRoutes } from './webhooks.js';
 import { faultRoutes } from './faults.js';
+import { healthRoutes } from './health.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -23,10 +25,12 @@ export function allRoutes(): RouteDef[] {
   all.push(...onboardingRoutes);
   all.push(...reportingRoutes);
   all.push(...sandboxRoutes);
+  all.push(...sandboxFileRoutes);
   all.push(...eventRoutes);
   // Before the webhook routes: a suite walking the table meets an endpoint's faults before its delete.
   all.push(...faultRoutes);
   all.push(...webhookRoutes);
   all.push(...metaRoutes(() => all));
+  all.push(...healthRoutes);
   return all;
 }
