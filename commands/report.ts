@@ -105,7 +105,7 @@ export default class Report extends PayctlCommand {
   private async groupOf(p: Platform, flag: string | undefined): Promise<string> {
     if (flag) return (await requireGroup(p.db, flag)).id;
     const first = (await execute(listGroups, p, contextFor(p, undefined), {}))[0];
-    if (!first) throw new AppError(400, 'validation_error', 'there is no group yet: run `payctl init --demo`, or pass --group');
+    if (!first) throw new AppError(400, 'validation_error', `there is no group yet in the database ${p.db.location}: run \`payctl init --demo\`, or pass --group`);
     return first.id;
   }
 
