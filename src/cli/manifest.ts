@@ -6,13 +6,34 @@
 // During development a plain `tsc` recompiles commands without rewriting it: bin/run.js
 // calls freshenManifest(), which rebuilds a manifest older than the compiled commands,
 // so a stale command list is never used.
-import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const MANIFEST_FILE = 'oclif.manifest.json';
 
+/**
+ * Remove compiled commands whose source is gone: tsc never deletes an output, and a
+ * renamed command (events show → events get) would otherwise stay a second command.
+ */
+export function pruneCompiledCommands(root: string, dir = path.join(root, 'dist', 'commands')): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const source = path.join(root, path.relative(path.join(root, 'dist'), dir));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) pruneCompiledCommands(root, p);
+    else if (e.name.endsWith('.js') && !['.ts', '.tsx'].some((ext) => existsSync(path.join(source, e.name.replace(/\.js$/, ext))))) unlinkSync(p);
+  }
+}
+
 /** Load every command from dist/commands and write the manifest; returns the command count. */
 export async function writeManifest(root: string): Promise<number> {
+  // Only in a source checkout (an installed package ships dist/ without the TypeScript).
+  if (existsSync(path.join(root, 'commands'))) pruneCompiledCommands(root);
   // Imported here: the staleness check on every start needs only the file system.
   const { Plugin } = await import('@oclif/core');
   const plugin = new Plugin({ root, type: 'core', isRoot: true, ignoreManifest: true, errorOnManifestCreate: true });

@@ -58,6 +58,9 @@ test('commandFor: the longest run of words that names a command, with the argume
   assert.deepEqual(commandFor(manifest, ['report', '--type', 'count', '--json'])?.rest, ['--type', 'count', '--json']);
   assert.equal(commandFor(manifest, ['group', 'list', '--json'])?.command.id, 'group:list');
   assert.equal(commandFor(manifest, ['group:list'])?.command.id, 'group:list');
+  // An alias starts on the fast path too: `show` is `get`.
+  assert.deepEqual(commandFor(manifest, ['subscription', 'show', 'S1', '--json']), { command: manifest.commands['subscription:get'], rest: ['S1', '--json'] });
+  assert.equal(commandFor(manifest, ['events:show', 'E1'])?.command.id, 'events:get');
   assert.equal(commandFor(manifest, ['webhook', 'fault', 'add', '--endpoint', 'e'])?.command.id, 'webhook:fault:add');
   const get = commandFor(manifest, ['transaction', 'get', 'T1', '--json'])!;
   assert.equal(get.command.id, 'transaction:get');
