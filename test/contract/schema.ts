@@ -1135,6 +1135,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sandbox's whole state as a file (JSON lines): every resource, events, clock, fault rules, webhook endpoints; no secrets
+         * @description A payctl-sandbox file, format version 1: a header line (format, versions, the sandbox's clock, its tables and counts), one line per row ({"table", "row"}), a trailer line with the counts and the SHA-256 of every byte before it (a cut-off or changed file is refused by the import). Never in it: API keys, webhook secrets, payment-link sessions, idempotency records, webhook deliveries; cards are what the store keeps (brand, first six, last four). Streamed as it is read, a page at a time; the rows are each as its page reads it (export a sandbox at rest for a point-in-time copy). 409 while the sandbox is forking or importing.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        get: operations["getApiV1SandboxesGroupIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/{group_id}/faults": {
         parameters: {
             query?: never;
@@ -1205,6 +1227,52 @@ export interface paths {
          *     Idempotency-Key is refused (400): the answer carries new API keys, which are shown once and never stored (a replay could not repeat them).
          */
         post: operations["postApiV1SandboxesGroupIdFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new sandbox from an export file: new ids, new API keys, new webhook secrets, the same clock
+         * @description The body is the file as `GET …/export` wrote it (any size; it is read as it arrives). It is checked whole before anything is written: a line that breaks a rule, a cut-off or changed file (trailer counts, SHA-256), a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name).
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         *
+         *     Idempotency-Key is refused (400): the answer carries new API keys and webhook secrets, which are shown once and never stored (a replay could not repeat them).
+         */
+        post: operations["postApiV1SandboxesImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/scenario.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json
+         * @description The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json.
+         *
+         *     No API key.
+         */
+        get: operations["getApiV1ScenarioSchemaJson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2212,7 +2280,7 @@ export interface components {
                 /** @description the declined transaction of a declined payment (every attempt that reaches the processor is a transaction) */
                 transaction_id?: string;
                 /** @enum {string} */
-                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "internal_error";
+                type: "validation_error" | "invalid_request" | "authentication_error" | "permission_error" | "not_found" | "idempotency_error" | "rate_limited" | "unavailable" | "store_unavailable" | "internal_error";
             };
         };
         Event: {
@@ -2864,7 +2932,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -2914,7 +2982,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -2992,6 +3060,64 @@ export interface components {
             work?: {
                 [key: string]: number;
             };
+        };
+        /** @description A sandbox made from an export file */
+        ImportedSandbox: {
+            /**
+             * Format: date-time
+             * @description The sandbox's time now: the exported sandbox's time when it was exported
+             */
+            clock: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            group_id: string;
+            /** @description Old → new id of every row of the file that has one (new ids: an import can sit beside its source) */
+            id_map: {
+                [key: string]: string;
+            };
+            /** @description While status is importing (a 202) */
+            import?: components["schemas"]["ImportProgress"];
+            imported_from: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp, UTC with milliseconds
+                 */
+                exported_at: string;
+                group_id: string;
+                name: string;
+                schema_version: number;
+            };
+            /** @description One API key per permission kind (shown once); refused with 409 while status is importing */
+            keys: {
+                [key: string]: string;
+            };
+            linked_account_id: string;
+            name: string;
+            processor_id: string;
+            /** @description Rows imported per table */
+            rows: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            status: "active" | "importing";
+            /** @description Each webhook endpoint's new signing secret (shown once), by its new id: secrets are never exported */
+            webhook_secrets: {
+                [key: string]: string;
+            };
+        };
+        /** @description How far an import is (read from the database) */
+        ImportProgress: {
+            /** @description Rows written so far */
+            rows_imported: number;
+            /** @description Rows the file holds */
+            rows_total: number;
+            /** @description The sandbox the file was exported from (its group id there) */
+            source_id: string;
+            /** @description The table being written */
+            table: string | null;
         };
         Invoice: {
             ach_enabled: boolean;
@@ -3075,6 +3201,12 @@ export interface components {
             transaction_id: string;
             /** @description pending for an approved sale, declined otherwise */
             transaction_status: string;
+        };
+        /** @description A JSON Schema (draft 2020-12) */
+        JsonSchemaDocument: {
+            $schema: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Exactly one of advance or set. */
         MoveClockRequest: {
@@ -3462,7 +3594,7 @@ export interface components {
             name: string;
             processor_id: string;
             /** @enum {string} */
-            status?: "active" | "forking";
+            status?: "active" | "forking" | "importing";
         } & {
             [key: string]: unknown;
         };
@@ -3483,10 +3615,12 @@ export interface components {
             /** @description While status is forking */
             fork?: components["schemas"]["ForkProgress"];
             group_id: string;
+            /** @description While status is importing */
+            import?: components["schemas"]["ImportProgress"];
             name: string;
             offset_ms: number;
             /** @enum {string} */
-            status: "active" | "forking";
+            status: "active" | "forking" | "importing";
         };
         SettlementBatch: {
             /**
@@ -4209,7 +4343,7 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem. */
         "Request-Id": string;
-        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again) */
+        /** @description Seconds to wait before retrying (a rate limit: until a request from this address is allowed again; a 503: when the store or the server may answer again) */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4327,7 +4461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4405,7 +4539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4521,7 +4655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4566,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4754,7 +4888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4799,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4971,7 +5105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5016,7 +5150,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5131,7 +5265,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5209,7 +5343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5323,7 +5457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5368,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5537,7 +5671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5582,7 +5716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5749,7 +5883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5827,7 +5961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5973,7 +6107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6018,7 +6152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6200,7 +6334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6267,7 +6401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6413,7 +6547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6458,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6553,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6598,7 +6732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6721,7 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6766,7 +6900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6898,7 +7032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6976,7 +7110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7089,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7134,7 +7268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7313,7 +7447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7358,7 +7492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7485,7 +7619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7563,7 +7697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7678,7 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7723,7 +7857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7841,7 +7975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7919,7 +8053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8172,7 +8306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8314,7 +8448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8392,7 +8526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8592,7 +8726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8637,7 +8771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8772,7 +8906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8850,7 +8984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8968,7 +9102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9013,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9146,7 +9280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9213,7 +9347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9382,7 +9516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9427,7 +9561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9597,7 +9731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9675,7 +9809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9832,7 +9966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9877,7 +10011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10062,7 +10196,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10129,7 +10263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10289,7 +10423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10367,7 +10501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10709,7 +10843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10754,7 +10888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10883,7 +11017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10928,7 +11062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11051,7 +11185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11129,7 +11263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11237,7 +11371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11282,7 +11416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11403,7 +11537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11470,7 +11604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11664,7 +11798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11742,7 +11876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11903,7 +12037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11948,7 +12082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12143,7 +12277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12221,7 +12355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12394,7 +12528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12472,7 +12606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12636,7 +12770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12714,7 +12848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12894,7 +13028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12939,7 +13073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13059,7 +13193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13104,7 +13238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13231,7 +13365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13309,7 +13443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13420,7 +13554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13465,7 +13599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13566,7 +13700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13611,7 +13745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13733,7 +13867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13800,7 +13934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13940,7 +14074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13985,7 +14119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14109,7 +14243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14154,7 +14288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14278,7 +14412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14356,7 +14490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14458,7 +14592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14503,7 +14637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14617,7 +14751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14695,7 +14829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14837,10 +14971,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14909,10 +15044,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,10 +15124,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15227,7 +15364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly (or a fault injected by this sandbox: Payctl-Fault names it) */
             503: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -15521,10 +15658,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15616,10 +15754,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15746,10 +15885,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15839,10 +15979,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15953,10 +16094,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16033,7 +16175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16053,10 +16195,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16164,7 +16307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16214,10 +16357,105 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16317,7 +16555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16337,10 +16575,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16443,7 +16682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16493,10 +16732,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16573,7 +16813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16593,10 +16833,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16733,7 +16974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16773,10 +17014,291 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesImport: {
+        parameters: {
+            query?: {
+                /** @description The new sandbox's name (default: the exported sandbox's) */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A payctl-sandbox file (JSON lines) as GET /api/v1/sandboxes/{group_id}/export wrote it */
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e40",
+                     *       "name": "Contract import",
+                     *       "status": "active",
+                     *       "processor_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *       "linked_account_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_Q1b8X2oRkT6mZ0cV4nY7pL3sD9fG5hJw",
+                     *         "view_transactions": "sk_test_N4vB7cX1zA8sD2fG6hJ3kL9qW5eR0tYu",
+                     *         "manage_products": "sk_test_P9oI8uY7tR6eW5qA4sD3fG2hJ1kL0zXc",
+                     *         "manage_invoices": "sk_test_M1nB2vC3xZ4aS5dF6gH7jK8lQ9wE0rTy",
+                     *         "view_invoices": "sk_test_L0kJ9hG8fD7sA6qW5eR4tY3uI2oP1zXc",
+                     *         "manage_customers": "sk_test_Z1xC2vB3nM4aS5dF6gH7jK8lP9oI0uYt",
+                     *         "manage_partners": "sk_test_R5tY6uI7oP8aS9dF0gH1jK2lZ3xC4vBn",
+                     *         "manage_webhooks": "sk_test_W2eR3tY4uI5oP6aS7dF8gH9jK0lZ1xCv"
+                     *       },
+                     *       "webhook_secrets": {
+                     *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
+                     *       },
+                     *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "created_at": "2026-11-28T16:40:00.000Z",
+                     *       "imported_from": {
+                     *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                     *         "name": "Contract sandbox",
+                     *         "exported_at": "2026-11-28T16:39:59.000Z",
+                     *         "schema_version": 31
+                     *       },
+                     *       "id_map": {
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8092": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8093": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8094": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43"
+                     *       },
+                     *       "rows": {
+                     *         "groups": 1,
+                     *         "processors": 1,
+                     *         "linked_accounts": 1,
+                     *         "transactions": 1,
+                     *         "events": 2,
+                     *         "webhook_endpoints": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportedSandbox"];
+                };
+            };
+            /** @description Accepted: the new sandbox (status importing) with its keys, secrets and ids, and how far the writing is; it goes on after this answer */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e40",
+                     *       "name": "Contract import",
+                     *       "status": "active",
+                     *       "processor_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *       "linked_account_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_Q1b8X2oRkT6mZ0cV4nY7pL3sD9fG5hJw",
+                     *         "view_transactions": "sk_test_N4vB7cX1zA8sD2fG6hJ3kL9qW5eR0tYu",
+                     *         "manage_products": "sk_test_P9oI8uY7tR6eW5qA4sD3fG2hJ1kL0zXc",
+                     *         "manage_invoices": "sk_test_M1nB2vC3xZ4aS5dF6gH7jK8lQ9wE0rTy",
+                     *         "view_invoices": "sk_test_L0kJ9hG8fD7sA6qW5eR4tY3uI2oP1zXc",
+                     *         "manage_customers": "sk_test_Z1xC2vB3nM4aS5dF6gH7jK8lP9oI0uYt",
+                     *         "manage_partners": "sk_test_R5tY6uI7oP8aS9dF0gH1jK2lZ3xC4vBn",
+                     *         "manage_webhooks": "sk_test_W2eR3tY4uI5oP6aS7dF8gH9jK0lZ1xCv"
+                     *       },
+                     *       "webhook_secrets": {
+                     *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
+                     *       },
+                     *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "created_at": "2026-11-28T16:40:00.000Z",
+                     *       "imported_from": {
+                     *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                     *         "name": "Contract sandbox",
+                     *         "exported_at": "2026-11-28T16:39:59.000Z",
+                     *         "schema_version": 31
+                     *       },
+                     *       "id_map": {
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8092": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8093": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8094": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43"
+                     *       },
+                     *       "rows": {
+                     *         "groups": 1,
+                     *         "processors": 1,
+                     *         "linked_accounts": 1,
+                     *         "transactions": 1,
+                     *         "events": 2,
+                     *         "webhook_endpoints": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportedSandbox"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not application/x-ndjson */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ScenarioSchemaJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "title": "payctl scenario file",
+                     *       "type": "object",
+                     *       "required": [
+                     *         "name",
+                     *         "steps"
+                     *       ],
+                     *       "properties": {
+                     *         "name": {
+                     *           "type": "string"
+                     *         },
+                     *         "steps": {
+                     *           "type": "array",
+                     *           "items": {
+                     *             "type": "object"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonSchemaDocument"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16909,10 +17431,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The server is shutting down; retry shortly */
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,7 +11,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { saleBody, cardTokenBody } from '../helpers/bodies.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
-import { deliverDue, deliveriesSettled } from '../../src/services/webhooks/delivery.js';
+import { deliverDue } from '../../src/services/webhooks/delivery.js';
+import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { webhookAttemptSchema, webhookEndpointSchema } from '../../src/domain/webhooks.js';
 
@@ -341,7 +342,7 @@ describe('deliveries', () => {
       assert.equal(ids.length, n, 'none twice');
       assert.equal(x + y, n);
       const dup = await s.p.db.get<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM (SELECT delivery_id, attempt FROM webhook_attempts WHERE group_id = ? GROUP BY delivery_id, attempt HAVING COUNT(*) > 1)',
+        'SELECT COUNT(*) AS n FROM (SELECT delivery_id, attempt FROM webhook_attempts WHERE group_id = ? GROUP BY delivery_id, attempt HAVING COUNT(*) > 1) AS pairs',
         [sb.group_id],
       );
       assert.equal(dup!.n, 0);
