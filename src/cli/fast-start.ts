@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { BUNDLE_FILE, IMPORT_NAME } from './bundle.js';
-import { newestJs } from './manifest.js';
+import { compiledSince } from './manifest.js';
 
 type Oclif = typeof import('@oclif/core');
 type CommandClass = (new (argv: string[], config: unknown) => object) & { id: string };
@@ -77,8 +77,7 @@ export function freshBundle(root: string): string | undefined {
   } catch {
     return undefined;
   }
-  const dist = path.join(root, 'dist');
-  return Math.max(newestJs(path.join(dist, 'commands')), newestJs(path.join(dist, 'src'))) > built ? undefined : file;
+  return compiledSince(root, built, [path.join('dist', 'commands'), path.join('dist', 'src')]) ? undefined : file;
 }
 
 interface Loaded {
