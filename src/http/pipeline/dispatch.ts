@@ -14,6 +14,7 @@ import { drawFault } from './fault.js';
 import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
 import { outageAsAnswer } from './store-outage.js';
+import { storeWatch } from '../../services/store-watch.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -54,6 +55,8 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       const ms = performance.now() - ex.started;
       logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
       p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);
+      // Every request read the store (the clock at least): one that met no outage says it is there.
+      if (ex.errorType !== 'store_unavailable') storeWatch(p.platform.db).succeeded();
       p.runtime.requestEnded();
     }
   };
