@@ -76,6 +76,7 @@ export const POSTGRES_SUITE = [
   'http/reporting.test.js',
   'http/sandbox-file-fidelity.test.js',
   'http/sandbox-files.test.js',
+  'http/sandbox-import-progress.test.js',
   'http/sandbox-fork-chunks.test.js',
   'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
