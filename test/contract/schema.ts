@@ -1257,6 +1257,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/scenario.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json
+         * @description The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json.
+         *
+         *     No API key.
+         */
+        get: operations["getApiV1ScenarioSchemaJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tokens": {
         parameters: {
             query?: never;
@@ -2910,7 +2932,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -2960,7 +2982,7 @@ export interface components {
              * @description The operation the rule applies to (or give method and path)
              * @enum {string}
              */
-            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card";
+            operation?: "sale" | "auth" | "capture" | "void" | "refund" | "pay" | "add_card" | "subscription_charge";
             /** @description A request path pattern: * matches within one segment, ** across segments */
             path?: string;
             /** @description Fire on this share of matching calls, drawn from the seed (0–1, like 0.25) */
@@ -3179,6 +3201,12 @@ export interface components {
             transaction_id: string;
             /** @description pending for an approved sale, declined otherwise */
             transaction_status: string;
+        };
+        /** @description A JSON Schema (draft 2020-12) */
+        JsonSchemaDocument: {
+            $schema: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description Exactly one of advance or set. */
         MoveClockRequest: {
@@ -17149,6 +17177,89 @@ export interface operations {
             };
             /** @description Request body is not application/x-ndjson */
             415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1ScenarioSchemaJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "title": "payctl scenario file",
+                     *       "type": "object",
+                     *       "required": [
+                     *         "name",
+                     *         "steps"
+                     *       ],
+                     *       "properties": {
+                     *         "name": {
+                     *           "type": "string"
+                     *         },
+                     *         "steps": {
+                     *           "type": "array",
+                     *           "items": {
+                     *             "type": "object"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JsonSchemaDocument"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

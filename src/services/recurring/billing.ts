@@ -16,6 +16,7 @@ import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/interfaces/db.js';
 import type { Progress } from '../clock/scheduler.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
+import { subscriptionChargeFault } from '../faults/injector.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
   afterAttempt,
@@ -118,6 +119,7 @@ export async function billSubscription(
     let approved = true;
     if (charge.total > 0) {
       const t = await chargeInTx(tx, p, p.clock, {
+        forcedOutcome: await subscriptionChargeFault(tx, p.db, row.group_id, Date.parse(dueAt)),
         groupId: row.group_id,
         processorId: row.processor_id,
         type: 'sale',
@@ -190,6 +192,7 @@ async function applyAmountChange(
   };
   if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
   const t = await chargeInTx(tx, p, p.clock, {
+    forcedOutcome: await subscriptionChargeFault(tx, p.db, row.group_id, Date.parse(now)),
     groupId: row.group_id,
     processorId: row.processor_id,
     type: 'sale',
