@@ -173,7 +173,7 @@ describe('POST /api/v1/sandboxes/import', () => {
     ['a row before the sandbox itself', () => rewritten(file, (ls) => [ls[0]!, ls[2]!, ls[1]!, ...ls.slice(3)]), /line 2: the sandbox itself \(its groups row\) comes first/],
     ['an id twice', () => rewritten(file, (ls) => [...ls.slice(0, 3), ls[2]!, ...ls.slice(3)]), /line 4: processors.id .* appears twice/],
     ['a row of another sandbox', () => rewritten(file, (ls) => ls.map((l) => (l.table === 'customers' ? { ...l, row: { ...l.row, group_id: s.demo.group_id } } : l))), /line \d+: customers.group_id must be the file's sandbox/],
-    ['a line hanging off a row the file does not hold', () => rewritten(file, (ls) => ls.map((l) => (l.table === 'invoice_lines' ? { ...l, row: { ...l.row, invoice_id: s.demo.invoice_ids[0] } } : l))), /line \d+: invoice_lines.invoice_id must name a row of the file further up/],
+    ['a line hanging off a row the file does not hold', () => rewritten(file, (ls) => ls.map((l) => (l.table === 'invoice_lines' ? { ...l, row: { ...l.row, invoice_id: (s.demo.invoice_ids as string[])[0] } } : l))), /line \d+: invoice_lines.invoice_id must name a row of the file further up/],
     ['a trailer counting other rows', () => file.replace(/"counts":\{"groups":1,"processors":1/, '"counts":{"groups":1,"processors":2').replace(/(\{"end".*)"processors":1/, '$1"processors":2'), /the trailer counts 2 rows of processors, the file has 1/],
   ];
   for (const [what, make, message] of refusals) {
