@@ -5,7 +5,8 @@
 //
 // Environment: BENCH_QUICK=1 (short smoke run), BENCH_ONLY=sale-token,report,…,
 // BENCH_RUNS, BENCH_DURATION (s per load run), BENCH_TRANSACTIONS (report seed),
-// BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_KEEP=1 (keep temp dirs).
+// BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_EXPORT_TRANSACTIONS
+// (the exported sandbox), BENCH_KEEP=1 (keep temp dirs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configFromEnv, type Outcome } from './lib/outcome.js';
@@ -18,6 +19,7 @@ import { cliScenarios } from './scenarios/cli.js';
 import { billingScenario } from './scenarios/billing.js';
 import { pdfScenario } from './scenarios/invoice-pdf.js';
 import { sandboxScenarios } from './scenarios/sandboxes.js';
+import { sandboxFileScenario } from './scenarios/sandbox-files.js';
 import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks.js';
 import { catchUpScenario } from './scenarios/catch-up.js';
 import { storeSaleScenario } from './scenarios/stores.js';
@@ -61,6 +63,7 @@ await section('Reports over seeded transactions', ['report-count', 'report-amoun
 await section('Clock advance: recurring billing', ['billing'], () => billingScenario(cfg, log));
 await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
 await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], () => sandboxScenarios(cfg, log));
+await section('Sandboxes as files: export and import', ['sandbox-export', 'sandbox-import'], () => sandboxFileScenario(cfg, log));
 await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['webhooks'], () => webhookScenarios(cfg, log));
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
