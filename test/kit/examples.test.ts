@@ -37,12 +37,12 @@ test('docs/testing.md shows every example file unchanged, in a js block', () => 
 test('the node:test example passes with node --test', async () => {
   const r = await run(['--test', 'examples/testing/node-test/payments.test.mjs']);
   assert.equal(r.code, 0, r.out);
-  assert.match(r.out, /^# pass 3$/m);
+  assert.match(r.out, /^# pass 4$/m);
   assert.match(r.out, /^# fail 0$/m);
 });
 
 test('the vitest example passes with vitest run', async () => {
   const r = await run([path.join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', 'examples/testing/vitest/payments.test.mjs']);
   assert.equal(r.code, 0, r.out);
-  assert.match(r.out, /Tests\s+3 passed \(3\)/);
+  assert.match(r.out, /Tests\s+4 passed \(4\)/);
 });

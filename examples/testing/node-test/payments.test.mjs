@@ -53,6 +53,37 @@ test('subscription: a create whose answer was lost is retried safely, then it re
   await sb.drop();
 });
 
+test('subscription: a renewal the bank declines is retried the next day, and goes through', async () => {
+  // No demo data: the demo's own subscriptions would take the fault's one charge.
+  const sb = await payctl.sandbox();
+  const customer = await sb.request('POST', '/api/v1/groups/{group_id}/customers', {
+    body: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+  });
+  const card = await sb.request('POST', `/api/v1/groups/{group_id}/processing/{linked_account_id}/customers/${customer.body.id}/payment_methods/card`, {
+    body: { token: 'tok_visa', billing_address: { line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US' } },
+  });
+  const recurring = '/api/v1/groups/{group_id}/processing/{linked_account_id}/recurring';
+  const plan = await sb.request('POST', `${recurring}/plans`, {
+    body: { name: 'Gold', amount: 1500, billing_cycle: 'monthly', duration: 0, max_retry_count: 3 },
+  });
+  const sub = await sb.request('POST', `${recurring}/subscription`, {
+    body: { plan_id: plan.body.id, customer_id: customer.body.id, card_id: card.body.card_id },
+  });
+  // The next charge of the billing engine is declined: insufficient funds.
+  await sb.faults.add({ operation: 'subscription_charge', action: 'decline', response_code: '51', first: 1 });
+  const ofSub = (type) => (e) => e.type === type && e.data.object.id === sub.body.id;
+  await sb.webhooks.next(ofSub('subscription.charged')); // the first month, charged when it started
+
+  await sb.clock.advance('31d');
+  await sb.webhooks.next(ofSub('subscription.payment_failed'));
+  const declined = await sb.webhooks.next((e) => e.type === 'transaction.declined' && e.data.object.subscription_id === sub.body.id);
+  assert.equal(declined.data.object.response_code, '51'); // the fault's decline, recorded like any other
+  await sb.clock.advance('1d'); // the retry
+  const renewed = await sb.webhooks.next(ofSub('subscription.charged'));
+  assert.equal(renewed.data.object.status, 'active');
+  await sb.drop();
+});
+
 test('refund: the customer gets the money back, once', async () => {
   const sb = await payctl.sandbox({ demo: true });
   const tx = await sb.request('POST', '/api/v1/groups/{group_id}/transaction', { body: sale(sb, 2500) });
