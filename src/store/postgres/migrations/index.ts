@@ -15,6 +15,7 @@
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { migrations as sqlite } from '../../sqlite/migrations/index.js';
 import { utcDay } from '../sql.js';
+import { EVENTS_WRITER_LOCK } from '../events.js';
 
 /** Columns holding JSON documents (`json` from their first migration; some made `jsonb` by migration 30). */
 const JSON_COLUMNS = new Set([
@@ -481,6 +482,35 @@ BEGIN
   ON CONFLICT (group_id, dimension, day, status, value, slot)
   DO UPDATE SET tx_count = m.tx_count + excluded.tx_count, net_high = m.net_high + excluded.net_high, net_low = m.net_low + excluded.net_low;
   RETURN NULL;
+END $$`,
+    ],
+  },
+  {
+    version: 32,
+    name: 'events-watermark',
+    statements: [
+      // How far the event log is final: the last position taken so far, once every write
+      // that may hold a position up to it has ended. A write takes its writer lock
+      // (EVENTS_WRITER_LOCK, its backend's pid) before its first position, and holds it
+      // to its end; so a position at or below the sequence's last value read first
+      // belongs to a write that has ended (its events visible, or rolled back) or to one
+      // holding that lock now, and this waits for each of those (a shared request:
+      // writers never wait for each other, and a new write waits only while a reader
+      // passes). See ../events.ts.
+      `CREATE OR REPLACE FUNCTION payctl_events_watermark() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  high bigint := COALESCE(pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass), 0);
+  writer int;
+BEGIN
+  FOR writer IN
+    SELECT l.objid::bigint::int FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.classid = ${EVENTS_WRITER_LOCK} AND l.objsubid = 2 AND l.granted
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> pg_backend_pid()
+  LOOP
+    PERFORM pg_advisory_lock_shared(${EVENTS_WRITER_LOCK}, writer);
+    PERFORM pg_advisory_unlock_shared(${EVENTS_WRITER_LOCK}, writer);
+  END LOOP;
+  RETURN high;
 END $$`,
     ],
   },
