@@ -10,10 +10,12 @@ import { dateTime } from '../src/render/format.js';
 import { DELIVERY_TEXT, loadDraft, wizardSession } from '../src/cli/onboard-session.js';
 import { contextFor } from '../src/services/context.js';
 import { fileIn, ONBOARDING_DRAFT_FILE } from '../src/config/data-dir.js';
+import { dataFile } from '../src/lib/paths.js';
 
+// The example's path in this installation (a path relative to the package means nothing in the user's folder).
 const NO_TTY_HINT =
   'the onboarding wizard needs an interactive terminal; submit a JSON entry with --file entry.json (or --file - for stdin), ' +
-  'and check it first with --dry-run (example: data/examples/signup-entry.json)';
+  `and check it first with --dry-run (example: ${dataFile('examples', 'signup-entry.json')})`;
 
 /** --dry-run --json with problems: print the result object, exit 1 (see catch). */
 class DryRunProblems extends Error {

@@ -50,6 +50,8 @@ export const idempotencyInFlight = () =>
 /** A sandbox whose fork is still copying its rows: nothing may read or change it until it is whole. */
 export const sandboxForking = (groupId: string) =>
   new AppError(409, 'invalid_request', `sandbox ${groupId} is still being forked; retry once GET /api/v1/sandboxes/${groupId} shows status active`);
+export const sandboxImporting = (groupId: string) =>
+  new AppError(409, 'invalid_request', `sandbox ${groupId} is still being imported; retry once GET /api/v1/sandboxes/${groupId} shows status active`);
 export const idempotencyMismatch = () =>
   new AppError(422, 'idempotency_error', 'this Idempotency-Key was used with a different request body');
 export const payloadTooLarge = () => new AppError(413, 'invalid_request', 'request body is larger than 1 MiB');

@@ -74,6 +74,7 @@ export const POSTGRES_SUITE = [
   'http/recurring.test.js',
   'http/reporting-summary.test.js',
   'http/reporting.test.js',
+  'http/sandbox-files.test.js',
   'http/sandbox-fork-chunks.test.js',
   'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',

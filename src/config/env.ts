@@ -23,6 +23,8 @@ export const ENV = {
   clockAnswerMs: 'PAYCTL_CLOCK_ANSWER_MS',
   /** How long a sandbox fork request waits for the copy before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
   forkAnswerMs: 'PAYCTL_FORK_ANSWER_MS',
+  /** How long a sandbox import waits for its rows to be written before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
+  importAnswerMs: 'PAYCTL_IMPORT_ANSWER_MS',
   /** Writes one process runs at once on PostgreSQL (1–32; default 8, the pool's size less two connections kept for reads). */
   pgWriters: 'PAYCTL_PG_WRITERS',
   debug: 'DEBUG',

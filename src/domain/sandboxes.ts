@@ -67,8 +67,8 @@ export const groupClockSchema = z.object({
   catch_up: catchUpSchema.optional(),
 }).meta({ id: 'GroupClock' });
 
-/** active: usable; forking: a fork still copying its rows (its keys are refused with 409 until it is active). */
-export const sandboxStatusSchema = z.enum(['active', 'forking']);
+/** active: usable; forking: a fork still copying its rows; importing: an import still writing its rows (their keys are refused with 409 until it is active). */
+export const sandboxStatusSchema = z.enum(['active', 'forking', 'importing']);
 export type SandboxStatus = z.output<typeof sandboxStatusSchema>;
 
 export const forkProgressSchema = z
@@ -116,6 +116,40 @@ export const forkingSandboxSchema = z
   .meta({ id: 'ForkingSandbox', description: 'A fork still copying: the copy goes on in the server (and after a restart); poll GET /api/v1/sandboxes/{group_id}' });
 export type ForkingSandbox = z.output<typeof forkingSandboxSchema>;
 
+export const importProgressSchema = z
+  .object({
+    source_id: z.string().describe('The sandbox the file was exported from (its group id there)'),
+    table: z.string().nullable().describe('The table being written'),
+    rows_imported: z.number().int().describe('Rows written so far'),
+    rows_total: z.number().int().describe('Rows the file holds'),
+  })
+  .meta({ id: 'ImportProgress', description: 'How far an import is (read from the database)' });
+export type ImportProgressState = z.output<typeof importProgressSchema>;
+
+/** What an import answers: the new sandbox (keys shown once), where it came from, and the new ids. */
+export const importedSandboxSchema = z
+  .object({
+    group_id: z.string(),
+    name: z.string(),
+    status: z.enum(['active', 'importing']),
+    processor_id: z.string(),
+    linked_account_id: z.string(),
+    keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once); refused with 409 while status is importing'),
+    webhook_secrets: z.record(z.string(), z.string()).describe("Each webhook endpoint's new signing secret (shown once), by its new id: secrets are never exported"),
+    clock: timestamp.describe("The sandbox's time now: the exported sandbox's time when it was exported"),
+    created_at: timestamp,
+    imported_from: z.object({ group_id: z.string(), name: z.string(), exported_at: timestamp, schema_version: z.number().int() }),
+    id_map: z.record(z.string(), z.string()).describe('Old → new id of every row of the file that has one (new ids: an import can sit beside its source)'),
+    rows: z.record(z.string(), z.number().int()).describe('Rows imported per table'),
+    import: importProgressSchema.optional().describe('While status is importing (a 202)'),
+  })
+  .meta({ id: 'ImportedSandbox', description: 'A sandbox made from an export file' });
+export type ImportedSandbox = z.output<typeof importedSandboxSchema>;
+
+export const importSandboxQuerySchema = z.strictObject({
+  name: requiredText(100).optional().describe("The new sandbox's name (default: the exported sandbox's)"),
+});
+
 export const sandboxSummarySchema = z.object({
   group_id: z.string(),
   name: z.string(),
@@ -124,6 +158,7 @@ export const sandboxSummarySchema = z.object({
   offset_ms: z.number().int(),
   created_at: timestamp,
   fork: forkProgressSchema.optional().describe('While status is forking'),
+  import: importProgressSchema.optional().describe('While status is importing'),
 }).meta({ id: 'SandboxSummary' });
 export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) }).meta({ id: 'SandboxList' });
 export type SandboxSummary = z.output<typeof sandboxSummarySchema>;

@@ -1,11 +1,12 @@
 // Which statuses an operation can answer, derived from its route declaration the same way
-// the dispatcher (app.ts) and body reader (body.ts) behave, so every route — including
+// the dispatcher (pipeline/dispatch.ts) and body reader (body.ts) behave, so every route — including
 // ones added later — documents them without listing them itself:
 //   every operation            400, 404, 500, 503 (shutting down)
 //   any credentials            401, 403
 //   POST, PUT or PATCH (a JSON body)  413 over 1 MiB, 415 not JSON
+//   an upload (a file, any size)      415 not its content type
 //   POST (Idempotency-Key)     409 key still running, 422 key reused with another body
-//   a group's key or path      409 the sandbox is still being forked
+//   a group's key or path      409 the sandbox is still being forked or imported
 //   a rate limit               429 with Retry-After and RateLimit-* headers
 //   a group's own calls        a sandbox's injected faults: 429 with Retry-After, 502, 504,
 //                              and Payctl-Fault on every answer (faultsApply, docs/faults.md)
@@ -46,7 +47,7 @@ export function successStatuses(route: RouteDef): StatusDoc[] {
 
 /** Whether a route can meet a sandbox still forking: with a group's key (refused until the copy is whole), or a fork of it. */
 const answersForking = (route: RouteDef): boolean =>
-  route.auth.kind === 'key' || (route.auth.kind === 'admin' && route.auth.orKey !== undefined) || route.path.endsWith('/:group_id/fork');
+  route.auth.kind === 'key' || (route.auth.kind === 'admin' && route.auth.orKey !== undefined) || /\/:group_id\/(fork|export)$/.test(route.path);
 
 /** Error statuses, each answered with the Error body. */
 export function errorStatuses(route: RouteDef): StatusDoc[] {
@@ -75,10 +76,12 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
   // A group's key works once its sandbox is whole: a fork's keys are issued when the copy starts.
   const conflicts = [
     ...(takesIdempotencyKey(route) ? ['A request with this Idempotency-Key is still running; retry later'] : []),
-    ...(answersForking(route) ? ['The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active'] : []),
+    ...(answersForking(route) ? ['The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active'] : []),
   ];
   if (conflicts.length > 0) out.push({ status: 409, description: conflicts.join('. Or: '), headers: limit });
-  if (takesBody(route)) {
+  if (route.upload) {
+    out.push({ status: 415, description: `Request body is not ${route.upload.contentType}`, headers: limit });
+  } else if (takesBody(route)) {
     out.push({ status: 413, description: 'Request body larger than 1 MiB', headers: limit });
     out.push({ status: 415, description: 'Request body is not JSON (Content-Type: application/json)', headers: limit });
   }

@@ -212,6 +212,9 @@ export function buildOpenApi(routes: RouteDef[], serverUrl: string): Record<stri
         ...(faultsApply(route) ? [SIMULATE_PARAMETER] : []),
       ],
       ...(body !== undefined ? { requestBody: { required: true, content: jsonContent(components.refs[body]!) } } : {}),
+      ...(route.upload
+        ? { requestBody: { required: true, description: route.upload.description, content: { [route.upload.contentType]: { schema: { type: 'string', format: 'binary' } } } } }
+        : {}),
       responses,
     };
   }

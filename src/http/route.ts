@@ -34,6 +34,8 @@ export interface RouteContext<Param extends string = string> {
   params: Record<Param, string>;
   query: Record<string, string | string[]>;
   body: unknown;
+  /** On a route with `upload`: the request body as it arrives (read it once). */
+  upload?: AsyncIterable<Buffer>;
   headers: IncomingHttpHeaders;
   key?: ApiKey;
   /** The request carried the sandbox admin token. */
@@ -89,6 +91,8 @@ export interface RouteDef<Path extends string = string> {
   extension?: boolean;
   auth: RouteAuth;
   body?: z.ZodType;
+  /** The body is a file, streamed to the handler as it arrives (`upload` in its context) instead of JSON read whole: its content type and what it is. */
+  upload?: { contentType: string; description: string };
   query?: z.ZodType;
   response?: z.ZodType;
   /** Success status (default 200). */

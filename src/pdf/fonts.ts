@@ -1,12 +1,14 @@
 // The fonts of payctl's PDFs: Noto Sans (Latin, Greek, Cyrillic, Vietnamese …) and, for
-// Chinese, Japanese and Korean ideographs and kana, Noto Sans SC — TrueType files from the
-// @expo-google-fonts packages (OFL), embedded by pdfkit as subsets of the glyphs a
-// document uses, so "Łódź 東京 Ελλάδα Москва" prints (and extracts) as written and an
+// Chinese, Japanese and Korean ideographs and kana, Noto Sans SC — TrueType files (OFL):
+// Noto Sans from @expo-google-fonts/noto-sans; Noto Sans SC's two weights shipped in
+// data/fonts/ (its package installs nine, ~92 MiB: data/fonts/README.md). pdfkit embeds
+// them as subsets of the glyphs a document uses, so "Łódź 東京 Ελλάδα Москва" prints (and extracts) as written and an
 // invoice stays small. The 14 standard PDF fonts encode Latin-1 only.
 //
 // The files are read only when a PDF is rendered (this module is imported by the PDF
 // renderer, itself imported lazily).
 import { createRequire } from 'node:module';
+import { dataFile } from '../lib/paths.js';
 
 const require = createRequire(import.meta.url);
 
@@ -18,13 +20,16 @@ const CJK_BOLD = 'NotoSansSC-Bold';
 const FILES: Record<string, string> = {
   [SANS]: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
   [SANS_BOLD]: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
-  [CJK]: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  [CJK_BOLD]: '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
+};
+const SHIPPED: Record<string, string> = {
+  [CJK]: dataFile('fonts', 'NotoSansSC_400Regular.ttf'),
+  [CJK_BOLD]: dataFile('fonts', 'NotoSansSC_700Bold.ttf'),
 };
 
 /** Make the fonts known to `doc` under the names above (a file is read when first used). */
 export function registerFonts(doc: PDFKit.PDFDocument): void {
   for (const [name, file] of Object.entries(FILES)) doc.registerFont(name, require.resolve(file));
+  for (const [name, file] of Object.entries(SHIPPED)) doc.registerFont(name, file);
 }
 
 /** Code points Noto Sans lacks and Noto Sans SC has: CJK ideographs, kana, Hangul, CJK punctuation and full-width forms. */

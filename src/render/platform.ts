@@ -67,6 +67,16 @@ export function sandboxForked(
   return `Sandbox ${fork.group_id} (${fork.name}): ${copied} from ${from}, clock ${clockTime(fork.clock)}\n${keyLines(fork.keys)}`;
 }
 
+export function sandboxImported(s: { group_id: string; name: string; clock: string; keys: Record<string, string>; rows: Record<string, number>; imported_from: { group_id: string }; webhook_secrets: Record<string, string> }): string {
+  const rows = Object.values(s.rows).reduce((a, b) => a + b, 0);
+  const secrets = Object.entries(s.webhook_secrets).map(([id, secret]) => `  ${id}  ${secret}`);
+  return [
+    `Sandbox ${s.group_id} (${s.name}): ${rows} rows imported from ${s.imported_from.group_id}, clock ${clockTime(s.clock)}`,
+    keyLines(s.keys),
+    ...(secrets.length ? ['Webhook endpoint secrets (new; shown once):', ...secrets] : []),
+  ].join('\n');
+}
+
 /** What `dev seed` loaded and how fast. */
 export function seedSummary(r: SeedResult): string {
   return keyValues([

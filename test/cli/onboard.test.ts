@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { dataDirOf, tempDbPath } from '../helpers/platform.js';
@@ -139,6 +139,9 @@ describe('payctl onboard without --file', () => {
       assert.equal(r.code, 2);
       assert.match(r.stderr, /interactive terminal/);
       assert.match(r.stderr, /--file entry\.json/);
+      // The example is named by a path that exists wherever payctl is installed, not relative to it.
+      const example = /example:[\s›]+(\S+signup-entry\.json)/.exec(r.stderr)?.[1];
+      assert.ok(example && isAbsolute(example) && existsSync(example), r.stderr);
       assert.equal(r.stdout, '');
     });
   }

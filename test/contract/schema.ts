@@ -1135,6 +1135,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sandbox's whole state as a file (JSON lines): every resource, events, clock, fault rules, webhook endpoints; no secrets
+         * @description A payctl-sandbox file, format version 1: a header line (format, versions, the sandbox's clock, its tables and counts), one line per row ({"table", "row"}), a trailer line with the counts and the SHA-256 of every byte before it (a cut-off or changed file is refused by the import). Never in it: API keys, webhook secrets, payment-link sessions, idempotency records, webhook deliveries; cards are what the store keeps (brand, first six, last four). Streamed as it is read, a page at a time; the rows are each as its page reads it (export a sandbox at rest for a point-in-time copy). 409 while the sandbox is forking or importing.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        get: operations["getApiV1SandboxesGroupIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/{group_id}/faults": {
         parameters: {
             query?: never;
@@ -1205,6 +1227,30 @@ export interface paths {
          *     Idempotency-Key is refused (400): the answer carries new API keys, which are shown once and never stored (a replay could not repeat them).
          */
         post: operations["postApiV1SandboxesGroupIdFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new sandbox from an export file: new ids, new API keys, new webhook secrets, the same clock
+         * @description The body is the file as `GET …/export` wrote it (any size; it is read as it arrives). It is checked whole before anything is written: a line that breaks a rule, a cut-off or changed file (trailer counts, SHA-256), a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name).
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         *
+         *     Idempotency-Key is refused (400): the answer carries new API keys and webhook secrets, which are shown once and never stored (a replay could not repeat them).
+         */
+        post: operations["postApiV1SandboxesImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2993,6 +3039,64 @@ export interface components {
                 [key: string]: number;
             };
         };
+        /** @description A sandbox made from an export file */
+        ImportedSandbox: {
+            /**
+             * Format: date-time
+             * @description The sandbox's time now: the exported sandbox's time when it was exported
+             */
+            clock: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 timestamp, UTC with milliseconds
+             */
+            created_at: string;
+            group_id: string;
+            /** @description Old → new id of every row of the file that has one (new ids: an import can sit beside its source) */
+            id_map: {
+                [key: string]: string;
+            };
+            /** @description While status is importing (a 202) */
+            import?: components["schemas"]["ImportProgress"];
+            imported_from: {
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 timestamp, UTC with milliseconds
+                 */
+                exported_at: string;
+                group_id: string;
+                name: string;
+                schema_version: number;
+            };
+            /** @description One API key per permission kind (shown once); refused with 409 while status is importing */
+            keys: {
+                [key: string]: string;
+            };
+            linked_account_id: string;
+            name: string;
+            processor_id: string;
+            /** @description Rows imported per table */
+            rows: {
+                [key: string]: number;
+            };
+            /** @enum {string} */
+            status: "active" | "importing";
+            /** @description Each webhook endpoint's new signing secret (shown once), by its new id: secrets are never exported */
+            webhook_secrets: {
+                [key: string]: string;
+            };
+        };
+        /** @description How far an import is (read from the database) */
+        ImportProgress: {
+            /** @description Rows written so far */
+            rows_imported: number;
+            /** @description Rows the file holds */
+            rows_total: number;
+            /** @description The sandbox the file was exported from (its group id there) */
+            source_id: string;
+            /** @description The table being written */
+            table: string | null;
+        };
         Invoice: {
             ach_enabled: boolean;
             /** @description sum of amount × quantity over the lines, in cents; at most 99999999999 */
@@ -3462,7 +3566,7 @@ export interface components {
             name: string;
             processor_id: string;
             /** @enum {string} */
-            status?: "active" | "forking";
+            status?: "active" | "forking" | "importing";
         } & {
             [key: string]: unknown;
         };
@@ -3483,10 +3587,12 @@ export interface components {
             /** @description While status is forking */
             fork?: components["schemas"]["ForkProgress"];
             group_id: string;
+            /** @description While status is importing */
+            import?: components["schemas"]["ImportProgress"];
             name: string;
             offset_ms: number;
             /** @enum {string} */
-            status: "active" | "forking";
+            status: "active" | "forking" | "importing";
         };
         SettlementBatch: {
             /**
@@ -4327,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4521,7 +4627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4754,7 +4860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -4971,7 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5131,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5323,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5537,7 +5643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5749,7 +5855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -5973,7 +6079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6200,7 +6306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6413,7 +6519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6553,7 +6659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6721,7 +6827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -6898,7 +7004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7089,7 +7195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7313,7 +7419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7485,7 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7678,7 +7784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -7841,7 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8314,7 +8420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8592,7 +8698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8772,7 +8878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -8968,7 +9074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9146,7 +9252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9382,7 +9488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9597,7 +9703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -9832,7 +9938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10062,7 +10168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10289,7 +10395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10709,7 +10815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -10883,7 +10989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11051,7 +11157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11237,7 +11343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11403,7 +11509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11664,7 +11770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -11903,7 +12009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12143,7 +12249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12394,7 +12500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12636,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -12894,7 +13000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13059,7 +13165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13231,7 +13337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13420,7 +13526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13566,7 +13672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13733,7 +13839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -13940,7 +14046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14109,7 +14215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14278,7 +14384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14458,7 +14564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -14617,7 +14723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Payctl-Fault": components["headers"]["Payctl-Fault"];
@@ -16033,7 +16139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16164,7 +16270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16196,6 +16302,99 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request body */
             422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
@@ -16317,7 +16516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16443,7 +16642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16573,7 +16772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16733,7 +16932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The sandbox is still being forked (its status is forking); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16754,6 +16953,201 @@ export interface operations {
                 };
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesImport: {
+        parameters: {
+            query?: {
+                /** @description The new sandbox's name (default: the exported sandbox's) */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A payctl-sandbox file (JSON lines) as GET /api/v1/sandboxes/{group_id}/export wrote it */
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e40",
+                     *       "name": "Contract import",
+                     *       "status": "active",
+                     *       "processor_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *       "linked_account_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_Q1b8X2oRkT6mZ0cV4nY7pL3sD9fG5hJw",
+                     *         "view_transactions": "sk_test_N4vB7cX1zA8sD2fG6hJ3kL9qW5eR0tYu",
+                     *         "manage_products": "sk_test_P9oI8uY7tR6eW5qA4sD3fG2hJ1kL0zXc",
+                     *         "manage_invoices": "sk_test_M1nB2vC3xZ4aS5dF6gH7jK8lQ9wE0rTy",
+                     *         "view_invoices": "sk_test_L0kJ9hG8fD7sA6qW5eR4tY3uI2oP1zXc",
+                     *         "manage_customers": "sk_test_Z1xC2vB3nM4aS5dF6gH7jK8lP9oI0uYt",
+                     *         "manage_partners": "sk_test_R5tY6uI7oP8aS9dF0gH1jK2lZ3xC4vBn",
+                     *         "manage_webhooks": "sk_test_W2eR3tY4uI5oP6aS7dF8gH9jK0lZ1xCv"
+                     *       },
+                     *       "webhook_secrets": {
+                     *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
+                     *       },
+                     *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "created_at": "2026-11-28T16:40:00.000Z",
+                     *       "imported_from": {
+                     *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                     *         "name": "Contract sandbox",
+                     *         "exported_at": "2026-11-28T16:39:59.000Z",
+                     *         "schema_version": 31
+                     *       },
+                     *       "id_map": {
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8092": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8093": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8094": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43"
+                     *       },
+                     *       "rows": {
+                     *         "groups": 1,
+                     *         "processors": 1,
+                     *         "linked_accounts": 1,
+                     *         "transactions": 1,
+                     *         "events": 2,
+                     *         "webhook_endpoints": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportedSandbox"];
+                };
+            };
+            /** @description Accepted: the new sandbox (status importing) with its keys, secrets and ids, and how far the writing is; it goes on after this answer */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e40",
+                     *       "name": "Contract import",
+                     *       "status": "active",
+                     *       "processor_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *       "linked_account_id": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *       "keys": {
+                     *         "manage_transactions": "sk_test_Q1b8X2oRkT6mZ0cV4nY7pL3sD9fG5hJw",
+                     *         "view_transactions": "sk_test_N4vB7cX1zA8sD2fG6hJ3kL9qW5eR0tYu",
+                     *         "manage_products": "sk_test_P9oI8uY7tR6eW5qA4sD3fG2hJ1kL0zXc",
+                     *         "manage_invoices": "sk_test_M1nB2vC3xZ4aS5dF6gH7jK8lQ9wE0rTy",
+                     *         "view_invoices": "sk_test_L0kJ9hG8fD7sA6qW5eR4tY3uI2oP1zXc",
+                     *         "manage_customers": "sk_test_Z1xC2vB3nM4aS5dF6gH7jK8lP9oI0uYt",
+                     *         "manage_partners": "sk_test_R5tY6uI7oP8aS9dF0gH1jK2lZ3xC4vBn",
+                     *         "manage_webhooks": "sk_test_W2eR3tY4uI5oP6aS7dF8gH9jK0lZ1xCv"
+                     *       },
+                     *       "webhook_secrets": {
+                     *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
+                     *       },
+                     *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "created_at": "2026-11-28T16:40:00.000Z",
+                     *       "imported_from": {
+                     *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                     *         "name": "Contract sandbox",
+                     *         "exported_at": "2026-11-28T16:39:59.000Z",
+                     *         "schema_version": 31
+                     *       },
+                     *       "id_map": {
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8092": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e41",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8093": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e42",
+                     *         "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8094": "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43"
+                     *       },
+                     *       "rows": {
+                     *         "groups": 1,
+                     *         "processors": 1,
+                     *         "linked_accounts": 1,
+                     *         "transactions": 1,
+                     *         "events": 2,
+                     *         "webhook_endpoints": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportedSandbox"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not application/x-ndjson */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { deliveriesSettled } from '../../src/services/webhooks/delivery.js';
+import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
 import { fires } from '../../src/domain/faults.js';
 
 let s: TestServer;

@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { behaviours, startHostile, type Behaviour } from '../helpers/hostile-receiver.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
-import { deliveriesSettled } from '../../src/services/webhooks/delivery.js';
+import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
 import { ENDPOINT_CONCURRENCY } from '../../src/domain/webhooks.js';
 
 const LEASE_MS = 5_000;

@@ -11,7 +11,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { saleBody, cardTokenBody } from '../helpers/bodies.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
-import { deliverDue, deliveriesSettled } from '../../src/services/webhooks/delivery.js';
+import { deliverDue } from '../../src/services/webhooks/delivery.js';
+import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { webhookAttemptSchema, webhookEndpointSchema } from '../../src/domain/webhooks.js';
 

@@ -28,7 +28,7 @@ import {
   type World,
 } from './support/fixtures.js';
 import { changedTables, dbState } from './support/db-state.js';
-import { deliveriesSettled } from '../../src/services/webhooks/delivery.js';
+import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
 import { report } from '../helpers/report.js';
 
 let w: World;

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { post, type PostOptions } from '../../src/services/webhooks/http1.js';
+import { post, type PostOptions } from '../../src/lib/http1.js';
 import { signatureHeader } from '../../src/services/webhooks/signing.js';
-import { eventBody } from '../../src/services/webhooks/delivery.js';
+import { eventBody } from '../../src/services/webhooks/sender.js';
 
 const opts: PostOptions = { timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
 

@@ -1,4 +1,4 @@
-// Every bound of a receiver's answer, at the delivery client (http1.ts), against real
+// Every bound of a receiver's answer, at the delivery client (src/lib/http1.ts), against real
 // hostile TCP receivers on 127.0.0.1: each answer that breaks a bound ends the attempt
 // with an error naming the bound (status and kept body when there were some), and the
 // client closes the connection — an endless answer is read up to the bound, no further.
@@ -8,7 +8,7 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net, { type AddressInfo } from 'node:net';
-import { post, type PostOptions } from '../../src/services/webhooks/http1.js';
+import { post, type PostOptions } from '../../src/lib/http1.js';
 import { RECEIVER_LIMITS } from '../../src/domain/webhooks.js';
 import { behaviours, endlessly, startHostile, type Behaviour } from '../helpers/hostile-receiver.js';
 

@@ -11,6 +11,7 @@ import { recurringRoutes } from './recurring.js';
 import { onboardingRoutes } from './onboarding.js';
 import { reportingRoutes } from './reporting.js';
 import { sandboxRoutes } from './sandboxes.js';
+import { sandboxFileRoutes } from './sandbox-files.js';
 import { eventRoutes } from './events.js';
 import { webhookRoutes } from './webhooks.js';
 import { faultRoutes } from './faults.js';
@@ -23,6 +24,7 @@ export function allRoutes(): RouteDef[] {
   all.push(...onboardingRoutes);
   all.push(...reportingRoutes);
   all.push(...sandboxRoutes);
+  all.push(...sandboxFileRoutes);
   all.push(...eventRoutes);
   // Before the webhook routes: a suite walking the table meets an endpoint's faults before its delete.
   all.push(...faultRoutes);

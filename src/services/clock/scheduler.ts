@@ -16,6 +16,7 @@ import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
 import { deliverDue } from '../webhooks/delivery.js';
 import { resumeForks } from '../sandboxes/sandboxes.js';
+import { dropStaleImports } from '../sandboxes/import.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
 
 export type Progress = (done: number, total: number, label: string) => void;
@@ -53,6 +54,8 @@ const platformJobs: PlatformJob[] = [
   },
   // Forks a killed server left part-way (their progress is in the database).
   { name: 'sandbox-forks', run: (p) => resumeForks(p) },
+  // Imports a killed server left part-way (the file was its own): what they wrote is dropped.
+  { name: 'sandbox-imports', run: (p) => dropStaleImports(p) },
   // Plan updates a killed server left part-way over the plan's subscriptions.
   { name: 'plan-updates', run: (p) => resumePlanUpdates(p) },
   // Keys used without an API key (public routes) belong to no group.

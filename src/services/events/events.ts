@@ -26,7 +26,7 @@ import { useCase } from '../use-case.js';
 import type { Platform } from '../platform.js';
 import { uuid } from '../../domain/strings.js';
 import { nudgeAfterCommit } from './nudge.js';
-import { nudgeDelivery } from '../webhooks/delivery.js';
+import { nudgeDelivery } from '../webhooks/delivery-loop.js';
 
 export interface EventData {
   object: unknown;

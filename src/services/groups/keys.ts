@@ -8,7 +8,7 @@ import { useCase } from '../use-case.js';
 import { createApiKeySchema, toApiKey, type ApiKey, type ApiKeyEntity } from '../../domain/groups.js';
 import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
-import { authenticationError, notFound, sandboxForking } from '../../errors.js';
+import { authenticationError, notFound, sandboxForking, sandboxImporting } from '../../errors.js';
 import type { Permission } from '../../domain/permissions.js';
 import { requireGroup } from './groups.js';
 import { configCache } from '../../store/config-cache.js';
@@ -81,7 +81,8 @@ export async function authenticateKey(p: Platform, header: string | undefined): 
     cache.putKey(version, row);
   }
   if (row.revoked_at) throw authenticationError('this API key was revoked');
-  // A fork's keys are issued when it starts, and work once its copy is whole.
+  // A fork's or an import's keys are issued when it starts, and work once its rows are all written.
   if (row.group_status === 'forking') throw sandboxForking(row.group_id);
+  if (row.group_status === 'importing') throw sandboxImporting(row.group_id);
   return { ...toApiKey(row), groupClockOffsetMs: row.clock_offset_ms };
 }

@@ -24,7 +24,7 @@ import {
   type SandboxSummary,
 } from '../../domain/sandboxes.js';
 import { clockMoveTarget, parseInstant } from '../../domain/time.js';
-import { notFound, sandboxForking, validationError } from '../../errors.js';
+import { notFound, sandboxForking, sandboxImporting, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Tx } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
@@ -46,7 +46,7 @@ export interface Sandbox {
 }
 
 /** One key per permission kind, inserted in `tx`. */
-async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<Permission, string>> {
+export async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<Permission, string>> {
   const keys = {} as Record<Permission, string>;
   const rows = PERMISSIONS.map((permission) => {
     const { key, row } = mintKey(groupId, [permission], `sandbox ${permission}`, now);
@@ -94,7 +94,7 @@ function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
   return {
     group_id: r.id,
     name: r.name,
-    status: r.status === 'forking' ? 'forking' : 'active',
+    status: r.status === 'forking' || r.status === 'importing' ? r.status : 'active',
     clock: new Date(platformNow + r.clock_offset_ms).toISOString(),
     offset_ms: r.clock_offset_ms,
     created_at: r.created_at,
@@ -122,7 +122,7 @@ const groupId = z.object({ group_id: z.string() });
  */
 export const DEFAULT_ANSWER_MS = 10_000;
 
-function answerBudget(env: Env, name: string): number {
+export function answerBudget(env: Env, name: string): number {
   const v = Number(env[name]);
   return env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_ANSWER_MS;
 }
@@ -169,6 +169,7 @@ export async function fork(
     const source = await tx.repos.sandboxes.find(tx, sourceId);
     if (!source) throw notFound('sandbox');
     if (source.status === 'forking') throw sandboxForking(sourceId);
+    if (source.status === 'importing') throw sandboxImporting(sourceId);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
     const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
     await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
@@ -242,13 +243,17 @@ export async function resumeForks(p: Platform): Promise<number> {
   return n;
 }
 
-/** A sandbox's state: its clock, status and, while it is forking, how far the copy is. */
+/** A sandbox's state: its clock, status and, while it is forking or importing, how far that is. */
 async function sandboxState(p: Platform, id: string): Promise<SandboxSummary | undefined> {
   const base = platformClock(p);
   await base.refresh();
   const g = await p.db.repos.sandboxes.find(p.db, id);
   if (!g) return undefined;
   const summary = toSummary(g, base.now().getTime());
+  if (summary.status === 'importing') {
+    const j = await p.db.repos.sandboxFiles.importProgress(p.db, id);
+    return j ? { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } } : summary;
+  }
   if (summary.status !== 'forking') return summary;
   const progress = await forkProgress(p, id);
   return progress ? { ...summary, fork: toForkState(progress) } : summary;
@@ -320,7 +325,9 @@ export async function moveClock(
   await unitOfWork(ctx, async ({ tx }) => {
     const own = await tx.repos.groupClocks.offset(tx, groupId);
     if (own === undefined) throw notFound('group');
-    if ((await tx.repos.groups.find(tx, groupId))?.status === 'forking') throw sandboxForking(groupId);
+    const status = (await tx.repos.groups.find(tx, groupId))?.status;
+    if (status === 'forking') throw sandboxForking(groupId);
+    if (status === 'importing') throw sandboxImporting(groupId);
     const current = base.now().getTime() + own;
     // Never backwards, at most 10 years per request, within the supported years (DESIGN.md "Clock moves").
     const move = clockMoveTarget(current, input);

@@ -13,7 +13,7 @@ import { useCase } from '../use-case.js';
 import { newInGroup } from '../groups/groups.js';
 import { requireEvent } from '../events/events.js';
 import { matchesTypes } from '../../domain/events.js';
-import { nudgeDelivery } from './delivery.js';
+import { nudgeDelivery } from './delivery-loop.js';
 import { SECRET_GRACE_MS } from './signing.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {

@@ -18,6 +18,7 @@ import type { SettlementStore, TransactionStore } from './transactions.js';
 import type { WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointStore, WebhookSendStore } from './webhooks.js';
 import type { ClockStore, GroupClockStore, GroupRowsStore, InvoicePastDueStore, SettingsStore, VersionStore } from './platform.js';
 import type { SeedStore } from './seed.js';
+import type { SandboxFileStore } from './sandbox-files.js';
 
 export interface Repositories {
   apiKeys: ApiKeyStore;
@@ -45,6 +46,7 @@ export interface Repositories {
   products: ProductStore;
   reporting: ReportingStore;
   sandboxes: SandboxStore;
+  sandboxFiles: SandboxFileStore;
   seed: SeedStore;
   settings: SettingsStore;
   settlement: SettlementStore;

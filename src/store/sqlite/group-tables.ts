@@ -227,9 +227,9 @@ function toProgress(j: ForkJobRow): ForkProgress {
   };
 }
 
-/** Forks not over yet (the server's tick resumes them). */
+/** Forks not over yet (the server's tick resumes them); imports (phase `import`, repositories/sandbox-files.ts) are not forks. */
 export async function pendingForks(ex: Executor): Promise<string[]> {
-  return (await ex.all<{ fork_id: string }>('SELECT fork_id FROM fork_jobs ORDER BY created_at, fork_id')).map((r) => r.fork_id);
+  return (await ex.all<{ fork_id: string }>("SELECT fork_id FROM fork_jobs WHERE phase <> 'import' ORDER BY created_at, fork_id")).map((r) => r.fork_id);
 }
 
 /**

@@ -21,6 +21,7 @@ import { productRepo } from './products.js';
 import { reportingRepo } from './reporting.js';
 import { summaryRepo } from './reporting-summary.js';
 import { sandboxRepo } from './sandboxes.js';
+import { sandboxFilesRepo } from './sandbox-files.js';
 import { seedRepo } from './seed.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
@@ -58,6 +59,7 @@ export const sqliteRepositories: Repositories = Object.freeze({
   products: productRepo,
   reporting: reportingRepo,
   sandboxes: sandboxRepo,
+  sandboxFiles: sandboxFilesRepo,
   seed: seedRepo,
   settings: settingsRepo,
   settlement: settlementRepo,

@@ -15,7 +15,7 @@
 // endpoint's hanging connections never hold another's.
 import net from 'node:net';
 import tls from 'node:tls';
-import { RECEIVER_LIMITS as L } from '../../domain/webhooks.js';
+import { RECEIVER_LIMITS as L } from '../domain/webhooks.js';
 
 export interface PostResult {
   status?: number;

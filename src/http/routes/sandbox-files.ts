@@ -1,0 +1,80 @@
+// A sandbox as a file (extension): export streams its whole state as JSON lines;
+// import makes a new sandbox from such a file (docs/sandboxes.md, "Export and import").
+// Authorised by the sandbox admin token, like the other sandbox routes.
+import { once } from 'node:events';
+import { adminAuth, JsonResponse, type RouteDef, route, StreamResponse } from '../route.js';
+import { importedSandboxSchema, importSandboxQuerySchema } from '../../domain/sandboxes.js';
+import { exportSandbox } from '../../services/sandboxes/export.js';
+import { importSandbox } from '../../services/sandboxes/import.js';
+import { answerBudget } from '../../services/sandboxes/sandboxes.js';
+import { FILE_FORMAT, FILE_FORMAT_VERSION } from '../../domain/sandbox-file.js';
+import { ENV } from '../../config/env.js';
+import { AppError, parseOrThrow } from '../../errors.js';
+
+const tag = 'Sandboxes';
+export const SANDBOX_FILE_TYPE = 'application/x-ndjson';
+
+export const sandboxFileRoutes: RouteDef[] = [
+  route({
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id/export',
+    summary: "A sandbox's whole state as a file (JSON lines): every resource, events, clock, fault rules, webhook endpoints; no secrets",
+    description:
+      `A ${FILE_FORMAT} file, format version ${FILE_FORMAT_VERSION}: a header line (format, versions, the sandbox's clock, its tables and counts), one line per row ({"table", "row"}), ` +
+      'a trailer line with the counts and the SHA-256 of every byte before it (a cut-off or changed file is refused by the import). ' +
+      'Never in it: API keys, webhook secrets, payment-link sessions, idempotency records, webhook deliveries; cards are what the store keeps (brand, first six, last four). ' +
+      'Streamed as it is read, a page at a time; the rows are each as its page reads it (export a sandbox at rest for a point-in-time copy). 409 while the sandbox is forking or importing.',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    produces: SANDBOX_FILE_TYPE,
+    handler: async (c) => {
+      const file = await exportSandbox(c.platform, c.params.group_id);
+      return new StreamResponse(async ({ res, signal }) => {
+        res.writeHead(200, {
+          'Content-Type': SANDBOX_FILE_TYPE,
+          'Content-Disposition': `attachment; filename="sandbox-${c.params.group_id}.jsonl"`,
+        });
+        // A failure after the first byte cannot change the status: the file then has no trailer, and an import refuses it.
+        try {
+          for await (const text of file.lines) {
+            if (signal.aborted) break;
+            if (!res.write(text)) await once(res, 'drain', { signal });
+          }
+        } finally {
+          res.end();
+        }
+      });
+    },
+  }),
+  {
+    method: 'POST',
+    path: '/api/v1/sandboxes/import',
+    summary: 'Make a new sandbox from an export file: new ids, new API keys, new webhook secrets, the same clock',
+    description:
+      'The body is the file as `GET …/export` wrote it (any size; it is read as it arrives). It is checked whole before anything is written: a line that breaks a rule, a cut-off or changed file (trailer counts, SHA-256), ' +
+      'a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. ' +
+      'Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. ' +
+      "The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); " +
+      "else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name).",
+    tag,
+    extension: true,
+    auth: adminAuth,
+    upload: { contentType: SANDBOX_FILE_TYPE, description: `A ${FILE_FORMAT} file (JSON lines) as GET /api/v1/sandboxes/{group_id}/export wrote it` },
+    query: importSandboxQuerySchema,
+    response: importedSandboxSchema,
+    status: 201,
+    otherStatuses: { 202: 'Accepted: the new sandbox (status importing) with its keys, secrets and ids, and how far the writing is; it goes on after this answer' },
+    noIdempotency: 'the answer carries new API keys and webhook secrets, which are shown once and never stored (a replay could not repeat them)',
+    handler: async (c) => {
+      const type = String(c.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== SANDBOX_FILE_TYPE) throw new AppError(415, 'invalid_request', `request body must be a sandbox file (Content-Type: ${SANDBOX_FILE_TYPE})`);
+      const query = parseOrThrow(importSandboxQuerySchema, c.query);
+      const sandbox = await importSandbox(c.platform, c.ctx, c.upload!, {
+        ...(query.name !== undefined ? { name: query.name } : {}),
+        answerWithinMs: answerBudget(c.platform.env, ENV.importAnswerMs),
+      });
+      return sandbox.status === 'importing' ? new JsonResponse(202, sandbox) : sandbox;
+    },
+  },
+];

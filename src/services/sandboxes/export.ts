@@ -1,0 +1,79 @@
+// A sandbox's whole state as a file (src/domain/sandbox-file.ts: JSON lines, a header,
+// a line per row, a trailer with the counts and a SHA-256), read a page at a time so a
+// large sandbox streams in bounded memory. Secrets are never in it (API keys, webhook
+// secrets, payment-link sessions, idempotency records: the store's NOT_IN_FILE and its
+// omitted columns); cards are what the store keeps (brand, first six, last four).
+import { createHash } from 'node:crypto';
+import type { Platform } from '../platform.js';
+import { platformClock } from '../platform.js';
+import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
+import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
+import type { Progress } from '../clock/scheduler.js';
+
+/** Rows read per page. */
+const PAGE_ROWS = 1000;
+
+export interface SandboxExport {
+  header: FileHeader;
+  /** The file's lines, each with its \n: the header, the rows, the trailer. */
+  lines: AsyncIterable<string>;
+}
+
+/**
+ * Export sandbox `groupId`: checked here (404 unknown, 409 while it is forking or
+ * importing), so a caller can answer an error before the first byte; the lines are read
+ * as they are taken. A sandbox written to meanwhile gives each row as its page reads it
+ * (export one at rest for a point-in-time copy); the trailer counts what the file holds.
+ * `progress` hears rows written and the rows the sandbox had when the export began.
+ */
+export async function exportSandbox(p: Platform, groupId: string, progress?: Progress): Promise<SandboxExport> {
+  const db = p.db;
+  const g = await db.repos.sandboxes.find(db, groupId);
+  if (!g) throw notFound('sandbox');
+  if (g.status === 'forking') throw sandboxForking(groupId);
+  if (g.status === 'importing') throw sandboxImporting(groupId);
+  const base = platformClock(p);
+  await base.refresh();
+  const tables = await db.repos.sandboxFiles.tables(db);
+  const counts = await db.repos.sandboxFiles.count(db, groupId);
+  const now = base.now().getTime();
+  const header: FileHeader = {
+    format: FILE_FORMAT,
+    format_version: FILE_FORMAT_VERSION,
+    schema_version: await db.repos.sandboxFiles.schemaVersion(db),
+    exported_at: new Date(now).toISOString(),
+    source: { group_id: groupId, name: g.name, clock: new Date(now + g.clock_offset_ms).toISOString() },
+    tables: tables.map((t) => t.table),
+    counts,
+  };
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  async function* lines(): AsyncGenerator<string> {
+    const hash = createHash('sha256');
+    const written: Record<string, number> = {};
+    let n = 0;
+    let rows = 0;
+    const emit = (line: string) => {
+      hash.update(line);
+      n++;
+      return line;
+    };
+    yield emit(headerLine(header));
+    for (const t of tables) {
+      let after: string | number | undefined;
+      written[t.table] = 0;
+      do {
+        const page = await db.repos.sandboxFiles.page(db, t, groupId, after, PAGE_ROWS);
+        // One string per page: a write to the stream per page, not per row.
+        let text = '';
+        for (const row of page.rows) text += emit(rowLine(t.table, row));
+        written[t.table] += page.rows.length;
+        rows += page.rows.length;
+        if (text) yield text;
+        progress?.(rows, Math.max(rows, total), 'Exporting rows');
+        after = page.next;
+      } while (after !== undefined);
+    }
+    yield trailerLine({ end: FILE_FORMAT, lines: n, counts: written, sha256: hash.digest('hex') });
+  }
+  return { header, lines: lines() };
+}

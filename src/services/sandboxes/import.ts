@@ -1,0 +1,293 @@
+// A new sandbox from an export file (src/domain/sandbox-file.ts). Two passes: the file
+// is checked whole as it arrives (every line, the trailer's counts and SHA-256) while it
+// is spooled to a temporary file, nothing written meanwhile, so a corrupt or cut-off
+// file is refused with its line and rule and leaves nothing behind; then its rows are
+// written in chunks, as a fork's are (each a write of its own, paced so other groups'
+// writes go in between), under a job record that keeps the new group out of due work
+// and its keys refused (409) until the last chunk makes it active. Every row gets a new
+// id (an import can sit beside its source in one database); references, and ids inside
+// text (event payloads), point at the new ids. Keys and webhook secrets are new.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Platform } from '../platform.js';
+import { platformClock, withGroupClock } from '../platform.js';
+import type { RequestContext } from '../context.js';
+import type { Progress } from '../clock/scheduler.js';
+import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
+import { FileChecker, fileRefused, remapRow, type FileHeader, type Row } from '../../domain/sandbox-file.js';
+import type { ImportedSandbox, ImportProgressState } from '../../domain/sandboxes.js';
+import type { FileTable } from '../../store/interfaces/sandbox-files.js';
+import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
+import { newWebhookSecret } from '../webhooks/endpoints.js';
+import { newId } from '../../lib/ids.js';
+import { AppError, notFound } from '../../errors.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { issueKeys } from './sandboxes.js';
+
+/** A line longer than this is refused (a row is a few KiB; this bounds what one line can make the server hold). */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+/** Rows per INSERT statement (a chunk sends statements until its budget is spent). */
+const BATCH_ROWS = 200;
+/** An import whose last chunk is older than this (real time) was stopped (its server was killed): the tick drops it. */
+export const STALE_IMPORT_MS = 120_000;
+
+export interface ImportOptions {
+  name?: string;
+  /** Answer (with status importing and the progress) when the rows are not all written after this long. */
+  answerWithinMs?: number;
+  progress?: Progress;
+}
+
+/** The lines of a byte stream, each without its \n; `cut` when the stream ended inside it (no \n after it). */
+export async function* splitLines(source: AsyncIterable<Buffer | string>): AsyncGenerator<{ text: string; cut: boolean }> {
+  let rest: Buffer = Buffer.alloc(0);
+  let lineNo = 0;
+  for await (const chunk of source) {
+    let buf = rest.length ? Buffer.concat([rest, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]) : typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let at: number;
+    while ((at = buf.indexOf(10)) >= 0) {
+      lineNo++;
+      yield { text: buf.toString('utf8', 0, at), cut: false };
+      buf = buf.subarray(at + 1);
+    }
+    if (buf.length > MAX_LINE_BYTES) throw fileRefused(lineNo + 1, `is longer than ${MAX_LINE_BYTES} bytes`);
+    rest = Buffer.from(buf);
+  }
+  if (rest.length > 0) yield { text: rest.toString('utf8'), cut: true };
+}
+
+/** What the first pass learnt of a file that passed every check. */
+interface CheckedFile {
+  header: FileHeader;
+  spool: string;
+  group: Row;
+  ids: Map<string, string>;
+  /** Old → new ids of the tables an answer lists (FileTable.inIdMap). */
+  listed: Record<string, Array<[string, string]>>;
+  counts: Record<string, number>;
+  tables: FileTable[];
+}
+
+/** Pass one: check every line and spool the rows; refused (nothing written, nothing kept) at the first broken rule. */
+async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>): Promise<CheckedFile> {
+  const db = p.db;
+  const tables = await db.repos.sandboxFiles.tables(db);
+  const current = await db.repos.sandboxFiles.schemaVersion(db);
+  const checker = new FileChecker(
+    {
+      order: tables.map((t) => t.table),
+      columns: Object.fromEntries(tables.map((t) => [t.table, t.columns])),
+      ids: Object.fromEntries(tables.map((t) => [t.table, t.id])),
+    },
+    newId,
+    new Set(tables.filter((t) => t.inIdMap).map((t) => t.table)),
+  );
+  const dir = await mkdtemp(path.join(tmpdir(), 'payctl-import-'));
+  const spool = path.join(dir, 'rows.jsonl');
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(spool, 'w');
+    let pending = '';
+    let group: Row | undefined;
+    for await (const { text, cut } of splitLines(source)) {
+      let kept;
+      try {
+        kept = checker.line(text);
+      } catch (err) {
+        // The stream ended inside this line: say so rather than that it is not JSON.
+        if (cut) throw fileRefused(checker.lines, 'the file ends inside this line: it was cut off');
+        throw err;
+      }
+      if (checker.lines === 1) checker.checkSchema(current);
+      if (!kept) continue;
+      if (kept.table === 'groups') group = kept.row;
+      else pending += `${JSON.stringify([checker.lines, kept.table, kept.row])}\n`;
+      if (pending.length > 1 << 20) {
+        await fh.write(pending);
+        pending = '';
+      }
+    }
+    checker.end();
+    await fh.write(pending);
+    await fh.close();
+    fh = undefined;
+    return { header: checker.header!, spool, group: group!, ids: checker.ids, listed: checker.listedIds, counts: checker.counts, tables };
+  } catch (err) {
+    await fh?.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Rows of the spool, in file order: [line, table, row]. */
+async function* spooledRows(spool: string): AsyncGenerator<[number, string, Row]> {
+  for await (const { text } of splitLines(createReadStream(spool))) yield JSON.parse(text) as [number, string, Row];
+}
+
+/** Whether a store error is a row the database refused (a constraint): the file's fault, not the server's. */
+function refusedRow(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (typeof e.code === 'string' && (e.code.startsWith('SQLITE_CONSTRAINT') || e.code.startsWith('23'))) || /constraint/i.test(String(e.message ?? ''));
+}
+
+/** Imports running in this process, by new group id (the tick leaves them alone). */
+const running = new Map<string, Promise<void>>();
+
+/**
+ * Import a sandbox file as a new sandbox. Refused with 400 naming the line and the rule
+ * before anything is written when the file breaks one; a row the database refuses while
+ * the rows are written drops what was written and is refused the same way. Without
+ * `answerWithinMs` the answer waits for every row; with it, the answer comes when the
+ * sandbox is whole or after that long (then with status `importing` and its progress:
+ * the route's 202), and the writing goes on.
+ */
+export async function importSandbox(p: Platform, ctx: RequestContext, source: AsyncIterable<Buffer | string>, opts: ImportOptions = {}): Promise<ImportedSandbox> {
+  const file = await checkAndSpool(p, source);
+  const { header, ids, listed } = file;
+  const base = platformClock(p);
+  await base.refresh();
+  // The new sandbox's clock starts where the exported one's was.
+  const offset = Date.parse(header.source.clock) - base.now().getTime();
+  const groupId = ids.get(String(file.group.id))!;
+  const at = withGroupClock(p, groupId, offset).clock.nowIso();
+  const name = opts.name ?? header.source.name;
+  const group = { ...remapRow(file.group, ids), id: groupId, name, status: 'importing', sandbox: 1, clock_offset_ms: offset, created_at: at, updated_at: at };
+  // Secrets are made now, so the answer has them whenever it comes.
+  const secrets = Object.fromEntries((listed.webhook_endpoints ?? []).map(([, id]) => [id, newWebhookSecret()]));
+  let keys: Record<string, string>;
+  try {
+    keys = await unitOfWork(ctx, async ({ tx }) => {
+      await tx.repos.sandboxFiles.beginImport(tx, group, header.source.group_id, rowsOf(file.counts), Date.now());
+      return issueKeys(tx, groupId, at);
+    });
+  } catch (err) {
+    await rm(path.dirname(file.spool), { recursive: true, force: true });
+    throw err;
+  }
+  const run = writeRows(p, file, groupId, secrets, opts.progress);
+  running.set(groupId, run);
+  run.then(
+    () => running.delete(groupId),
+    () => running.delete(groupId),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  const outcome = await (opts.answerWithinMs === undefined
+    ? run
+    : Promise.race([run, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), opts.answerWithinMs)))]).finally(() => clearTimeout(timer)));
+  const answer: ImportedSandbox = {
+    group_id: groupId,
+    name,
+    status: 'active',
+    processor_id: listed.processors?.[0]?.[1] ?? '',
+    linked_account_id: listed.linked_accounts?.[0]?.[1] ?? '',
+    keys,
+    webhook_secrets: secrets,
+    clock: withGroupClock(p, groupId, offset).clock.nowIso(),
+    created_at: at,
+    imported_from: { group_id: header.source.group_id, name: header.source.name, exported_at: header.exported_at, schema_version: header.schema_version },
+    id_map: Object.fromEntries(Object.values(listed).flat()),
+    rows: file.counts,
+  };
+  if (outcome !== late) return answer;
+  run.catch((err: unknown) => process.stderr.write(`import of sandbox ${header.source.group_id} as ${groupId} stopped: ${String(err)}; what it wrote was dropped\n`));
+  const state = await importState(p, groupId);
+  return state ? { ...answer, status: 'importing', import: state } : answer;
+}
+
+const importDropped = () => notFound('sandbox (it was dropped while it was being imported)');
+
+/** Rows of a file but its group's own. */
+const rowsOf = (counts: Record<string, number>) => Object.entries(counts).reduce((n, [t, c]) => (t === 'groups' ? n : n + c), 0);
+
+/**
+ * Pass two: the spooled rows written in chunks (each takes rows until its budget is
+ * spent), each row pointed at the new ids, fresh secrets in its secret columns; then the
+ * last write counts the transactions into the reports and makes the group active. On a
+ * failure what was written is dropped.
+ */
+async function writeRows(p: Platform, file: CheckedFile, groupId: string, secrets: Record<string, string>, progress?: Progress): Promise<void> {
+  const byTable = new Map(file.tables.map((t) => [t.table, t]));
+  const total = rowsOf(file.counts);
+  const pacer = new Pacer(p.db);
+  const source = spooledRows(file.spool)[Symbol.asyncIterator]();
+  let queue: Array<[number, string, Row]> = [];
+  let ended = false;
+  let done = 0;
+  let lines = '';
+  try {
+    for (;;) {
+      // Rows are read before the write: the chunk's transaction does no file I/O.
+      while (!ended && queue.length < BATCH_ROWS * 8) {
+        const next = await source.next();
+        if (next.done) ended = true;
+        else queue.push(next.value);
+      }
+      if (queue.length === 0) break;
+      pacer.start();
+      const deadline = chunkDeadline();
+      const taken = await p.db.write(async (tx) => {
+        let n = 0;
+        do {
+          const table = queue[n]![1];
+          const rows: Row[] = [];
+          const first = queue[n]![0];
+          while (n < queue.length && rows.length < BATCH_ROWS && queue[n]![1] === table) {
+            const [, , row] = queue[n++]!;
+            rows.push(fill(byTable.get(table)!, remapRow(row, file.ids), secrets));
+          }
+          lines = `${first}–${queue[n - 1]![0]}`;
+          await tx.repos.sandboxFiles.insertRows(tx, table, rows);
+        } while (n < queue.length && !pastDeadline(deadline));
+        // Dropped meanwhile (DELETE of the sandbox): this chunk's rows go with it.
+        if (!(await tx.repos.sandboxFiles.noteImport(tx, groupId, done + n, queue[n - 1]![1], Date.now()))) throw importDropped();
+        return n;
+      }, CHUNK_WRITE);
+      queue = queue.slice(taken);
+      done += taken;
+      progress?.(done, total, 'Importing rows');
+      await pacer.rest();
+    }
+    await p.db.write(async (tx) => {
+      const g = await tx.repos.sandboxes.find(tx, groupId);
+      if (!g) throw importDropped();
+      await tx.repos.sandboxFiles.finishImport(tx, groupId, withGroupClock(p, groupId, g.clock_offset_ms).clock.nowIso());
+    }, CHUNK_WRITE);
+  } catch (err) {
+    await p.db.write((tx) => tx.repos.groupRows.delete(tx, groupId)).catch(() => undefined);
+    if (err instanceof AppError || !refusedRow(err)) throw err;
+    throw fileRefused({ lines }, `the database refused a row of these lines: ${String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '')}`);
+  } finally {
+    await source.return?.(undefined);
+    await rm(path.dirname(file.spool), { recursive: true, force: true });
+  }
+}
+
+/** A row's secret columns, made anew (an endpoint's secret is also kept for the answer, by its new id). */
+function fill(t: FileTable, row: Row, secrets: Record<string, string>): Row {
+  for (const [column, kind] of Object.entries(t.fresh)) {
+    if (kind === 'invoice_slug') row[column] = invoiceSlug(randomBytes(SLUG_BYTES));
+    else row[column] = secrets[String(row[t.id ?? 'id'])] ?? (secrets[String(row[t.id ?? 'id'])] = newWebhookSecret());
+  }
+  return row;
+}
+
+/** How far an import is, as the API shows it (undefined once it is over). */
+export async function importState(p: Platform, groupId: string): Promise<ImportProgressState | undefined> {
+  const j = await p.db.repos.sandboxFiles.importProgress(p.db, groupId);
+  return j && { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total };
+}
+
+/** Drop imports whose server stopped writing them (a kill -9: the file is gone with it). Returns imports dropped. */
+export async function dropStaleImports(p: Platform): Promise<number> {
+  let n = 0;
+  for (const id of await p.db.repos.sandboxFiles.staleImports(p.db, Date.now() - STALE_IMPORT_MS)) {
+    if (running.has(id)) continue;
+    await p.db.write((tx) => tx.repos.groupRows.delete(tx, id));
+    n++;
+  }
+  return n;
+}
