@@ -6,7 +6,7 @@
 // Reported: sales/s, p99, and CPU per sale — the servers' and, on PostgreSQL, the
 // database's (every backend) — so the figures can be read for a machine with more cores
 // than this one; the writes PostgreSQL made run again (serialization failures,
-// deadlocks) per 1,000 sales, by the statement they failed at; and issue 33's targets as
+// deadlocks) per 1,000 sales, by the statement they failed at; and the scaling targets as
 // ratios of the runs made side by side.
 import path from 'node:path';
 import pg from 'pg';
@@ -214,7 +214,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
   }
 }
 
-/** Issue 33's targets, each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
+/** The scaling targets (BENCHMARKS.md, "More servers, more sales"), each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
 function targets(results: Map<SideId, Run[]>): Row[] {
   const of = (id: SideId, f: (r: Run) => number) => (results.get(id) ?? []).map(f);
   const rate = (r: Run) => r.rate;
