@@ -55,21 +55,21 @@ test('event positions: writers do not wait for each other, and a reader never pa
     // This process's write appends an event meanwhile and commits without waiting: a later position, visible first.
     const late = newId();
     await p.db.write(async (tx) => tx.repos.events.insert(tx, event(late)));
-    // A reader asks how far the log is final: it waits for the open write (its lock request shows in pg_locks).
+    // A reader asks how far the log is final: the last position taken, and the open write as one to wait for.
+    const asked = (await watcher.query('SELECT high, writers FROM payctl_events_watermark()')).rows[0] as { high: string; writers: string[] };
+    const otherTx = (await other.query('SELECT virtualtransaction FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = $1', ['virtualxid'])).rows[0].virtualtransaction as string;
+    assert.deepEqual(asked.writers, [otherTx], 'the open write is one to wait for');
     let read: number | undefined;
     const reading = p.db.repos.events.lastSeq(p.db).then((n) => (read = n));
-    for (;;) {
-      const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND NOT granted`, [EVENTS_WRITER_LOCK]);
-      if (r.rows[0].n > 0) break;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    // Its answer waits for that write (polled: a turn of the event loop later it is still open).
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(read, undefined, 'the reader waits while a write holding an earlier position is open');
     await other.query('COMMIT');
     await reading;
     const seqEarly = (await p.db.repos.events.seqOf(p.db, demo.group_id, early))!;
     const seqLate = (await p.db.repos.events.seqOf(p.db, demo.group_id, late))!;
     assert.ok(seqLate > seqEarly, `the write that committed first holds the later position (${seqLate} > ${seqEarly})`);
-    assert.ok(read! >= seqLate, 'once the open write ended, both positions are final');
+    assert.ok(read! >= seqLate && Number(asked.high) >= seqLate, 'once the open write ended, both positions are final');
     const rows = await p.db.repos.events.after(p.db, demo.group_id, start, 100);
     assert.deepEqual(rows.map((r) => r.id), [early, late], 'a follower reads both, in position order');
   } finally {

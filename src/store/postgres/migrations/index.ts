@@ -489,28 +489,19 @@ END $$`,
     version: 32,
     name: 'events-watermark',
     statements: [
-      // How far the event log is final: the last position taken so far, once every write
-      // that may hold a position up to it has ended. A write takes its writer lock
-      // (EVENTS_WRITER_LOCK, its backend's pid) before its first position, and holds it
-      // to its end; so a position at or below the sequence's last value read first
-      // belongs to a write that has ended (its events visible, or rolled back) or to one
-      // holding that lock now, and this waits for each of those (a shared request:
-      // writers never wait for each other, and a new write waits only while a reader
-      // passes). See ../events.ts.
-      `CREATE OR REPLACE FUNCTION payctl_events_watermark() RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-  high bigint := COALESCE(pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass), 0);
-  writer int;
+      // How far the event log may be final: the sequence's last value, read first, and the
+      // writes holding a writer lock (EVENTS_WRITER_LOCK, their backend's pid) at that
+      // moment. A write takes that lock before its first position and holds it to its
+      // end, so every position up to the value is final (committed and visible, or rolled
+      // back) once those writes have ended: the reader checks that (../events.ts) on a
+      // connection of its own choosing, without waiting inside the database — a wait here
+      // would hold a pool connection that a write it waits for may need.
+      `CREATE OR REPLACE FUNCTION payctl_events_watermark(OUT high bigint, OUT writers text[]) LANGUAGE plpgsql AS $$
 BEGIN
-  FOR writer IN
-    SELECT l.objid::bigint::int FROM pg_locks l
-    WHERE l.locktype = 'advisory' AND l.classid = ${EVENTS_WRITER_LOCK} AND l.objsubid = 2 AND l.granted
-      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> pg_backend_pid()
-  LOOP
-    PERFORM pg_advisory_lock_shared(${EVENTS_WRITER_LOCK}, writer);
-    PERFORM pg_advisory_unlock_shared(${EVENTS_WRITER_LOCK}, writer);
-  END LOOP;
-  RETURN high;
+  high := COALESCE(pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass), 0);
+  SELECT COALESCE(array_agg(l.virtualtransaction), '{}') INTO writers FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND l.classid = ${EVENTS_WRITER_LOCK} AND l.objsubid = 2 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> pg_backend_pid();
 END $$`,
     ],
   },
