@@ -8,8 +8,13 @@ import { parseDuration, parseInstant } from './time.js';
 import { timestamp } from './strings.js';
 import type { Outcome } from '../processor/test-cards.js';
 
-/** Operations a rule can name instead of a method and path (sale and auth share a route, told apart by the body's type). */
-export const FAULT_OPERATIONS = ['sale', 'auth', 'capture', 'void', 'refund', 'pay', 'add_card'] as const;
+/**
+ * Operations a rule can name instead of a method and path (sale and auth share a route,
+ * told apart by the body's type). `subscription_charge` is no request: it is the billing
+ * engine's charge of a subscription (each cycle and each retry), so only the actions that
+ * go through the processor apply to it.
+ */
+export const FAULT_OPERATIONS = ['sale', 'auth', 'capture', 'void', 'refund', 'pay', 'add_card', 'subscription_charge'] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
 
 /** The route (polka pattern) of each operation; `pay` has a public and a group path. */
@@ -33,7 +38,7 @@ export function operationOf(method: string, routePath: string, body: unknown): F
 /** Actions that go through the simulated processor: only for operations that charge. */
 const PROCESSOR_ACTIONS = ['decline', 'avs_mismatch', 'cvv_mismatch', 'processor_unavailable'] as const;
 // A capture goes to the processor too: a forced decline refuses it (the auth stays authorized).
-const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'capture', 'pay'];
+const CHARGING: readonly FaultOperation[] = ['sale', 'auth', 'capture', 'pay', 'subscription_charge'];
 export const API_FAULT_ACTIONS = ['latency', 'error', 'timeout_after_commit', ...PROCESSOR_ACTIONS] as const;
 export type ApiFaultAction = (typeof API_FAULT_ACTIONS)[number];
 
@@ -165,8 +170,12 @@ function apiRuleProblems(v: ApiRuleShape): Problem[] {
   }
   if (action === 'decline') need(r, 'response_code', action, out);
   if (action === 'processor_unavailable') need(r, 'until', action, out);
-  if ((PROCESSOR_ACTIONS as readonly string[]).includes(action) && !CHARGING.includes(v.operation as FaultOperation)) {
+  const processor = (PROCESSOR_ACTIONS as readonly string[]).includes(action);
+  if (processor && !CHARGING.includes(v.operation as FaultOperation)) {
     out.push({ path: 'operation', message: `must be ${CHARGING.join(', ')} with action ${action} (it goes through the simulated processor)` });
+  }
+  if (!processor && v.operation === 'subscription_charge') {
+    out.push({ path: 'action', message: `must be ${PROCESSOR_ACTIONS.join(', ')} with operation subscription_charge (the billing engine answers no request)` });
   }
   return out;
 }
@@ -375,7 +384,7 @@ const platformDuration = (what: string) =>
     { error: 'must be a duration of platform time from 1s to 366d: 30s, 5m, 2h, 1d12h' },
   ).describe(what);
 
-const webhookRuleFields = {
+export const webhookRuleFields = {
   ...scheduleFields,
   action: z.enum(WEBHOOK_FAULT_ACTIONS, { error: `must be one of ${WEBHOOK_FAULT_ACTIONS.join(', ')}` }).describe('What happens to an attempt the rule fires on'),
   delay: platformDuration("delay: how long the attempt is held, in the group's platform time (30s, 2h)").optional(),

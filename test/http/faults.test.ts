@@ -101,6 +101,8 @@ describe('fault rules: who may set them, and what a bad rule is told', () => {
       [{ operation: 'sale', method: 'POST', action: 'timeout_after_commit' }, 'method', /not both/],
       [{ path: '/elsewhere', action: 'timeout_after_commit' }, 'path', /\/api\/v1\//],
       [{ operation: 'sale', action: 'explode' }, 'action', /latency, error/],
+      [{ operation: 'subscription_charge', action: 'error', status: 503 }, 'action', /decline.*processor_unavailable with operation subscription_charge/],
+      [{ operation: 'subscription_charge', action: 'timeout_after_commit' }, 'action', /billing engine answers no request/],
       [{ operation: 'sale', action: 'timeout_after_commit', colour: 'red' }, 'colour', /./],
     ];
     for (const [body, field, message] of cases) {
@@ -285,6 +287,36 @@ describe('each fault against real requests', () => {
     const afterWindow = await sale(sb);
     assert.equal(afterWindow.body.status, 'pending');
     assert.equal(afterWindow.headers.get('payctl-fault'), null);
+  });
+
+  test('subscription_charge: the billing engine\'s renewal is declined with the rule\'s code, the retry too while it fires, then it recovers', async () => {
+    const sb = await newSandbox(s, { demo: true, clock: '2030-01-01T00:00:00Z' });
+    const base = `/api/v1/groups/${sb.group_id}/processing/${sb.linked_account_id}/recurring`;
+    const key = sb.keys.manage_transactions;
+    const plan = await s.call('POST', `${base}/plans`, { key, body: { name: 'Gold', amount: 1500, billing_cycle: 'monthly', duration: 0 } });
+    assert.equal(plan.status, 200, plan.text);
+    const sub = await s.call('POST', `${base}/subscription`, { key, body: { plan_id: plan.body.id, customer_id: sb.customer_id, card_id: sb.card_id } });
+    assert.equal(sub.status, 200, sub.text);
+    // The demo's own subscriptions would take the rule's first calls: cancelled, only ours bills.
+    for (const id of sb.subscription_ids as string[]) assert.equal((await s.call('POST', `${base}/subscription/${id}/cancel`, { key, body: {} })).status, 200);
+    const rule = await addRule(sb, { operation: 'subscription_charge', action: 'decline', response_code: '51', first: 2, seed: 1 });
+    const charges = async () =>
+      (await s.p.db.all<{ status: string; response_code: string }>('SELECT status, response_code FROM transactions WHERE subscription_id = ? ORDER BY created_at, id', [sub.body.id])).map((t) => `${t.status} ${t.response_code}`);
+    const at = (hours: number) => new Date(Date.parse(sub.body.next_bill_date) + hours * 3_600_000).toISOString();
+    const move = async (set: string) => assert.equal((await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: ADMIN, body: { set } })).status, 200);
+    const initial = await charges();
+    const since = async () => (await charges()).slice(initial.length);
+    await move(at(1));
+    assert.deepEqual(await since(), ['declined 51'], 'the renewal (an approving card) is declined with the rule\'s code');
+    assert.equal((await s.call('GET', `${base}/subscription/${sub.body.id}`, { key })).body.retry_count, 1);
+    await move(at(25));
+    assert.deepEqual(await since(), ['declined 51', 'declined 51'], 'the retry (a day later) is a subscription charge too');
+    await move(at(24 * 8));
+    assert.deepEqual((await since()).slice(0, 3), ['declined 51', 'declined 51', 'pending 00'], 'first: 2 used up, the next retry goes through');
+    const listed = (await s.call('GET', faultsPath(sb), { key: ADMIN })).body.data.find((r: { id: string }) => r.id === rule.id);
+    assert.deepEqual([listed.calls, listed.fired], [3, 2], 'calls and fired count the billing engine\'s charges');
+    const failed = await s.call('GET', `/api/v1/groups/${sb.group_id}/events?types=subscription.payment_failed`, { key: sb.keys.manage_webhooks });
+    assert.equal(failed.body.data.items.length, 2, failed.text);
   });
 
   test('latency by method and path pattern: the answer is normal and marked with the drawn delay', async () => {

@@ -14,6 +14,8 @@ const openApiDocumentSchema = z
   })
   .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
 
+const jsonSchemaDocument = z.looseObject({ $schema: z.string() }).meta({ id: 'JsonSchemaDocument', description: 'A JSON Schema (draft 2020-12)' });
+
 export function metaRoutes(getRoutes: () => RouteDef[]): RouteDef[] {
   return [
     {
@@ -28,6 +30,16 @@ export function metaRoutes(getRoutes: () => RouteDef[]): RouteDef[] {
         const { buildOpenApi } = await import('../openapi.js');
         return buildOpenApi(getRoutes(), c.baseUrl);
       },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/scenario.schema.json',
+      summary: 'The JSON Schema of scenario files (docs/scenarios.md), for editors; the package ships it as data/scenario.schema.json',
+      tag: 'Meta',
+      extension: true,
+      auth: publicAuth,
+      response: jsonSchemaDocument,
+      handler: async () => (await import('../../domain/scenarios.js')).scenarioJsonSchema(),
     },
     {
       method: 'GET',

@@ -5,7 +5,7 @@
 // (the counters live in the database: `payctl fault list` shows them, and a restart or a
 // second server goes on with the same sequence); the first rule that fires decides.
 import { forGroup, type Platform } from '../platform.js';
-import type { Store } from '../../store/interfaces/db.js';
+import type { Store, Tx } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
 import {
   effectOf,
@@ -19,6 +19,7 @@ import {
   type InjectedFault,
 } from '../../domain/faults.js';
 import { validationError } from '../../errors.js';
+import type { Outcome } from '../../processor/test-cards.js';
 
 interface Loaded {
   version: number;
@@ -76,20 +77,23 @@ export async function injectFault(p: Platform, req: FaultRequest): Promise<Injec
   const nowMs = g.clock.now().getTime();
   const active = matching.filter((r) => inWindow(r, nowMs));
   if (active.length === 0) return undefined;
-  return p.db.write(async (tx) => {
-    const counters = new Map((await tx.repos.faultRules.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
-    let chosen: InjectedFault | undefined;
-    for (const r of active) {
-      const c = counters.get(r.id);
-      if (!c) continue; // removed meanwhile
-      if (r.count !== undefined && c.fired >= r.count) continue; // used up
-      const call = c.calls + 1;
-      const fire = chosen === undefined && fires(r, call);
-      if (fire) chosen = { effect: effectOf(r, call), rule: r.id, call };
-      await tx.repos.faultRules.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
-    }
-    return chosen;
-  });
+  return p.db.write((tx) => countAndChoose(tx, active));
+}
+
+/** Counts a call of each active rule inside `tx`; the first that fires decides. */
+async function countAndChoose(tx: Tx, active: ApiFaultRule[]): Promise<InjectedFault | undefined> {
+  const counters = new Map((await tx.repos.faultRules.counters(tx, active.map((r) => r.id))).map((c) => [c.id, c]));
+  let chosen: InjectedFault | undefined;
+  for (const r of active) {
+    const c = counters.get(r.id);
+    if (!c) continue; // removed meanwhile
+    if (r.count !== undefined && c.fired >= r.count) continue; // used up
+    const call = c.calls + 1;
+    const fire = chosen === undefined && fires(r, call);
+    if (fire) chosen = { effect: effectOf(r, call), rule: r.id, call };
+    await tx.repos.faultRules.setCounters(tx, r.id, call, c.fired + (fire ? 1 : 0));
+  }
+  return chosen;
 }
 
 /**
@@ -116,4 +120,22 @@ export function mayFault(db: Store, groupId: string, simulate: boolean): boolean
   if (state === undefined || state instanceof Promise) return true;
   if (state.version !== configCache(db).currentVersion) return true;
   return state.byGroup.has(groupId);
+}
+
+/**
+ * The fault of one charge the billing engine makes for a subscription of `groupId` (a
+ * cycle or a retry) due at `atMs` of the group's clock, counted inside the billing write
+ * `tx`: the count commits with the charge or not at all, so a billing run that is rolled
+ * back and made again draws the same call. Only rules of operation subscription_charge
+ * match (their processor answer is returned); the rules come from memory when loaded, else from `tx` (never a second connection
+ * inside a write).
+ */
+export async function subscriptionChargeFault(tx: Tx, db: Store, groupId: string, atMs: number): Promise<Outcome | undefined> {
+  const state = loaded.get(db);
+  const current = state !== undefined && !(state instanceof Promise) && state.version === configCache(db).currentVersion;
+  const rules = current ? (state.byGroup.get(groupId) ?? []) : await tx.repos.faultRules.listByGroup(tx, groupId);
+  const active = rules.filter((r) => r.operation === 'subscription_charge' && inWindow(r, atMs));
+  if (active.length === 0) return undefined;
+  const fault = await countAndChoose(tx, active);
+  return fault && 'outcome' in fault.effect ? fault.effect.outcome : undefined;
 }

@@ -14,8 +14,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/interfaces/db.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
+import { subscriptionChargeFault } from '../faults/injector.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
 import {
   afterAttempt,
@@ -29,9 +30,9 @@ import {
 } from '../../domain/recurring.js';
 import type { SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
 import { newId } from '../../lib/ids.js';
-import type { PendingEvent } from '../unit-of-work.js';
+import type { PendingEvent } from '../events/events.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
-import { toSubscription } from './subscriptions.js';
+import { toSubscription } from './mapper.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer } from '../clock/chunks.js';
 
@@ -118,6 +119,7 @@ export async function billSubscription(
     let approved = true;
     if (charge.total > 0) {
       const t = await chargeInTx(tx, p, p.clock, {
+        forcedOutcome: await subscriptionChargeFault(tx, p.db, row.group_id, Date.parse(dueAt)),
         groupId: row.group_id,
         processorId: row.processor_id,
         type: 'sale',
@@ -190,6 +192,7 @@ async function applyAmountChange(
   };
   if (!(await tx.repos.subscriptionCharges.claim(tx, ledger))) throw new Error(`proration of subscription ${row.id} was recorded twice`);
   const t = await chargeInTx(tx, p, p.clock, {
+    forcedOutcome: await subscriptionChargeFault(tx, p.db, row.group_id, Date.parse(now)),
     groupId: row.group_id,
     processorId: row.processor_id,
     type: 'sale',
