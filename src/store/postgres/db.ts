@@ -81,10 +81,7 @@ class PgTx implements Tx {
 
   /** The statement running or run last (a failure names it in the retry counts). */
   current = '';
-  /**
-   * COMMIT was sent (pipelined behind the write's last statements): a connection lost from
-   * then on may have committed the write, whichever answer was awaited when it went.
-   */
+  /** COMMIT was sent: a connection lost from then on may have committed the write. */
   commitSent = false;
 
   /**
@@ -164,14 +161,13 @@ class PgTx implements Tx {
   }
 
   /**
-   * Deferred work, per-batch work, the events, and the COMMIT, pipelined: one trip for a
-   * write whose deferred statements are plain inserts (a sale). A deferred change or
-   * check decides whether the write may commit, so with one the COMMIT waits for its
-   * answer (a second trip). A COMMIT sent behind a statement that failed only ends the
-   * aborted transaction (PostgreSQL answers ROLLBACK); the failure is the statement's.
+   * Deferred work, per-batch work and the events, pipelined (one trip), then the COMMIT
+   * on a trip of its own: a deferred change or check decides whether the write may
+   * commit, and a connection lost before COMMIT was sent is known not to have committed
+   * (the write runs again on a new one), where one lost with COMMIT pipelined behind
+   * unanswered statements would leave every such write's outcome unknown.
    */
   async commit(): Promise<void> {
-    const decides = this.pending.some((d) => d.kind !== 'row');
     const sent = this.sendPending();
     for (const [reducer, items] of this.work) {
       const sql = PG_REDUCER_SQL[reducer.name];
@@ -192,14 +188,10 @@ class PgTx implements Tx {
       }
       this.events = [];
     }
-    if (decides) {
-      await this.settle(sent);
-      sent.length = 0;
-    }
+    await this.settle(sent);
+    this.current = 'COMMIT';
     const commit = this.send('COMMIT', { text: 'COMMIT' });
     this.commitSent = true;
-    await this.settle([...sent, commit]);
-    this.current = 'COMMIT';
     if ((await commit.result).command !== 'COMMIT') throw new Error('the transaction was rolled back at COMMIT');
   }
 }
