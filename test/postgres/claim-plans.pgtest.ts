@@ -12,9 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { subscriptionRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
-import { settlementRepo } from '../../src/store/sqlite/repositories/settlement.js';
+import { subscriptionRepo } from '../../src/store/sql/repositories/subscriptions.js';
+import { settlementRepo } from '../../src/store/sql/repositories/settlement.js';
 import { toPgSql } from '../../src/store/postgres/sql.js';
+import { pgDialect } from '../../src/store/postgres/dialect.js';
 import type { Tx } from '../../src/store/interfaces/db.js';
 import { runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -23,7 +24,7 @@ import { openPlatform } from '../../src/services/platform.js';
 /** The SQL and parameters claimDue sends (read by an executor that only records). */
 async function claimDueStatement(until: string, after: { at: string; id: string }): Promise<{ sql: string; params: unknown[] }> {
   let seen: { sql: string; params: unknown[] } | undefined;
-  const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+  const recorder = { dialect: pgDialect, all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
   await subscriptionRepo.claimDue(recorder, until, after, 100, { offsetMs: 0 });
   assert.ok(seen, 'claimDue sent no statement');
   return seen;
@@ -98,7 +99,7 @@ test('settlement claims its chunk from the settle index in order; a database mad
     await client.query('ANALYZE transactions');
 
     let seen: { sql: string; params: unknown[] } | undefined;
-    const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+    const recorder = { dialect: pgDialect, all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
     await settlementRepo.claimCandidates(recorder, '2999-01-01T00:00:00.000Z', 100, { offsetMs: 0 });
     assert.ok(seen, 'claimCandidates sent no statement');
     await client.query('BEGIN');
@@ -125,7 +126,7 @@ test('the idempotency purge deletes its chunk by the rows it claimed (a TID scan
     );
     await client.query('ANALYZE idempotency_keys');
     let seen: { sql: string; params: unknown[] } | undefined;
-    const recorder = { run: async (sql: string, params: unknown[]) => ((seen = { sql, params }), { changes: 0 }) } as unknown as Tx;
+    const recorder = { dialect: pgDialect, run: async (sql: string, params: unknown[]) => ((seen = { sql, params }), { changes: 0 }) } as unknown as Tx;
     await p.db.repos.idempotency.deleteOlderThan(recorder, '2030-01-02T00:00:00.000Z', { groupId: 'purge-plan' }, 500);
     assert.ok(seen, 'deleteOlderThan sent no statement');
     await client.query('BEGIN');

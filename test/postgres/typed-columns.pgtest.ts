@@ -122,8 +122,8 @@ test('an instant round-trips exactly: ms, 1970 to the end of time, in text order
     const shuffled = [...inOrder].reverse();
     const sorted = await store.all<{ t: string }>(`SELECT t FROM (VALUES ${shuffled.map(() => '(CAST(? AS timestamptz))').join(', ')}) AS x(t) ORDER BY t`, shuffled);
     assert.deepEqual(sorted.map((r) => r.t), [...inOrder].sort());
-    // The UTC day of an instant, as its text's first ten characters on SQLite, in a session of another zone.
-    const day = await store.get<{ d: string }>('SELECT substr(created_at, 1, 10) AS d FROM (SELECT CAST(? AS timestamptz) AS created_at) x', ['2026-03-01T23:30:00.000Z']);
+    // The UTC day of an instant (as its text's first ten characters on SQLite), in a session of another zone.
+    const day = await store.get<{ d: string }>(`SELECT ${store.dialect.utcDay('created_at')} AS d FROM (SELECT CAST(? AS timestamptz) AS created_at) x`, ['2026-03-01T23:30:00.000Z']);
     assert.equal(day!.d, '2026-03-01');
   } finally {
     await store.close();

@@ -14,7 +14,7 @@
 // without a time (due_date, the rollups' day) stay text (see docs/postgresql.md).
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { migrations as sqlite } from '../../sqlite/migrations/index.js';
-import { utcDay } from '../sql.js';
+import { utcDay } from '../types.js';
 
 /** Columns holding JSON documents (`json` from their first migration; some made `jsonb` by migration 30). */
 const JSON_COLUMNS = new Set([
@@ -175,7 +175,7 @@ export const migrations: Migration[] = [
     ...['groups', 'processors', 'api_keys'].map((t) => bumpTrigger('payctl_config_bump', t)),
   ]),
   portable(11, (s) => isTrigger(s) || /^\s*INSERT INTO transaction_daily/.test(s), [
-    // Updates and deletes of transactions move their counts between rollup rows (inserts: per write, PG_REDUCER_SQL).
+    // Updates and deletes of transactions move their counts between rollup rows (inserts: per write, rollup.ts addJsonRows).
     `CREATE OR REPLACE FUNCTION payctl_rollup_transactions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
