@@ -18,6 +18,8 @@
 // - docs/examples: the docs' shell blocks run as a reader types them, on the default
 //   embedded store (PAYCTL_* of the test run are cleared on purpose);
 // - reliability/*.soak: `npm run test:reliability` runs them on both stores (not `npm test`);
+// - kit/*: payctl/testing starts its own `payctl serve` on a SQLite file, as a user's
+//   suite does; the API it drives is covered on both stores by the http suites;
 // - examples/*: copyable templates that start their own `payctl serve` on a SQLite file
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.
@@ -58,6 +60,7 @@ export const POSTGRES_SUITE = [
   'http/catalog.test.js',
   'http/clock-catch-up.test.js',
   'http/event-catalog.test.js',
+  'http/health.test.js',
   'http/event-stream.test.js',
   'http/events.test.js',
   'http/exact-money.test.js',

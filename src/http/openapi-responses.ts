@@ -98,9 +98,10 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
   if (faults) out.push({ status: 502, description: `Bad gateway${injected}; nothing was done, retry`, headers: plain });
   out.push({
     status: 503,
-    description:
-      'The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): ' +
-      `retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly${injected}`,
+    description: route.unavailable
+      ? `${route.unavailable}${injected}`
+      : 'The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): ' +
+        `retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly${injected}`,
     headers: [...plain, 'Retry-After'],
   });
   if (faults) out.push({ status: 504, description: `Gateway timeout${injected}; nothing was done, retry`, headers: plain });

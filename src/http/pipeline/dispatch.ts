@@ -25,7 +25,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       // Re-read the platform clock (another process may have moved it) alongside
       // authentication and the body read; it is awaited before the route runs. One
       // sequential database round trip fewer per request.
-      const clockRefreshed = p.platform.clock.refresh();
+      const clockRefreshed = route.probe ? Promise.resolve() : p.platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
       // Every answer, error or replay included, names its request: the same id the access
       // log records and the route's context carries (ctx.ctx.request.id).
