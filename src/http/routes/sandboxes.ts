@@ -15,6 +15,10 @@ import {
 } from '../../domain/sandboxes.js';
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock, showSandbox } from '../../services/sandboxes/sandboxes.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
+import { seedDemoInGroup } from '../../dev/demo.js';
+
+/** Creating a sandbox with `demo` seeds it with `payctl init --demo`'s data (the service is handed the seeder). */
+const createSandboxWithDemo = createSandbox(seedDemoInGroup);
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -33,7 +37,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => executeRaw(createSandbox, c.platform, c.ctx, c.body ?? {}),
+    handler: (c) => executeRaw(createSandboxWithDemo, c.platform, c.ctx, c.body ?? {}),
   },
   {
     method: 'GET',
