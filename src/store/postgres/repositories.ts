@@ -7,6 +7,7 @@ import type { SeedStore } from '../interfaces/seed.js';
 import { pgRollup } from './rollup.js';
 import type { IdempotencyStore } from '../interfaces/idempotency.js';
 import { claimOlderThan } from '../sql/repositories/idempotency.js';
+import { pgEventRepo } from './events.js';
 /** Bound parameters per statement (PostgreSQL's limit is 65,535). */
 const MAX_PARAMS = 60_000;
 
@@ -54,4 +55,4 @@ const idempotency: IdempotencyStore = {
   },
 };
 
-export const postgresRepositories: Repositories = Object.freeze({ ...sharedRepositories, seed, idempotency });
+export const postgresRepositories: Repositories = Object.freeze({ ...sharedRepositories, seed, idempotency, events: pgEventRepo });

@@ -101,3 +101,8 @@ export const UNIQUE_VIOLATION = '23505';
 export function sqlState(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : undefined;
 }
+
+/** A query already in PostgreSQL's words ($n placeholders), named when it can be prepared. */
+export function pgNamed(text: string, values: unknown[]): pgTypes.QueryConfig {
+  return { text, values, name: statementName(text) };
+}
