@@ -4,7 +4,8 @@
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { newId } from '../../lib/ids.js';
-import { notFound, unavailable } from '../../errors.js';
+import { AppError, notFound, unavailable } from '../../errors.js';
+import { allowedMethods, DOCS_PATH, docsRedirectPage, ROOT_PATHS } from './no-route.js';
 import type { RouteDef } from '../route.js';
 import { answer, CORS, dropAnswer, errorTypeOf, replay, sendError } from './answer.js';
 import { authenticate, limitRate } from './admit.js';
@@ -61,8 +62,13 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
   };
 }
 
-/** No route for the path: OPTIONS (a CORS preflight) is answered 204, anything else 404. */
-export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse) => void {
+/**
+ * No route for the method and path: OPTIONS (a CORS preflight) is answered 204; a browser
+ * at the root is sent to /docs; a path that has routes for other methods is a 405 with
+ * `Allow`; anything else 404 (pipeline/no-route.ts).
+ */
+export function answerNoRoute(p: Pipeline, routes: readonly RouteDef[]): (req: Req, res: http.ServerResponse) => void {
+  const allowed = allowedMethods(routes);
   return (req, res) => {
     const requestId = newId();
     res.setHeader('Request-Id', requestId);
@@ -70,9 +76,22 @@ export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse)
       res.writeHead(204, CORS);
       return res.end();
     }
-    sendError(res, notFound(`route ${req.method} ${req.path}`), false);
-    logAccess(p, req, 404, requestId, 0, 'not_found', null);
-    p.metrics?.observe('(none)', req.method ?? '', 404, 0);
+    let status = 404;
+    let errorType: string | null = 'not_found';
+    const methods = allowed(req.path);
+    if ((req.method === 'GET' || req.method === 'HEAD') && ROOT_PATHS.has(req.path)) {
+      status = 302;
+      errorType = null;
+      res.writeHead(302, { Location: DOCS_PATH, 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(req.method === 'HEAD' ? undefined : docsRedirectPage());
+    } else if (methods.length > 0) {
+      status = 405;
+      errorType = 'invalid_request';
+      const allow = methods.join(', ');
+      sendError(res, new AppError(405, 'invalid_request', `method ${req.method} is not allowed on ${req.path}: it answers ${allow}`, undefined, { Allow: allow }), false);
+    } else sendError(res, notFound(`route ${req.method} ${req.path}`), false);
+    logAccess(p, req, status, requestId, 0, errorType, null);
+    p.metrics?.observe('(none)', req.method ?? '', status, 0);
   };
 }
 
