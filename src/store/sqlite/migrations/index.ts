@@ -32,6 +32,7 @@ import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
 import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
+import eventsWatermark from './032-events-watermark.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   settlementClaimIndex,
   typedColumns,
   rollupDimsUpsert,
+  eventsWatermark,
 ].sort((a, b) => a.version - b.version);
