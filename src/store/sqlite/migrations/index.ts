@@ -32,6 +32,7 @@ import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
 import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
+import sandboxRecordings from './032-sandbox-recordings.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   settlementClaimIndex,
   typedColumns,
   rollupDimsUpsert,
+  sandboxRecordings,
 ].sort((a, b) => a.version - b.version);

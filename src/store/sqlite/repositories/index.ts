@@ -22,6 +22,7 @@ import { reportingRepo } from './reporting.js';
 import { summaryRepo } from './reporting-summary.js';
 import { sandboxRepo } from './sandboxes.js';
 import { sandboxFilesRepo } from './sandbox-files.js';
+import { recordingRepo } from './recordings.js';
 import { seedRepo } from './seed.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
@@ -41,6 +42,7 @@ export const sqliteRepositories: Repositories = Object.freeze({
   customerBankAccounts: customerBankAccountRepo,
   events: eventRepo,
   faultRules: faultRuleRepo,
+  recordings: recordingRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: groupRowsRepo,
