@@ -48,6 +48,7 @@ export default class Serve extends PayctlCommand {
     '<%= config.bin %> serve --port 8080 --host 0.0.0.0',
     '<%= config.bin %> serve --port 8080 --public-url https://pay.example.com',
     '<%= config.bin %> serve --pay-rate-limit 1000/1m --access-log -',
+    '<%= config.bin %> serve --metrics-port 9464',
     'PAYCTL_ADMIN_TOKEN=padm_ci_secret <%= config.bin %> serve --port 0',
   ];
   static override enableJsonFlag = false;
@@ -65,6 +66,8 @@ export default class Serve extends PayctlCommand {
       description: 'the address payers reach this server at (behind a proxy): pay and invoice page URLs are built with it [default: the listening address]',
       env: ENV.publicUrl,
     }),
+    metrics: Flags.boolean({ description: 'serve GET /metrics (Prometheus text) on this port; see docs/operations.md' }),
+    'metrics-port': Flags.integer({ description: 'serve GET /metrics on a port of its own instead (0 picks a free one)', min: 0, max: 65535 }),
     'admin-token': Flags.string({
       description: 'the sandbox admin token (authorises /api/v1/sandboxes) [default: a random one, printed at start]',
       env: ENV.adminToken,
@@ -73,7 +76,9 @@ export default class Serve extends PayctlCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
-    const p = await this.platform(flags.db);
+    // A store not reachable yet (PostgreSQL starting, a disk not mounted) is waited for.
+    const { waitForStore } = await import('../src/cli/wait-for-store.js');
+    const p = await waitForStore(() => this.platform(flags.db), { log: (line) => process.stderr.write(`${line}\n`) });
     const { startServer } = await import('../src/http/app.js');
     const { parseRateLimit } = await import('../src/http/rate-limit-spec.js');
     const publicUrl = flags['public-url'];
@@ -88,6 +93,7 @@ export default class Serve extends PayctlCommand {
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
       adminToken: flags['admin-token'],
+      ...(flags['metrics-port'] !== undefined ? { metrics: flags['metrics-port'] } : flags.metrics ? { metrics: true as const } : {}),
     }).catch((err: unknown) => {
       throw listenError(err, flags.host, flags.port, p);
     });
@@ -104,6 +110,7 @@ export default class Serve extends PayctlCommand {
         ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'
         : `Sandbox admin token: ${server.adminToken}`,
     );
+    if (server.metricsUrl) this.log(`Metrics: ${server.metricsUrl}`);
     // SIGUSR2: one `payctl stats {…}` line on stdout, cumulative since start: the main
     // thread's event-loop utilisation and the writer's counters (what `npm run bench` reads).
     process.on('SIGUSR2', () => {

@@ -18,6 +18,8 @@
 // - docs/examples: the docs' shell blocks run as a reader types them, on the default
 //   embedded store (PAYCTL_* of the test run are cleared on purpose);
 // - reliability/*.soak: `npm run test:reliability` runs them on both stores (not `npm test`);
+// - kit/*: payctl/testing starts its own `payctl serve` on a SQLite file, as a user's
+//   suite does; the API it drives is covered on both stores by the http suites;
 // - examples/*: copyable templates that start their own `payctl serve` on a SQLite file
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.
@@ -59,6 +61,7 @@ export const POSTGRES_SUITE = [
   'http/catalog.test.js',
   'http/clock-catch-up.test.js',
   'http/event-catalog.test.js',
+  'http/health.test.js',
   'http/event-stream.test.js',
   'http/events.test.js',
   'http/exact-money.test.js',
@@ -68,8 +71,8 @@ export const POSTGRES_SUITE = [
   'http/invoices.test.js',
   'http/json-numbers.test.js',
   'http/onboarding.test.js',
-  'http/page-headers.test.js',
   'http/openapi.test.js',
+  'http/page-headers.test.js',
   'http/payment-links.test.js',
   'http/plan-update-chunks.test.js',
   'http/rate-limit.test.js',
@@ -81,6 +84,7 @@ export const POSTGRES_SUITE = [
   'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandboxes.test.js',
+  'http/store-unavailable.test.js',
   'http/strict-time.test.js',
   'http/transactions.test.js',
   'http/webhook-faults.test.js',

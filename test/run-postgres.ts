@@ -4,6 +4,8 @@
 // database. `npm test` runs this after the SQLite run. Arguments: test files to run
 // instead of the suite's list, and `--` options for `node --test` in place of its
 // defaults (the soaks of `npm run test:reliability` run one at a time, for longer).
+// PAYCTL_TEST_PG_VERSION picks the PostgreSQL major version (14, 17 or 18; default 17):
+// `npm test` runs the pass on 14 and on 18, the oldest and newest the docs name.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -25,12 +27,13 @@ const files = named.length > 0 ? named : suite();
 const name = (option: string) => option.split('=')[0];
 const defaults = ['--test-concurrency=2', '--test-timeout=300000'].filter((d) => !options.some((o) => name(o) === name(d)));
 const cluster = await startCluster();
+process.stdout.write(`# PostgreSQL ${cluster.version} (${cluster.url})\n`);
 let code = 1;
 try {
   code = await new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, ['--test', ...defaults, ...options, ...files], {
       stdio: 'inherit',
-      env: { ...process.env, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url },
+      env: { ...process.env, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url, PAYCTL_TEST_PG_VERSION: cluster.version },
     });
     child.once('error', reject);
     child.once('exit', (c) => resolve(c ?? 1));

@@ -7,6 +7,7 @@ import { runningServer } from '../../src/config/server-file.js';
 import { missingEnv, parseScenario, ScenarioFileError, type LoadedScenario } from '../../src/dev/scenario-file.js';
 import { runScenario, type ScenarioResult } from '../../src/dev/scenario-run.js';
 import { sandboxForRun } from '../../src/dev/scenario-sandbox.js';
+import { collectorSource } from '../../src/dev/scenario-webhooks.js';
 import { junitXml, stepLines, summaryLine } from '../../src/render/scenario-report.js';
 
 export default class ScenarioRun extends PayctlCommand {
@@ -64,7 +65,7 @@ export default class ScenarioRun extends PayctlCommand {
       const sandbox = await sandboxForRun({ url, adminToken: flags['admin-token'], group: flags.group, platform: () => this.platform(flags.db) }, scenario.scenario);
       if (!this.jsonEnabled()) this.log(`${scenario.scenario.name} (${file}) — sandbox ${sandbox.handle.group_id}`);
       try {
-        const result = await runScenario(scenario, { url, sandbox: sandbox.handle, adminToken: flags['admin-token'], record: flags.record !== undefined }, (step) => {
+        const result = await runScenario(scenario, { url, sandbox: sandbox.handle, adminToken: flags['admin-token'], record: flags.record !== undefined, webhooks: collectorSource(sandbox.handle.group_id) }, (step) => {
           if (!this.jsonEnabled()) for (const line of stepLines(step, file)) this.log(`  ${line}`);
         });
         if (!this.jsonEnabled()) this.log(summaryLine(result, file));

@@ -16,6 +16,8 @@ export const ENV = {
   group: 'PAYCTL_GROUP',
   apiUrl: 'PAYCTL_API_URL',
   apiKey: 'PAYCTL_API_KEY',
+  /** payctl/testing: a running server its suites share instead of starting their own (with PAYCTL_ADMIN_TOKEN). */
+  testingUrl: 'PAYCTL_URL',
   listenSecret: 'PAYCTL_LISTEN_SECRET',
   /** How long a webhook sender holds the deliveries it claimed (ms, real time; default 15000). */
   webhookLeaseMs: 'PAYCTL_WEBHOOK_LEASE_MS',

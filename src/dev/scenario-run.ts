@@ -208,7 +208,9 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
         const ok = e.count === undefined ? matching.length > 0 : matching.length === e.count;
         return { e, typed, matching, ok, final: e.count !== undefined && matching.length > e.count };
       });
-      if (verdicts.every((v) => v.ok)) return `${what} ${wanted.map((e) => `${e.type}${e.count !== undefined ? ` ×${e.count}` : ''}`).join(', ')}`;
+      // count: 0 holds only once the whole timeout passed with none; other counts as soon as they are met.
+      const waitForNone = wanted.some((e) => e.count === 0) && performance.now() < deadline;
+      if (verdicts.every((v) => v.ok) && !waitForNone) return `${what} ${wanted.map((e) => `${e.type}${e.count !== undefined ? ` ×${e.count}` : ''}`).join(', ')}`;
       if (performance.now() >= deadline || verdicts.some((v) => v.final)) {
         const bad = verdicts.find((v) => !v.ok)!;
         const closest = bad.typed[bad.typed.length - 1];
@@ -252,7 +254,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
         const source = target.webhooks;
         if (!source) throw new StepFailure('expect_webhooks needs the run\'s webhook receiver');
         if (!webhooksStarted) {
-          await source.start((m, p, b, k) => call(m, p, b, k));
+          await source.start((m, p, b, k) => call(m, p, b, k, {}, true));
           webhooksStarted = true;
         }
         done = await runExpect((step as Extract<Step, { expect_webhooks: unknown }>).expect_webhooks, async () => source.received(), 'webhooks');

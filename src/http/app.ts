@@ -13,6 +13,8 @@ import { answerClientErrors } from './client-error.js';
 import { answerNoRoute, dispatcher } from './pipeline/dispatch.js';
 import type { Pipeline, Req } from './pipeline/exchange.js';
 import { ServerRuntime } from './runtime.js';
+import { isScrape, Metrics, serveMetrics } from './metrics.js';
+import { storeWatch } from '../services/store-watch.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -30,6 +32,8 @@ export interface ServerOptions {
   adminToken?: string;
   /** The address page URLs are built with (behind a proxy); the listening address when not given. */
   publicUrl?: string;
+  /** `GET /metrics` (Prometheus text): on this server's port (`true`), or on a port of its own (a number; 0 picks one). Off when absent. */
+  metrics?: true | number;
 }
 
 export interface RunningServer {
@@ -37,6 +41,8 @@ export interface RunningServer {
   /** The sandbox admin token this server accepts. */
   adminToken: string;
   server: http.Server;
+  /** Where the metrics are scraped, when on. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -53,22 +59,32 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const adminToken = opts.adminToken || newAdminToken();
   const releaseAdminToken = await shareAdminToken(adminToken, platform.db.shared);
   const runtime = new ServerRuntime(platform, opts.tickMs ?? 1000);
-  const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime };
+  const metrics = opts.metrics === undefined ? undefined : new Metrics(platform.db, storeWatch(platform.db));
+  const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}) };
 
   const app = (polka as unknown as (o: object) => PolkaApp)({ onNoMatch: answerNoRoute(pipeline) });
   for (const route of allRoutes()) app.add(route.method, route.path, dispatcher(pipeline, route));
-  const server = http.createServer(app.handler);
+  // A scrape on the API's port goes around the pipeline: it reads no store and counts in no figure.
+  const scrapeHere = metrics && opts.metrics === true ? metrics : undefined;
+  const server = http.createServer(
+    scrapeHere ? (req, res) => (isScrape(req) ? void scrapeHere.serve(res) : app.handler(req, res)) : app.handler,
+  );
   answerClientErrors(server);
   server.keepAliveTimeout = 5000;
 
-  const baseUrl = await runtime.listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1');
+  const host = opts.host ?? '127.0.0.1';
+  const baseUrl = await runtime.listen(server, opts.port ?? 0, host);
+  const ownPort = metrics && typeof opts.metrics === 'number' ? await serveMetrics(metrics, opts.metrics, host) : undefined;
   platform.publicUrl = opts.publicUrl?.replace(/\/$/, '') ?? baseUrl;
   runtime.startBackgroundWork();
   return {
     url: baseUrl,
     adminToken,
     server,
+    ...(metrics ? { metricsUrl: ownPort?.url ?? `${baseUrl}/metrics` } : {}),
     async close() {
+      await ownPort?.close();
+      metrics?.close();
       await runtime.close();
       await releaseAdminToken();
       await log.close();

@@ -1,7 +1,7 @@
 // Which statuses an operation can answer, derived from its route declaration the same way
 // the dispatcher (pipeline/dispatch.ts) and body reader (body.ts) behave, so every route — including
 // ones added later — documents them without listing them itself:
-//   every operation            400, 404, 500, 503 (shutting down)
+//   every operation            400, 404, 500, 503 (store unavailable with Retry-After, shutting down)
 //   any credentials            401, 403
 //   POST, PUT or PATCH (a JSON body)  413 over 1 MiB, 415 not JSON
 //   an upload (a file, any size)      415 not its content type
@@ -96,7 +96,14 @@ export function errorStatuses(route: RouteDef): StatusDoc[] {
   }
   out.push({ status: 500, description: `Internal error (no details in the body; the server log has them)${injected}`, headers: plain });
   if (faults) out.push({ status: 502, description: `Bad gateway${injected}; nothing was done, retry`, headers: plain });
-  out.push({ status: 503, description: `The server is shutting down; retry shortly${injected}`, headers: faults ? [...plain, 'Retry-After'] : plain });
+  out.push({
+    status: 503,
+    description: route.unavailable
+      ? `${route.unavailable}${injected}`
+      : 'The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): ' +
+        `retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly${injected}`,
+    headers: [...plain, 'Retry-After'],
+  });
   if (faults) out.push({ status: 504, description: `Gateway timeout${injected}; nothing was done, retry`, headers: plain });
   return out;
 }

@@ -24,7 +24,7 @@ const HEADERS: Record<string, Json> = {
     description: "This request's id (UUID v7): the access log records it, and the events the request caused carry it as `request.id`. Quote it when reporting a problem.",
     schema: { type: 'string', format: 'uuid' },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying (a rate limit: until a request from this address is allowed again)', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { description: 'Seconds to wait before retrying (a rate limit: until a request from this address is allowed again; a 503: when the store or the server may answer again)', schema: { type: 'integer', minimum: 0 } },
   'Payctl-Fault': {
     description:
       'The fault this sandbox injected into this call (docs/faults.md): `action; parameters; rule=<id|simulate>; call=<n>`, like `error; status=503; rule=…; call=2`. Absent when none was.',

@@ -113,6 +113,13 @@ export interface RouteDef<Path extends string = string> {
   hidden?: boolean;
   /** Why this POST refuses Idempotency-Key (its answer carries secrets that are never stored). */
   noIdempotency?: string;
+  /**
+   * A health probe: answered without the dispatcher's own store reads (clock refresh,
+   * configuration check), so it answers while the store does not.
+   */
+  probe?: boolean;
+  /** What this route's 503 means, for the OpenAPI document (default: the server is shutting down). */
+  unavailable?: string;
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
   /** The sandbox whose faults apply when the path names no group (the public pay path: the link's group). */

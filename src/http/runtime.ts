@@ -10,6 +10,7 @@ import { runDueWork } from '../services/clock/scheduler.js';
 import { abandonCatchUps } from '../services/clock/catch-up.js';
 import { deliverAllDue } from '../services/webhooks/delivery.js';
 import { startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery-loop.js';
+import { storeWatch } from '../services/store-watch.js';
 
 export class ServerRuntime {
   /** Set by close: new requests are answered 503. */
@@ -63,11 +64,15 @@ export class ServerRuntime {
     // Deliveries are sent from here after each commit that appended events; the ones left
     // waiting by an earlier process (a kill -9 before it sent them) go at once.
     startDeliveryLoop(platform);
-    this.catchUp = deliverAllDue(platform).catch((err: unknown) => process.stderr.write(`webhook delivery failed: ${String(err)}\n`));
+    this.catchUp = deliverAllDue(platform).catch(
+      (err: unknown) => void (storeWatch(platform.db).failed(err) || process.stderr.write(`webhook delivery failed: ${String(err)}\n`)),
+    );
     if (this.tickMs <= 0) return;
     // Due work on the platform clock (settlement, billing …) runs on a timer too.
+    const watch = storeWatch(platform.db);
     this.timer = setInterval(() => {
-      if (this.ticking || this.shuttingDown) return;
+      // While the store is away the work waits out its backoff (store-watch.ts), then tries again.
+      if (this.ticking || this.shuttingDown || watch.paused()) return;
       this.ticking = true;
       // The cached groups, processors and keys are checked by requests; a server no
       // request reaches checks them here, so its due work and deliveries never act on
@@ -75,7 +80,10 @@ export class ServerRuntime {
       configCache(platform.db)
         .check(platform.db)
         .then(() => runDueWork(platform))
-        .catch((err: unknown) => process.stderr.write(`scheduled work failed: ${String(err)}\n`))
+        .then(
+          () => watch.succeeded(),
+          (err: unknown) => void (watch.failed(err) || process.stderr.write(`scheduled work failed: ${String(err)}\n`)),
+        )
         .finally(() => (this.ticking = false));
     }, this.tickMs);
     this.timer.unref();

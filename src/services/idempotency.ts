@@ -74,6 +74,8 @@ function snapshot(body: unknown): unknown {
 /** One request's claim on its key: open until a unit of work commits the record, then claimed. */
 export class IdempotencyClaim {
   state: 'open' | 'claiming' | 'claimed' = 'open';
+  /** The write claiming the key lost its connection during COMMIT: whether the record was saved is unknown. */
+  outcomeUnknown = false;
   private recorded?: Answer;
   /** The record says the key is still running: settle must write the final answer. */
   private unsettled = false;
@@ -81,7 +83,7 @@ export class IdempotencyClaim {
   constructor(
     readonly scope: string,
     readonly key: string,
-    private readonly hash: string,
+    readonly hash: string,
     /** The route's success status: what the use case's result is answered with. */
     private readonly status: number,
     private readonly clock: Clock,

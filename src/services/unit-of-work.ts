@@ -5,6 +5,7 @@
 import type { Tx } from '../store/interfaces/db.js';
 import type { RequestContext } from './context.js';
 import { appendEvents } from './events/events.js';
+import { StoreUnavailable } from '../store/errors.js';
 
 /** Something that happened, recorded with the change that made it happen. */
 export interface PendingEvent {
@@ -68,7 +69,11 @@ export async function unitOfWork<T>(ctx: RequestContext, fn: (uow: UnitOfWork) =
     if (claim) claim.state = 'claimed';
     return value;
   } catch (err) {
-    if (claim) claim.state = 'open';
+    if (claim) {
+      claim.state = 'open';
+      // The COMMIT went unanswered: the record may be saved; the dispatcher looks it up.
+      if (err instanceof StoreUnavailable && err.commitUnknown) claim.outcomeUnknown = true;
+    }
     throw err;
   }
 }

@@ -94,6 +94,8 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
 
   // Meta and tokenizer (extensions).
   await expect(api.GET('/api/v1/openapi.json'), 200);
+  assert.equal((await expect(api.GET('/health'), 200)).status, 'ok');
+  assert.equal((await expect(api.GET('/ready'), 200)).status, 'ready');
   const card = await expect(
     api.POST('/api/v1/tokens', { body: { card: { number: '4111111111111111', expiration_month: 12, expiration_year: nextYear, cvv: '123', holder_name: 'Ada Lovelace' } } }),
     200,

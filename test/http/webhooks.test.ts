@@ -342,7 +342,7 @@ describe('deliveries', () => {
       assert.equal(ids.length, n, 'none twice');
       assert.equal(x + y, n);
       const dup = await s.p.db.get<{ n: number }>(
-        'SELECT COUNT(*) AS n FROM (SELECT delivery_id, attempt FROM webhook_attempts WHERE group_id = ? GROUP BY delivery_id, attempt HAVING COUNT(*) > 1)',
+        'SELECT COUNT(*) AS n FROM (SELECT delivery_id, attempt FROM webhook_attempts WHERE group_id = ? GROUP BY delivery_id, attempt HAVING COUNT(*) > 1) AS pairs',
         [sb.group_id],
       );
       assert.equal(dup!.n, 0);

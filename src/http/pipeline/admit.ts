@@ -39,7 +39,8 @@ export async function authenticate(p: Pipeline, ex: Exchange, ctx: RouteContext)
     ctx.authorization = authorization;
   }
   // Key authentication checked the cached groups, processors and keys; other routes check them here.
-  if (!ctx.key) await configCache(p.platform.db).check(p.platform.db);
+  // Probes (/health, /ready) make no store read of the pipeline's own.
+  if (!ctx.key && !ex.route.probe) await configCache(p.platform.db).check(p.platform.db);
 }
 
 /** A group API key of the path's group with one of `anyOf`; the route then runs on that group's clock. */

@@ -14,6 +14,7 @@ import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
 import { recordExchange } from './record.js';
 import type { RouteContext } from '../route.js';
+import { outageAsAnswer } from './store-outage.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -27,7 +28,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       // Re-read the platform clock (another process may have moved it) alongside
       // authentication and the body read; it is awaited before the route runs. One
       // sequential database round trip fewer per request.
-      const clockRefreshed = p.platform.clock.refresh();
+      const clockRefreshed = route.probe ? Promise.resolve() : p.platform.clock.refresh();
       clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
       // Every answer, error or replay included, names its request: the same id the access
       // log records and the route's context carries (ctx.ctx.request.id).
@@ -46,14 +47,17 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       await recordExchange(p, ex, ctx, outcome);
       if (ex.fault?.effect.action === 'timeout_after_commit') return await dropAnswer(res, ex.fault.effect.ms);
       await answer(p, ex, outcome.result);
-    } catch (err) {
+    } catch (caught) {
+      const err = outageAsAnswer(p, ex, caught);
       ex.errorType = errorTypeOf(err);
       await recordExchange(p, ex, ctx, { error: err });
       if (ex.fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, ex.fault.effect.ms);
       else sendError(res, err, cors);
     } finally {
       ex.release?.();
-      logAccess(p, req, res.statusCode, ex.requestId, Math.round((performance.now() - ex.started) * 100) / 100, ex.errorType, ex.faultNote);
+      const ms = performance.now() - ex.started;
+      logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
+      p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);
       p.runtime.requestEnded();
     }
   };
@@ -70,6 +74,7 @@ export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse)
     }
     sendError(res, notFound(`route ${req.method} ${req.path}`), false);
     logAccess(p, req, 404, requestId, 0, 'not_found', null);
+    p.metrics?.observe('(none)', req.method ?? '', 404, 0);
   };
 }
 

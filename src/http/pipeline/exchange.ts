@@ -10,6 +10,7 @@ import type { AccessLog } from '../access-log.js';
 import type { RateLimits } from '../rate-limit.js';
 import type { RouteContext, RouteDef } from '../route.js';
 import type { ServerRuntime } from '../runtime.js';
+import type { Metrics } from '../metrics.js';
 import { clientAddress } from '../client-ip.js';
 
 /** A request as polka hands it to a route: its path, decoded query and path parameters. */
@@ -29,6 +30,8 @@ export interface Pipeline {
   inFlightKeys: Set<string>;
   /** Shutting down, the requests in flight, the listening address. */
   runtime: ServerRuntime;
+  /** `GET /metrics` figures, when on (`payctl serve --metrics`). */
+  metrics?: Metrics;
 }
 
 /** One request on its way through the steps: what the answer and the access log need. */

@@ -6,6 +6,8 @@ import { AppError, validationError } from '../../errors.js';
 import { checkKey, findCompleted, IdempotencyClaim, IdempotentReplay, keyStillRunning, requestHash } from '../../services/idempotency.js';
 import { RawResponse, StreamResponse, JsonResponse, type RouteContext } from '../route.js';
 import type { Exchange, Pipeline } from './exchange.js';
+import { StoreUnavailable } from '../../store/errors.js';
+import { resolveUnknownCommit } from './store-outage.js';
 
 /** A recorded answer to send again. */
 export interface Recorded {
@@ -49,6 +51,12 @@ export async function runRoute(p: Pipeline, ex: Exchange, ctx: RouteContext): Pr
     result = await route.handler(ctx);
   } catch (err) {
     if (err instanceof IdempotentReplay) return { replay: err.record };
+    // The COMMIT of the write holding the key went unanswered: answer what was saved, if it was.
+    if (claim?.outcomeUnknown && err instanceof StoreUnavailable) {
+      const found = await resolveUnknownCommit(p.platform.db, claim, err);
+      if (found instanceof StoreUnavailable) throw found;
+      return { replay: found };
+    }
     if (claim && err instanceof AppError) await claim.settle(p.platform.db, { status: err.status, body: err.toBody() });
     throw err;
   }

@@ -15,6 +15,7 @@ import { sandboxFileRoutes } from './sandbox-files.js';
 import { eventRoutes } from './events.js';
 import { webhookRoutes } from './webhooks.js';
 import { faultRoutes } from './faults.js';
+import { healthRoutes } from './health.js';
 
 export function allRoutes(): RouteDef[] {
   const all: RouteDef[] = [...tokenRoutes, ...customerRoutes, ...transactionRoutes];
@@ -30,5 +31,6 @@ export function allRoutes(): RouteDef[] {
   all.push(...faultRoutes);
   all.push(...webhookRoutes);
   all.push(...metaRoutes(() => all));
+  all.push(...healthRoutes);
   return all;
 }

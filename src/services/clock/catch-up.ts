@@ -5,6 +5,7 @@
 // What is left to do is read from the database, never kept here: after a kill -9 the
 // server's tick (runDueWork over every group) or the group's next move goes on from there,
 // and `catchUpState` reports the same numbers either way.
+import { counted } from '../telemetry.js';
 import { forGroup, type Platform } from '../platform.js';
 import type { Store } from '../../store/interfaces/db.js';
 import { runDueWork, type Progress } from './scheduler.js';
@@ -53,7 +54,7 @@ export function startCatchUp(p: Platform, groupId: string, progress?: Progress):
     return going;
   }
   const run: Run = { promise: Promise.resolve(), job: null, work: {}, again: false, abandoned: false };
-  run.promise = (async () => {
+  run.promise = counted('catch_up', async () => {
     try {
       for (;;) {
         run.again = false;
@@ -64,7 +65,7 @@ export function startCatchUp(p: Platform, groupId: string, progress?: Progress):
     } finally {
       if (mine.get(groupId) === run) mine.delete(groupId);
     }
-  })();
+  });
   // Nobody may be waiting any more (the move answered 202): a failure is reported here.
   run.promise.catch((err: unknown) => {
     if (!run.abandoned) process.stderr.write(`catch-up of group ${groupId} stopped: ${String(err)}; the server's tick goes on with it\n`);

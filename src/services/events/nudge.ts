@@ -4,23 +4,25 @@
 // file; other processes' events (a CLI command's) are found by the stream's poll.
 import { EventEmitter } from 'node:events';
 import type { Store, Tx } from '../../store/interfaces/db.js';
+import { telemetry } from '../telemetry.js';
 
 const bus = new EventEmitter();
 bus.setMaxListeners(0);
-const pending = new WeakMap<Tx, Set<string>>();
+const pending = new WeakMap<Tx, { groups: Set<string>; events: number }>();
 
-/** Tell this process's listeners of `groupId` once `tx` has committed (once per transaction and group). */
+/** Tell this process's listeners of `groupId` once `tx` has committed (once per transaction and group); called per event appended. */
 export function nudgeAfterCommit(tx: Tx, groupId: string): void {
-  let groups = pending.get(tx);
-  if (!groups) {
-    groups = new Set();
-    pending.set(tx, groups);
-    const these = groups;
+  let these = pending.get(tx);
+  if (!these) {
+    const mine = (these = { groups: new Set<string>(), events: 0 });
+    pending.set(tx, mine);
     tx.afterCommit(() => {
-      for (const g of these) bus.emit(g);
+      telemetry.eventsAppended += mine.events;
+      for (const g of mine.groups) bus.emit(g);
     });
   }
-  groups.add(groupId);
+  these.groups.add(groupId);
+  these.events++;
 }
 
 /**

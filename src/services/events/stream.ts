@@ -25,6 +25,8 @@ import type { Platform } from '../platform.js';
 import { stringifyJson } from '../../lib/exact-json.js';
 import { toEvent } from './events.js';
 import { onEventsCommitted } from './nudge.js';
+import { storeWatch } from '../store-watch.js';
+import { telemetry } from '../telemetry.js';
 
 /** Events sent per read of the log (a client far behind catches up page by page). */
 export const STREAM_PAGE = 500;
@@ -142,8 +144,9 @@ class Feed {
         rows = await this.store.repos.events.after(this.store, this.group, this.head, STREAM_PAGE);
         end = last;
       } catch (err) {
-        // A failed read (the database closing under a shutdown) is tried again at the next poll.
-        if (!this.stopped) process.stderr.write(`event stream: reading the log failed: ${String(err)}\n`);
+        // A failed read (the database closing under a shutdown, a store outage: said once by
+        // the store's watch) is tried again at the next poll.
+        if (!this.stopped && !storeWatch(this.store).failed(err)) process.stderr.write(`event stream: reading the log failed: ${String(err)}\n`);
       }
       if (this.stopped) return;
       if (rows.length > 0) {
@@ -212,6 +215,7 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
   feed.followers.add(follower);
   const onAbort = () => wake?.();
   io.signal.addEventListener('abort', onAbort);
+  telemetry.sseClients++;
   try {
     const session = await createSession(io.req, io.res, {
       keepAlive: heartbeatMs,
@@ -265,6 +269,7 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
       wake = undefined;
     }
   } finally {
+    telemetry.sseClients--;
     feed.remove(follower);
     io.signal.removeEventListener('abort', onAbort);
     if (!io.res.writableEnded) io.res.end();

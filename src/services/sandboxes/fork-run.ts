@@ -3,6 +3,7 @@
 // between. One run per fork in this process; where a fork is lives in the database
 // (fork_jobs), so after a kill -9 the server's tick (resumeForks) goes on from there.
 // The last step names the new group and issues its keys: only then is it a sandbox.
+import { counted } from '../telemetry.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
@@ -40,7 +41,7 @@ export function runFork(p: Platform, forkId: string, finish: Finish, progress?: 
   const going = mine.get(forkId);
   if (going) return going;
   const report = progress && reporter(p, forkId, progress);
-  const run = (async () => {
+  const run = counted('fork', async () => {
     const pacer = new Pacer(p.db);
     let done: ForkDone | undefined;
     for (;;) {
@@ -57,7 +58,7 @@ export function runFork(p: Platform, forkId: string, finish: Finish, progress?: 
       }
       await pacer.rest();
     }
-  })().finally(() => mine.delete(forkId));
+  }).finally(() => mine.delete(forkId));
   mine.set(forkId, run);
   return run;
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../clock/clock.js';
 import { forGroup, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
 import { senderFor, type Sender } from './sender.js';
+import { storeWatch } from '../store-watch.js';
 
 /** How long a nudged loop waits for more commits before its pass: fewer, larger passes under load. */
 const COALESCE_MS = 20;
@@ -91,7 +92,8 @@ export class DeliveryLoop {
         }),
       );
     } catch (err) {
-      process.stderr.write(`webhook delivery failed: ${String(err)}\n`);
+      // A store outage is said once (store-watch.ts); the tick delivers what is due once it is back.
+      if (!storeWatch(this.p.db).failed(err)) process.stderr.write(`webhook delivery failed: ${String(err)}\n`);
     }
   }
 

@@ -33,6 +33,12 @@ import { newId } from '../../lib/ids.js';
 import { ENV, type Env } from '../../config/env.js';
 import { injectWebhookFault, mayFaultEndpoint } from '../faults/webhook-injector.js';
 import { describeWebhookFault } from '../../domain/faults.js';
+import { webhookAttempted } from '../telemetry.js';
+import { storeWatch } from '../store-watch.js';
+
+/** While the store is away, a write of attempt outcomes is tried again this often, this many times (then the lease decides). */
+const RECORD_RETRY_MS = 1_000;
+const RECORD_RETRIES = 30;
 
 /** Deliveries read per pass. */
 const BATCH = 256;
@@ -121,7 +127,9 @@ export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: numbe
   // duplicate: the same message (same webhook-id) once more after the first answer; the attempt is the first's.
   if (action === 'duplicate' && res.error === undefined) await send();
   const latencyMs = Math.round(performance.now() - started);
-  return { delivery: r, status: res.status, body: res.body, error: res.error ?? answerError(res.status), latencyMs, sentAt, ...fault };
+  const error = res.error ?? answerError(res.status);
+  webhookAttempted(latencyMs, error === null);
+  return { delivery: r, status: res.status, body: res.body, error, latencyMs, sentAt, ...fault };
 }
 
 /** Why a whole answer is a failure (null: it succeeded). */
@@ -153,7 +161,7 @@ export class Sender {
    * again by this same process meanwhile.
    */
   private readonly held = new Set<number>();
-  private outcomes: Array<{ o: Outcome; owner: string; done: (next: string | null) => void; fail: (err: unknown) => void }> = [];
+  private outcomes: Array<{ o: Outcome; owner: string; done: (next: string | null) => void; fail: (err: unknown) => void; tries?: number }> = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   /** Answers not yet in `outcomes`. */
@@ -270,7 +278,15 @@ export class Sender {
     if (items.length === 0) return;
     recordOutcomes(this.db, items).then(
       (next) => items.forEach((it, i) => it.done(next[i]!)),
-      (err: unknown) => items.forEach((it) => it.fail(err)),
+      (err: unknown) => {
+        // The store is away: the outcomes wait for it a while (an answered attempt left
+        // unrecorded would be sent again once its lease ends).
+        const again = storeWatch(this.db).failed(err) ? items.filter((it) => (it.tries = (it.tries ?? 0) + 1) <= RECORD_RETRIES) : [];
+        for (const it of items) if (!again.includes(it)) it.fail(err);
+        if (again.length === 0) return;
+        this.outcomes.push(...again);
+        if (!this.recordTimer && !this.immediate) this.recordTimer = setTimeout(() => this.flush(), RECORD_RETRY_MS);
+      },
     );
   }
 }

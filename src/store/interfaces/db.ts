@@ -140,6 +140,10 @@ export interface Store extends Executor {
   afterCommitSettled(): Promise<void>;
   /** The writer's counters so far. */
   stats(): WriterStats;
+  /** Writes queued and not started yet (metrics: the queue's depth). */
+  queuedWrites?(): number;
+  /** When set, told how long each write took from queued to committed or failed, in ms (metrics). */
+  writeTimer?: ((ms: number) => void) | undefined;
   /** Commits of other servers on the same database (absent with one process per database: SQLite). */
   readonly notices?: StoreNotices;
   /** State several servers on one database share (absent with one process per database: SQLite). */

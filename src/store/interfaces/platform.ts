@@ -25,6 +25,8 @@ export interface GroupClockStore {
 export interface VersionStore {
   /** Groups, processors and API keys (bumped on every change to them). */
   config(ex: Executor): Promise<number>;
+  /** The schema version the database is at (the newest migration applied). */
+  schema(ex: Executor): Promise<number>;
 }
 
 export interface InvoicePastDueStore {

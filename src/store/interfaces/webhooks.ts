@@ -94,6 +94,8 @@ export interface WebhookDeliveryStore {
   markHeld(tx: Tx, id: number): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
+  /** Deliveries not yet delivered nor failed for good, of every group (metrics). */
+  countPending(ex: Executor): Promise<number>;
 }
 
 export interface WebhookAttemptStore {

@@ -20,12 +20,23 @@ import type { Repositories } from '../interfaces/store.js';
 import { isStalePlan, pgNamed, pgQuery, RETRYABLE, sqlState, UNIQUE_VIOLATION } from './sql.js';
 import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
 import type { SharedServerState } from '../interfaces/shared.js';
+import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
+
+const ignore = () => undefined;
+
+/** A connection that ended under a statement (its server shut it, restarted, or the network dropped it). */
+function isLostConnection(err: unknown): boolean {
+  const reason = asStoreUnavailable(err)?.reason;
+  return reason === 'connection_lost' || reason === 'shutting_down';
+}
 
 /** The advisory lock that orders event positions (an arbitrary constant of this store). */
 export const EVENTS_LOCK = 7_262_011;
 /** Attempts of a write PostgreSQL gave up on (serialization failure, deadlock), and of one that hit a unique violation. */
 const MAX_ATTEMPTS = 20;
 const MAX_UNIQUE_ATTEMPTS = 3;
+/** Runs of a write whose connection was lost before its COMMIT (each on a new connection). */
+const MAX_LOST_CONNECTIONS = 3;
 /**
  * Failures after which a write runs again alone in its process: new writes wait while
  * the running ones end. Lanes that keep meeting on the same rows (many subscriptions of
@@ -215,8 +226,14 @@ export class PgDatabase implements Store {
     try {
       return (await this.pool.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params))).rows;
     } catch (err) {
-      if (!isStalePlan(err)) throw err;
-      return (await this.pool.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params))).rows;
+      // A pooled connection the server ended (a restart) fails its next query: a read runs
+      // again once, on a new connection, so the first request after a restart succeeds.
+      if (!isStalePlan(err) && !isLostConnection(err)) throw classifyStoreError(err);
+      try {
+        return (await this.pool.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params))).rows;
+      } catch (again) {
+        throw classifyStoreError(again);
+      }
     }
   }
 
@@ -237,7 +254,12 @@ export class PgDatabase implements Store {
         },
       });
     });
-    const tracked: Promise<unknown> = run.catch(() => undefined).finally(() => this.inFlight.delete(tracked));
+    const timer = this.writeTimer;
+    const queued = timer ? performance.now() : 0;
+    const tracked: Promise<unknown> = run.catch(() => undefined).finally(() => {
+      timer?.(performance.now() - queued);
+      this.inFlight.delete(tracked);
+    });
     this.inFlight.add(tracked);
     this.pump();
     return run;
@@ -291,9 +313,15 @@ export class PgDatabase implements Store {
     const started = performance.now();
     this.counters.writes++;
     let uniqueFailures = 0;
+    let lostConnections = 0;
     try {
       for (let attempt = 1; ; attempt++) {
-        const client = await this.pool.connect();
+        const client = await this.pool.connect().catch((err: unknown) => {
+          throw classifyStoreError(err);
+        });
+        // A connection reset while checked out (the pool listens only while it is idle) fails
+        // its query; the socket's own error event must not take the process down.
+        if (client.listenerCount('error') === 0) client.on('error', ignore);
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
@@ -308,6 +336,17 @@ export class PgDatabase implements Store {
           this.startHooks(tx.hooks);
           return value;
         } catch (err) {
+          const outage = asStoreUnavailable(err);
+          if (outage) {
+            client.release(err as Error); // not back into the pool: the connection is gone
+            // The COMMIT was sent and never answered: the write may be saved. Never run again
+            // here; the caller resolves it (an Idempotency-Key's record) or answers 503.
+            if (tx?.current === 'COMMIT') throw new StoreUnavailable('commit_unknown', outage.detail);
+            // Before COMMIT the server rolled the transaction back with its connection: run
+            // it again on a new one (a terminated backend, a pooled connection a restart ended).
+            if (!isLostConnection(err) || ++lostConnections >= MAX_LOST_CONNECTIONS) throw outage;
+            continue;
+          }
           await client.query('ROLLBACK').catch(() => undefined);
           client.release();
           const state = sqlState(err);
@@ -340,6 +379,12 @@ export class PgDatabase implements Store {
 
   async afterCommitSettled(): Promise<void> {
     while (this.afterCommitWork.size > 0) await Promise.all(this.afterCommitWork);
+  }
+
+  writeTimer: ((ms: number) => void) | undefined;
+
+  queuedWrites(): number {
+    return this.queued.length;
   }
 
   stats(): WriterStats {

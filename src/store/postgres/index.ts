@@ -9,6 +9,7 @@ import { PgDatabase } from './db.js';
 import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
 import { sqlState } from './sql.js';
+import { asStoreUnavailable } from '../errors.js';
 import { PgNotices } from './notices.js';
 import { pgTypes, SESSION_OPTIONS } from './types.js';
 import { PgSharedState } from './shared.js';
@@ -17,6 +18,8 @@ const POOL_SIZE = 10;
 /** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
 const READ_CONNECTIONS = 2;
 const MAX_WRITERS = 32;
+/** How long a query waits for a pool connection (all busy, or the server slow to accept) before it fails. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else the pool's size less its
@@ -40,6 +43,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
     // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN). Sessions in
     // UTC with ISO dates (types.ts).
     options: `${SESSION_OPTIONS} -c plan_cache_mode=force_custom_plan`,
+    // A request never waits on the pool without bound: past this it is a 503 (pool_exhausted).
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);
@@ -62,7 +67,9 @@ async function ensureDatabase(url: string): Promise<void> {
     return;
   } catch (err) {
     if (sqlState(err) !== '3D000') {
-      throw new DbTargetError(`--db ${redactUrl(url)}: cannot connect to PostgreSQL (${(err as Error).message || String(err)})`);
+      // The outage it is, if one (payctl serve waits for the store to come up: cli/wait-for-store.ts).
+      const outage = asStoreUnavailable(err);
+      throw new DbTargetError(`--db ${redactUrl(url)}: cannot connect to PostgreSQL (${(err as Error).message || String(err)})`, outage ? { cause: outage } : undefined);
     }
   } finally {
     await probe.end().catch(() => undefined);

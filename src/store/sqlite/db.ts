@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import type { BatchReducer, Executor, Params, RunResult, SqlReader, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { sqliteRepositories } from './repositories/index.js';
+import { asStoreUnavailable, classifyStoreError } from '../errors.js';
 
 interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
@@ -184,10 +185,6 @@ function openRaw(sqlite3: typeof sqlite3Types, path: string): Promise<sqlite3Typ
       err ? reject(err) : resolve(db),
     );
   });
-}
-
-function isBusy(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && (err as { code: string }).code === 'SQLITE_BUSY';
 }
 
 const isRead = (sql: string) => /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(sql);
@@ -677,14 +674,28 @@ export class Database implements Store {
     return { ...this.counters, statements: this.writer.statementsRun, by_kind: structuredClone(this.writer.byKind) };
   }
 
+  writeTimer: ((ms: number) => void) | undefined;
+
+  queuedWrites(): number {
+    return this.queue.length;
+  }
+
   /**
    * Run `fn` inside a write transaction. Resolves only after the commit, so an
    * acknowledged write is durable. `fn` must use only `tx` (never `db.write` again).
    */
   write<T>(fn: (tx: Tx) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('database is closed'));
+    const timer = this.writeTimer;
+    const queued = timer ? performance.now() : 0;
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, ...(opts.alone ? { alone: true } : {}) });
+      // A full or read-only disk, a lock held past busy_timeout: one StoreUnavailable for every store.
+      const fail = (err: unknown) => {
+        timer?.(performance.now() - queued);
+        reject(classifyStoreError(err));
+      };
+      const done = timer ? (v: unknown) => (timer(performance.now() - queued), resolve(v as T)) : (resolve as (v: unknown) => void);
+      this.queue.push({ fn, resolve: done, reject: fail, ...(opts.alone ? { alone: true } : {}) });
       this.kick();
     });
   }
@@ -705,16 +716,10 @@ export class Database implements Store {
     });
   }
 
-  private async begin(): Promise<void> {
-    // busy_timeout already waits 10 s for another process; keep waiting past that
-    // rather than surfacing SQLITE_BUSY to a caller.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.writer.exec('BEGIN IMMEDIATE');
-      } catch (err) {
-        if (!isBusy(err) || attempt >= 5) throw err;
-      }
-    }
+  private begin(): Promise<void> {
+    // busy_timeout waits 10 s for another process's lock; past that the batch fails as
+    // StoreUnavailable (a 503 to ask again), never a request hanging on.
+    return this.writer.exec('BEGIN IMMEDIATE');
   }
 
   private txFor(batch: Batch, w: WriteState): Tx {
@@ -816,8 +821,10 @@ export class Database implements Store {
       await Promise.all(sent);
       batch.take();
       return true;
-    } catch {
+    } catch (err) {
       await this.writer.exec('ROLLBACK').catch(() => undefined); // "no transaction" when BEGIN itself failed
+      // A store that cannot write now fails the batch (redone with savepoints it would only wait again).
+      if (asStoreUnavailable(err)) throw err;
       return false;
     }
   }

@@ -58,7 +58,7 @@ export const summarySql = {
       ];
     }
     // Rollup rows can reach a count of 0 (their transactions moved to another key).
-    out.sql = `SELECT k AS key, SUM(c) AS count, CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})
+    out.sql = `SELECT k AS key, SUM(c) AS count, CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')}) AS parts
 GROUP BY k HAVING SUM(c) > 0 ORDER BY k`;
     return out;
   },

@@ -217,7 +217,7 @@ function amountHalves(scope: ReportScope): Sql {
     const tail = where(scope, { time: 'created_at', from: { value: split.fullTo, op: '>=' }, to: { value: scope.end, op: '<=' }, onlyStatuses: NET_AMOUNT_STATUSES }, out);
     parts = [`SELECT SUM(net_high) AS h, SUM(net_low) AS l FROM ${days.table} WHERE ${days.where}`, rows(head), rows(tail)];
   }
-  out.sql = `SELECT CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')})`;
+  out.sql = `SELECT CAST(SUM(h) AS TEXT) AS h, CAST(SUM(l) AS TEXT) AS l FROM (${parts.join('\nUNION ALL\n')}) AS parts`;
   return out;
 }
 

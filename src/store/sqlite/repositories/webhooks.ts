@@ -3,7 +3,7 @@
 // (webhook-sends.ts), claim them with a lease (compare-and-set), and record each attempt
 // with the delivery's next state. An endpoint's type patterns are a JSON array and `disabled` 0/1 in the row; a
 // list and a boolean in the entity — converted here.
-import type { Tx } from '../../interfaces/db.js';
+import type { Executor, Tx } from '../../interfaces/db.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 import { SKIP_LOCKED } from '../claims.js';
 import type {
@@ -133,6 +133,8 @@ export const deliveryRepo: WebhookDeliveryStore = {
       `INSERT INTO webhook_deliveries (group_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
       [groupId, endpointId, eventId, at, at],
     ),
+  countPending: async (ex: Executor) =>
+    Number((await ex.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`))?.n ?? 0),
 };
 
 export const attemptRepo: WebhookAttemptStore = {

@@ -1,0 +1,74 @@
+// A TCP proxy in front of the test's PostgreSQL server: the store's faults on demand.
+// `stop()` is the server gone (open connections reset, new ones refused), `start()` it
+// back on the same port; `onCommit` drops a connection at its COMMIT (sent on, or not),
+// so a write whose COMMIT goes unanswered can be made at will.
+import net from 'node:net';
+
+/** What to do with a connection whose client sends COMMIT: send it on then cut the connection (committed), or cut it first (not). */
+export type CommitFault = 'after' | 'before' | undefined;
+
+export class TcpProxy {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  /** The next COMMIT seen (once) is cut this way. */
+  onCommit: CommitFault;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  /** `url` (a postgres:// URL of the target) through this proxy. */
+  url(url: string): string {
+    const u = new URL(url);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  async start(): Promise<void> {
+    const server = net.createServer((client) => this.accept(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Refuse new connections and reset the open ones. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const s of this.sockets) s.resetAndDestroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private accept(client: net.Socket): void {
+    const upstream = net.connect(this.target.port, this.target.host);
+    this.sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    // Once a COMMIT is cut after it was sent on, the server's answer to it (proof it committed) ends the client's connection instead.
+    let cutAfterCommit = false;
+    upstream.on('data', (chunk) => (cutAfterCommit ? client.resetAndDestroy() : client.write(chunk)));
+    client.on('data', (chunk) => {
+      // A simple-query COMMIT: 'Q', its length, "COMMIT\0".
+      const fault = this.onCommit;
+      if (fault && chunk.includes('COMMIT\0')) {
+        this.onCommit = undefined;
+        if (fault === 'after') {
+          cutAfterCommit = true;
+          upstream.write(chunk);
+        } else client.resetAndDestroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+  }
+}
