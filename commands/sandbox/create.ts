@@ -4,6 +4,7 @@ import { sandboxCreated } from '../../src/render/platform.js';
 import { createSandbox, type Sandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
+import { seedDemoInGroup } from '../../src/dev/demo.js';
 
 export default class SandboxCreate extends PayctlCommand {
   static override description = 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock';
@@ -21,7 +22,7 @@ export default class SandboxCreate extends PayctlCommand {
   async run(): Promise<Sandbox> {
     const { flags } = await this.parse(SandboxCreate);
     const p = await this.platform(flags.db);
-    const sandbox = await execute(createSandbox, p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
+    const sandbox = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
     this.log(sandboxCreated(sandbox));
     return sandbox;
   }

@@ -3,7 +3,7 @@
 // a terminal, never under --json (the caller passes json). A new label starts a new bar.
 // cli-progress is loaded on the first bar only, so other runs do not pay for it.
 import { createRequire } from 'node:module';
-import type { Progress } from '../services/clock/scheduler.js';
+import type { Progress } from '../services/clock/chunks.js';
 import type { SingleBar } from 'cli-progress';
 
 export interface ProgressOptions {

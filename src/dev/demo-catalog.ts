@@ -1,6 +1,6 @@
 // Demo data for products, partners and invoices: `payctl init --demo` adds
 // product_ids, partner_ids and invoice_ids (pending invoices due 30 days from now).
-import type { DemoStep } from './demo.js';
+import type { DemoStep } from './demo-step.js';
 import { createProduct } from '../services/catalog/products.js';
 import { createPartner } from '../services/catalog/partners.js';
 import { createInvoice } from '../services/catalog/invoices.js';

@@ -1,6 +1,6 @@
 // Demo data for payment links: `payctl init --demo` adds payment_link_ids (two
 // available links: a fixed amount and an open amount); init prints the first's pay page.
-import type { DemoStep } from './demo.js';
+import type { DemoStep } from './demo-step.js';
 import { createPaymentLink } from '../services/payment-links/payment-links.js';
 import { contextFor } from '../services/context.js';
 import { execute } from '../services/use-case.js';

@@ -3,7 +3,7 @@
 // seed time nor within the next 28 days (one is in a 30-day free trial, one starts a month
 // from now), so the demo's transactions stay as the other steps made them and short clock
 // moves in tests bill nothing; `payctl clock advance 31d` bills both.
-import type { DemoStep } from './demo.js';
+import type { DemoStep } from './demo-step.js';
 import { fixedToken } from '../services/tokens/tokens.js';
 import { storeCard } from '../services/customers/customers.js';
 import { createPlan } from '../services/recurring/plans.js';

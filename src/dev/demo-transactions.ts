@@ -1,7 +1,7 @@
 // Demo data for transactions: a Visa card stored on the demo customer (`card_id`) and a
 // few transactions in different states (`transaction_ids`): a pending sale, a declined
 // sale, an authorized auth (from the stored card) and a captured auth.
-import type { DemoStep } from './demo.js';
+import type { DemoStep } from './demo-step.js';
 import { fixedToken } from '../services/tokens/tokens.js';
 import { storeCard } from '../services/customers/customers.js';
 import { createSale } from '../services/transactions/sale.js';

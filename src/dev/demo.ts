@@ -11,25 +11,12 @@ import { catalogDemoStep } from './demo-catalog.js';
 import { transactionsDemoStep } from './demo-transactions.js';
 import { recurringDemoStep } from './demo-recurring.js';
 import { paymentLinksDemoStep } from './demo-payment-links.js';
-import { onboardingDemoStep } from '../services/onboarding/onboarding.js';
+import { onboardingDemoStep } from './demo-onboarding.js';
+import type { DemoState, DemoStep } from './demo-step.js';
 import { sha256 } from '../lib/hash.js';
 import { newId } from '../lib/ids.js';
 import { contextFor } from '../services/context.js';
 import { executeRaw, execute } from '../services/use-case.js';
-
-export interface DemoState {
-  group_id: string;
-  processor_id: string;
-  linked_account_id: string;
-  customer_id: string;
-  steps: string[];
-  [extra: string]: unknown;
-}
-
-export interface DemoStep {
-  name: string;
-  run(p: Platform, state: DemoState): Promise<Partial<DemoState>>;
-}
 
 const demoCustomer = (p: Platform, groupId: string) =>
   executeRaw(createCustomer, p, contextFor(p, groupId), {

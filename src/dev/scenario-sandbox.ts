@@ -10,6 +10,7 @@ import { createKey, revokeKey } from '../services/groups/keys.js';
 import { listLinkedAccounts, listProcessors } from '../services/groups/groups.js';
 import type { Platform } from '../services/platform.js';
 import { createSandbox } from '../services/sandboxes/sandboxes.js';
+import { seedDemoInGroup } from './demo.js';
 import { execute } from '../services/use-case.js';
 import { createSandboxOverApi, handleOf, type SandboxHandle } from './scenario-run.js';
 
@@ -39,6 +40,6 @@ export async function sandboxForRun(
   if (opts.adminToken) return { handle: await createSandboxOverApi(opts.url, opts.adminToken, scenario.sandbox, scenario.name), release: async () => {} };
   const p = await opts.platform();
   const spec = scenario.sandbox ?? {};
-  const made = await execute(createSandbox, p, contextFor(p, undefined), { name: spec.name ?? scenario.name.slice(0, 100), demo: spec.demo, clock: spec.clock });
+  const made = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: spec.name ?? scenario.name.slice(0, 100), demo: spec.demo, clock: spec.clock });
   return { handle: handleOf(made as unknown as Record<string, unknown>), release: async () => {} };
 }

@@ -9,7 +9,7 @@ import { randomFillSync } from 'node:crypto';
 import type { Platform } from '../services/platform.js';
 import { contextFor } from '../services/context.js';
 import { execute } from '../services/use-case.js';
-import type { Progress } from '../services/clock/scheduler.js';
+import type { Progress } from '../services/clock/chunks.js';
 import { listGroups, listLinkedAccounts, listProcessors, requireGroup } from '../services/groups/groups.js';
 import type { CustomerEntity } from '../domain/customers.js';
 import type { TransactionStatus } from '../domain/transactions.js';

@@ -123,7 +123,7 @@ export interface RouteDef<Path extends string = string> {
   /** Per-client-address limit checked before auth and body parsing (pay: both paths share one bucket). */
   rateLimit?: RateLimitRule;
   /** The sandbox whose faults apply when the path names no group (the public pay path: the link's group). */
-  faultGroupOf?(ctx: RouteContext): Promise<string | undefined>;
+  faultGroupOf?(ctx: RouteContext<PathParams<Path>>): Promise<string | undefined>;
   handler(ctx: RouteContext<PathParams<Path>>): Promise<unknown>;
 }
 

@@ -63,7 +63,7 @@ export interface Answer {
 }
 
 /** A copy of an answer as it is now (a result changed after the record must not look recorded). */
-function snapshot(body: unknown): unknown {
+function snapshot<T>(body: T): T | undefined {
   try {
     return structuredClone(body);
   } catch {

@@ -4,17 +4,8 @@
 // which key to claim, and the use case hands its changes over through `uow.tx`.
 import type { Tx } from '../store/interfaces/db.js';
 import type { RequestContext } from './context.js';
-import { appendEvents } from './events/events.js';
+import { appendEvents, type PendingEvent } from './events/events.js';
 import { StoreUnavailable } from '../store/errors.js';
-
-/** Something that happened, recorded with the change that made it happen. */
-export interface PendingEvent {
-  type: string;
-  data: unknown;
-  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time; `at` alone: the instant of the change it records. */
-  group?: string;
-  at?: string;
-}
 
 export interface UnitOfWork {
   /** The write transaction: pass it to repositories. */

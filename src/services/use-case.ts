@@ -34,9 +34,9 @@ export async function executeRaw<S extends z.ZodType, C extends RequestContext, 
  * an object (none at all, an array) is passed as it is, so its schema names the problem
  * as before; a body field named like a path parameter is not a field of the request.
  */
-export function withParams(body: unknown, params: Record<string, string>): unknown {
+export function withParams<B, P extends Record<string, string>>(body: B, params: P): B | (B & P) {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const clash = Object.keys(params).filter((k) => Object.hasOwn(body, k));
   if (clash.length) throw validationError(clash.map((path) => ({ path, message: 'is not a field of this request' })));
-  return { ...(body as Record<string, unknown>), ...params };
+  return { ...body, ...params };
 }

@@ -9,6 +9,7 @@ import { runDueWork } from '../../src/services/clock/scheduler.js';
 import { contextFor } from '../../src/services/context.js';
 import { groupClockRepo } from '../../src/store/sqlite/repositories/group-clocks.js';
 import { execute } from '../../src/services/use-case.js';
+import { seedDemoInGroup } from '../../src/dev/demo.js';
 
 const DAY = 86_400_000;
 
@@ -19,7 +20,7 @@ test('a platform advance bills each group at its own time; a group advance bills
   const p = await tempPlatform();
   try {
     const ctx = contextFor(p, undefined);
-    const [ahead, behind, other] = [await execute(createSandbox, p, ctx, { demo: true }), await execute(createSandbox, p, ctx, { demo: true }), await execute(createSandbox, p, ctx, { demo: true })];
+    const [ahead, behind, other] = [await execute(createSandbox(seedDemoInGroup), p, ctx, { demo: true }), await execute(createSandbox(seedDemoInGroup), p, ctx, { demo: true }), await execute(createSandbox(seedDemoInGroup), p, ctx, { demo: true })];
     // The demo's first charge falls due 30 days in (the end of the Starter trial).
     const moved = await execute(moveGroupClock, p, ctx, { group_id: ahead.group_id, advance: '29d' });
     assert.equal(moved.work['subscription-billing'], 0);

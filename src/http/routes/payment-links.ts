@@ -66,7 +66,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     // The link's group is the sandbox whose faults (operation pay) apply, as on the group path.
-    faultGroupOf: (c) => paymentLinkGroup(c.platform, c.params.payment_link_id!),
+    faultGroupOf: (c) => paymentLinkGroup(c.platform, c.params.payment_link_id),
     handler: (c) =>
       executeRaw(payPaymentLink, c.platform, c.ctx, {
         payment_link_id: c.params.payment_link_id,

@@ -18,6 +18,10 @@ import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
 import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
 import { RawResponse } from '../route.js';
+import { seedDemoInGroup } from '../../dev/demo.js';
+
+/** Creating a sandbox with `demo` seeds it with `payctl init --demo`'s data (the service is handed the seeder). */
+const createSandboxWithDemo = createSandbox(seedDemoInGroup);
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -36,7 +40,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => executeRaw(createSandbox, c.platform, c.ctx, c.body ?? {}),
+    handler: (c) => executeRaw(createSandboxWithDemo, c.platform, c.ctx, c.body ?? {}),
   },
   {
     method: 'GET',

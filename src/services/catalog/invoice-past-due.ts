@@ -3,7 +3,7 @@
 // group's time at which the clock saw it). The status itself stays derived on read.
 import type { Platform } from '../platform.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { pastDueCutoffDay } from '../../domain/catalog.js';
 import { appendClockEvent, event } from '../events/events.js';
 import { loadInvoice } from './invoices.js';

@@ -1,7 +1,7 @@
 // Invoices (spec 9, 10, 11; create, get and list are extensions). Status is stored as
 // pending, paid or archived; past_due is derived from the due day and the platform
 // clock every time an invoice is read, so it is right the moment the clock moves.
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { forGroup, type Platform } from '../platform.js';

@@ -8,7 +8,8 @@
 import { counted } from '../telemetry.js';
 import { forGroup, type Platform } from '../platform.js';
 import type { Store } from '../../store/interfaces/db.js';
-import { runDueWork, type Progress } from './scheduler.js';
+import { runDueWork } from './scheduler.js';
+import type { Progress } from './chunks.js';
 import { estimateDueCharges } from '../recurring/billing.js';
 import { countToSettle } from '../transactions/settlement.js';
 

@@ -8,6 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import type { WriteOptions } from '../../store/interfaces/db.js';
 
+/** Told how far a long job is (chunks done of the total, what it is working on): the CLI's bar, a catch-up's report. */
+export type Progress = (done: number, total: number, label: string) => void;
+
 /**
  * How a chunk is queued on the writer: in a transaction of its own, so no request's write
  * shares (and waits out) its budget; and it claims the rows it works on, so several

@@ -1,6 +1,7 @@
 // Moving the platform clock, then running whatever fell due.
 import type { Platform } from '../platform.js';
-import { runDueWork, type Progress } from './scheduler.js';
+import { runDueWork } from './scheduler.js';
+import type { Progress } from './chunks.js';
 
 export interface ClockState {
   now: string;

@@ -15,11 +15,10 @@ import { runSettlement } from '../transactions/settlement.js';
 import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
 import { deliverDue } from '../webhooks/delivery.js';
-import { resumeForks } from '../sandboxes/sandboxes.js';
+import { resumeForks } from '../sandboxes/fork-run.js';
 import { dropStaleImports } from '../sandboxes/import.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
-
-export type Progress = (done: number, total: number, label: string) => void;
+import type { Progress } from './chunks.js';
 
 /** Work of the groups in `scope`, due by `until` (their time); `p.clock` reads their time. Returns a count of work done. */
 export interface GroupJob {

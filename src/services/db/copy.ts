@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { invalidRequest, validationError } from '../../errors.js';
 import { parseDbTarget, redactUrl } from '../../config/env.js';
 import { LATEST_VERSION } from '../../store/sqlite/migrations/latest.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 
 export interface CopyRequest {
   /** A SQLite file. */

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type { Tx } from '../../store/interfaces/db.js';
 import type { GroupContext, RequestContext } from '../context.js';
-import type { PendingEvent } from '../unit-of-work.js';
 import type { EventEntity } from '../../store/interfaces/events.js';
 import {
   EVENT_FAMILIES,
@@ -27,6 +26,15 @@ import type { Platform } from '../platform.js';
 import { uuid } from '../../domain/strings.js';
 import { nudgeAfterCommit } from './nudge.js';
 import { nudgeDelivery } from '../webhooks/delivery-loop.js';
+
+/** Something that happened, recorded with the change that made it happen. */
+export interface PendingEvent {
+  type: string;
+  data: unknown;
+  /** For work done for a group other than the context's (a public page acts for the object's group): its group and time; `at` alone: the instant of the change it records. */
+  group?: string;
+  at?: string;
+}
 
 export interface EventData {
   object: unknown;

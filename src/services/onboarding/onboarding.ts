@@ -7,9 +7,8 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { event } from '../events/events.js';
-import { contextFor, type RequestContext } from '../context.js';
-import { execute, useCase } from '../use-case.js';
-import type { DemoStep } from '../../dev/demo.js';
+import type { RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import { signupEntrySchema, maskSensitive, type SignupEntry, type SignupEntryEntity } from '../../domain/onboarding.js';
 import {
   accountName,
@@ -140,12 +139,3 @@ async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<
 
 /** The stored entry (sensitive numbers masked), for operators and tests. */
 export const getSignupEntry = (p: Platform, id: string): Promise<SignupEntryEntity | undefined> => p.db.repos.signupEntries.find(p.db, id);
-
-/** `payctl init --demo`: one signup form, printed as signup_form_id. */
-export const onboardingDemoStep: DemoStep = {
-  name: 'signup-form',
-  async run(p) {
-    const form = await execute(createSignupForm, p, contextFor(p, undefined), { name: 'Demo signup form' });
-    return { signup_form_id: form.id };
-  },
-};

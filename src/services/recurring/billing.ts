@@ -14,7 +14,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/interfaces/db.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { chargeInTx, type PaymentSource } from '../transactions/charge.js';
 import { subscriptionChargeFault } from '../faults/injector.js';
 import type { PaymentMethods } from '../../store/interfaces/recurring.js';
@@ -30,9 +30,9 @@ import {
 } from '../../domain/recurring.js';
 import type { SubscriptionChargeEntity, SubscriptionEntity } from '../../domain/recurring/entities.js';
 import { newId } from '../../lib/ids.js';
-import type { PendingEvent } from '../unit-of-work.js';
+import type { PendingEvent } from '../events/events.js';
 import { appendClockEvent, chargeEvent, event } from '../events/events.js';
-import { toSubscription } from './subscriptions.js';
+import { toSubscription } from './mapper.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer } from '../clock/chunks.js';
 

@@ -12,10 +12,10 @@ import type { RequestContext } from '../context.js';
 import type { Store } from '../../store/interfaces/db.js';
 import { planTerms } from '../../domain/recurring.js';
 import { appendClockEvent, appendEvents, updatedEvent } from '../events/events.js';
-import type { PendingEvent } from '../unit-of-work.js';
+import type { PendingEvent } from '../events/events.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { applyTerms } from './billing.js';
-import { toSubscription } from './subscriptions.js';
+import { toSubscription } from './mapper.js';
 import { AppError } from '../../errors.js';
 import type { SubscriptionEntity } from '../../domain/recurring/entities.js';
 

@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { platformClock } from '../platform.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 
 /** Rows read per page. */
 const PAGE_ROWS = 1000;

@@ -6,13 +6,13 @@
 import { counted } from '../telemetry.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Platform } from '../platform.js';
+import { withGroupClock, type Platform } from '../platform.js';
 import type { Store, Tx } from '../../store/interfaces/db.js';
 import type { FinishedFork, ForkProgress } from '../../store/interfaces/platform.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { newId } from '../../lib/ids.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 
 /** What finishing a fork gives its caller (the one who receives the keys). */
 export interface ForkDone extends FinishedFork {
@@ -21,6 +21,20 @@ export interface ForkDone extends FinishedFork {
 }
 
 export type Finish = (tx: Tx, forkId: string, done: FinishedFork) => Promise<unknown>;
+
+/** A fork made whole, as the fork's answer shows it (its keys, issued at the start, aside). */
+export interface ForkedGroup {
+  group_id: string;
+  name: string;
+  status: 'active';
+  processor_id: string;
+  linked_account_id: string;
+  clock: string;
+  created_at: string;
+  forked_from: string;
+  id_map: Record<string, string>;
+  rows: Record<string, number>;
+}
 
 const fresh = { id: newId, secret: () => invoiceSlug(randomBytes(SLUG_BYTES)) };
 
@@ -61,6 +75,38 @@ export function runFork(p: Platform, forkId: string, finish: Finish, progress?: 
   }).finally(() => mine.delete(forkId));
   mine.set(forkId, run);
   return run;
+}
+
+/** The last step of a fork, in the write that makes its group whole: its name, creation time and status active (its keys were issued at the start). */
+export function finishFork(p: Platform): Finish {
+  return async (tx, newGroupId, done): Promise<ForkedGroup> => {
+    const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
+    const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
+    await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
+    const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
+    const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
+    return {
+      group_id: newGroupId,
+      name: done.name,
+      status: 'active',
+      processor_id: processor?.id ?? '',
+      linked_account_id: account?.id ?? '',
+      clock: now,
+      created_at: now,
+      forked_from: done.source_id,
+      id_map: done.idMap,
+      rows: done.copied,
+    };
+  };
+}
+
+/** Go on with every fork not over (the server's tick after a kill -9; the keys its request answered with then work). Returns forks finished. */
+export async function resumeForks(p: Platform): Promise<number> {
+  let n = 0;
+  for (const forkId of await p.db.repos.groupRows.pendingForks(p.db)) {
+    if (await runFork(p, forkId, finishFork(p))) n++;
+  }
+  return n;
 }
 
 /** How often a progress bar is told of a fork (its size is counted each time). */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Platform } from '../platform.js';
 import { platformClock, withGroupClock } from '../platform.js';
 import type { RequestContext } from '../context.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { FileChecker, fileRefused, remapRow, type FileHeader, type Row } from '../../domain/sandbox-file.js';
 import type { ImportedSandbox, ImportProgressState } from '../../domain/sandboxes.js';
@@ -25,7 +25,7 @@ import { newWebhookSecret } from '../webhooks/endpoints.js';
 import { newId } from '../../lib/ids.js';
 import { AppError, notFound } from '../../errors.js';
 import { unitOfWork } from '../unit-of-work.js';
-import { issueKeys } from './sandboxes.js';
+import { issueKeys } from './keys.js';
 
 /** A line longer than this is refused (a row is a few KiB; this bounds what one line can make the server hold). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;

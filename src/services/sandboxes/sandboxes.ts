@@ -7,13 +7,11 @@
 // time comes from its own clock.
 import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
-import { mintKey } from '../groups/keys.js';
-import { seedDemoInGroup } from '../../dev/demo.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
 import { ENV, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
-import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
+import type { Permission } from '../../domain/permissions.js';
 import {
   createSandboxSchema,
   forkSandboxSchema,
@@ -26,10 +24,10 @@ import {
 import { clockMoveTarget, parseInstant } from '../../domain/time.js';
 import { notFound, sandboxForking, sandboxImporting, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Tx } from '../../store/interfaces/db.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
-import { forkProgress, runFork, type Finish } from './fork-run.js';
+import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
+import { issueKeys } from './keys.js';
 import type { ForkProgress } from '../../store/interfaces/platform.js';
 import type { RequestContext } from '../context.js';
 
@@ -45,21 +43,25 @@ export interface Sandbox {
   [demoIds: string]: unknown;
 }
 
-/** One key per permission kind, inserted in `tx`. */
-export async function issueKeys(tx: Tx, groupId: string, now: string): Promise<Record<Permission, string>> {
-  const keys = {} as Record<Permission, string>;
-  const rows = PERMISSIONS.map((permission) => {
-    const { key, row } = mintKey(groupId, [permission], `sandbox ${permission}`, now);
-    keys[permission] = key;
-    return row;
-  });
-  await tx.repos.apiKeys.insertMany(tx, rows);
-  return keys;
+/** The ids a new sandbox's demo data is made in. */
+export interface SandboxIds {
+  group_id: string;
+  processor_id: string;
+  linked_account_id: string;
 }
 
-export const createSandbox = useCase({ input: createSandboxSchema, run: create });
+/**
+ * Fills a new sandbox with demo data at its clock and returns the demo ids (customer_id …):
+ * dev/demo.ts's seedDemoInGroup, handed in by the route or command, so this service does
+ * not depend on the demo scripts (which call services themselves).
+ */
+export type DemoSeeder = (g: Platform, ids: SandboxIds) => Promise<Record<string, unknown>>;
 
-async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>): Promise<Sandbox> {
+/** Create a sandbox (`demo`: filled by `seedDemo`). */
+export const createSandbox = (seedDemo: DemoSeeder) =>
+  useCase({ input: createSandboxSchema, run: (p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>) => create(p, ctx, input, seedDemo) });
+
+async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>, seedDemo: DemoSeeder): Promise<Sandbox> {
   const base = platformClock(p);
   const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
   const groupId = newId();
@@ -74,8 +76,8 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
     await tx.repos.linkedAccounts.insert(tx, account);
     return issueKeys(tx, groupId, now);
   });
-  const ids = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
-  const demo = input.demo ? await seedDemoInGroup(g, ids) : {};
+  const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
+  const demo = input.demo ? await seedDemo(g, ids) : {};
   // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
   if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
   return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...demo };
@@ -151,7 +153,7 @@ export const forkSandbox = useCase({
   run: (p: Platform, ctx: RequestContext, input) => fork(p, ctx, input, { answerWithinMs: answerBudget(p.env, ENV.forkAnswerMs) }),
 });
 
-export type ForkedSandbox = Sandbox & { status: 'active'; forked_from: string; id_map: Record<string, string>; rows: Record<string, number> };
+export type ForkedSandbox = Sandbox & ForkedGroup;
 
 /**
  * Fork `input.group_id`. Without `answerWithinMs` the answer waits for the whole copy;
@@ -211,38 +213,6 @@ export async function fork(
     created_at: g.created_at,
     forked_from: sourceId,
   };
-}
-
-/** The last step of a fork, in the write that makes its group whole: its name, creation time and status active (its keys were issued at the start). */
-function finishFork(p: Platform): Finish {
-  return async (tx, newGroupId, done): Promise<Omit<ForkedSandbox, 'keys'>> => {
-    const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
-    const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
-    await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
-    const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
-    const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
-    return {
-      group_id: newGroupId,
-      name: done.name,
-      status: 'active',
-      processor_id: processor?.id ?? '',
-      linked_account_id: account?.id ?? '',
-      clock: now,
-      created_at: now,
-      forked_from: done.source_id,
-      id_map: done.idMap,
-      rows: done.copied,
-    };
-  };
-}
-
-/** Go on with every fork not over (the server's tick after a kill -9; the keys its request answered with then work). Returns forks finished. */
-export async function resumeForks(p: Platform): Promise<number> {
-  let n = 0;
-  for (const forkId of await p.db.repos.groupRows.pendingForks(p.db)) {
-    if (await runFork(p, forkId, finishFork(p))) n++;
-  }
-  return n;
 }
 
 /** A sandbox's state: its clock, status and, while it is forking or importing, how far that is. */

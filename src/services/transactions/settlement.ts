@@ -4,7 +4,7 @@
 // a bigger day closes several). Auths never captured within 7 days expire.
 // State-based and compare-and-set, so running it twice (or in two processes) is harmless.
 import type { Platform } from '../platform.js';
-import type { Progress } from '../clock/scheduler.js';
+import type { Progress } from '../clock/chunks.js';
 import { newId } from '../../lib/ids.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { Tx } from '../../store/interfaces/db.js';

@@ -1,0 +1,42 @@
+// Guards the review keeps finding slipped. A route reads its path parameters typed by its
+// path (RouteContext<PathParams<Path>>), so a non-null assertion on one hides a route
+// whose path lacks the parameter. Services take typed use-case input: the few that still
+// take a raw `body: unknown` are listed here, so a new one is a decision, not a slip.
+import '../helpers/env.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../../src/lib/paths.js';
+import { typescriptFiles } from './sources.js';
+
+const PARAM_ASSERTION = /\bparams(\.\w+|\[[^\]]+\])!/;
+const RAW_BODY = /\bbody: unknown\b/;
+
+/** Raw bodies services still take: the unit of work's answer, the idempotency record's, onboarding's signup entry (checked field by field against its form). */
+const RAW_BODIES = [
+  'src/services/idempotency.ts: body: unknown;',
+  'src/services/onboarding/onboarding.ts: async function formProblems(ex: Executor, body: unknown): Promise<FieldProblem[]> {',
+  'src/services/onboarding/onboarding.ts: async function submit(p: Platform, ctx: RequestContext, body: unknown): Promise<SubmitOutcome> {',
+  'src/services/onboarding/onboarding.ts: export async function validateSignupEntry(p: Platform, body: unknown): Promise<{ entry?: SignupEntry; problems: FieldProblem[] }> {',
+  'src/services/unit-of-work.ts: answer(status: number, body: unknown): void;',
+  'src/services/unit-of-work.ts: let answer: { status: number; body: unknown } | undefined;',
+];
+
+const matching = (dirs: string[], pattern: RegExp): string[] =>
+  dirs.flatMap((dir) => [...typescriptFiles(dir)].flatMap((f) => readFileSync(path.join(packageRoot, f), 'utf8').split('\n').filter((l) => pattern.test(l)).map((l) => `${f}: ${l.trim()}`)));
+
+test('no non-null assertion on a path parameter', () => {
+  assert.deepEqual(matching(['src', 'commands'], PARAM_ASSERTION), []);
+});
+
+test('services take `body: unknown` only where listed', () => {
+  assert.deepEqual(matching(['src/services'], RAW_BODY).sort(), [...RAW_BODIES].sort());
+});
+
+test('the patterns find what they are for', () => {
+  assert.match('faultGroupOf: (c) => find(c.params.payment_link_id!)', PARAM_ASSERTION);
+  assert.match("c.params['group_id']!", PARAM_ASSERTION);
+  assert.doesNotMatch('c.params.payment_link_id !== undefined', PARAM_ASSERTION);
+  assert.match('export function withParams(body: unknown, params: Record<string, string>)', RAW_BODY);
+});
