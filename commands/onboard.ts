@@ -83,7 +83,7 @@ export default class Onboard extends PayctlCommand {
         ['business account', `${e.group_id} (group, ${e.status})`],
         ['signup form', e.signup_form_id],
         ['created', dateTime(e.created_at)],
-        ['confirmation e-mail', `${DELIVERY_TEXT[e.email_delivery]}; see payctl outbox show ${e.confirmation_email_id}`],
+        ['confirmation e-mail', `${DELIVERY_TEXT[e.email_delivery]}; see payctl outbox get ${e.confirmation_email_id}`],
       ]),
     );
     if (outcome.status === 202) {

@@ -105,7 +105,7 @@ export default class Report extends PayctlCommand {
   private async groupOf(p: Platform, flag: string | undefined): Promise<string> {
     if (flag) return (await requireGroup(p.db, flag)).id;
     const first = (await execute(listGroups, p, contextFor(p, undefined), {}))[0];
-    if (!first) throw new AppError(400, 'validation_error', 'there is no group yet: run `payctl init --demo`, or pass --group');
+    if (!first) throw new AppError(400, 'validation_error', `there is no group yet in the database ${p.db.location}: run \`payctl init --demo\`, or pass --group`);
     return first.id;
   }
 
@@ -185,14 +185,15 @@ export default class Report extends PayctlCommand {
 }
 
 async function human(result: ReportResult, raw: RawQuery): Promise<string> {
-  const [{ keyValues, table }, { TABLE_HEAD, tableRow }] = await Promise.all([import('../src/render/table.js'), import('../src/render/report.js')]);
+  const [{ keyValues, table }, { TABLE_HEAD, tableRow }, { pageFooter }] = await Promise.all([
+    import('../src/render/table.js'),
+    import('../src/render/report.js'),
+    import('../src/render/page-footer.js'),
+  ]);
   if ('items' in result) {
     const offset = Number(raw.offset ?? 0);
     const shown = result.items.length;
-    const footer =
-      shown === 0
-        ? `No transactions on this page (${result.total_count} match).`
-        : `Showing ${offset + 1}–${offset + shown} of ${result.total_count}${offset + shown < result.total_count ? ' (more with --offset, every row with --output csv)' : ''}.`;
+    const footer = pageFooter({ shown, total: result.total_count, offset, also: 'every row with --output csv' });
     return `${table(TABLE_HEAD, result.items.map(tableRow))}\n${footer}`;
   }
   if ('total_count' in result) return keyValues([['total_count', result.total_count]]);

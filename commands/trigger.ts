@@ -9,7 +9,7 @@ import { table } from '../src/render/table.js';
 
 export default class Trigger extends PayctlCommand {
   static override description = [
-    'Make an event of TYPE happen for real and print the events it caused (--json: the event of TYPE, exactly as `payctl events show ID --json` prints it).',
+    'Make an event of TYPE happen for real and print the events it caused (--json: the event of TYPE, exactly as `payctl events get ID --json` prints it).',
     "It drives the real API on the group (with a key that lives only for the run) and, for what the clock does (settlement, expiry, billing, past due), moves the group's clock as `payctl clock advance --group` does — only with --move-clock, as it cannot be undone (try it in a sandbox: `payctl sandbox create --demo`). A running `payctl serve` streams the events to `payctl listen` and delivers them to webhook endpoints.",
     `Types: ${TRIGGER_TYPES.join(', ')}.`,
   ].join('\n\n');
@@ -47,7 +47,7 @@ export default class Trigger extends PayctlCommand {
     this.log(`Triggering ${type}: ${RECIPES[type].does}`);
     const result = await trigger(p, flags.group, type);
     this.log(table(EVENT_COLUMNS, eventRows(result.events)));
-    this.log(`${result.events.length} event${result.events.length === 1 ? '' : 's'} (payctl events show ID for one)`);
+    this.log(`${result.events.length} event${result.events.length === 1 ? '' : 's'} (payctl events get ID for one)`);
     for (const f of result.faults) this.log(`Injected fault: ${f}`);
     // The API's event object of the type asked for (the last one, when the recipe caused several).
     return result.events.findLast((e) => e.type === type)!;

@@ -3,6 +3,7 @@
 // (anything else: a 500 without internals, or a one-line CLI error).
 import { z } from 'zod';
 import type { StoreUnavailable } from './store/errors.js';
+import { closest } from './lib/closest.js';
 
 export const ERROR_TYPES = [
   'validation_error',
@@ -103,15 +104,44 @@ export function dottedPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map((p) => String(p)).join('.');
 }
 
-export function fieldsFromZod(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldProblem[] {
+/** Whether `path` names a field that is absent from `input` (its parent is an object without that key). */
+function absentIn(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  if (path.length === 0) return false;
+  let parent: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (parent === null || typeof parent !== 'object') return false;
+    parent = (parent as Record<PropertyKey, unknown>)[key];
+  }
+  return parent !== null && typeof parent === 'object' && !Array.isArray(parent) && (parent as Record<PropertyKey, unknown>)[path[path.length - 1]!] === undefined;
+}
+
+/**
+ * A field that is missing says "is required" whatever its rule (a missing `source` is not
+ * "must be one of …"), with the rule after it; `input` is the value parsed, when known.
+ */
+function messageOf(issue: z.core.$ZodIssue, input: unknown): string {
+  const typeRule = issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union';
+  if (!typeRule || input === undefined || !absentIn(input, issue.path) || issue.message.startsWith('is required')) return issue.message;
+  // zod's own wording for a missing value ("Invalid input: expected string, received undefined") says nothing more.
+  return /received undefined/.test(issue.message) ? 'is required' : `is required (${issue.message})`;
+}
+
+/** "… is not a field of this request", with the known name nearest to it (src/lib/closest.ts) when one is close. */
+export function unknownName(what: string, key: string, known: readonly string[] = []): string {
+  const guess = closest(key, known);
+  return `is not a ${what}${guess ? `: did you mean ${guess}?` : ''}`;
+}
+
+/** `known`: the top-level field names of the schema, for a suggestion after an unknown one. */
+export function fieldsFromZod(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = [], input?: unknown, known?: readonly string[]): FieldProblem[] {
   return error.issues.flatMap((issue) =>
     // An unknown field gets its own path (no mass assignment: `status` on a sale is refused by name).
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({
           path: dottedPath([...prefix, ...issue.path, key]),
-          message: 'is not a field of this request',
+          message: unknownName('field of this request', key, issue.path.length === 0 ? known : undefined),
         }))
-      : [{ path: dottedPath([...prefix, ...issue.path]) || '(body)', message: issue.message }],
+      : [{ path: dottedPath([...prefix, ...issue.path]) || '(body)', message: messageOf(issue, input) }],
   );
 }
 
@@ -125,6 +155,6 @@ function describeFields(fields: FieldProblem[]): string {
 /** Parse `input` with `schema` or throw a 400 naming every bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(fieldsFromZod(result.error, prefix));
+  if (!result.success) throw validationError(fieldsFromZod(result.error, prefix, input, schema instanceof z.ZodObject ? Object.keys(schema.shape) : undefined));
   return result.data;
 }

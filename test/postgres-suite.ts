@@ -70,6 +70,7 @@ export const POSTGRES_SUITE = [
   'http/invoice-page.test.js',
   'http/invoices.test.js',
   'http/json-numbers.test.js',
+  'http/metrics.test.js',
   'http/onboarding.test.js',
   'http/openapi.test.js',
   'http/page-headers.test.js',

@@ -9,6 +9,8 @@ import { execute } from '../../src/services/use-case.js';
 
 export default class CustomerGet extends PayctlCommand {
   static override description = 'Show a customer with stored cards and bank accounts';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['customer:show'];
   static override examples = ['<%= config.bin %> customer get CUSTOMER_ID --group GROUP_ID'];
   static override args = { id: Args.string({ description: 'customer id', required: true }) };
   static override flags = { group: groupFlag };

@@ -4,6 +4,7 @@ import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listCustomers } from '../../src/services/customers/customers.js';
 import type { Customer } from '../../src/domain/customers.js';
 import { customerTable } from '../../src/render/customers.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 
@@ -17,7 +18,7 @@ export default class CustomerList extends PayctlCommand {
     const p = await this.platform(flags.db);
     const items = await execute(listCustomers, p, contextFor(p, flags.group), { limit: flags.limit, offset: flags.offset });
     this.log(items.length ? customerTable(items) : 'No customers.');
-    this.log(`${items.length} shown (offset ${flags.offset})${items.length === flags.limit ? `; more with --offset ${flags.offset + flags.limit}` : ''}`);
+    this.log(pageFooter({ shown: items.length, offset: flags.offset, limit: flags.limit }));
     return items;
   }
 }

@@ -5,6 +5,7 @@ import { listEvents } from '../../src/services/events/events.js';
 import { typePattern, type EventList } from '../../src/domain/events.js';
 import { eventRows, EVENT_COLUMNS } from '../../src/render/events.js';
 import { table } from '../../src/render/table.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { limitFlag, startingAfterFlag } from '../../src/cli/flags/paging.js';
@@ -43,7 +44,7 @@ export default class EventsList extends PayctlCommand {
     const items = result.data.items;
     if (items.length === 0) this.log('no events');
     else this.log(table(EVENT_COLUMNS, eventRows(items)));
-    if (result.data.has_more) this.log(`more: --starting-after ${items[items.length - 1]!.id}`);
+    this.log(pageFooter({ shown: items.length, ...(result.data.has_more ? { next: `--starting-after ${items[items.length - 1]!.id}` } : {}) }));
     return result;
   }
 }

@@ -13,7 +13,9 @@ export default class GroupList extends PayctlCommand {
     const { flags } = await this.parse(GroupList);
     const p = await this.platform(flags.db);
     const groups = await execute(listGroups, p, contextFor(p, undefined), {});
-    this.log(groupTable(groups));
+    // An empty list most often means another database than the user meant: name the file.
+    if (groups.length === 0) process.stderr.write(`No groups in the database ${p.db.location}: \`payctl init --demo\` adds a demo group, \`payctl config list\` shows which database this folder uses.\n`);
+    else this.log(groupTable(groups));
     return groups;
   }
 }

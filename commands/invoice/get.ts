@@ -9,6 +9,8 @@ import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class InvoiceGet extends PayctlCommand {
   static override description = 'Show an invoice with its lines and public page link (status as of the platform clock)';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['invoice:show'];
   static override examples = ['<%= config.bin %> invoice get INVOICE_ID --group GROUP_ID', '<%= config.bin %> invoice get INVOICE_ID --group GROUP_ID --json'];
   static override args = { id: Args.string({ description: 'invoice id', required: true }) };
   static override flags = { group: groupFlag };

@@ -4,7 +4,8 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listInvoices } from '../../src/services/catalog/invoices.js';
 import { INVOICE_STATUSES, type InvoiceList } from '../../src/domain/catalog.js';
-import { invoiceTable, pageFooter } from '../../src/render/catalog.js';
+import { invoiceTable } from '../../src/render/catalog.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw } from '../../src/services/use-case.js';
 
@@ -31,7 +32,7 @@ export default class InvoiceListCommand extends PayctlCommand {
       ...(flags.partner !== undefined ? { partner_id: flags.partner } : {}),
     });
     this.log(invoiceTable(result.data.items));
-    this.log(pageFooter(result.data.items.length, result.data.total_count, flags.offset));
+    this.log(pageFooter({ shown: result.data.items.length, total: result.data.total_count, offset: flags.offset }));
     return result;
   }
 }

@@ -9,6 +9,8 @@ import { execute } from '../../src/services/use-case.js';
 
 export default class LinkGet extends PayctlCommand {
   static override description = 'Show a payment link';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['link:show'];
   static override examples = ['<%= config.bin %> link get LINK_ID --group GROUP_ID', '<%= config.bin %> link get LINK_ID --group GROUP_ID --json'];
   static override args = { id: Args.string({ description: 'payment link id', required: true }) };
   static override flags = { group: groupFlag };

@@ -4,6 +4,7 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { listPaymentLinks } from '../../src/services/payment-links/payment-links.js';
 import { LINK_STATUSES, type PaymentLinkList } from '../../src/domain/payment-links.js';
 import { linkTable } from '../../src/render/payment-links.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { contextFor } from '../../src/services/context.js';
 import { executeRaw } from '../../src/services/use-case.js';
@@ -30,7 +31,7 @@ export default class LinkList extends PayctlCommand {
     });
     const items = result.data.items;
     this.log(linkTable(items));
-    this.log(`${items.length} of ${result.data.total_count} payment link${result.data.total_count === 1 ? '' : 's'}`);
+    this.log(pageFooter({ shown: items.length, total: result.data.total_count, offset: flags.offset }));
     return result;
   }
 }

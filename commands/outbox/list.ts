@@ -4,6 +4,7 @@ import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listOutbox } from '../../src/mail/outbox.js';
 import { EMAIL_KINDS, type OutboxEmail } from '../../src/domain/email.js';
 import { outboxTable } from '../../src/render/outbox.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 
 export default class OutboxList extends PayctlCommand {
   static override description = 'List e-mails the platform sent (receipts, invoices, onboarding), newest first';
@@ -17,6 +18,7 @@ export default class OutboxList extends PayctlCommand {
     const { flags } = await this.parse(OutboxList);
     const rows = await listOutbox(await this.platform(flags.db), { kind: flags.kind, limit: flags.limit, offset: flags.offset });
     this.log(outboxTable(rows));
+    this.log(pageFooter({ shown: rows.length, offset: flags.offset, limit: flags.limit }));
     return rows;
   }
 }

@@ -4,7 +4,8 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listPartners } from '../../src/services/catalog/partners.js';
 import type { PartnerList } from '../../src/domain/catalog.js';
-import { pageFooter, partnerTable } from '../../src/render/catalog.js';
+import { partnerTable } from '../../src/render/catalog.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw } from '../../src/services/use-case.js';
 
@@ -30,7 +31,7 @@ export default class PartnerListCommand extends PayctlCommand {
     });
     const { items, total_count } = result.data;
     this.log(partnerTable(items));
-    this.log(pageFooter(items.length, total_count, flags.offset));
+    this.log(pageFooter({ shown: items.length, total: total_count, offset: flags.offset }));
     return result;
   }
 }

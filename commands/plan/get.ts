@@ -9,6 +9,8 @@ import { execute } from '../../src/services/use-case.js';
 
 export default class PlanGet extends PayctlCommand {
   static override description = 'Show a plan';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['plan:show'];
   static override examples = ['<%= config.bin %> plan get PLAN_ID --group GROUP_ID'];
   static override args = { id: Args.string({ description: 'plan id', required: true }) };
   static override flags = { ...scopeFlags };

@@ -2,7 +2,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { listPlans } from '../../src/services/recurring/plans.js';
 import type { PlanList } from '../../src/domain/recurring.js';
 import { planTable } from '../../src/render/recurring.js';
-import { pageFooter } from '../../src/render/catalog.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { contextFor } from '../../src/services/context.js';
@@ -23,7 +23,7 @@ export default class PlanListCommand extends PayctlCommand {
     });
     const { items, total_count } = result.data;
     this.log(planTable(items));
-    this.log(pageFooter(items.length, total_count, flags.offset));
+    this.log(pageFooter({ shown: items.length, total: total_count, offset: flags.offset }));
     return result;
   }
 }

@@ -9,6 +9,8 @@ import { execute, executeRaw } from '../../src/services/use-case.js';
 
 export default class ProductGet extends PayctlCommand {
   static override description = 'Show a product';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['product:show'];
   static override examples = ['<%= config.bin %> product get PRODUCT_ID --group GROUP_ID', '<%= config.bin %> product get PRODUCT_ID --group GROUP_ID --json'];
   static override args = { id: Args.string({ description: 'product id', required: true }) };
   static override flags = { group: groupFlag };

@@ -4,7 +4,8 @@ import { groupFlag } from '../../src/cli/flags/group.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listProducts } from '../../src/services/catalog/products.js';
 import type { ProductList } from '../../src/domain/catalog.js';
-import { pageFooter, productTable } from '../../src/render/catalog.js';
+import { productTable } from '../../src/render/catalog.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw } from '../../src/services/use-case.js';
 
@@ -27,7 +28,7 @@ export default class ProductListCommand extends PayctlCommand {
     });
     const { items, total_count } = result.data;
     this.log(productTable(items));
-    this.log(pageFooter(items.length, total_count, flags.offset));
+    this.log(pageFooter({ shown: items.length, total: total_count, offset: flags.offset }));
     return result;
   }
 }

@@ -9,6 +9,8 @@ import { execute } from '../../src/services/use-case.js';
 
 export default class SubscriptionGet extends PayctlCommand {
   static override description = 'Show a subscription: status, next bill date, charges, retries';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['subscription:show'];
   static override examples = ['<%= config.bin %> subscription get SUB_ID --group GROUP_ID'];
   static override args = { id: Args.string({ description: 'subscription id', required: true }) };
   static override flags = { ...scopeFlags };

@@ -3,7 +3,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { listSubscriptions } from '../../src/services/recurring/subscriptions.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionList } from '../../src/domain/recurring.js';
 import { subscriptionTable } from '../../src/render/recurring.js';
-import { pageFooter } from '../../src/render/catalog.js';
+import { pageFooter } from '../../src/render/page-footer.js';
 import { defined } from '../../src/cli/flags/body.js';
 import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
@@ -31,7 +31,7 @@ export default class SubscriptionListCommand extends PayctlCommand {
     const result = await executeRaw(listSubscriptions, p, contextFor(p, flags.group), withParams(query, { linked_account_id: await linkedAccountOrDefault(p, flags.group, flags['linked-account']) }));
     const { items, total_count } = result.data;
     this.log(subscriptionTable(items));
-    this.log(pageFooter(items.length, total_count, flags.offset));
+    this.log(pageFooter({ shown: items.length, total: total_count, offset: flags.offset }));
     return result;
   }
 }

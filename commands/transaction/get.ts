@@ -9,6 +9,8 @@ import { execute } from '../../src/services/use-case.js';
 
 export default class TransactionGet extends PayctlCommand {
   static override description = 'Show a transaction';
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['transaction:show'];
   static override examples = ['<%= config.bin %> transaction get TRANSACTION_ID --group GROUP_ID', '<%= config.bin %> transaction get TRANSACTION_ID --group GROUP_ID --json'];
   static override args = { id: Args.string({ description: 'transaction id', required: true }) };
   static override flags = { group: groupFlag };

@@ -37,10 +37,10 @@ export default class TransactionList extends PayctlCommand {
       const [{ table }, { TABLE_HEAD, tableRow }, { pageFooter }] = await Promise.all([
         import('../../src/render/table.js'),
         import('../../src/render/report.js'),
-        import('../../src/render/catalog.js'),
+        import('../../src/render/page-footer.js'),
       ]);
       this.log(result.items.length ? table(TABLE_HEAD, result.items.map(tableRow)) : 'No transactions match.');
-      this.log(pageFooter(result.items.length, result.total_count, flags.offset));
+      this.log(pageFooter({ shown: result.items.length, total: result.total_count, offset: flags.offset }));
     }
     return result;
   }

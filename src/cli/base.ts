@@ -13,7 +13,7 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { requireGroup } from '../services/groups/groups.js';
-import { dataDirFrom, dbTargetFrom, DbTargetError, ENV } from '../config/env.js';
+import { dataDirFrom, dbName, dbTargetFrom, DbTargetError, ENV } from '../config/env.js';
 import { SchemaTooNewError } from '../store/errors.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
@@ -71,10 +71,10 @@ function relaxRequired<T>(options: T, argv: string[]): T {
   return { ...copy, flags: changed } as T;
 }
 
-/** No --group, no PAYCTL_GROUP and no profile default: say each way to give one. */
-function noGroupError(): Error {
+/** No --group, no PAYCTL_GROUP and no profile default: say each way to give one, and which database has none. */
+function noGroupError(db: string): Error {
   return usage(
-    `no group given: pass --group GROUP_ID, or set a default with \`payctl config set group GROUP_ID\` (\`payctl group list\` shows the groups; \`payctl init --demo\` makes a demo group the default)`,
+    `no group given: pass --group GROUP_ID, or set a default with \`payctl config set group GROUP_ID\` (\`payctl group list\` shows the groups; \`payctl init --demo\` makes a demo group the default); database: ${db}`,
   );
 }
 
@@ -132,7 +132,7 @@ export abstract class PayctlCommand extends Command {
     }
     const parsed = await super.parse(relaxRequired(options, argv), argv);
     // Optional for oclif (a default may supply it), needed here: say each way to give one.
-    if (def?.profileGroup === 'required' && (parsed.flags as { group?: unknown }).group === undefined) throw noGroupError();
+    if (def?.profileGroup === 'required' && (parsed.flags as { group?: unknown }).group === undefined) throw noGroupError(dbName(dbTargetFrom(flagValue(argv, 'db'))));
     this.given = parsed.flags as Record<string, unknown>;
     if ((parsed.flags as { wide?: boolean }).wide) showWideTables(true);
     const group = (parsed.flags as { group?: unknown }).group;

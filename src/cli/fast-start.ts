@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { BUNDLE_FILE, IMPORT_NAME } from './bundle.js';
-import { newestJs } from './manifest.js';
+import { compiledSince } from './manifest.js';
 
 type Oclif = typeof import('@oclif/core');
 type CommandClass = (new (argv: string[], config: unknown) => object) & { id: string };
@@ -42,15 +42,20 @@ export function commandFor(manifest: Manifest, argv: string[]): { command: Manif
     if (a.startsWith('-')) break;
     words.push(a);
   }
+  // A command by its id or one of its aliases (`subscription show` is `subscription get`).
+  const named = (id: string): ManifestCommand | undefined => {
+    const command = manifest.commands[id] ?? Object.values(manifest.commands).find((c) => c.aliases?.includes(id));
+    return command?.relativePath ? command : undefined;
+  };
   // `payctl group:list` is the same command as `payctl group list`.
   if (words[0]?.includes(':')) {
-    const command = manifest.commands[words[0]];
-    return command?.relativePath ? { command, rest: argv.slice(1) } : undefined;
+    const command = named(words[0]);
+    return command ? { command, rest: argv.slice(1) } : undefined;
   }
   // The longest run of words that names a command: `webhook fault add` before `webhook`.
   for (let n = words.length; n > 0; n--) {
-    const command = manifest.commands[words.slice(0, n).join(':')];
-    if (command?.relativePath) return { command, rest: argv.slice(n) };
+    const command = named(words.slice(0, n).join(':'));
+    if (command) return { command, rest: argv.slice(n) };
   }
   return undefined;
 }
@@ -72,8 +77,7 @@ export function freshBundle(root: string): string | undefined {
   } catch {
     return undefined;
   }
-  const dist = path.join(root, 'dist');
-  return Math.max(newestJs(path.join(dist, 'commands')), newestJs(path.join(dist, 'src'))) > built ? undefined : file;
+  return compiledSince(root, built, [path.join('dist', 'commands'), path.join('dist', 'src')]) ? undefined : file;
 }
 
 interface Loaded {

@@ -6,13 +6,34 @@
 // During development a plain `tsc` recompiles commands without rewriting it: bin/run.js
 // calls freshenManifest(), which rebuilds a manifest older than the compiled commands,
 // so a stale command list is never used.
-import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const MANIFEST_FILE = 'oclif.manifest.json';
 
+/**
+ * Remove compiled commands whose source is gone: tsc never deletes an output, and a
+ * renamed command (events show → events get) would otherwise stay a second command.
+ */
+export function pruneCompiledCommands(root: string, dir = path.join(root, 'dist', 'commands')): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const source = path.join(root, path.relative(path.join(root, 'dist'), dir));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) pruneCompiledCommands(root, p);
+    else if (e.name.endsWith('.js') && !['.ts', '.tsx'].some((ext) => existsSync(path.join(source, e.name.replace(/\.js$/, ext))))) unlinkSync(p);
+  }
+}
+
 /** Load every command from dist/commands and write the manifest; returns the command count. */
 export async function writeManifest(root: string): Promise<number> {
+  // Only in a source checkout (an installed package ships dist/ without the TypeScript).
+  if (existsSync(path.join(root, 'commands'))) pruneCompiledCommands(root);
   // Imported here: the staleness check on every start needs only the file system.
   const { Plugin } = await import('@oclif/core');
   const plugin = new Plugin({ root, type: 'core', isRoot: true, ignoreManifest: true, errorOnManifestCreate: true });
@@ -41,7 +62,26 @@ export function newestJs(dir: string): number {
   return newest;
 }
 
-/** True when a manifest exists but a compiled command (or the shared base flags) is newer. */
+/** tsc's record of its last compile (tsconfig.json: incremental), written after the files it emitted. */
+export const BUILD_INFO = path.join('dist', '.tsbuildinfo');
+
+/**
+ * Whether a compile ran after `builtMs` (the manifest's or the bundle's time), for the
+ * staleness checks of every start. An installed package has no tsconfig.json: nothing
+ * compiles there, nothing to look at. A checkout: one stat of tsc's build info, which
+ * every compile (plain `tsc`, watch mode) rewrites last; without one, the newest of the
+ * compiled files under `dirs` (a walk of ~400 files, the slow way it was found before).
+ */
+export function compiledSince(root: string, builtMs: number, dirs: string[]): boolean {
+  if (!existsSync(path.join(root, 'tsconfig.json'))) return false;
+  try {
+    return statSync(path.join(root, BUILD_INFO)).mtimeMs > builtMs;
+  } catch {
+    return dirs.some((d) => newestJs(path.join(root, d)) > builtMs);
+  }
+}
+
+/** True when a manifest exists but a compile ran after it. */
 export function manifestIsStale(root: string): boolean {
   let built: number;
   try {
@@ -49,8 +89,7 @@ export function manifestIsStale(root: string): boolean {
   } catch {
     return false; // no manifest: oclif finds the commands itself
   }
-  const dist = path.join(root, 'dist');
-  return newestJs(path.join(dist, 'commands')) > built || newestJs(path.join(dist, 'src', 'cli')) > built;
+  return compiledSince(root, built, [path.join('dist', 'commands'), path.join('dist', 'src', 'cli')]);
 }
 
 /** Rebuild a stale manifest (or, if that fails, remove it so oclif scans the commands). */

@@ -2,6 +2,8 @@
 // misspelled flag) and the command's usage line — not oclif's "Nonexistent flag" plus
 // the whole help. oclif's parse errors that would print the help (unknown flag, missing
 // or unexpected argument) are rewritten here; the command base throws the result.
+import { stripVTControlCharacters } from 'node:util';
+import { closest } from '../lib/closest.js';
 import { usage, type UsageError } from './usage.js';
 
 interface FlagDef {
@@ -27,36 +29,8 @@ export interface CommandShape {
   defaults?: Record<string, string>;
 }
 
-/** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The flag `typed` (without dashes) most likely meant, when one is close enough. */
-export function closestFlag(typed: string, names: string[]): string | undefined {
-  const t = typed.toLowerCase();
-  let best: { name: string; d: number } | undefined;
-  for (const name of names) {
-    const d = editDistance(t, name);
-    if (!best || d < best.d) best = { name, d };
-  }
-  if (!best) return undefined;
-  // Two edits for ordinary names, a third for long ones; a prefix (--desc) counts too.
-  const near = best.d <= (t.length >= 9 ? 3 : 2);
-  if (near) return best.name;
-  const prefixed = names.filter((n) => t.length >= 3 && n.startsWith(t));
-  return prefixed.length === 1 ? prefixed[0] : undefined;
-}
+/** The flag `typed` (without dashes) most likely meant, when one is close enough (src/lib/closest.ts). */
+export const closestFlag = (typed: string, names: string[]): string | undefined => closest(typed, names);
 
 /**
  * `payctl sale [--group <value>] --email <value> [FLAGS]`: the arguments, the required
@@ -97,7 +71,9 @@ type ParseError = Error & { showHelp?: boolean; flags?: string[]; oclif?: { exit
 export function shortParseError(err: unknown, cmd: CommandShape): UsageError | undefined {
   const e = err as ParseError;
   if (!(err instanceof Error)) return undefined;
-  const missing = [...e.message.matchAll(/Missing required flag (\S+)/g)].map((m) => m[1]!);
+  // On a terminal oclif dims the flag names (ANSI codes around them): read the plain text.
+  const message = stripVTControlCharacters(e.message);
+  const missing = [...message.matchAll(/Missing required flag (\S+)/g)].map((m) => m[1]!);
   if (!e.showHelp && missing.length === 0) return undefined;
   let first: string;
   if (missing.length > 0) {
@@ -112,7 +88,7 @@ export function shortParseError(err: unknown, cmd: CommandShape): UsageError | u
     }
     const file = cmd.flags.file ? ' (or give the whole body with --file)' : '';
     // oclif reports every failed check at once: keep the others (flags that cannot go together …).
-    const others = e.message
+    const others = message
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !/^Missing required flag|^The following errors? occurred|^See more help/.test(l));
@@ -127,7 +103,7 @@ export function shortParseError(err: unknown, cmd: CommandShape): UsageError | u
       })
       .join('; ');
   } else {
-    first = e.message.replace(/\nSee more help with --help$/, '');
+    first = message.replace(/\nSee more help with --help$/, '');
   }
   const error = usage(`${first}\n${usageLine(cmd)}`);
   (error as UsageError & { jsonMessage?: string }).jsonMessage = first.replace(/\s*\n\s*/g, ' ');

@@ -1,5 +1,6 @@
 // Every environment variable payctl reads, in one place. Readers take `env` as a
 // parameter so tests can pass their own.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 
 export const ENV = {
@@ -34,9 +35,30 @@ export const ENV = {
 
 export type Env = Record<string, string | undefined>;
 
-/** The default database: `.payctl/payctl.db` under the current directory. */
+/** The folder and file of the default database, under a project's folder. */
+export const DB_DIR = '.payctl';
+export const DB_FILE = 'payctl.db';
+
+/**
+ * The nearest `.payctl/payctl.db` from `cwd` up to the root, as git finds `.git`: a
+ * command run in a subfolder of a project uses the project's database, not a new empty
+ * one beside it. Undefined when no folder on the way has one.
+ */
+export function findDbUpward(cwd = process.cwd()): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, DB_DIR, DB_FILE);
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // none here: look one folder up
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The default database: the nearest `.payctl/payctl.db` upward, else a new one under the current directory. */
 export function defaultDbPath(cwd = process.cwd()): string {
-  return path.join(cwd, '.payctl', 'payctl.db');
+  return findDbUpward(cwd) ?? path.join(cwd, DB_DIR, DB_FILE);
 }
 
 /** The default data directory of a database given as a URL: `.payctl` under the current directory. */
@@ -86,6 +108,24 @@ export function dbTargetFrom(flag: string | undefined, env: Env = process.env): 
   if (fromEnv !== undefined && fromEnv !== '') return parseDbTarget(fromEnv, `--db (${ENV.db})`);
   return { kind: 'sqlite', file: defaultDbPath() };
 }
+
+/**
+ * Why a command uses the database it uses, in words (`payctl config list`): the --db
+ * flag, PAYCTL_DB, a `.payctl/` found upward from the current folder, or a new one in it.
+ * `typed` is whether --db was on the command line (oclif also fills the flag from PAYCTL_DB).
+ */
+export function dbOrigin(typed: boolean, env: Env = process.env, cwd = process.cwd()): string {
+  if (typed) return 'the --db flag';
+  if (env[ENV.db]) return `the environment (${ENV.db})`;
+  const found = findDbUpward(cwd);
+  if (found === undefined) return `the default: ${path.join(DB_DIR, DB_FILE)} in the current folder; none exists there or in a folder above yet (\`payctl init\` creates it)`;
+  return path.dirname(path.dirname(found)) === path.resolve(cwd)
+    ? `the default: ${path.join(DB_DIR, DB_FILE)} in the current folder`
+    : `the nearest ${DB_DIR}/ above the current folder (searched upward, as git finds .git)`;
+}
+
+/** The database for messages: the SQLite file's absolute path, or the URL without its password. */
+export const dbName = (target: DbTarget): string => (target.kind === 'sqlite' ? path.resolve(target.file) : redactUrl(target.url));
 
 /**
  * Where the files that sit beside the database go (profile, access log): --data-dir,

@@ -127,7 +127,7 @@ export async function seedTransactions(p: Platform, opts: SeedOptions): Promise<
   const months = opts.months ?? 8;
 
   const group = opts.groupId ? await requireGroup(p.db, opts.groupId) : (await execute(listGroups, p, contextFor(p, undefined), {}))[0];
-  if (!group) throw invalidRequest('there is no group yet: run `payctl init --demo` or create one with `payctl group create`');
+  if (!group) throw invalidRequest(`there is no group yet in the database ${p.db.location}: run \`payctl init --demo\` or create one with \`payctl group create\``);
   const processors = await execute(listProcessors, p, contextFor(p, group.id), {});
   if (processors.length === 0) throw invalidRequest(`group ${group.id} has no processor: add one with \`payctl processor create\``);
   const accounts = await execute(listLinkedAccounts, p, contextFor(p, group.id), {});

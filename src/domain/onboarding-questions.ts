@@ -114,7 +114,7 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
   let context: string | undefined;
   const add = (path: Path, label: string, kind: Kind = 'text', extra: Partial<Question> = {}) =>
     qs.push({ id: path.join('.'), step, path, label, kind, ...(context ? { context } : {}), ...extra });
-  const select = (path: Path, label: string, options: readonly string[]) => add(path, label, 'select', { options });
+  const select = (path: Path, label: string, options: readonly string[], extra: Partial<Question> = {}) => add(path, label, 'select', { options, ...extra });
   const yesNo = (path: Path, label: string) => add(path, label, 'bool', { options: BOOL_OPTIONS });
 
   const B = ['business'];
@@ -178,7 +178,9 @@ export function questionsFor(d: Draft, ask: AskContext = {}): Question[] {
   step = 'underwriting';
   const U = [...B, 'underwriting'];
   add([...U, 'payment_methods'], 'Payment methods to accept: card, ach, both (card,ach) or none', 'list');
-  select([...U, 'geographich_reach'], 'Geographic reach', GEOGRAPHIC_REACH);
+  // The list opens on us-only, what most merchants here answer: the first option
+  // (international-only) would pull in the questions of international acceptance.
+  select([...U, 'geographich_reach'], 'Geographic reach', GEOGRAPHIC_REACH, { defaultValue: 'us-only' });
   if (needsCurrentlyAcceptsCard(d)) {
     yesNo([...U, 'currently_accepts_card'], 'Do you accept cards today?');
   }

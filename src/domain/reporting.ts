@@ -8,7 +8,7 @@ import { instantSchema, readInstant } from './time.js';
 // Paging is the rule of every list (src/domain/paging.ts); a larger limit is refused (400), not clamped: the spec's rule for an exceeded bound.
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './paging.js';
 import { ALL_SOURCES, STATUSES, transactionSchema, type TransactionStatus } from './transactions.js';
-import { validationError, fieldsFromZod, type FieldProblem } from '../errors.js';
+import { validationError, fieldsFromZod, unknownName, type FieldProblem } from '../errors.js';
 
 export const REPORT_TYPES = ['table', 'count', 'amount_sum'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
@@ -164,7 +164,7 @@ export function normalizeReportQuery(
       if (items.length !== 1 || name in value) problems.push({ path: name, message: 'must be given once' });
       value[name] ??= items[0]!;
     } else {
-      problems.push({ path: key, message: scalars.has(name) ? 'takes one value, not a list' : 'is not a query parameter of this endpoint' });
+      problems.push({ path: key, message: scalars.has(name) ? 'takes one value, not a list' : unknownName('query parameter of this endpoint', name, [...ARRAY_SET, ...scalars]) });
     }
   }
   return { value, problems };

@@ -62,8 +62,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const metrics = opts.metrics === undefined ? undefined : new Metrics(platform.db, storeWatch(platform.db));
   const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}) };
 
-  const app = (polka as unknown as (o: object) => PolkaApp)({ onNoMatch: answerNoRoute(pipeline) });
-  for (const route of allRoutes()) app.add(route.method, route.path, dispatcher(pipeline, route));
+  const routes = allRoutes();
+  const app = (polka as unknown as (o: object) => PolkaApp)({ onNoMatch: answerNoRoute(pipeline, routes) });
+  for (const route of routes) app.add(route.method, route.path, dispatcher(pipeline, route));
   // A scrape on the API's port goes around the pipeline: it reads no store and counts in no figure.
   const scrapeHere = metrics && opts.metrics === true ? metrics : undefined;
   const server = http.createServer(

@@ -21,6 +21,8 @@ export class Metrics {
   private readonly requests: client.Counter<'route' | 'method' | 'status'>;
   private readonly duration: client.Histogram<'route' | 'method'>;
   private pending = 0;
+  private readonly writeTimer: (ms: number) => void;
+  private readonly webhookTimer: (ms: number) => void;
   private pendingAt = -Infinity;
   private counting = false;
 
@@ -32,9 +34,11 @@ export class Metrics {
     this.requests = new client.Counter({ name: 'payctl_http_requests_total', help: 'Requests answered, by route template, method and status', labelNames: ['route', 'method', 'status'], registers });
     this.duration = new client.Histogram({ name: 'payctl_http_request_duration_seconds', help: 'Time to answer a request, by route template and method', labelNames: ['route', 'method'], buckets: REQUEST_BUCKETS, registers });
     const writes = new client.Histogram({ name: 'payctl_store_write_duration_seconds', help: 'Store writes from queued to committed (or failed)', buckets: REQUEST_BUCKETS, registers });
-    store.writeTimer = (ms) => writes.observe(ms / 1000);
+    this.writeTimer = (ms) => writes.observe(ms / 1000);
+    store.writeTimer = this.writeTimer;
     const attempts = new client.Histogram({ name: 'payctl_webhook_attempt_duration_seconds', help: 'Webhook attempts from sent to answered (or failed)', buckets: REQUEST_BUCKETS, registers });
-    telemetry.webhookTimer = (ms) => attempts.observe(ms / 1000);
+    this.webhookTimer = (ms) => attempts.observe(ms / 1000);
+    telemetry.webhookTimer = this.webhookTimer;
     // Figures kept elsewhere, read at each scrape.
     const gauge = (name: string, help: string, read: () => number) =>
       new client.Gauge({ name, help, registers, collect() { this.set(read()); } });
@@ -74,15 +78,17 @@ export class Metrics {
 
   /** Answer a scrape. */
   async serve(res: http.ServerResponse): Promise<void> {
+    const started = performance.now();
     const body = await this.text();
-    res.writeHead(200, { 'Content-Type': this.registry.contentType });
+    // What the scrape cost this server (the bench reads it: a round trip adds HTTP and the network).
+    res.writeHead(200, { 'Content-Type': this.registry.contentType, 'Server-Timing': `scrape;dur=${(performance.now() - started).toFixed(3)}` });
     res.end(body);
   }
 
   /** Stop feeding the figures (the server closes). */
   close(): void {
-    if (this.store.writeTimer) this.store.writeTimer = undefined;
-    telemetry.webhookTimer = undefined;
+    if (this.store.writeTimer === this.writeTimer) this.store.writeTimer = undefined;
+    if (telemetry.webhookTimer === this.webhookTimer) telemetry.webhookTimer = undefined;
   }
 
   private countPending(): void {

@@ -79,6 +79,3 @@ export function partnerTable(items: Partner[]): string {
     items.map((x) => [x.id, x.company, [x.first_name, x.last_name].filter(Boolean).join(' '), x.email, x.city, x.country]),
   );
 }
-
-/** The line under a page of a list: "20 shown of 45 (offset 20)". */
-export const pageFooter = (shown: number, total: number, offset: number): string => `${shown} shown of ${total} (offset ${offset})`;

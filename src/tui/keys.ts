@@ -10,6 +10,8 @@ export interface KeyInfo {
   downArrow?: boolean;
   pageUp?: boolean;
   pageDown?: boolean;
+  home?: boolean;
+  end?: boolean;
   return?: boolean;
   escape?: boolean;
   tab?: boolean;
@@ -44,6 +46,11 @@ export function splitKeystrokes(input: string, key: KeyInfo): Array<[string, Key
  * latest render takes every key: Ink re-subscribes a new handler only in an effect, after the
  * frame is on screen, so a key typed in answer to that frame (q right after a filter is applied)
  * would reach the previous render's handler and its stale state.
+ *
+ * Several keys in one read (key repeat, SSH, a paste of arrows) reach the handler one after
+ * another in the same turn, before React renders again: a handler must take the state it
+ * changes from a ref or a reducer, never from the render it was made in, or every key but
+ * the first is lost.
  */
 export function useKeys(handler: KeyHandler): void {
   const latest = React.useRef(handler);

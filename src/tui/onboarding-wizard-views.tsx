@@ -10,6 +10,7 @@ import { isRecord, type Draft } from '../domain/onboarding-draft.js';
 import { STEPS, type Question, type StepId } from '../domain/onboarding-questions.js';
 import { problemsOf } from '../domain/onboarding-problems.js';
 import type { Status } from './onboarding-wizard-reducer.js';
+import { scrollStatus } from './scroll.js';
 
 export function StepHeader(props: { current: StepId | 'review' }) {
   const { Box, Text } = ink;
@@ -77,29 +78,56 @@ export function QuestionView(props: { q: Question; input: string; highlight: num
   );
 }
 
-export function ReviewView(props: { draft: Draft }) {
+/** One line of the review: an answer, or what is left to fix. */
+export type ReviewItem =
+  | { kind: 'answer'; label: string; value: string }
+  | { kind: 'ready' }
+  | { kind: 'problems'; count: number }
+  | { kind: 'problem'; text: string };
+
+/**
+ * The review's lines: each answer under its question's label (`labels`: question id →
+ * label; a path no question asks keeps its path), then the rules still broken.
+ */
+export function reviewItems(draft: Draft, labels: ReadonlyMap<string, string>): ReviewItem[] {
+  const problems = problemsOf(draft);
+  const answers = reviewLines(maskSensitive(draft)).map(([path, value]): ReviewItem => ({ kind: 'answer', label: labels.get(path) ?? path, value }));
+  if (problems.length === 0) return [...answers, { kind: 'ready' }];
+  return [...answers, { kind: 'problems', count: problems.length }, ...problems.map((p): ReviewItem => ({ kind: 'problem', text: `${labels.get(p.path) ?? p.path}: ${p.message}` }))];
+}
+
+function ReviewLine(props: { item: ReviewItem }) {
+  const { Text } = ink;
+  const { item } = props;
+  if (item.kind === 'answer')
+    return (
+      <Text wrap="truncate-end">
+        <Text color="gray">{item.label}: </Text>
+        {item.value}
+      </Text>
+    );
+  if (item.kind === 'ready') return <Text color="green">All rules are met. Press Enter to submit.</Text>;
+  if (item.kind === 'problems') return <Text color="red">{item.count} problem(s) left; Enter goes to the first one:</Text>;
+  return (
+    <Text color="red" wrap="truncate-end">
+      {'  ✖ '}
+      {item.text}
+    </Text>
+  );
+}
+
+/** The review, `height` lines of it from `top` (↑/↓ PgUp/PgDn scroll it: the wizard keeps `top`). */
+export function ReviewView(props: { items: ReviewItem[]; top: number; height: number }) {
   const { Box, Text } = ink;
-  const problems = problemsOf(props.draft);
-  const lines = reviewLines(maskSensitive(props.draft));
+  const { items, top, height } = props;
+  const more = scrollStatus(top, items.length, height);
   return (
     <Box flexDirection="column">
       <Text bold>Review the signup entry</Text>
-      {lines.map(([path, value]) => (
-        <Text key={path}>
-          <Text color="gray">{path}: </Text>
-          {value}
-        </Text>
+      {items.slice(top, top + height).map((item, i) => (
+        <ReviewLine key={top + i} item={item} />
       ))}
-      {problems.length === 0 ? (
-        <Text color="green">All rules are met. Press Enter to submit.</Text>
-      ) : (
-        <Box flexDirection="column">
-          <Text color="red">{problems.length} problem(s) left; Enter goes to the first one:</Text>
-          {problems.map((p, i) => (
-            <Text key={i} color="red">  ✖ {p.path}: {p.message}</Text>
-          ))}
-        </Box>
-      )}
+      {more ? <Text color="gray">{more}</Text> : null}
     </Box>
   );
 }

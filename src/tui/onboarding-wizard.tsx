@@ -26,7 +26,9 @@ import type { SignupEntry } from '../domain/onboarding.js';
 import type { Draft } from '../domain/onboarding-draft.js';
 import type { FormChoice } from '../domain/onboarding-questions.js';
 import { currentQuestion, initialState, wizardReducer, type SubmitResult, type WizardResult } from './onboarding-wizard-reducer.js';
-import { QuestionView, ReviewView, StatusLine, StepHeader } from './onboarding-wizard-views.js';
+import { QuestionView, reviewItems, ReviewView, StatusLine, StepHeader } from './onboarding-wizard-views.js';
+import { questionsFor } from '../domain/onboarding-questions.js';
+import { clampTop, scrollKey } from './scroll.js';
 
 export type { Draft, FormChoice, KeyInfo, SubmitResult, WizardResult };
 
@@ -53,7 +55,31 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
   const propsRef = React.useRef(props);
   propsRef.current = props;
 
-  useKeys((input: string, key: KeyInfo) => dispatch({ type: 'key', input, key }));
+  // The review is taller than most terminals: ↑/↓ PgUp/PgDn scroll it (the reducer ignores them there).
+  const { stdout } = ink.useStdout();
+  const reviewHeight = Math.max(5, (stdout?.rows || 24) - 6 - state.notices.length);
+  const labels = React.useMemo(() => reviewLabels(state.draft, state.ask), [state.draft, state.ask]);
+  const items = state.phase === 'review' || state.phase === 'submitting' ? reviewItems(state.draft, labels) : [];
+  const top = React.useRef(0);
+  const [, redraw] = React.useState(0);
+  if (state.phase === 'asking') top.current = 0;
+  top.current = clampTop(top.current, items.length, reviewHeight);
+  const itemCount = React.useRef(0);
+  itemCount.current = items.length;
+  const phase = React.useRef(state.phase);
+  phase.current = state.phase;
+
+  useKeys((input: string, key: KeyInfo) => {
+    if (phase.current === 'review') {
+      const moved = scrollKey(top.current, itemCount.current, reviewHeight, input, key);
+      if (moved !== undefined) {
+        top.current = moved;
+        redraw((n) => n + 1);
+        return;
+      }
+    }
+    dispatch({ type: 'key', input, key });
+  });
 
   const effect = state.effect;
   React.useEffect(() => {
@@ -74,12 +100,19 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
     }
   }, [effect?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  return { state, question: currentQuestion(state) };
+  return { state, question: currentQuestion(state), review: { items, top: top.current, height: reviewHeight } };
+}
+
+/** What the review calls each answer: its question's label, under its heading (Representative 2: First name). */
+function reviewLabels(draft: Draft, ask: Parameters<typeof questionsFor>[1]): Map<string, string> {
+  // The asking hints in parentheses ("(optional, at most 36 characters)") are not repeated here.
+  const short = (label: string) => label.replace(/\s*\([^)]*\)/g, '');
+  return new Map(questionsFor(draft, ask).map((q) => [q.id, q.context ? `${q.context}: ${short(q.label)}` : short(q.label)]));
 }
 
 function OnboardingWizard(props: OnboardingWizardProps) {
   const { Box, Text } = ink;
-  const { state, question } = useOnboardingWizard(props);
+  const { state, question, review } = useOnboardingWizard(props);
   return (
     <Box flexDirection="column">
       <StepHeader current={question ? question.step : 'review'} />
@@ -89,9 +122,10 @@ function OnboardingWizard(props: OnboardingWizardProps) {
       {question ? (
         <QuestionView q={question} input={state.input} highlight={state.highlight} errors={state.errors[question.id]} />
       ) : state.phase !== 'done' ? (
-        <ReviewView draft={state.draft} />
+        <ReviewView {...review} />
       ) : null}
-      <StatusLine status={state.status} />
+      {/* Once done, the command prints the outcome under the screen: the last frame does not repeat it. */}
+      {state.phase !== 'done' ? <StatusLine status={state.status} /> : null}
       {state.phase !== 'done' ? (
         <Text color="gray">Enter: answer · Esc: back · ↑/↓: choose · Ctrl+S: save draft · Ctrl+C: quit</Text>
       ) : null}

@@ -9,7 +9,13 @@
 // Keys: ↑/↓ move (and turn the page at its ends), PageUp/PageDown turn a page,
 // Enter opens the transaction, Esc goes back, f or / edits the filters (Tab moves
 // between them, Enter applies, Esc cancels), s shows the summary of the filtered
-// window (daily volume chart and breakdowns; s or Esc goes back), q quits.
+// window (daily volume chart and breakdowns, scrolled with ↑/↓ PgUp/PgDn when taller
+// than the terminal; s or Esc goes back), q quits.
+//
+// The table fits the terminal's width: columns go, least important first (source, then
+// customer, then method), and the footer says which; the detail view shows them all.
+// Keys arriving several in one read each count (see keys.ts): the state they move lives
+// in refs (useRefState), read and written by the handler itself.
 //
 // Filters are checked (checkFilters, the reporting API's own parser) before they are
 // applied: a typo is shown at its field and the bar stays open; nothing unparsable is
@@ -22,6 +28,7 @@ import * as ReactTypes from 'react';
 import type { ExactInt } from '../domain/money.js';
 import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
 import { useKeys, type KeyInfo } from './keys.js';
+import { clampTop, scrollKey, scrollStatus } from './scroll.js';
 import type { Transaction } from '../domain/transactions.js';
 import { customerText } from '../render/report.js';
 import { paidWith } from '../render/transactions.js';
@@ -124,19 +131,45 @@ const errorText = (err: unknown): string => {
 };
 
 const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
-const COLUMNS: Array<{ title: string; width: number; right?: boolean; cell: (t: Transaction) => string }> = [
-  { title: 'date', width: 21, cell: (t) => dateTime(t.created_at) },
-  // The longest status word is 10 characters: with it the table is 117 wide and fits a 120-column terminal.
-  { title: 'status', width: 11, cell: (t) => t.status },
-  { title: 'amount', width: 13, right: true, cell: (t) => formatMoney(t.amounts.requested_amount, t.currency) },
-  { title: 'method', width: 24, cell: (t) => paidWith(t) },
-  { title: 'source', width: 17, cell: (t) => t.source },
-  { title: 'customer', width: 24, cell: (t) => customerText(t) },
+interface TableColumn {
+  title: string;
+  width: number;
+  /** Higher stays longer when the terminal is narrow. */
+  priority: number;
+  right?: boolean;
+  cell: (t: Transaction) => string;
+}
+const COLUMNS: TableColumn[] = [
+  { title: 'date', width: 21, priority: 6, cell: (t) => dateTime(t.created_at) },
+  // The longest status word is 10 characters.
+  { title: 'status', width: 11, priority: 5, cell: (t) => t.status },
+  { title: 'amount', width: 13, priority: 4, right: true, cell: (t) => formatMoney(t.amounts.requested_amount, t.currency) },
+  { title: 'method', width: 24, priority: 3, cell: (t) => paidWith(t) },
+  { title: 'source', width: 17, priority: 1, cell: (t) => t.source },
+  { title: 'customer', width: 24, priority: 2, cell: (t) => customerText(t) },
 ];
-const cellsOf = (cells: string[]) =>
-  cells.map((c, i) => (COLUMNS[i]!.right ? c.slice(0, COLUMNS[i]!.width - 1).padStart(COLUMNS[i]!.width - 1) + ' ' : pad(c, COLUMNS[i]!.width)));
-const line = (cells: string[]) => cellsOf(cells).join(' ');
-const STATUS_COLUMN = 1;
+/** The row's marker (`› `) before the cells. */
+const MARKER = 2;
+const widthOf = (cols: readonly TableColumn[]) => MARKER + cols.reduce((n, c) => n + c.width, 0) + Math.max(0, cols.length - 1);
+
+/**
+ * The columns that fit `width` terminal columns, in table order: the least important go
+ * first, and the last column of the terminal stays free (a full line would wrap on some
+ * terminals). All six need 117 columns; 80 shows date, status, amount and method.
+ */
+export function fitColumns(width: number): TableColumn[] {
+  let shown = [...COLUMNS];
+  while (shown.length > 1 && widthOf(shown) > width - 1) {
+    const least = shown.reduce((a, b) => (b.priority < a.priority ? b : a));
+    shown = shown.filter((c) => c !== least);
+  }
+  return shown;
+}
+const cellsOf = (cols: readonly TableColumn[], t: Transaction | undefined) =>
+  cols.map((c) => {
+    const text = t ? c.cell(t) : c.title;
+    return c.right ? text.slice(0, c.width - 1).padStart(c.width - 1) + ' ' : pad(text, c.width);
+  });
 
 export function detailLines(t: Transaction): Array<[string, string]> {
   const a = t.amounts;
@@ -170,15 +203,30 @@ type Mode = 'list' | 'detail' | 'filter' | 'summary';
 /** A load that throws before it returns a promise is a failed load like any other. */
 const attempt = <T,>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
 
-function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
-  const [filters, setFilters] = React.useState<BrowserFilters>(props.initialFilters ?? {});
-  const [offset, setOffset] = React.useState(0);
-  const [cursor, setCursor] = React.useState(0);
-  const [rows, setRows] = React.useState<Transaction[]>([]);
+/**
+ * State that key handlers read and write: the ref holds the value a second key of the same
+ * read must see (React renders only after the whole read), the state makes React render it.
+ */
+function useRefState<T>(initial: T): [T, (next: T | ((v: T) => T)) => void, { readonly current: T }] {
+  const [value, setValue] = React.useState<T>(initial);
+  const ref = React.useRef<T>(value);
+  const set = React.useCallback((next: T | ((v: T) => T)) => {
+    ref.current = typeof next === 'function' ? (next as (v: T) => T)(ref.current) : next;
+    setValue(ref.current);
+  }, []);
+  return [value, set, ref];
+}
+
+function useReportBrowser(props: ReportBrowserProps, pageSize: number, summaryHeight: number, width: number) {
+  const [filters, setFilters, filtersRef] = useRefState<BrowserFilters>(props.initialFilters ?? {});
+  const [offset, setOffset, offsetRef] = useRefState(0);
+  const [cursor, setCursor, cursorRef] = useRefState(0);
+  const [rows, setRows, rowsRef] = useRefState<Transaction[]>([]);
   const [summary, setSummary] = React.useState<ReportSummary | undefined>();
-  const [loading, setLoading] = React.useState(true);
+  const [loading, setLoading, loadingRef] = useRefState(true);
   const [error, setError] = React.useState<string | undefined>();
-  const [mode, setMode] = React.useState<Mode>('list');
+  const [mode, setMode, modeRef] = useRefState<Mode>('list');
+  const [summaryTop, setSummaryTop, summaryTopRef] = useRefState(0);
   // Mirrored in a ref: one pasted chunk types text and presses Enter in one handler turn,
   // before React re-renders, and Enter must apply the text just typed.
   const [inputs, setInputsState] = React.useState(filtersToInputs(props.initialFilters ?? {}));
@@ -187,7 +235,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     inputsRef.current = typeof next === 'function' ? next(inputsRef.current) : next;
     setInputsState(inputsRef.current);
   };
-  const [field, setField] = React.useState(0);
+  const [field, setField, fieldRef] = useRefState(0);
   const [fieldErrors, setFieldErrors] = React.useState<FieldErrors>({});
   const propsRef = React.useRef(props);
   propsRef.current = props;
@@ -244,8 +292,20 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
     };
   }, [filters, mode]);
 
-  const total = summary?.total_count;
-  const hasNext = total === undefined ? rows.length === pageSize : offset + pageSize < total;
+  const totalRef = React.useRef<number | undefined>(undefined);
+  totalRef.current = summary?.total_count;
+  const hasNext = () => {
+    const total = totalRef.current;
+    return total === undefined ? rowsRef.current.length === pageSize : offsetRef.current + pageSize < total;
+  };
+  const summaryLines = full ? summaryText(full, { width: width - 1 }).split('\n') : [];
+  const summaryLinesRef = React.useRef(summaryLines.length);
+  summaryLinesRef.current = summaryLines.length;
+  const openFilters = () => {
+    setInputs(filtersToInputs(filtersRef.current));
+    setField(0);
+    setMode('filter');
+  };
   const quit = () => {
     propsRef.current.onExit?.();
     exit();
@@ -253,10 +313,11 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
 
   useKeys((input: string, key: KeyInfo) => {
     if (key.ctrl && input === 'c') return quit();
+    const mode = modeRef.current;
     if (mode === 'filter') {
-      const k = FILTER_FIELDS[field]!.key;
+      const k = FILTER_FIELDS[fieldRef.current]!.key;
       if (key.escape) {
-        setInputs(filtersToInputs(filters));
+        setInputs(filtersToInputs(filtersRef.current));
         setFieldErrors({});
         setMode('list');
       } else if (key.return) {
@@ -275,6 +336,7 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
         propsRef.current.onFiltersChange?.(applied);
         setOffset(0);
         setCursor(0);
+        setSummaryTop(0);
         setMode('list');
       } else if (key.tab || key.downArrow) {
         setField((f) => (key.shift ? f + FILTER_FIELDS.length - 1 : f + 1) % FILTER_FIELDS.length);
@@ -295,52 +357,81 @@ function useReportBrowser(props: ReportBrowserProps, pageSize: number) {
       return;
     }
     if (mode === 'summary') {
-      if (key.escape || input === 's' || key.backspace) setMode('list');
-      else if (input === 'f' || input === '/') {
-        setInputs(filtersToInputs(filters));
-        setField(0);
-        setMode('filter');
-      }
+      const moved = scrollKey(summaryTopRef.current, summaryLinesRef.current, summaryHeight, input, key);
+      if (moved !== undefined) setSummaryTop(moved);
+      else if (key.escape || input === 's' || key.backspace) setMode('list');
+      else if (input === 'f' || input === '/') openFilters();
       return;
     }
     if (input === 's' && propsRef.current.loadFullSummary) return setMode('summary');
+    const cursor = cursorRef.current;
+    const offset = offsetRef.current;
+    const loading = loadingRef.current;
+    const turn = (to: number, at: number) => {
+      // The page is loading from now on: a key behind this one in the same read waits for it.
+      setLoading(true);
+      setOffset(to);
+      setCursor(at);
+    };
     if (key.downArrow) {
-      if (cursor < rows.length - 1) setCursor(cursor + 1);
-      else if (hasNext && !loading) {
-        setOffset(offset + pageSize);
-        setCursor(0);
-      }
+      if (loading) return;
+      if (cursor < rowsRef.current.length - 1) setCursor(cursor + 1);
+      else if (hasNext()) turn(offset + pageSize, 0);
     } else if (key.upArrow) {
+      if (loading) return;
       if (cursor > 0) setCursor(cursor - 1);
-      else if (offset > 0 && !loading) {
-        setOffset(Math.max(0, offset - pageSize));
-        setCursor(pageSize - 1);
-      }
+      else if (offset > 0) turn(Math.max(0, offset - pageSize), pageSize - 1);
     } else if (key.pageDown) {
-      if (hasNext && !loading) setOffset(offset + pageSize);
+      // With the count known the next page is known too, loading or not: each PgDn of a read turns one.
+      if (hasNext() && (!loading || totalRef.current !== undefined)) turn(offset + pageSize, cursor);
     } else if (key.pageUp) {
-      if (offset > 0 && !loading) setOffset(Math.max(0, offset - pageSize));
+      if (offset > 0) turn(Math.max(0, offset - pageSize), cursor);
       else setCursor(0);
     } else if (key.return) {
-      if (rows[cursor]) setMode('detail');
+      if (rowsRef.current[cursor]) setMode('detail');
     } else if (input === 'f' || input === '/') {
-      setInputs(filtersToInputs(filters));
-      setField(0);
-      setMode('filter');
+      openFilters();
     }
   });
 
-  return { filters, offset, cursor, rows, summary, full, loading, error, mode, inputs, field, fieldErrors };
+  const top = clampTop(summaryTop, summaryLines.length, summaryHeight);
+  return { filters, offset, cursor, rows, summary, full, summaryLines, summaryTop: top, loading, error, mode, inputs, field, fieldErrors };
 }
 
 // ---------------------------------------------------------------------------
 // View
 
+/** The list's key help, longest first: the shorter spellings are for narrow terminals. */
+const listKeys = (summary: boolean) =>
+  [
+    ['↑/↓: move', 'PgUp/PgDn: page', 'Enter: details', 'f: filter', ...(summary ? ['s: summary'] : []), 'q: quit'],
+    ['↑↓: move', 'PgUp/PgDn: page', 'Enter: details', 'f: filter', ...(summary ? ['s: summary'] : []), 'q: quit'],
+    ['↑↓ PgUp/PgDn', 'Enter', 'f: filter', ...(summary ? ['s'] : []), 'q: quit'],
+  ].map((parts) => parts.join(' · '));
+
+/** The first text that leaves the terminal's last column free (else the shortest). */
+function firstThatFits(texts: string[], width: number): string {
+  return texts.find((t) => [...t].length <= width - 1) ?? texts[texts.length - 1]!;
+}
+
+/** After the title, which columns the terminal is too narrow for, when there is room to say so. */
+function hiddenNote(hidden: string[], used: number, width: number): string {
+  if (hidden.length === 0) return '';
+  return firstThatFits([`  · ${hidden.join(', ')}: Enter shows them`, `  · +${hidden.join(', ')}`, ''], width - used);
+}
+
 function ReportBrowser(props: ReportBrowserProps) {
   const { Box, Text } = ink;
   const { stdout } = ink.useStdout();
-  const pageSize = props.pageSize ?? Math.max(5, (stdout?.rows ?? 24) - 9);
-  const s = useReportBrowser(props, pageSize);
+  const width = stdout?.columns || 80;
+  const height = stdout?.rows || 24;
+  const pageSize = props.pageSize ?? Math.max(5, height - 9);
+  // The summary view's window: the terminal less the two lines above it and the two under it.
+  const summaryHeight = Math.max(5, height - 5);
+  const s = useReportBrowser(props, pageSize, summaryHeight, width);
+  const columns = fitColumns(width);
+  const hidden = COLUMNS.filter((c) => !columns.includes(c)).map((c) => c.title);
+  const statusColumn = columns.findIndex((c) => c.title === 'status');
   const selected = s.rows[s.cursor];
   const first = s.rows.length ? s.offset + 1 : 0;
   const summary = s.summary
@@ -351,6 +442,7 @@ function ReportBrowser(props: ReportBrowserProps) {
       <Text>
         <Text bold>payctl report  </Text>
         <Text color="gray">{describeFilters(s.filters)}</Text>
+        <Text color="gray">{hiddenNote(hidden, 'payctl report  '.length + describeFilters(s.filters).length, width)}</Text>
       </Text>
       <Text color="cyan">{summary}</Text>
       {s.mode === 'filter' ? (
@@ -378,13 +470,13 @@ function ReportBrowser(props: ReportBrowserProps) {
       {s.mode === 'summary' ? (
         <Box flexDirection="column">
           {s.full ? (
-            summaryText(s.full, { width: (stdout?.columns ?? 80) - 1 })
-              .split('\n')
-              .map((l, i) => <Text key={i}>{l || ' '}</Text>)
+            s.summaryLines.slice(s.summaryTop, s.summaryTop + summaryHeight).map((l, i) => <Text key={s.summaryTop + i}>{l || ' '}</Text>)
           ) : (
             <Text color="gray">summarising…</Text>
           )}
-          <Text color="gray">s or Esc: back to the table · f: filter · q: quit</Text>
+          <Text color="gray">
+            {[scrollStatus(s.summaryTop, s.summaryLines.length, summaryHeight), 's or Esc: back · f: filter · q: quit'].filter(Boolean).join(' · ')}
+          </Text>
         </Box>
       ) : s.mode === 'detail' && selected ? (
         <Box flexDirection="column" borderStyle="round" paddingX={1}>
@@ -398,15 +490,18 @@ function ReportBrowser(props: ReportBrowserProps) {
         </Box>
       ) : (
         <Box flexDirection="column">
-          <Text bold>{'  ' + line(COLUMNS.map((c) => c.title))}</Text>
+          <Text bold>{'  ' + cellsOf(columns, undefined).join(' ')}</Text>
           {s.rows.map((t, i) => {
-            const cells = cellsOf(COLUMNS.map((c) => c.cell(t)));
+            const cells = cellsOf(columns, t);
             return (
               <Text key={t.id} color={i === s.cursor ? 'cyan' : undefined} inverse={i === s.cursor}>
                 {i === s.cursor ? '› ' : '  '}
-                {cells.slice(0, STATUS_COLUMN).join(' ') + ' '}
-                <Text color={i === s.cursor ? undefined : statusInkColour(t.status)}>{cells[STATUS_COLUMN]}</Text>
-                {' ' + cells.slice(STATUS_COLUMN + 1).join(' ')}
+                {cells.map((cell, c) => (
+                  <Text key={c} color={c === statusColumn && i !== s.cursor ? statusInkColour(t.status) : undefined}>
+                    {c > 0 ? ' ' : ''}
+                    {cell}
+                  </Text>
+                ))}
               </Text>
             );
           })}
@@ -416,7 +511,7 @@ function ReportBrowser(props: ReportBrowserProps) {
       {s.error ? <Text color="red">✖ {s.error}</Text> : null}
       {s.loading ? <Text color="gray">loading…</Text> : null}
       {s.mode === 'list' ? (
-        <Text color="gray">↑/↓: move · PgUp/PgDn: page · Enter: details · f: filter · {props.loadFullSummary ? 's: summary · ' : ''}q: quit</Text>
+        <Text color="gray">{firstThatFits(listKeys(Boolean(props.loadFullSummary)), width)}</Text>
       ) : null}
     </Box>
   );

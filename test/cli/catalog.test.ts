@@ -64,7 +64,7 @@ test('product create / get / update / list', async () => {
   assert.equal(table.code, 0);
   assert.match(table.stdout, /Teapot XL .*\$60\.00/);
   assert.match(table.stdout, /Espresso beans 1 kg/);
-  assert.match(table.stdout, /4 shown of 4/);
+  assert.match(table.stdout, /Showing 1–4 of 4\./);
 });
 
 test('product errors: a rule broken is one line naming the field; unknown product is not found', async () => {
@@ -95,7 +95,7 @@ test('partner create / list with --name, --limit, --offset and the total', async
   assert.equal(table.code, 0);
   assert.match(table.stdout, /Harbor Foods/);
   assert.doesNotMatch(table.stdout, /Harbor Lights/);
-  assert.match(table.stdout, /1 shown of 3/);
+  assert.match(table.stdout, /Showing 1–1 of 3; more with --offset 1\./);
   assertUsageError(await cli(['partner', 'list', '--group', g, '--limit', '0']), /--limit[^]*greater than or equal to 1/);
   assertUsageError(await cli(['partner', 'create', '--group', g, '--company', 'C', '--email', 'bad']), /missing required flags: --city, --country, --line1, --state, --zip/);
   assertUserError(await cli(['partner', 'create', '--group', g, '--company', 'C', '--email', 'bad', '--line1', '1 Pier', '--city', 'Boston', '--state', 'MA', '--zip', '02110', '--country', 'US']), /--email: must be a valid e-mail/);
@@ -147,7 +147,7 @@ test('invoice create / get / list / update / archive / pdf', async () => {
   const table = await cli(['invoice', 'list', '--group', g, '--limit', '2']);
   assert.equal(table.code, 0);
   assert.match(table.stdout, new RegExp(`${inv.invoice_number} .*pending.*\\$222\\.00`));
-  assert.match(table.stdout, /2 shown of \d+/);
+  assert.match(table.stdout, /Showing 1–2 of \d+/);
 
   // PDF to a file: invoice number, line names and total in the text.
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-pdf-'));

@@ -1,4 +1,4 @@
-// Shell completion (@oclif/plugin-autocomplete) and "did you mean" (@oclif/plugin-not-found),
+// Shell completion (@oclif/plugin-autocomplete) and "did you mean" (src/cli/not-found.ts),
 // through the real binary. The bash script is loaded into bash and asked to complete;
 // zsh and PowerShell are not on the machine, so their scripts are checked for the
 // commands and flags they must offer.
@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { runCli } from '../helpers/cli.js';
 import { runInPty } from '../helpers/pty.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -66,6 +67,26 @@ test('a mistyped command: "did you mean" on a terminal (and runs it on yes); exi
   assert.match(tty.output, /Demo Merchant/, 'the suggested command ran');
   const piped = await runCli(['reprot'], { db });
   assert.equal(piped.code, 127);
-  assert.match(piped.stderr, /reprot is not a payctl command/);
-  assert.match(piped.stderr, /Run payctl help for a list of available commands/);
+  const line = piped.stderr.replace(/\s*›\s*/g, ' ');
+  assert.match(line, /reprot is not a payctl command: did you mean report\?/);
+  assert.match(line, /Run payctl help for a list of available commands/);
+});
+
+test('a mistyped command without a terminal still gets "did you mean"; yes on a terminal runs it with its own short errors', async () => {
+  const db = tempDbPath();
+  await runCli(['init', '--demo'], { db });
+  const piped = await runCli(['sael', '--amount', '1'], { db });
+  assert.equal(piped.code, 127);
+  assert.match(piped.stderr.replace(/\s*›\s*/g, ' '), /sael is not a payctl command: did you mean sale\? Run payctl help/);
+  const words = await runCli(['subscrption', 'shwo', '00000000-0000-0000-0000-000000000000'], { db });
+  assert.match(words.stderr, /did you mean subscription show\?/);
+  const nothing = await runCli(['zzzzzzzz'], { db });
+  assert.equal(nothing.code, 127);
+  assert.doesNotMatch(nothing.stderr, /did you mean/);
+  // Colour on (as on a person's terminal): oclif dims flag names in its parse errors.
+  const tty = await runInPty(['sael'], { db, unset: ['NO_COLOR', 'FORCE_COLOR'], answer: { when: /\(Y\/n\)/, input: 'y\r' } });
+  const text = stripVTControlCharacters(tty.output).replace(/\s*›\s*/g, ' ');
+  assert.match(text, /Did you mean sale\?/);
+  assert.match(text, /missing required flags: --amount \(or --amount-cents\), --email/);
+  assert.doesNotMatch(text, /Missing required flag/, "not oclif's raw text");
 });

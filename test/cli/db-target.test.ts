@@ -4,12 +4,12 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertUserError, runCli } from '../helpers/cli.js';
 import { dataDirOf, tempDbPath } from '../helpers/platform.js';
-import { dataDirFrom, dbTargetFrom, DbTargetError, parseDbTarget, redactUrl } from '../../src/config/env.js';
+import { dataDirFrom, dbOrigin, dbTargetFrom, DbTargetError, defaultDbPath, findDbUpward, parseDbTarget, redactUrl } from '../../src/config/env.js';
 
 const emptyDir = () => mkdtempSync(path.join(os.tmpdir(), 'payctl-dbtarget-'));
 
@@ -37,6 +37,62 @@ test('dbTargetFrom: the flag, else PAYCTL_DB (named in errors), else the default
   assert.deepEqual(dbTargetFrom(undefined, { PAYCTL_DB: 'postgres://h/x' }), { kind: 'postgres', url: 'postgres://h/x' });
   assert.equal(dbTargetFrom(undefined, {}).kind, 'sqlite');
   assert.throws(() => dbTargetFrom(undefined, { PAYCTL_DB: 'redis://h' }), /^Error: --db \(PAYCTL_DB\) redis:\/\/h/);
+});
+
+test('the default database is the nearest .payctl/payctl.db upward from the current folder, as git finds .git', () => {
+  const project = emptyDir();
+  const deep = path.join(project, 'src', 'a', 'b');
+  mkdirSync(deep, { recursive: true });
+  assert.equal(findDbUpward(deep), undefined);
+  assert.equal(defaultDbPath(deep), path.join(deep, '.payctl', 'payctl.db'), 'none upward: a new one in the current folder');
+  assert.match(dbOrigin(false, {}, deep), /in the current folder; none exists/);
+  mkdirSync(path.join(project, '.payctl'));
+  writeFileSync(path.join(project, '.payctl', 'payctl.db'), '');
+  assert.equal(findDbUpward(deep), path.join(project, '.payctl', 'payctl.db'));
+  assert.equal(defaultDbPath(deep), path.join(project, '.payctl', 'payctl.db'));
+  assert.match(dbOrigin(false, {}, deep), /nearest \.payctl\/ above the current folder/);
+  assert.match(dbOrigin(false, {}, project), /the default: \.payctl\/payctl\.db in the current folder$/);
+  // A nearer one wins; a .payctl folder without a database is passed over.
+  mkdirSync(path.join(project, 'src', '.payctl'));
+  assert.equal(findDbUpward(deep), path.join(project, '.payctl', 'payctl.db'));
+  writeFileSync(path.join(project, 'src', 'a', '.payctl-not'), '');
+  mkdirSync(path.join(project, 'src', 'a', '.payctl'));
+  writeFileSync(path.join(project, 'src', 'a', '.payctl', 'payctl.db'), '');
+  assert.equal(findDbUpward(deep), path.join(project, 'src', 'a', '.payctl', 'payctl.db'));
+  // --db and PAYCTL_DB still win, and say so.
+  assert.equal(dbOrigin(true, { PAYCTL_DB: 'x.db' }, deep), 'the --db flag');
+  assert.equal(dbOrigin(false, { PAYCTL_DB: 'x.db' }, deep), 'the environment (PAYCTL_DB)');
+});
+
+test('run from a subfolder, payctl uses the project database; config list says which and why; an empty one is named', async () => {
+  const project = emptyDir();
+  const sub = path.join(project, 'web', 'src');
+  mkdirSync(sub, { recursive: true });
+  const noDb = { PAYCTL_DB: '', PAYCTL_GROUP: '' }; // childEnv merges: an empty value is unset for payctl
+  const init = await runCli(['init', '--demo', '--json'], { cwd: project, env: noDb });
+  assert.equal(init.code, 0, init.stderr);
+  const { group_id: group, db } = JSON.parse(init.stdout) as { group_id: string; db: string };
+  assert.equal(path.resolve(project, db), path.join(project, '.payctl', 'payctl.db'));
+  const groups = await runCli(['group', 'list', '--json'], { cwd: sub, env: noDb });
+  assert.equal(groups.code, 0, groups.stderr);
+  assert.deepEqual((JSON.parse(groups.stdout) as { id: string }[]).map((g) => g.id), [group]);
+  assert.equal(existsSync(path.join(sub, '.payctl')), false, 'no new database in the subfolder');
+  const list = await runCli(['config', 'list', '--json'], { cwd: sub, env: noDb });
+  const config = JSON.parse(list.stdout) as { database: { location: string; from: string }; settings: { group: { value: string } } };
+  assert.deepEqual(config.database, { location: path.join(project, '.payctl', 'payctl.db'), from: 'the nearest .payctl/ above the current folder (searched upward, as git finds .git)' });
+  assert.equal(config.settings.group.value, group, "the project's profile, beside its database");
+  const human = await runCli(['config', 'list'], { cwd: sub, env: noDb });
+  assert.match(human.stdout, new RegExp(`database: ${path.join(project, '.payctl', 'payctl.db')}\n  from the nearest \.payctl/`));
+  const other = path.join(emptyDir(), 'other.db');
+  const flagged = JSON.parse((await runCli(['config', 'list', '--json', '--db', other], { cwd: sub, env: noDb })).stdout) as typeof config;
+  assert.deepEqual(flagged.database, { location: other, from: 'the --db flag' });
+  // A database with no group: the message names the file it opened.
+  const none = await runCli(['group', 'list'], { cwd: sub, env: { ...noDb, PAYCTL_DB: other } });
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stderr, new RegExp(`No groups in the database ${other}`));
+  const empty = await runCli(['transaction', 'list'], { cwd: sub, env: { ...noDb, PAYCTL_DB: other } });
+  assert.equal(empty.code, 2, empty.stderr);
+  assert.match(empty.stderr.replace(/\s*›\s*/g, ' '), new RegExp(`no group given: .*; database: ${other}`));
 });
 
 test('dataDirFrom: --data-dir, else PAYCTL_DATA_DIR, else beside the SQLite file, or ./.payctl for a URL', () => {

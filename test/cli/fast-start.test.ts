@@ -58,6 +58,9 @@ test('commandFor: the longest run of words that names a command, with the argume
   assert.deepEqual(commandFor(manifest, ['report', '--type', 'count', '--json'])?.rest, ['--type', 'count', '--json']);
   assert.equal(commandFor(manifest, ['group', 'list', '--json'])?.command.id, 'group:list');
   assert.equal(commandFor(manifest, ['group:list'])?.command.id, 'group:list');
+  // An alias starts on the fast path too: `show` is `get`.
+  assert.deepEqual(commandFor(manifest, ['subscription', 'show', 'S1', '--json']), { command: manifest.commands['subscription:get'], rest: ['S1', '--json'] });
+  assert.equal(commandFor(manifest, ['events:show', 'E1'])?.command.id, 'events:get');
   assert.equal(commandFor(manifest, ['webhook', 'fault', 'add', '--endpoint', 'e'])?.command.id, 'webhook:fault:add');
   const get = commandFor(manifest, ['transaction', 'get', 'T1', '--json'])!;
   assert.equal(get.command.id, 'transaction:get');
@@ -131,6 +134,7 @@ test('freshBundle: a bundle older than any compiled file is not used; none is no
   mkdirSync(path.join(root, 'dist', 'commands'), { recursive: true });
   const module = path.join(root, 'dist', 'src', 'lib', 'x.js');
   writeFileSync(module, '');
+  writeFileSync(path.join(root, 'tsconfig.json'), '{}');
   assert.equal(freshBundle(root), undefined);
   const bundle = path.join(root, 'dist', BUNDLE_FILE);
   writeFileSync(bundle, '');
@@ -139,4 +143,14 @@ test('freshBundle: a bundle older than any compiled file is not used; none is no
   assert.equal(freshBundle(root), bundle);
   utimesSync(module, 3_000_000, 3_000_000);
   assert.equal(freshBundle(root), undefined, 'a module compiled after the bundle');
+  // With tsc's build info (incremental), its time alone says whether a compile ran since: one stat, no walk.
+  const info = path.join(root, 'dist', '.tsbuildinfo');
+  writeFileSync(info, '');
+  utimesSync(info, 1_500_000, 1_500_000);
+  assert.equal(freshBundle(root), bundle, 'the build info is older than the bundle');
+  utimesSync(info, 2_500_000, 2_500_000);
+  assert.equal(freshBundle(root), undefined, 'a compile after the bundle');
+  // An installed package (no tsconfig.json): nothing compiles there, the bundle is used as shipped.
+  rmSync(path.join(root, 'tsconfig.json'));
+  assert.equal(freshBundle(root), bundle);
 });

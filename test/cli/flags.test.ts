@@ -11,7 +11,8 @@ import { Config } from '@oclif/core';
 import { runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { packageRoot } from '../../src/lib/paths.js';
-import { closestFlag, editDistance } from '../../src/cli/suggest.js';
+import { closestFlag } from '../../src/cli/suggest.js';
+import { editDistance } from '../../src/lib/closest.js';
 
 interface ManifestFlag { type: string; options?: string[]; multiple?: boolean; aliases?: string[]; required?: boolean; hidden?: boolean }
 interface ManifestCommand { args: Record<string, { required?: boolean }>; flags: Record<string, ManifestFlag> }
@@ -36,6 +37,9 @@ test('closestFlag: typos, swaps and prefixes of a flag are found; unrelated word
   assert.equal(closestFlag('firstname', names), 'first-name');
   assert.equal(closestFlag('bogus', names), undefined);
   assert.equal(editDistance('ab', 'ba'), 1);
+  // A name cut short ranks before one a few edits away: --tok is --token, not --tax (two edits).
+  assert.equal(closestFlag('tok', ['tax', 'token', 'total']), 'token');
+  assert.equal(closestFlag('am', names), 'amount', 'the shortest name it begins');
 });
 
 test('a misspelled flag: "did you mean", the usage line, exit 2; not the whole help', async () => {

@@ -98,7 +98,7 @@ test('customer list: newest first, paged, --json the customers as customer get p
   const page = await runCliJson<Array<{ id: string }>>(['customer', 'list', '--limit', '1', '--offset', '1'], { db });
   assert.deepEqual(page.map((c) => c.id), [all[1]!.id]);
   const human = await runCli(['customer', 'list', '--limit', '1'], { db });
-  assert.match(human.stdout, /1 shown \(offset 0\); more with --offset 1/);
+  assert.match(human.stdout, /Showing 1–1; more with --offset 1\./);
 });
 
 test('transaction list: newest first, the report filters, paged; --json the reporting table answer', async () => {

@@ -71,6 +71,8 @@ function fakeRoot(opts: { manifestAt?: number; commandAt: number; command?: stri
     path.join(root, 'package.json'),
     JSON.stringify({ name: 'fake', version: '1.0.0', type: 'module', oclif: { bin: 'fake', commands: './dist/commands' } }),
   );
+  // A checkout (a tsconfig.json, no build info yet): the compiled files' times are compared.
+  writeFileSync(path.join(root, 'tsconfig.json'), '{}');
   const file = path.join(commands, 'hello.js');
   writeFileSync(file, opts.command ?? 'export default class Hello { static run() {} }\n');
   utimesSync(file, opts.commandAt, opts.commandAt);

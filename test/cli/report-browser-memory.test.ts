@@ -14,8 +14,8 @@ before(async () => {
   group = (await runCliJson<{ group_id: string }>(['init', '--demo'], { db })).group_id;
 });
 
-// The line under the table that says which filters apply (the filter bar's input ends in ▌ instead).
-const applied = /status settled\r/;
+// The title line that says which filters apply (the filter bar's input ends in ▌ instead).
+const applied = /report {2}status settled[ \r]/;
 
 test('the report browser reopens with the last applied filters; filters on the command line win', async () => {
   const first = await runInPty(['report', '--group', group], {
@@ -37,7 +37,7 @@ test('the report browser reopens with the last applied filters; filters on the c
 
   const flags = await runInPty(['report', '--group', group, '--status', 'pending'], { db, answer: { when: /q: quit/, input: 'q' } });
   assert.equal(flags.code, 0, flags.output);
-  assert.match(flags.output, /status pending\r/);
+  assert.match(flags.output, /report {2}status pending[ \r]/);
   assert.doesNotMatch(flags.output, applied);
 });
 

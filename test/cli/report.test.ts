@@ -74,7 +74,7 @@ test('--output table (the default off a terminal): a cli-table3 table and where 
   const rows = lines.filter((l) => /│ \d{4}-\d\d-\d\d /.test(l));
   assert.equal(rows.length, 5);
   for (const row of rows) assert.match(row, /│ settled\s+│ \$[\d,]+\.\d\d\s+│/);
-  assert.match(r.stdout, /Showing 1–5 of \d+ \(more with --offset/);
+  assert.match(r.stdout, /Showing 1–5 of \d+; more with --offset 5, every row with --output csv\./);
   const count = await cli(['report', '--type', 'count', '--status', 'declined']);
   assert.match(count.stdout, /^total_count\s+\d+\n$/);
   const sum = await cli(['report', '--type', 'amount_sum']);

@@ -31,7 +31,7 @@ test('scalar parameters once only; unknown parameters named', () => {
   assert.deepEqual(problems, [
     { path: 'type', message: 'must be given once' },
     { path: 'limit[]', message: 'takes one value, not a list' },
-    { path: 'status', message: 'is not a query parameter of this endpoint' },
+    { path: 'status', message: 'is not a query parameter of this endpoint: did you mean statuses?' },
   ]);
 });
 

@@ -27,12 +27,12 @@ const PTY_LIMIT_MS = 60_000;
 
 export function runInPty(
   args: string[],
-  opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[]; cols?: number } = {},
+  opts: { db?: string; env?: Record<string, string>; unset?: string[]; answer?: PtyAnswer | PtyAnswer[]; cols?: number; rows?: number } = {},
 ): Promise<PtyResult> {
   const answers = opts.answer === undefined ? [] : Array.isArray(opts.answer) ? [...opts.answer] : [opts.answer];
   // The terminal gets a size (a new pseudo-terminal has 0 columns: Ink would wrap every character).
   const cols = opts.cols ?? 100;
-  const command = `stty cols ${cols} rows 40 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
+  const command = `stty cols ${cols} rows ${opts.rows ?? 40} 2>/dev/null; exec ${[process.execPath, path.join(packageRoot, 'bin/run.js'), ...args].map(quote).join(' ')}`;
   return new Promise((resolve, reject) => {
     const env = childEnv(args, opts.db, opts.env, { ...process.env, TERM: 'xterm-256color', COLUMNS: String(cols) });
     for (const name of opts.unset ?? []) delete env[name];

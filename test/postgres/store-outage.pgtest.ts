@@ -65,6 +65,9 @@ test('PostgreSQL gone: reads and writes answer 503 store_unavailable with Retry-
     const write = await sale('gone-1', 'gone-key-1');
     assert.equal(write.status, 503, write.text);
     assert.equal(write.body.error.type, 'store_unavailable');
+    // Readiness says so too (a load balancer takes the server out); liveness does not.
+    assert.equal((await fetch(`${server.url}/ready`)).status, 503);
+    assert.equal((await fetch(`${server.url}/health`)).status, 200);
   } finally {
     await proxy.start();
   }
@@ -73,6 +76,7 @@ test('PostgreSQL gone: reads and writes answer 503 store_unavailable with Retry-
   assert.equal(read.status, 200, read.text);
   const write = await sale('gone-1', 'gone-key-1');
   assert.equal(write.status, 200, write.text);
+  assert.equal((await fetch(`${server.url}/ready`)).status, 200);
   assert.equal(await salesOf('gone-1'), 1);
 });
 

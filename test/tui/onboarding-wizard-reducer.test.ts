@@ -103,6 +103,19 @@ const cases: Case[] = [
     keys: [],
     want: { cursor: 'business.underwriting.pending_litigation', highlight: 7 },
   },
+  {
+    // us-only (index 2), not the first option: international-only would pull in extra questions.
+    name: 'geographic reach opens on us-only, and Enter takes it',
+    draft: { ...UNDERWRITING, business: { ...(UNDERWRITING.business as object), underwriting: { payment_methods: ['card'] } } },
+    keys: [],
+    want: { cursor: 'business.underwriting.geographich_reach', highlight: 2 },
+  },
+  {
+    name: 'geographic reach: Enter answers us-only',
+    draft: { ...UNDERWRITING, business: { ...(UNDERWRITING.business as object), underwriting: { payment_methods: ['card'] } } },
+    keys: [ENTER],
+    want: { cursor: 'business.underwriting.currently_accepts_card', draft: { ...UNDERWRITING, business: { ...(UNDERWRITING.business as object), underwriting: { payment_methods: ['card'], geographich_reach: 'us-only' } } } },
+  },
   { name: 'Ctrl+S asks to save the draft', keys: ['f', ENTER, CTRL_S], want: { effect: 'save', cursor: 'external_id' } },
   { name: 'Ctrl+C leaves', keys: [CTRL_C], want: { effect: 'exit', phase: 'done' } },
   { name: 'keys after leaving do nothing', keys: [CTRL_C, 'x', ENTER], want: { phase: 'done', input: '' } },

@@ -3,7 +3,7 @@ import { afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { cleanup, render } from 'ink-testing-library';
-import { loadReportBrowser, type BrowserFilters, type ReportBrowserProps } from '../../src/tui/report-browser.js';
+import { fitColumns, loadReportBrowser, type BrowserFilters, type ReportBrowserProps } from '../../src/tui/report-browser.js';
 import { transactionSchema, type Transaction } from '../../src/domain/transactions.js';
 import { netAmount } from '../../src/domain/reporting.js';
 
@@ -77,11 +77,37 @@ test('renders the first page, the summary line and the columns', async () => {
   await settle();
   const f = b.frame();
   assert.match(f, /45 transactions · \$\d[\d,]*\.\d\d net · showing 1–10/);
-  assert.match(f, /date\s+status\s+amount\s+method\s+source\s+customer/);
-  assert.match(f, /2026-06-30 12:00 UTC\s+settled\s+\$10\.00\s+Visa …4000\s+forms\s+Customer 0/);
+  // ink-testing-library's terminal is 100 columns: the least important column (source) gives way.
+  assert.match(f, /date\s+status\s+amount\s+method\s+customer\n/);
+  assert.match(f, /2026-06-30 12:00 UTC\s+settled\s+\$10\.00\s+Visa …4000\s+Customer 0/);
+  assert.match(f, /· source: Enter shows them/);
+  for (const line of f.split('\n')) assert.ok([...line].length < 100, `a line wider than the terminal: ${line}`);
   assert.match(f, /Mastercard …4009/);
   assert.doesNotMatch(f, /…4010/); // row 11 is on the next page
   assert.deepEqual(b.pages, [{ filters: {}, offset: 0, limit: 10 }]);
+});
+
+test('the table keeps its most important columns on a narrow terminal: all six need 117 columns', () => {
+  const titles = (width: number) => fitColumns(width).map((c) => c.title);
+  assert.deepEqual(titles(120), ['date', 'status', 'amount', 'method', 'source', 'customer']);
+  assert.deepEqual(titles(100), ['date', 'status', 'amount', 'method', 'customer']);
+  assert.deepEqual(titles(80), ['date', 'status', 'amount', 'method']);
+  assert.deepEqual(titles(40), ['date', 'status']);
+});
+
+test('several arrow keys in one read (key repeat, SSH) move a row each, and turn the page at its end', async () => {
+  const b = start();
+  await settle();
+  await b.press(KEY.down.repeat(3));
+  assert.match(b.frame(), /^› .*…4003/m);
+  await b.press(KEY.up.repeat(2));
+  assert.match(b.frame(), /^› .*…4001/m);
+  await b.press(KEY.down.repeat(12));
+  assert.match(b.frame(), /showing 11–20/, 'the keys past the last row turned the page');
+  await b.press(KEY.pageDown.repeat(2));
+  assert.match(b.frame(), /showing 31–40/, 'two PgDn in one read turn two pages');
+  await b.press(KEY.pageUp.repeat(3));
+  assert.match(b.frame(), /showing 1–10/);
 });
 
 test('PageDown and PageUp turn pages; ↓ at the last row turns the page too; only a page is ever asked for', async () => {

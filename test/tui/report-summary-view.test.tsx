@@ -17,7 +17,7 @@ import { formatMoney } from '../../src/domain/money.js';
 import { rememberedFilters, rememberFilters } from '../../src/cli/report-filters.js';
 import type { Platform } from '../../src/services/platform.js';
 
-const KEY = { enter: '\r', esc: '\u001B' };
+const KEY = { enter: '\r', esc: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~' };
 const stripAnsi = (s: string) => s.replace(/\u001B\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
 
 let p: Platform;
@@ -95,6 +95,23 @@ function start(onFiltersChange?: (f: BrowserFilters) => void): App {
   return app;
 }
 
+/**
+ * Open the summary (key s) and read all of it: the view shows what fits the terminal
+ * (ink-testing-library's: 24 rows) and PgDn turns it, so the text is gathered page by page.
+ */
+async function readSummary(app: App, shown: RegExp): Promise<string> {
+  let frame = await press(app, 's', /lines 1–\d+ of \d+/, 'the summary, first page');
+  const body = (f: string) => f.split('\n').slice(2, -1);
+  const lines = body(frame);
+  for (let page = 2; !/lines \d+–(\d+) of \1 /.test(frame) && page < 20; page++) {
+    frame = await press(app, KEY.pageDown, new RegExp(`lines (?!1–)\\d+–\\d+ of`), `the summary, page ${page}`);
+    for (const l of body(frame)) if (!lines.includes(l) || l.trim() === '') lines.push(l);
+  }
+  const text = lines.join('\n');
+  assert.match(text, shown);
+  return text;
+}
+
 function breakdownLine(text: string, key: string): string | undefined {
   return text.split('\n').find((l) => l.trimStart().startsWith(`${key} `));
 }
@@ -102,7 +119,7 @@ function breakdownLine(text: string, key: string): string | undefined {
 test('s opens the summary: daily chart and a breakdown line per status with the service\'s numbers; s goes back', async () => {
   const app = start();
   await frameMatching(app, /s: summary/, 'the table');
-  const text = await press(app, 's', /By source/, 'the summary');
+  const text = await readSummary(app, /By source/);
   const all = await summaryOf({});
   assert.match(text, /Net amount per (\d+ )?days?/);
   assert.match(text, /[▁▂▃▄▅▆▇█]/);
@@ -113,7 +130,8 @@ test('s opens the summary: daily chart and a breakdown line per status with the 
     assert.ok(l.includes(b.count.toLocaleString('en-US')) && l.includes(formatMoney(b.amount)), l);
   }
   for (const b of all.brand) assert.ok(breakdownLine(text, b.key === '' ? '(bank account)' : b.key), b.key);
-  await press(app, 's', /PgUp\/PgDn/, 'back to the table');
+  await press(app, KEY.pageUp.repeat(20), /lines 1–/, 'the top of the summary again');
+  await press(app, 's', /PgUp\/PgDn: page/, 'back to the table');
 });
 
 test('filters apply to the summary view, and the applied filters are reported for remembering', async () => {
@@ -123,7 +141,7 @@ test('filters apply to the summary view, and the applied filters are reported fo
   await press(app, 'f', /Tab: next field/, 'the filter bar');
   await press(app, 'settled', /status settled▌/, 'typed');
   await press(app, KEY.enter, /report {2}status settled/, 'filtered');
-  const text = await press(app, 's', /By status/, 'the summary');
+  const text = await readSummary(app, /By status/);
   const settled = await summaryOf({ statuses: ['settled'] });
   assert.deepEqual(settled.status.map((b) => b.key), ['settled']);
   assert.ok(breakdownLine(text, 'settled')!.includes(settled.total_count.toLocaleString('en-US')));

@@ -4,7 +4,8 @@
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { newId } from '../../lib/ids.js';
-import { notFound, unavailable } from '../../errors.js';
+import { AppError, notFound, unavailable } from '../../errors.js';
+import { allowedMethods, DOCS_PATH, docsRedirectPage, ROOT_PATHS } from './no-route.js';
 import type { RouteDef } from '../route.js';
 import { answer, CORS, dropAnswer, errorTypeOf, replay, sendError } from './answer.js';
 import { authenticate, limitRate } from './admit.js';
@@ -15,6 +16,7 @@ import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Re
 import { recordExchange } from './record.js';
 import type { RouteContext } from '../route.js';
 import { outageAsAnswer } from './store-outage.js';
+import { storeWatch } from '../../services/store-watch.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -58,13 +60,20 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       const ms = performance.now() - ex.started;
       logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
       p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);
+      // Every request read the store (the clock at least): one that met no outage says it is there.
+      if (ex.errorType !== 'store_unavailable') storeWatch(p.platform.db).succeeded();
       p.runtime.requestEnded();
     }
   };
 }
 
-/** No route for the path: OPTIONS (a CORS preflight) is answered 204, anything else 404. */
-export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse) => void {
+/**
+ * No route for the method and path: OPTIONS (a CORS preflight) is answered 204; a browser
+ * at the root is sent to /docs; a path that has routes for other methods is a 405 with
+ * `Allow`; anything else 404 (pipeline/no-route.ts).
+ */
+export function answerNoRoute(p: Pipeline, routes: readonly RouteDef[]): (req: Req, res: http.ServerResponse) => void {
+  const allowed = allowedMethods(routes);
   return (req, res) => {
     const requestId = newId();
     res.setHeader('Request-Id', requestId);
@@ -72,9 +81,22 @@ export function answerNoRoute(p: Pipeline): (req: Req, res: http.ServerResponse)
       res.writeHead(204, CORS);
       return res.end();
     }
-    sendError(res, notFound(`route ${req.method} ${req.path}`), false);
-    logAccess(p, req, 404, requestId, 0, 'not_found', null);
-    p.metrics?.observe('(none)', req.method ?? '', 404, 0);
+    let status = 404;
+    let errorType: string | null = 'not_found';
+    const methods = allowed(req.path);
+    if ((req.method === 'GET' || req.method === 'HEAD') && ROOT_PATHS.has(req.path)) {
+      status = 302;
+      errorType = null;
+      res.writeHead(302, { Location: DOCS_PATH, 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(req.method === 'HEAD' ? undefined : docsRedirectPage());
+    } else if (methods.length > 0) {
+      status = 405;
+      errorType = 'invalid_request';
+      const allow = methods.join(', ');
+      sendError(res, new AppError(405, 'invalid_request', `method ${req.method} is not allowed on ${req.path}: it answers ${allow}`, undefined, { Allow: allow }), false);
+    } else sendError(res, notFound(`route ${req.method} ${req.path}`), false);
+    logAccess(p, req, status, requestId, 0, errorType, null);
+    p.metrics?.observe('(none)', req.method ?? '', status, 0);
   };
 }
 

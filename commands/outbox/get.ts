@@ -4,13 +4,15 @@ import { getOutbox } from '../../src/mail/outbox.js';
 import type { OutboxEmail } from '../../src/domain/email.js';
 import { outboxDetails } from '../../src/render/outbox.js';
 
-export default class OutboxShow extends PayctlCommand {
+export default class OutboxGet extends PayctlCommand {
   static override description = 'Show one e-mail of the outbox with its body';
-  static override examples = ['<%= config.bin %> outbox show EMAIL_ID', '<%= config.bin %> outbox show EMAIL_ID --json'];
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['outbox:show'];
+  static override examples = ['<%= config.bin %> outbox get EMAIL_ID', '<%= config.bin %> outbox get EMAIL_ID --json'];
   static override args = { id: Args.string({ description: 'e-mail id (from outbox list)', required: true }) };
 
   async run(): Promise<OutboxEmail> {
-    const { args, flags } = await this.parse(OutboxShow);
+    const { args, flags } = await this.parse(OutboxGet);
     const row = await getOutbox(await this.platform(flags.db), args.id);
     this.log(outboxDetails(row));
     return row;

@@ -9,14 +9,16 @@ import { dateTime } from '../../src/render/format.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 
-export default class EventsShow extends PayctlCommand {
+export default class EventsGet extends PayctlCommand {
   static override description = 'Show one event: its type, time, request and the object it carries';
-  static override examples = ['<%= config.bin %> events show EVENT_ID --group GROUP_ID', '<%= config.bin %> events show EVENT_ID --json'];
+  // One verb for one object: `get` (as the API's), `show` an alias everywhere.
+  static override aliases = ['events:show'];
+  static override examples = ['<%= config.bin %> events get EVENT_ID --group GROUP_ID', '<%= config.bin %> events get EVENT_ID --json'];
   static override args = { id: Args.string({ description: 'event id', required: true }) };
   static override flags = { group: groupFlag };
 
   async run(): Promise<Event> {
-    const { args, flags } = await this.parse(EventsShow);
+    const { args, flags } = await this.parse(EventsGet);
     const p = await this.platform(flags.db);
     const e = await execute(getEvent, p, contextFor(p, flags.group), { event_id: args.id });
     this.log(
