@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { PayctlCommand } from '../../src/cli/base.js';
+import { usage } from '../../src/cli/usage.js';
 import { exportSandbox } from '../../src/services/sandboxes/export.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
@@ -14,7 +15,7 @@ export default class SandboxExport extends PayctlCommand {
 
   async run(): Promise<{ group_id: string; file: string; format_version: number; schema_version: number; rows: number }> {
     const { args, flags } = await this.parse(SandboxExport);
-    if (this.jsonEnabled() && !flags.out) this.error('--json needs --out FILE (the file itself goes to standard output otherwise)', { exit: 2 });
+    if (this.jsonEnabled() && !flags.out) throw usage('--json needs --out FILE (the file itself goes to standard output otherwise)');
     const p = await this.platform(flags.db);
     // The bar is on stderr, and only when the file is not going to the terminal's stdout.
     const file = await exportSandbox(p, args.id, ttyProgress({ json: this.jsonEnabled() || (!flags.out && process.stdout.isTTY) }));

@@ -90,6 +90,10 @@ export interface FileTables {
   order: readonly string[];
   columns: Record<string, readonly string[]>;
   ids: Record<string, string | undefined>;
+  /** The column naming a row's sandbox: its group id, or (`parent`) the id of the row of the file it hangs off. */
+  owners: Record<string, { column: string; parent: boolean }>;
+  /** Columns naming other rows of the sandbox. */
+  refs: Record<string, readonly string[]>;
 }
 
 /**
@@ -108,6 +112,10 @@ export class FileChecker {
   readonly listedIds: Record<string, Array<[string, string]>> = {};
   private n = 0;
   private hash: Hash = createHash('sha256');
+  /** The file's sandbox (its groups row's id). */
+  private groupId?: string;
+  /** Ids rows named before any row of the file had them (a row further on, or none: a reference the source left dangling). */
+  private readonly later = new Set<string>();
   private allowed = new Set<string>();
   private at = 0;
 
@@ -186,6 +194,7 @@ export class FileChecker {
       if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw fileRefused(no, `${table}.${c} must be a string, a number, a boolean or null`);
     }
     if (table === 'groups' && this.counts.groups) throw fileRefused(no, 'a file holds one sandbox (one groups row)');
+    if (table !== 'groups') this.checkRefs(no, table, upgraded);
     const idColumn = this.tables.ids[table];
     if (idColumn) {
       const id = upgraded[idColumn];
@@ -193,10 +202,36 @@ export class FileChecker {
       if (this.ids.has(id)) throw fileRefused(no, `${table}.${idColumn} ${id} appears twice in the file`);
       const fresh = this.newId();
       this.ids.set(id, fresh);
+      this.later.delete(id);
+      if (table === 'groups') this.groupId = id;
       if (this.listed.has(table)) (this.listedIds[table] ??= []).push([id, fresh]);
     }
     this.counts[table] = (this.counts[table] ?? 0) + 1;
     return { table, row: upgraded };
+  }
+
+  /**
+   * A row belongs to the file's sandbox (its group id, or a parent row of the file): an
+   * import never writes into another sandbox. References are noted: one that names no
+   * row of the file is given a new id at the end (see `end`), never left naming a row
+   * outside the import.
+   */
+  private checkRefs(no: number, table: string, row: Row): void {
+    const group = this.groupId;
+    if (group === undefined) throw fileRefused(no, 'the sandbox itself (its groups row) comes first');
+    const owner = this.tables.owners[table]!;
+    const value = row[owner.column];
+    if (!owner.parent && value !== group) throw fileRefused(no, `${table}.${owner.column} must be the file's sandbox (${group})`);
+    if (owner.parent) {
+      // Its parent decides its sandbox: parents come first, so it is a row already read.
+      if (typeof value !== 'string' || !this.ids.has(value)) throw fileRefused(no, `${table}.${owner.column} must name a row of the file further up`);
+    }
+    for (const c of this.tables.refs[table]!) {
+      const id = row[c];
+      if (id === null || id === undefined || (typeof id === 'string' && this.ids.has(id))) continue;
+      if (typeof id !== 'string') throw fileRefused(no, `${table}.${c} must be an id or null`);
+      this.later.add(id);
+    }
   }
 
   private checkTrailer(no: number, value: unknown): FileTrailer {
@@ -222,6 +257,10 @@ export class FileChecker {
     const digest = this.hash.digest('hex');
     if (digest !== t.sha256) throw fileRefused(this.n, 'sha256 does not match the lines before it: the file was changed or damaged');
     if (this.counts.groups !== 1) throw fileRefused('end', 'the file has no groups row (the sandbox itself)');
+    // A reference to no row of the file (the source's row is gone, or never was: seeded
+    // data) gets a new id of its own too: it stays dangling, and can never name a row
+    // of another sandbox of the database it is imported into.
+    for (const id of this.later) if (!this.ids.has(id)) this.ids.set(id, this.newId());
   }
 }
 

@@ -83,6 +83,8 @@ export interface Answer<T = any> { // eslint-disable-line @typescript-eslint/no-
 export interface Payctl {
   url: string;
   adminToken: string;
+  /** The process id of the server this started (undefined for a running server given by url). */
+  pid?: number;
   /** A typed client with the admin token (sandboxes, forks). */
   client: TypedClient<paths>;
   sandbox<O extends SandboxOptions>(opts?: O): Promise<Sandbox<O extends { demo: true } ? DemoIds : undefined>>;
@@ -90,6 +92,14 @@ export interface Payctl {
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/**
+ * Every call of the kit on a connection of its own: a suite's hundreds of concurrent
+ * tests on a busy machine otherwise reuse idle keep-alive connections the server is
+ * closing at that moment (its idle timeout, 5 s, racing a late timer), and a call fails
+ * with "other side closed" that the server never saw. A loopback connect costs ~0.1 ms.
+ */
+const OWN_CONNECTION = { connection: 'close' } as const;
 
 /** `METHOD /template` of the operation a concrete path is (templates tried as patterns). */
 const OPERATIONS = Object.keys(OPERATION_AUTH).map((op) => {
@@ -205,7 +215,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
       if (value !== undefined) url.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
     }
     const key = opts.key === undefined ? this.keyFor(method, url.pathname) : opts.key;
-    const headers: Record<string, string> = { ...(key ? { authorization: key } : {}), ...(opts.headers ?? {}) };
+    const headers: Record<string, string> = { ...OWN_CONNECTION, ...(key ? { authorization: key } : {}), ...(opts.headers ?? {}) };
     let body: string | undefined;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -245,7 +255,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
   }
 
   private sandboxClient(): TypedClient<SandboxPaths> {
-    const base = createClient<SandboxPaths>({ baseUrl: this.server.url });
+    const base = createClient<SandboxPaths>({ baseUrl: this.server.url, headers: OWN_CONNECTION });
     base.use({
       onRequest: ({ request, schemaPath }) => {
         if (request.headers.has('authorization')) return undefined;
@@ -268,7 +278,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
 }
 
 /** A server of its own: `payctl serve` on a free port over a temporary SQLite database. */
-async function spawnServer(opts: StartOptions, adminToken: string): Promise<{ url: string; stop(): Promise<void> }> {
+async function spawnServer(opts: StartOptions, adminToken: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-testing-'));
   const args = [path.join(packageRoot, 'bin/run.js'), 'serve', '--port', '0', '--db', path.join(dir, 'payctl.db'), '--access-log', 'off', ...(opts.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -293,6 +303,7 @@ async function spawnServer(opts: StartOptions, adminToken: string): Promise<{ ur
   child.stdout!.resume();
   return {
     url,
+    pid: child.pid!,
     async stop() {
       process.removeListener('exit', kill);
       if (child.exitCode === null && child.signalCode === null) {
@@ -329,6 +340,7 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
   const given = opts.url ?? (process.env[ENV.testingUrl] || undefined);
   let adminToken = opts.adminToken ?? (process.env[ENV.adminToken] || undefined);
   let url: string;
+  let pid: number | undefined;
   let stopServer: () => Promise<void> = async () => undefined;
   if (given !== undefined) {
     if (!adminToken) throw new Error(`payctl/testing: a running server (${given}) needs its sandbox admin token: pass adminToken or set ${ENV.adminToken}`);
@@ -337,6 +349,7 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     adminToken ??= `padm_${randomBytes(24).toString('hex')}`;
     const own = await spawnServer(opts, adminToken);
     url = own.url;
+    pid = own.pid;
     stopServer = own.stop;
   }
   try {
@@ -346,11 +359,12 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     throw err;
   }
   const server = { url, adminToken };
-  const client = createClient({ baseUrl: url, key: adminToken });
+  const client = createClient({ baseUrl: url, key: adminToken, headers: OWN_CONNECTION });
   let stopped: Promise<void> | undefined;
   const payctl: Payctl = {
     url,
     adminToken,
+    ...(pid !== undefined ? { pid } : {}),
     client,
     async sandbox(o?: SandboxOptions) {
       const { webhooks = true, ...body } = o ?? {};
@@ -369,7 +383,7 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
 /** The collector's inbox for a new sandbox, and the sandbox's endpoint pointing at it (every event type). */
 async function openInbox(url: string, sb: Schemas['Sandbox']): Promise<Webhooks> {
   const c = await collector();
-  const endpoints = createClient({ baseUrl: url, key: sb.keys.manage_webhooks });
+  const endpoints = createClient({ baseUrl: url, key: sb.keys.manage_webhooks, headers: OWN_CONNECTION });
   const r = await endpoints.POST('/api/v1/groups/{group_id}/webhook_endpoints', {
     params: { path: { group_id: sb.group_id } },
     body: { url: c.urlOf(sb.group_id), enabled_events: ['*'], description: 'payctl/testing webhook collector' },

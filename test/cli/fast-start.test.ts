@@ -92,7 +92,7 @@ test('without the bundle (PAYCTL_NO_BUNDLE, or a bundle older than dist/), the o
   assert.equal(typeof JSON.parse(r.stdout).total_count, 'number');
   const owners = new Set(r.files.map(owner));
   assert.deepEqual([...owners].filter((o) => o.startsWith('dist/commands/')), ['dist/commands/report.js']);
-  for (const unneeded of ['@oclif/plugin-help', '@oclif/plugin-autocomplete', '@oclif/plugin-not-found', 'cli-table3', 'ink', 'react', 'pdfkit', 'polka', DRIVER.other, 'nodemailer']) {
+  for (const unneeded of ['@oclif/plugin-help', '@oclif/plugin-autocomplete', 'cli-table3', 'ink', 'react', 'pdfkit', 'polka', DRIVER.other, 'nodemailer']) {
     assert.ok(!owners.has(unneeded), `${unneeded} is not loaded`);
   }
   assert.ok(![...owners].some((o) => /^dist\/src\/(http|tui|pdf)\//.test(o)), [...owners].join(' '));

@@ -1,8 +1,11 @@
-// payctl sandbox create / list / fork / delete and payctl clock … --group, on the real
-// binary over a temporary database.
+// payctl sandbox create / list / fork / delete / export / import and payctl clock …
+// --group, on the real binary over a temporary database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli, runCliJson, assertUserError } from '../helpers/cli.js';
+import { runCli, runCliJson, assertUsageError, assertUserError } from '../helpers/cli.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { tempDbPath } from '../helpers/platform.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
@@ -35,6 +38,41 @@ test('sandbox create / list / fork / delete', async () => {
   // The demo of init still works as before for a single user.
   const demo = await json(['init', '--demo'], d);
   assert.ok(demo.group_id && demo.keys.manage_transactions);
+});
+
+test('sandbox export to a file or stdout, import from a file or stdin; a cut file is refused with its line, an unreadable one is a usage error', async () => {
+  const d = tempDbPath();
+  await json(['init', '--demo'], d);
+  const sb = await json(['sandbox', 'create', '--demo', '--name', 'to file'], d);
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-sandbox-file-'));
+  const file = path.join(dir, 'sb.jsonl');
+  const written = await json(['sandbox', 'export', sb.group_id, '--out', file], d);
+  assert.equal(written.format_version, 1);
+  const text = readFileSync(file, 'utf8');
+  assert.equal(written.rows, text.trimEnd().split('\n').length - 2);
+  // Without --out the file itself is the output.
+  const out = await runCli(['sandbox', 'export', sb.group_id], { db: d });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(JSON.parse(out.stdout.split('\n')[0]!).format, 'payctl-sandbox');
+  const both = await runCli(['sandbox', 'export', sb.group_id, '--json'], { db: d });
+  assert.equal(both.code, 2);
+  assert.equal(JSON.parse(both.stdout).error.type, 'usage_error');
+  assert.match(both.stdout, /--json needs --out/);
+
+  const copy = await json(['sandbox', 'import', file, '--name', 'from file'], d);
+  assert.equal(copy.name, 'from file');
+  assert.equal(copy.imported_from.group_id, sb.group_id);
+  assert.equal(copy.rows.transactions, JSON.parse(text.split('\n')[0]!).counts.transactions);
+  const human = await runCli(['sandbox', 'import', '-'], { db: d, input: out.stdout });
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /rows imported from/);
+  assert.deepEqual((await json<Array<{ name: string }>>(['sandbox', 'list'], d)).map((x) => x.name), ['to file', 'from file', 'to file']);
+
+  const cut = path.join(dir, 'cut.jsonl');
+  writeFileSync(cut, text.split('\n').slice(0, 10).join('\n') + '\n');
+  assertUserError(await runCli(['sandbox', 'import', cut], { db: d }), /without its trailer line: it was cut off/);
+  assertUsageError(await runCli(['sandbox', 'import', path.join(dir, 'none.jsonl')], { db: d }), /cannot read/);
+  assert.equal((await json<unknown[]>(['sandbox', 'list'], d)).length, 3);
 });
 
 test('clock advance --group moves that group only; without --group every group moves', async () => {

@@ -26,6 +26,8 @@ test('one flow through the 15 spec operations and the extensions, every answer a
   const called = new Set(exchanges.map((x) => `${x.method} ${x.schemaPath}`));
   called.add('GET /api/v1/groups/{group_id}/invoices/{invoice_id}/download/pdf');
   called.add('GET /api/v1/sandboxes/{group_id}/export');
+  // A JSON Schema document (test/cli/scenarios.test.ts reads it), not an API object.
+  called.add('GET /api/v1/scenario.schema.json');
   const missing = allRoutes()
     .filter((r) => !r.hidden)
     .map((r) => `${r.method} ${openApiPath(r)}`)

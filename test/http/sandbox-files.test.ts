@@ -169,8 +169,11 @@ describe('POST /api/v1/sandboxes/import', () => {
     ['a newer schema version', () => file.replace(/"schema_version":\d+/, '"schema_version":999'), /line 1: schema_version 999 is newer than this database's/],
     ['a column the table lacks (checksum rewritten)', () => rewritten(file, (ls) => ls.map((l, i) => (i === 2 ? { ...l, row: { ...l.row, surprise: 1 } } : l))), /line 3: processors has no column surprise/],
     ['a table no file holds', () => rewritten(file, (ls) => [ls[0]!, { table: 'api_keys', row: { id: 'k' } }, ...ls.slice(1)]), /line 2: table "api_keys" is not one/],
-    ['rows out of the tables order', () => rewritten(file, (ls) => [ls[0]!, ...ls.slice(1).reverse()]), /come after rows of/],
+    ['rows out of the tables order', () => rewritten(file, (ls) => [ls[0]!, ls[1]!, ...ls.slice(2).reverse()]), /come after rows of/],
+    ['a row before the sandbox itself', () => rewritten(file, (ls) => [ls[0]!, ls[2]!, ls[1]!, ...ls.slice(3)]), /line 2: the sandbox itself \(its groups row\) comes first/],
     ['an id twice', () => rewritten(file, (ls) => [...ls.slice(0, 3), ls[2]!, ...ls.slice(3)]), /line 4: processors.id .* appears twice/],
+    ['a row of another sandbox', () => rewritten(file, (ls) => ls.map((l) => (l.table === 'customers' ? { ...l, row: { ...l.row, group_id: s.demo.group_id } } : l))), /line \d+: customers.group_id must be the file's sandbox/],
+    ['a line hanging off a row the file does not hold', () => rewritten(file, (ls) => ls.map((l) => (l.table === 'invoice_lines' ? { ...l, row: { ...l.row, invoice_id: (s.demo.invoice_ids as string[])[0] } } : l))), /line \d+: invoice_lines.invoice_id must name a row of the file further up/],
     ['a trailer counting other rows', () => file.replace(/"counts":\{"groups":1,"processors":1/, '"counts":{"groups":1,"processors":2').replace(/(\{"end".*)"processors":1/, '$1"processors":2'), /the trailer counts 2 rows of processors, the file has 1/],
   ];
   for (const [what, make, message] of refusals) {
@@ -185,6 +188,18 @@ describe('POST /api/v1/sandboxes/import', () => {
       assert.equal(await groupCount(), groups);
     });
   }
+
+  test("a reference to a row the file does not hold gets a new id of its own: it never names another sandbox's row", async () => {
+    const other = await newSandbox(s, { demo: true });
+    const r = await importText(rewritten(file, (ls) => ls.map((l) => (l.table === 'transactions' ? { ...l, row: { ...l.row, customer_id: other.customer_id } } : l))));
+    assert.equal(r.status, 201, r.text);
+    const sales = await s.p.db.all<{ customer_id: string }>('SELECT customer_id FROM transactions WHERE group_id = ?', [r.body.group_id]);
+    assert.ok(sales.length > 0);
+    for (const c of sales) {
+      assert.notEqual(c.customer_id, other.customer_id);
+      assert.equal(await s.p.db.get('SELECT id FROM customers WHERE id = ?', [c.customer_id]), undefined);
+    }
+  });
 
   test('a row the database refuses drops what was written and is refused with its lines', async () => {
     const groups = await groupCount();

@@ -81,6 +81,8 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       order: tables.map((t) => t.table),
       columns: Object.fromEntries(tables.map((t) => [t.table, t.columns])),
       ids: Object.fromEntries(tables.map((t) => [t.table, t.id])),
+      owners: Object.fromEntries(tables.map((t) => [t.table, t.owner])),
+      refs: Object.fromEntries(tables.map((t) => [t.table, t.refs])),
     },
     newId,
     new Set(tables.filter((t) => t.inIdMap).map((t) => t.table)),

@@ -14,6 +14,10 @@ export interface FileTable {
   id?: string;
   /** Columns the file never holds (secrets, the store's own sequence numbers). */
   omit: readonly string[];
+  /** The column naming the row's sandbox: its group id, or (`parent`) the id of the file's row it hangs off. */
+  owner: { column: string; parent: boolean };
+  /** Columns naming other rows of the sandbox: an import takes them only if they name rows of the file (or are null). */
+  refs: readonly string[];
   /** Columns an import fills anew. */
   fresh: Readonly<Record<string, FreshValue>>;
   /** An import answers with the old → new ids of its rows (objects a test addresses by id: a fork's id_map tables, and webhook endpoints). */

@@ -38,6 +38,9 @@ const FRESH: Record<string, Record<string, FreshValue>> = {
   webhook_endpoints: { secret: 'webhook_secret' },
 };
 
+/** References the fork's list does not name (its tables are not forked). */
+const MORE_REFS: Record<string, string[]> = { webhook_fault_rules: ['endpoint_id'] };
+
 /** The column a table's rows follow in the file (and page by): its id, the events' sequence (their list order). */
 const orderColumn = (t: FileTable) => (t.table === 'events' ? 'seq' : t.id);
 
@@ -52,7 +55,8 @@ export const sandboxFilesRepo: SandboxFileStore = {
       const omit = OMIT[t.table] ?? [];
       const columns = (await tableColumns(ex, t.table)).filter((c) => !omit.includes(c));
       const inIdMap = t.inIdMap === true || t.table === 'webhook_endpoints';
-      out.push({ table: t.table, ...(t.id ? { id: t.id } : {}), omit, fresh: FRESH[t.table] ?? {}, inIdMap, columns });
+      const owner = { column: t.owner.column, parent: 'parent' in t.owner };
+      out.push({ table: t.table, ...(t.id ? { id: t.id } : {}), omit, fresh: FRESH[t.table] ?? {}, inIdMap, owner, refs: [...(t.refs ?? []), ...(MORE_REFS[t.table] ?? [])], columns });
     }
     return out;
   },
