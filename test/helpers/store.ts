@@ -23,16 +23,15 @@ async function pgClient(db: string) {
 
 /**
  * Hold the database so that the platform's writes wait until `release`: SQLite's write
- * lock from a second connection; on PostgreSQL, from a second connection, the lock
- * event positions are taken under (every write that records an event waits for it at
- * its commit). Resolves once held.
+ * lock from a second connection; on PostgreSQL, from a second connection, a SHARE lock
+ * on the event log (every write that records an event waits for it at its events'
+ * INSERT; reads of the log go on). Resolves once held.
  */
 export async function holdWrites(db: string): Promise<{ release(): Promise<void> }> {
   if (isPgUrl(db)) {
-    const { EVENTS_LOCK } = await import('../../src/store/postgres/db.js');
     const client = await pgClient(db);
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_LOCK]);
+    await client.query('LOCK TABLE events IN SHARE MODE');
     return {
       async release() {
         await client.query('COMMIT');

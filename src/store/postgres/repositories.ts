@@ -6,6 +6,7 @@ import type { SeedStore } from '../interfaces/seed.js';
 import { rollupInsertSelect } from '../sqlite/migrations/021-exact-money-rollup.js';
 import type { IdempotencyStore } from '../interfaces/idempotency.js';
 import { claimOlderThan } from '../sqlite/repositories/idempotency.js';
+import { pgEventRepo } from './events.js';
 
 const base = sqliteRepositories.seed;
 /** Bound parameters per statement (PostgreSQL's limit is 65,535). */
@@ -56,4 +57,4 @@ const idempotency: IdempotencyStore = {
   },
 };
 
-export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed, idempotency });
+export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed, idempotency, events: pgEventRepo });

@@ -15,6 +15,7 @@
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { migrations as sqlite } from '../../sqlite/migrations/index.js';
 import { utcDay } from '../sql.js';
+import { EVENTS_WRITER_LOCK } from '../events.js';
 
 /** Columns holding JSON documents (`json` from their first migration; some made `jsonb` by migration 30). */
 const JSON_COLUMNS = new Set([
@@ -484,9 +485,27 @@ BEGIN
 END $$`,
     ],
   },
-  // Recorded calls are answered in the key order they were written in: json, not jsonb.
   {
     version: 32,
+    name: 'events-watermark',
+    statements: [
+      // How far the event log may be final: the sequence's last value, read first, and the
+      // writes holding a writer lock (EVENTS_WRITER_LOCK, their backend's pid) at that
+      // moment. A write takes that lock before its first position and holds it to its
+      // end, so every position up to the value is final (committed and visible, or rolled
+      // back) once those writes have ended: the reader checks that (../events.ts) on a
+      // connection of its own choosing, without waiting inside the database — a wait here
+      // would hold a pool connection that a write it waits for may need.
+      `CREATE OR REPLACE FUNCTION payctl_events_watermark(OUT high bigint, OUT writers text[]) LANGUAGE plpgsql AS $$
+BEGIN
+  high := COALESCE(pg_sequence_last_value(pg_get_serial_sequence('events', 'seq')::regclass), 0);
+  SELECT COALESCE(array_agg(l.virtualtransaction), '{}') INTO writers FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND l.classid = ${EVENTS_WRITER_LOCK} AND l.objsubid = 2 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> pg_backend_pid();
+END $$`,
+  // Recorded calls are answered in the key order they were written in: json, not jsonb.
+  {
+    version: 33,
     name: 'sandbox-recordings',
     statements: [
       `CREATE TABLE sandbox_recordings (

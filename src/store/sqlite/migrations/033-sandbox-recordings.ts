@@ -10,7 +10,7 @@ BEGIN
 END`;
 
 export default {
-  version: 32,
+  version: 33,
   name: 'sandbox-recordings',
   statements: [
     `CREATE TABLE sandbox_recordings (
