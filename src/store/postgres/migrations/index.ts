@@ -503,6 +503,8 @@ BEGIN
   WHERE l.locktype = 'advisory' AND l.classid = ${EVENTS_WRITER_LOCK} AND l.objsubid = 2 AND l.granted
     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.pid <> pg_backend_pid();
 END $$`,
+    ],
+  },
   // Recorded calls are answered in the key order they were written in: json, not jsonb.
   {
     version: 33,
