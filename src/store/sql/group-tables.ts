@@ -117,6 +117,9 @@ export const GROUP_TABLES: GroupTable[] = [
   // A fork keeps its source's faults and their counters: it goes on from the same point of each rule's sequence.
   { table: 'fault_rules', owner: { column: 'group_id' }, id: 'id' },
   { table: 'webhook_fault_rules', owner: { column: 'group_id' }, id: 'id', forkSkip: "rules of the source's endpoints, which a fork does not copy" },
+  { table: 'sandbox_demos', owner: { column: 'group_id' }, forkSkip: "the demo's ids as the source's creation answered them, not the copy's" },
+  { table: 'sandbox_recordings', owner: { column: 'group_id' }, forkSkip: 'a recording is of the source sandbox\'s own traffic' },
+  { table: 'sandbox_recording_calls', owner: { column: 'group_id' }, id: 'id', forkSkip: 'a recording is of the source sandbox\'s own traffic' },
 ];
 
 /** Tables whose rows belong to no group, and why. */

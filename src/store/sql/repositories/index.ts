@@ -24,6 +24,7 @@ import { reportingRepo } from './reporting.js';
 import { summaryRepo } from './reporting-summary.js';
 import { sandboxRepo } from './sandboxes.js';
 import { sandboxFilesRepo } from './sandbox-files.js';
+import { recordingRepo } from './recordings.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
 import { subscriptionChargeRepo, subscriptionRepo } from './subscriptions.js';
@@ -42,6 +43,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   customerBankAccounts: customerBankAccountRepo,
   events: eventRepo,
   faultRules: faultRuleRepo,
+  recordings: recordingRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: groupRowsRepo,
