@@ -184,7 +184,7 @@ test('three servers selling at once count into rollup slots of their own (a slot
     const day = new Date().toISOString().slice(0, 10);
     const fromRows = await ps[0]!.db.all<{ status: string; brand: string; n: number; amount: number }>(
       `SELECT status, COALESCE(brand, '') AS brand, COUNT(*) AS n, SUM(captured_amount - refunded_amount) AS amount FROM transactions
-       WHERE group_id = ? AND substr(created_at, 1, 10) = ? GROUP BY status, COALESCE(brand, '') ORDER BY 1, 2`, [demo.group_id, day]);
+       WHERE group_id = ? AND ${ps[0]!.db.dialect.utcDay('created_at')} = ? GROUP BY status, COALESCE(brand, '') ORDER BY 1, 2`, [demo.group_id, day]);
     const fromRollup = await ps[0]!.db.all<{ status: string; brand: string; n: number; amount: number }>(
       `SELECT status, brand, SUM(tx_count) AS n, SUM(net_high) * 67108864 + SUM(net_low) AS amount FROM transaction_daily
        WHERE group_id = ? AND day = ? GROUP BY status, brand HAVING SUM(tx_count) <> 0 ORDER BY 1, 2`, [demo.group_id, day]);

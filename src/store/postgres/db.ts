@@ -18,6 +18,7 @@ import type pgTypes from 'pg';
 import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { isStalePlan, pgNamed, pgQuery, RETRYABLE, sqlState, UNIQUE_VIOLATION } from './sql.js';
+import { pgDialect } from './dialect.js';
 import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
 import type { SharedServerState } from '../interfaces/shared.js';
 import { EVENTS_WRITER_LOCK } from './events.js';
@@ -44,15 +45,6 @@ const MAX_LOST_CONNECTIONS = 3;
  */
 const ALONE_AFTER = 3;
 
-/** Per-batch work's SQL on PostgreSQL, by reducer name: same JSON parameter as the SQLite text. */
-export const PG_REDUCER_SQL: Record<string, string> = {
-  transaction_daily: `INSERT INTO transaction_daily AS d (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_high, net_low)
-SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, v ->> 6, v ->> 7, v ->> 8, (v ->> 9)::bigint, (v ->> 10)::bigint, (v ->> 11)::bigint
-FROM json_array_elements($1::json) AS v
-ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, slot)
-DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low`,
-};
-
 type Pending =
   | { kind: 'row'; table: string; columns: readonly string[]; values: unknown[] }
   | { kind: 'change'; sql: string; params: unknown[]; changes: number; error: () => unknown }
@@ -66,6 +58,7 @@ interface Sent {
 }
 
 class PgTx implements Tx {
+  readonly dialect = pgDialect;
   private pending: Pending[] = [];
   private events: Array<{ columns: readonly string[]; values: unknown[] }> = [];
   private work = new Map<BatchReducer<unknown>, unknown[]>();
@@ -170,9 +163,7 @@ class PgTx implements Tx {
   async commit(): Promise<void> {
     const sent = this.sendPending();
     for (const [reducer, items] of this.work) {
-      const sql = PG_REDUCER_SQL[reducer.name];
-      if (!sql) throw new Error(`no PostgreSQL statement for per-batch work ${reducer.name}`);
-      for (const st of reducer.statements(items)) sent.push(this.send(sql, pgNamed(sql, [st.json])));
+      for (const st of reducer.statements(items, pgDialect)) sent.push(this.send(st.sql, pgQuery(st.sql, [st.json])));
     }
     this.work.clear();
     if (this.events.length > 0) {
@@ -216,7 +207,7 @@ interface Queued {
 export const ROLLUP_SLOTS = 64;
 
 export class PgDatabase implements Store {
-  readonly dialect = 'postgres';
+  readonly dialect = pgDialect;
   schemaVersion = 0;
   private closed = false;
   private readonly afterCommitWork = new Set<Promise<void>>();

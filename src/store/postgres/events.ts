@@ -10,7 +10,7 @@
 // final. Readers read only up to that position. Commits of event-writing writes no longer go one at a time (the position lock
 // this replaces was held from a write's first event through its COMMIT's WAL flush).
 import type { EventStore } from '../interfaces/events.js';
-import { sqliteRepositories } from '../sqlite/repositories/index.js';
+import { sharedRepositories } from '../sql/repositories/index.js';
 
 /** The advisory lock class of event writers (the key's second half is the writer's backend pid). */
 export const EVENTS_WRITER_LOCK = 7_262_012;
@@ -42,7 +42,7 @@ async function watermark(ex: Executor): Promise<number> {
   return high;
 }
 
-const base = sqliteRepositories.events;
+const base = sharedRepositories.events;
 
 export const pgEventRepo: EventStore = {
   ...base,

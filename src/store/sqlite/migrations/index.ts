@@ -33,6 +33,7 @@ import settlementClaimIndex from './029-settlement-claim-index.js';
 import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 import eventsWatermark from './032-events-watermark.js';
+import sandboxRecordings from './033-sandbox-recordings.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -77,4 +78,5 @@ export const migrations: Migration[] = [
   typedColumns,
   rollupDimsUpsert,
   eventsWatermark,
+  sandboxRecordings,
 ].sort((a, b) => a.version - b.version);
