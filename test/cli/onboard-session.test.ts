@@ -11,7 +11,7 @@ import { loadDraft, saveDraft, withoutSensitive, wizardSession } from '../../src
 import { renderOnboardingWizard } from '../../src/tui/onboarding-wizard.js';
 import { signupEntrySchema } from '../../src/domain/onboarding.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
-import { groupRepo } from '../../src/store/sqlite/repositories/groups.js';
+import { groupRepo } from '../../src/store/sql/repositories/groups.js';
 import type { Platform } from '../../src/services/platform.js';
 import type { DemoOutput } from '../../src/dev/demo.js';
 

@@ -90,6 +90,36 @@ test('a failed expectation shows expected against got and the step\'s line; exit
   assert.match(xml, /<testcase classname="[^"]*fails\.yaml" name="request \(steps\.0, line 3\)" time="[\d.]+">\n\s+<failure message="POST/);
 });
 
+test('expect_webhooks: the run\'s verifying receiver gets the sandbox\'s signed webhooks; a missing one fails with what arrived', async () => {
+  const file = path.join(dir, 'webhooks.yaml');
+  writeFileSync(
+    file,
+    [
+      'name: a sale is delivered as a webhook',
+      'steps:',
+      '  - expect_webhooks: [{ type: "*", count: 0, timeout: 1s }]',
+      '  - request: POST /api/v1/groups/{group_id}/transaction',
+      '    body:',
+      '      type: sale',
+      '      source: api',
+      '      currency: USD',
+      '      email_address: ada@example.com',
+      '      email_receipt: false',
+      '      processor_id: "${sandbox.processor_id}"',
+      '      amounts: { requested_amount: 1000 }',
+      '      billing_address: { first_name: Ada, last_name: Lovelace, line_1: 1 Main St, city: Springfield, subdivision: IL, postal_code: "62701", country: US, email: ada@example.com }',
+      '      payment_details: { token: tok_visa }',
+      '    save: sale',
+      '  - expect_webhooks: [{ type: transaction.approved, count: 1, match: { data.object.id: "${sale.id}" }, timeout: 30s }]',
+      '  - expect_webhooks: [{ type: transaction.refunded, timeout: 1s }]',
+    ].join('\n'),
+  );
+  const r = await run([file]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /✓ expect_webhooks +webhooks transaction\.approved ×1/);
+  assert.match(r.stdout, /✗ expect_webhooks +webhooks: at least 1 transaction\.refunded expected, 0 seen \(0 of that type; \d+ in all\) after waiting 1s/);
+});
+
 test('a malformed file is refused with each problem\'s line and column before anything runs: no sandbox is made', async () => {
   const file = path.join(dir, 'bad.yaml');
   writeFileSync(file, 'name: bad\nsteps:\n  - request: GET /api/v1/groups/{group_id}/customers/${nobody.id}\n  - clock: { advance: soon }\n');

@@ -1233,6 +1233,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recorded calls, or with format=scenario the scenario file they make (application/yaml)
+         * @description format=scenario: literal ids become ${name.id} references to the step whose answer first carried them, the demo's ids ${demo.*}, clock moves and fault rules steps of their own, each recorded status an expect; replay it with `payctl scenario run`.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdRecording"];
+        put?: never;
+        /**
+         * Start recording every API call of the sandbox (method, path, body, the answer's status and body) for a scenario file
+         * @description A new recording replaces the last one. Calls of the group are recorded: those naming it in their path or made with its keys, its clock moves and fault rules, and public calls (tokenize, pay pages, onboarding) that carry the header Payctl-Sandbox: <group_id>. Secrets are never recorded: API keys, webhook secrets, card and bank numbers, CVVs (a card appears as the token used). docs/scenarios.md.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         *
+         *     A retry with the same Idempotency-Key and body returns the stored answer (Idempotent-Replayed: true).
+         */
+        post: operations["postApiV1SandboxesGroupIdRecording"];
+        /**
+         * Stop recording (the calls stay until the next recording starts or the sandbox is dropped)
+         * @description Stop recording (the calls stay until the next recording starts or the sandbox is dropped).
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
+         */
+        delete: operations["deleteApiV1SandboxesGroupIdRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/import": {
         parameters: {
             query?: never;
@@ -3496,6 +3532,48 @@ export interface components {
              * @enum {string}
              */
             store: "sqlite" | "postgres";
+        };
+        RecordedCall: {
+            /** @description The answer body, secrets taken out */
+            answer: unknown;
+            /** @description The request body, secrets taken out (null for a tokenize call: the card is never recorded) */
+            body: unknown;
+            /** @description Idempotency-Key and Payctl-Simulate when sent (never Authorization) */
+            headers: {
+                [key: string]: string;
+            } | null;
+            method: string;
+            path: string;
+            /** @description The route pattern */
+            route: string;
+            status: number;
+        };
+        Recording: {
+            /** @description Calls recorded */
+            calls: number;
+            data: components["schemas"]["RecordedCall"][];
+            group_id: string;
+            /** @description Calls are being recorded now */
+            recording: boolean;
+            /**
+             * Format: date-time
+             * @description The group's time when the recording started
+             */
+            started_at: string;
+            stopped_at: string | null;
+        };
+        RecordingSummary: {
+            /** @description Calls recorded */
+            calls: number;
+            group_id: string;
+            /** @description Calls are being recorded now */
+            recording: boolean;
+            /**
+             * Format: date-time
+             * @description The group's time when the recording started
+             */
+            started_at: string;
+            stopped_at: string | null;
         };
         RefundRequest: {
             /** @description cents, at most the amount not yet refunded; default: all of it */
@@ -17053,6 +17131,385 @@ export interface operations {
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdRecording: {
+        parameters: {
+            query?: {
+                /** @description scenario: the scenario file the calls make (application/yaml); json (default): the calls */
+                format?: "json" | "scenario";
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a20756-e0c4-77d5-9ddc-cb5a14f36962",
+                     *       "recording": false,
+                     *       "started_at": "2030-01-01T00:00:00.000Z",
+                     *       "stopped_at": "2030-01-02T00:00:01.000Z",
+                     *       "calls": 2,
+                     *       "data": [
+                     *         {
+                     *           "method": "POST",
+                     *           "path": "/api/v1/groups/01a20756-e0c4-77d5-9ddc-cb5a14f36962/transaction/01a20756-e0c4-77d5-9ddc-cfdf194d009f/refund",
+                     *           "route": "/api/v1/groups/:group_id/transaction/:transaction_id/refund",
+                     *           "headers": {
+                     *             "Idempotency-Key": "refund-1"
+                     *           },
+                     *           "body": {
+                     *             "amount": 100
+                     *           },
+                     *           "status": 200,
+                     *           "answer": {
+                     *             "id": "01a20756-e0c4-77d5-9ddc-cfdf194d0100",
+                     *             "status": "pending"
+                     *           }
+                     *         },
+                     *         {
+                     *           "method": "POST",
+                     *           "path": "/api/v1/sandboxes/01a20756-e0c4-77d5-9ddc-cb5a14f36962/clock",
+                     *           "route": "/api/v1/sandboxes/:group_id/clock",
+                     *           "headers": null,
+                     *           "body": {
+                     *             "advance": "1d"
+                     *           },
+                     *           "status": 200,
+                     *           "answer": {
+                     *             "group_id": "01a20756-e0c4-77d5-9ddc-cb5a14f36962",
+                     *             "now": "2030-01-02T00:00:01.000Z",
+                     *             "offset_ms": 0
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Recording"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiV1SandboxesGroupIdRecording: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: scoped to the caller's group, kept 24 hours of platform time. The same key with another body is a 422; while the first request runs, a 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a20756-e0c4-77d5-9ddc-cb5a14f36962",
+                     *       "recording": true,
+                     *       "started_at": "2030-01-01T00:00:00.000Z",
+                     *       "stopped_at": null,
+                     *       "calls": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecordingSummary"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry later. Or: The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 1 MiB */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON (Content-Type: application/json) */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request body */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteApiV1SandboxesGroupIdRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "group_id": "01a20756-e0c4-77d5-9ddc-cb5a14f36962",
+                     *       "recording": true,
+                     *       "started_at": "2030-01-01T00:00:00.000Z",
+                     *       "stopped_at": null,
+                     *       "calls": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecordingSummary"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve-process.js';
-import { docExamples, docFiles } from './extract.js';
+import { commandsOutsideSh, docExamples, docFiles, payctlCommands } from './extract.js';
 
 const BLOCK_TIMEOUT_MS = 60_000;
 
@@ -89,6 +89,16 @@ test('a new page in docs/ is picked up, and the examples say how to type payctl'
   }
 });
 
+test('no command a reader would type hides outside a ```sh block', () => {
+  const commands = payctlCommands(packageRoot);
+  const hidden: string[] = [];
+  for (const file of docFiles(packageRoot)) {
+    const lines = readFileSync(path.join(packageRoot, file), 'utf8').split('\n');
+    for (const n of commandsOutsideSh(lines.join('\n'), commands)) hidden.push(`${file}:${n}: ${lines[n - 1]!.trim()}`);
+  }
+  assert.deepEqual(hidden, [], 'make these ```sh blocks (```sh no-run if they cannot run here), or split the output from the command');
+});
+
 test('every link of README.md and docs/ to a file names one in the repository', () => {
   const broken: string[] = [];
   for (const file of docFiles(packageRoot)) {
@@ -110,10 +120,28 @@ test('blocks are read by their info string', () => {
     '````md', '```sh', 'payctl nested', '```', '````',
     '```sh server', 'payctl d', '```',
     '```console', '$ payctl e', '```',
+    '```sh no-run', 'payctl f', '```',
   ].join('\n');
   assert.deepEqual(docExamples(md), [
     { line: 2, script: 'payctl a', exit: 0, server: false },
     { line: 8, script: 'payctl c', exit: 2, server: false },
     { line: 16, script: 'payctl d', exit: 0, server: true },
   ]);
+});
+
+test('the hidden-command lint flags typed lines of text blocks and the first line of others', () => {
+  const commands = new Set(['sale', 'serve']);
+  const md = [
+    '```text', 'payctl serving http://127.0.0.1:4000/api/v1', ' ›   Error: …', '```', // 2-3: output
+    '```text', 'payctl sale --amount 1', '```', // 6
+    '```', 'x', '$ ls', '```', // 10
+    '```console', 'npm test', '```', // 13
+    '```json', '{ "a": "payctl sale" }', '```', // 16: not a command
+    '```yaml', 'run: npm test', 'curl -s x', '```', // 19-20: only the first line counts
+    '```ts', 'node x.js', '```', // 23
+    '```sh', 'payctl sale', 'curl x', '```',
+    '```sh no-run', 'payctl serve', '```',
+    '````md', '```text', 'payctl sale', '```', '````', // 34: the outer block is md, first line a fence
+  ].join('\n');
+  assert.deepEqual(commandsOutsideSh(md, commands), [6, 10, 13, 23]);
 });

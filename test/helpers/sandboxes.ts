@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
 import type { Executor, Store } from '../../src/store/interfaces/db.js';
-import { GROUP_TABLES, ownerCondition } from '../../src/store/sqlite/group-tables.js';
+import { GROUP_TABLES, ownerCondition } from '../../src/store/sql/group-tables.js';
 
 export const ADMIN = 'padm_test_admin_token';
 

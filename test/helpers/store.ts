@@ -23,16 +23,15 @@ async function pgClient(db: string) {
 
 /**
  * Hold the database so that the platform's writes wait until `release`: SQLite's write
- * lock from a second connection; on PostgreSQL, from a second connection, the lock
- * event positions are taken under (every write that records an event waits for it at
- * its commit). Resolves once held.
+ * lock from a second connection; on PostgreSQL, from a second connection, a SHARE lock
+ * on the event log (every write that records an event waits for it at its events'
+ * INSERT; reads of the log go on). Resolves once held.
  */
 export async function holdWrites(db: string): Promise<{ release(): Promise<void> }> {
   if (isPgUrl(db)) {
-    const { EVENTS_LOCK } = await import('../../src/store/postgres/db.js');
     const client = await pgClient(db);
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_LOCK]);
+    await client.query('LOCK TABLE events IN SHARE MODE');
     return {
       async release() {
         await client.query('COMMIT');
@@ -63,7 +62,7 @@ export async function holdWrites(db: string): Promise<{ release(): Promise<void>
 /** The names of the store's own tables (not the engine's catalogue), sorted. */
 export async function tableNames(store: Store): Promise<string[]> {
   const rows =
-    store.dialect === 'postgres'
+    store.dialect.name === 'postgres'
       ? await store.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'")
       : await store.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
   return rows.map((r) => r.name).sort();
@@ -115,7 +114,7 @@ export async function dataFiles(db: string): Promise<string[]> {
  * (amcheck is an extension): nothing to ask it there.
  */
 export async function assertIntact(store: Store, label = 'integrity_check'): Promise<void> {
-  if (store.dialect !== 'sqlite') return;
+  if (store.dialect.name !== 'sqlite') return;
   const rows = await store.all('PRAGMA integrity_check');
   if (JSON.stringify(rows) !== JSON.stringify([{ integrity_check: 'ok' }])) throw new Error(`${label}: ${JSON.stringify(rows)}`);
 }

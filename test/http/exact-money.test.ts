@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody, US_BILLING } from '../helpers/bodies.js';
-import { transactionRepo } from '../../src/store/sqlite/repositories/transactions.js';
+import { transactionRepo } from '../../src/store/sql/repositories/transactions.js';
 import { newId } from '../../src/lib/ids.js';
 import * as money from '../../src/domain/money.js';
 

@@ -26,7 +26,7 @@ test('GET /health: 200 {"status":"ok"} without a key', async () => {
 test('GET /ready: 200 with the store and its schema version, without a key', async () => {
   const r = await s.call('GET', '/ready');
   assert.equal(r.status, 200, r.text);
-  assert.deepEqual(r.body, { status: 'ready', store: s.p.db.dialect, schema_version: LATEST_VERSION });
+  assert.deepEqual(r.body, { status: 'ready', store: s.p.db.dialect.name, schema_version: LATEST_VERSION });
 });
 
 test('GET /ready: 503 naming the versions when the schema is not current; /health stays 200', async () => {
@@ -49,11 +49,11 @@ test('readiness: a store whose read fails or never answers is not ready, with th
   const withRead = (schema: () => Promise<number>) => ({ ...s.p, db: { ...s.p.db, dialect: s.p.db.dialect, repos: { ...s.p.db.repos, versions: { ...s.p.db.repos.versions, schema } } } }) as Platform;
   await assert.rejects(readiness(withRead(() => new Promise<number>(() => undefined)), 50), (err: AppError) => {
     assert.equal(err.status, 503);
-    assert.equal(err.message, `not ready: the ${s.p.db.dialect} store does not answer (no answer within 50 ms)`);
+    assert.equal(err.message, `not ready: the ${s.p.db.dialect.name} store does not answer (no answer within 50 ms)`);
     return true;
   });
   await assert.rejects(readiness(withRead(() => Promise.reject(new Error('connection refused'))), 50), {
-    message: `not ready: the ${s.p.db.dialect} store does not answer (connection refused)`,
+    message: `not ready: the ${s.p.db.dialect.name} store does not answer (connection refused)`,
   });
   assert.equal((await readiness(s.p)).schema_version, LATEST_VERSION);
 });

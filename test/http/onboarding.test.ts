@@ -9,7 +9,7 @@ import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestS
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/mail/outbox.js';
-import { groupRepo } from '../../src/store/sqlite/repositories/groups.js';
+import { groupRepo } from '../../src/store/sql/repositories/groups.js';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { openPlatform } from '../../src/services/platform.js';

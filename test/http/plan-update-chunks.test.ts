@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
-import { tableColumns } from '../../src/store/sqlite/schema.js';
+import { tableColumns } from '../../src/store/sql/schema.js';
 import { resumePlanUpdates } from '../../src/services/recurring/plan-updates.js';
 
 const PLAN = { name: 'Gold', amount: 3000, billing_cycle: 'monthly', duration: '12', tax: 0 };

@@ -11,8 +11,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { seedTransactions } from '../../src/dev/seed.js';
 import { createGroup, createProcessor } from '../../src/services/groups/groups.js';
 import { createKey } from '../../src/services/groups/keys.js';
-import { rollupSplit } from '../../src/store/sqlite/repositories/reporting.js';
+import { rollupSplit } from '../../src/store/sql/repositories/reporting.js';
 import { SUMMARY_GROUPS } from '../../src/domain/reporting-summary.js';
+import type { Dialect } from '../../src/store/sql/dialect.js';
 
 const DAY = 86_400_000;
 let s: TestServer;
@@ -40,12 +41,12 @@ before(async () => {
 });
 after(() => s.close());
 
-const KEY_SQL: Record<string, string> = {
-  day: 'substr(created_at, 1, 10)',
-  status: 'status',
-  brand: "COALESCE(brand, '')",
-  payment_method: 'method_detail',
-  source: 'source',
+const KEY_SQL: Record<string, (d: Dialect) => string> = {
+  day: (d) => d.utcDay('created_at'),
+  status: () => 'status',
+  brand: () => "COALESCE(brand, '')",
+  payment_method: () => 'method_detail',
+  source: () => 'source',
 };
 
 /** The expected answer, straight from transactions. */
@@ -59,7 +60,7 @@ async function rawSql(group: string, groupBy: string, start: string, end: string
     params.push(...v);
   }
   return s.p.db.all<{ key: string; count: number; amount: number }>(
-    `SELECT ${KEY_SQL[groupBy]} AS key, COUNT(*) AS count,
+    `SELECT ${KEY_SQL[groupBy]!(s.p.db.dialect)} AS key, COUNT(*) AS count,
        SUM(CASE WHEN status IN ('pending', 'settled', 'captured', 'partially_captured', 'partially_refunded', 'refunded')
            THEN captured_amount - refunded_amount ELSE 0 END) AS amount
      FROM transactions WHERE ${terms.join(' AND ')} GROUP BY key ORDER BY key`,

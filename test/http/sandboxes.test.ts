@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ADMIN, dumpGroup, newSandbox, rowCount, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
-import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
+import { GROUP_TABLES } from '../../src/store/sql/group-tables.js';
 
 let s: TestServer;
 before(async () => {

@@ -12,9 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { subscriptionRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
-import { settlementRepo } from '../../src/store/sqlite/repositories/settlement.js';
+import { subscriptionRepo } from '../../src/store/sql/repositories/subscriptions.js';
+import { settlementRepo } from '../../src/store/sql/repositories/settlement.js';
 import { toPgSql } from '../../src/store/postgres/sql.js';
+import { pgDialect } from '../../src/store/postgres/dialect.js';
 import type { Tx } from '../../src/store/interfaces/db.js';
 import { runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -23,7 +24,7 @@ import { openPlatform } from '../../src/services/platform.js';
 /** The SQL and parameters claimDue sends (read by an executor that only records). */
 async function claimDueStatement(until: string, after: { at: string; id: string }): Promise<{ sql: string; params: unknown[] }> {
   let seen: { sql: string; params: unknown[] } | undefined;
-  const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+  const recorder = { dialect: pgDialect, all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
   await subscriptionRepo.claimDue(recorder, until, after, 100, { offsetMs: 0 });
   assert.ok(seen, 'claimDue sent no statement');
   return seen;
@@ -66,7 +67,8 @@ test('billing claims its chunk by walking the due index from the cursor, after a
     assert.match(plan, /Index Scan using subscriptions_due on subscriptions/, plan);
     assert.match(plan, /Index Cond: .*ROW\(next_bill_date, id\) > ROW\(/, `the cursor bounds the index scan:\n${plan}`);
     assert.doesNotMatch(plan, /Sort|Seq Scan on subscriptions/, plan);
-    assert.match(plan, /Index Scan using subscriptions_due on subscriptions \(actual time=[\d.]+ rows=100 /, `100 rows claimed:\n${plan}`);
+    // PostgreSQL 18 prints row counts with two decimals (rows=100.00).
+    assert.match(plan, /Index Scan using subscriptions_due on subscriptions \(actual time=[\d.]+ rows=100(?:\.00)? /, `100 rows claimed:\n${plan}`);
   } finally {
     await client.end();
   }
@@ -98,7 +100,7 @@ test('settlement claims its chunk from the settle index in order; a database mad
     await client.query('ANALYZE transactions');
 
     let seen: { sql: string; params: unknown[] } | undefined;
-    const recorder = { all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
+    const recorder = { dialect: pgDialect, all: async (sql: string, params: unknown[]) => ((seen = { sql, params }), []) } as unknown as Tx;
     await settlementRepo.claimCandidates(recorder, '2999-01-01T00:00:00.000Z', 100, { offsetMs: 0 });
     assert.ok(seen, 'claimCandidates sent no statement');
     await client.query('BEGIN');
@@ -125,13 +127,13 @@ test('the idempotency purge deletes its chunk by the rows it claimed (a TID scan
     );
     await client.query('ANALYZE idempotency_keys');
     let seen: { sql: string; params: unknown[] } | undefined;
-    const recorder = { run: async (sql: string, params: unknown[]) => ((seen = { sql, params }), { changes: 0 }) } as unknown as Tx;
+    const recorder = { dialect: pgDialect, run: async (sql: string, params: unknown[]) => ((seen = { sql, params }), { changes: 0 }) } as unknown as Tx;
     await p.db.repos.idempotency.deleteOlderThan(recorder, '2030-01-02T00:00:00.000Z', { groupId: 'purge-plan' }, 500);
     assert.ok(seen, 'deleteOlderThan sent no statement');
     await client.query('BEGIN');
     const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${toPgSql(seen.sql)}`, seen.params)).rows.map((r) => r['QUERY PLAN']).join('\n');
     await client.query('ROLLBACK');
-    assert.match(plan, /Tid Scan on idempotency_keys \(actual time=[\d.]+ rows=500 /, plan);
+    assert.match(plan, /Tid Scan on idempotency_keys \(actual time=[\d.]+ rows=500(?:\.00)? /, plan);
     // The claim's own scan is `idempotency_keys idempotency_keys_1`; the delete scans nothing else.
     assert.doesNotMatch(plan, /Hash|Seq Scan on idempotency_keys \(/, plan);
   } finally {

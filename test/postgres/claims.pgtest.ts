@@ -1,4 +1,4 @@
-// Background work claimed with FOR UPDATE SKIP LOCKED (store/sqlite/claims.ts): a row
+// Background work claimed with FOR UPDATE SKIP LOCKED (store/sql/dialect.ts): a row
 // another server's write holds is passed over, never waited for or done twice, and is
 // done by the next pass once that write is gone (a kill -9 rolls it back). Several
 // servers (here: several stores, each a server's pool) running the same due work at once

@@ -109,7 +109,7 @@ test('one server, writes at once: one transaction per Idempotency-Key, one void 
 
     // The rollup, summed over slots, says what the rows say (voids moved counts between statuses).
     const fromRows = await db.all<{ day: string; status: string; brand: string; n: number; amount: number }>(
-      `SELECT substr(created_at, 1, 10) AS day, status, COALESCE(brand, '') AS brand, COUNT(*) AS n, SUM(captured_amount - refunded_amount) AS amount
+      `SELECT ${db.dialect.utcDay('created_at')} AS day, status, COALESCE(brand, '') AS brand, COUNT(*) AS n, SUM(captured_amount - refunded_amount) AS amount
        FROM transactions WHERE group_id = ? GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`, [demo.group_id]);
     const fromRollup = await db.all<{ day: string; status: string; brand: string; n: number; amount: number }>(
       `SELECT day, status, brand, SUM(tx_count) AS n, SUM(net_high) * 67108864 + SUM(net_low) AS amount FROM transaction_daily

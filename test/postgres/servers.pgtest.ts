@@ -10,7 +10,8 @@ import { seedDemo } from '../../src/dev/demo.js';
 import { startServer } from '../../src/http/app.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { US_BILLING } from '../helpers/bodies.js';
-import { EVENTS_LOCK, type PgDatabase } from '../../src/store/postgres/db.js';
+import type { PgDatabase } from '../../src/store/postgres/db.js';
+import { EVENTS_WRITER_LOCK } from '../../src/store/postgres/events.js';
 import { newId } from '../../src/lib/ids.js';
 
 async function platforms(n: number): Promise<{ url: string; ps: Platform[] }> {
@@ -32,37 +33,48 @@ test('servers starting together migrate once: every version recorded once', asyn
   }
 });
 
-test('an event position is taken at commit: a writer that commits later gets a later position, however it started', async () => {
+test('event positions: writers do not wait for each other, and a reader never passes a position an open write holds', async () => {
   const { url, ps } = await platforms(1);
   const p = ps[0]!;
   const demo = await seedDemo(p);
   const event = (id: string) => ({ id, group_id: demo.group_id, type: 'customer.updated', created_at: new Date().toISOString(), request_id: null, idempotency_key: null, data: { object: {} } });
-  // Another server's write, holding the position lock as one does between taking positions and its COMMIT.
+  const start = await p.db.repos.events.lastSeq(p.db);
+  // Another server's write, between taking its first position and its COMMIT (holding its writer lock, as one does).
   const other = new pg.Client({ connectionString: url });
   await other.connect();
+  const watcher = new pg.Client({ connectionString: url });
+  await watcher.connect();
   try {
     await other.query('BEGIN');
-    await other.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_LOCK]);
+    await other.query('SELECT pg_advisory_xact_lock($1, pg_backend_pid())', [EVENTS_WRITER_LOCK]);
     const early = newId();
     await other.query(
       `INSERT INTO events (id, group_id, type, created_at, request_id, idempotency_key, data) VALUES ($1, $2, 'customer.updated', $3, NULL, NULL, '{"object":{}}')`,
       [early, demo.group_id, new Date().toISOString()],
     );
-    // This process's write appends an event meanwhile: it cannot take a position until the other commits.
+    // This process's write appends an event meanwhile and commits without waiting: a later position, visible first.
     const late = newId();
-    let committed = false;
-    const write = p.db.write(async (tx) => tx.repos.events.insert(tx, event(late))).then(() => (committed = true));
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(committed, false, 'the write waits for the earlier writer to commit');
-    const before = await p.db.repos.events.lastSeq(p.db);
+    await p.db.write(async (tx) => tx.repos.events.insert(tx, event(late)));
+    // A reader asks how far the log is final: the last position taken, and the open write as one to wait for.
+    const asked = (await watcher.query('SELECT high, writers FROM payctl_events_watermark()')).rows[0] as { high: string; writers: string[] };
+    const otherTx = (await other.query('SELECT virtualtransaction FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = $1', ['virtualxid'])).rows[0].virtualtransaction as string;
+    assert.deepEqual(asked.writers, [otherTx], 'the open write is one to wait for');
+    let read: number | undefined;
+    const reading = p.db.repos.events.lastSeq(p.db).then((n) => (read = n));
+    // Its answer waits for that write (polled: a turn of the event loop later it is still open).
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(read, undefined, 'the reader waits while a write holding an earlier position is open');
     await other.query('COMMIT');
-    await write;
+    await reading;
     const seqEarly = (await p.db.repos.events.seqOf(p.db, demo.group_id, early))!;
     const seqLate = (await p.db.repos.events.seqOf(p.db, demo.group_id, late))!;
-    assert.ok(seqEarly > before || before === seqEarly, 'nothing after the early event was visible before it');
-    assert.ok(seqLate > seqEarly, `the later commit has the later position (${seqLate} > ${seqEarly})`);
+    assert.ok(seqLate > seqEarly, `the write that committed first holds the later position (${seqLate} > ${seqEarly})`);
+    assert.ok(read! >= seqLate && Number(asked.high) >= seqLate, 'once the open write ended, both positions are final');
+    const rows = await p.db.repos.events.after(p.db, demo.group_id, start, 100);
+    assert.deepEqual(rows.map((r) => r.id), [early, late], 'a follower reads both, in position order');
   } finally {
     await other.end();
+    await watcher.end();
     await p.close();
   }
 });
@@ -172,7 +184,7 @@ test('three servers selling at once count into rollup slots of their own (a slot
     const day = new Date().toISOString().slice(0, 10);
     const fromRows = await ps[0]!.db.all<{ status: string; brand: string; n: number; amount: number }>(
       `SELECT status, COALESCE(brand, '') AS brand, COUNT(*) AS n, SUM(captured_amount - refunded_amount) AS amount FROM transactions
-       WHERE group_id = ? AND substr(created_at, 1, 10) = ? GROUP BY status, COALESCE(brand, '') ORDER BY 1, 2`, [demo.group_id, day]);
+       WHERE group_id = ? AND ${ps[0]!.db.dialect.utcDay('created_at')} = ? GROUP BY status, COALESCE(brand, '') ORDER BY 1, 2`, [demo.group_id, day]);
     const fromRollup = await ps[0]!.db.all<{ status: string; brand: string; n: number; amount: number }>(
       `SELECT status, brand, SUM(tx_count) AS n, SUM(net_high) * 67108864 + SUM(net_low) AS amount FROM transaction_daily
        WHERE group_id = ? AND day = ? GROUP BY status, brand HAVING SUM(tx_count) <> 0 ORDER BY 1, 2`, [demo.group_id, day]);

@@ -13,7 +13,7 @@ import { ADMIN, dumpGroup } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { assertIntact, openStore } from '../helpers/store.js';
 import type { Store } from '../../src/store/interfaces/db.js';
-import { GROUP_TABLES } from '../../src/store/sqlite/group-tables.js';
+import { GROUP_TABLES } from '../../src/store/sql/group-tables.js';
 import { PERMISSIONS } from '../../src/domain/permissions.js';
 
 const CUSTOMERS = 40_000;

@@ -11,7 +11,7 @@ import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { ADMIN } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
-import { tableColumns } from '../../src/store/sqlite/schema.js';
+import { tableColumns } from '../../src/store/sql/schema.js';
 import { assertIntact, cellText, openStore } from '../helpers/store.js';
 
 const COPIES = 10_000;

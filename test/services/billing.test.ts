@@ -20,7 +20,7 @@ import {
   updateSubscription,
 } from '../../src/services/recurring/subscriptions.js';
 import { billDueSubscriptions, BILLING_BATCH_SIZE } from '../../src/services/recurring/billing.js';
-import { subscriptionChargeRepo } from '../../src/store/sqlite/repositories/subscriptions.js';
+import { subscriptionChargeRepo } from '../../src/store/sql/repositories/subscriptions.js';
 import type { Subscription } from '../../src/domain/recurring.js';
 import { US_BILLING } from '../helpers/bodies.js';
 import { contextFor } from '../../src/services/context.js';

@@ -7,7 +7,7 @@ import { createSandbox, moveGroupClock } from '../../src/services/sandboxes/sand
 import { advanceClock } from '../../src/services/clock/clock-control.js';
 import { runDueWork } from '../../src/services/clock/scheduler.js';
 import { contextFor } from '../../src/services/context.js';
-import { groupClockRepo } from '../../src/store/sqlite/repositories/group-clocks.js';
+import { groupClockRepo } from '../../src/store/sql/repositories/group-clocks.js';
 import { execute } from '../../src/services/use-case.js';
 import { seedDemoInGroup } from '../../src/dev/demo.js';
 

@@ -54,7 +54,7 @@ test('void raced against settlement 1,000 times: every batch counts exactly the 
   assert.ok(voided > 0 && settledRaces > 0, `both outcomes must occur (voided ${voided}, settled ${settledRaces})`);
   // Each sale ended exactly one way: voided, or settled into a batch.
   const ends = await p.db.all<{ status: string; n: number }>(
-    'SELECT status, COUNT(*) AS n FROM transactions WHERE id IN (SELECT value FROM json_each(?)) GROUP BY status',
+    `SELECT status, COUNT(*) AS n FROM transactions WHERE id IN ${p.db.dialect.jsonValues()} GROUP BY status`,
     [JSON.stringify(ids)],
   );
   assert.deepEqual(ends.map((e) => e.status).filter((st) => st !== 'settled' && st !== 'voided'), []);

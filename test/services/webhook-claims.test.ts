@@ -16,7 +16,7 @@ import { execute } from '../../src/services/use-case.js';
 import { createCustomer } from '../../src/services/customers/customers.js';
 import { createWebhookEndpoint, listWebhookAttempts } from '../../src/services/webhooks/endpoints.js';
 import { deliverDue } from '../../src/services/webhooks/delivery.js';
-import { webhookSendRepo } from '../../src/store/sqlite/repositories/webhook-sends.js';
+import { webhookSendRepo } from '../../src/store/sql/repositories/webhook-sends.js';
 
 async function setup(url: string, customers: number) {
   const { p, demo } = await demoPlatform();

@@ -165,7 +165,7 @@ test('more distinct SQL texts than the statement cache holds still run (uncached
 
 test('a write sees the rows that earlier writes of its batch deferred (by id, by scan); failed writes leave none', async () => {
   const { demoPlatform } = await import('../helpers/platform.js');
-  const { transactionRepo } = await import('../../src/store/sqlite/repositories/transactions.js');
+  const { transactionRepo } = await import('../../src/store/sql/repositories/transactions.js');
   const { createSale } = await import('../../src/services/transactions/sale.js');
   const { saleBody } = await import('../helpers/bodies.js');
   const { newId } = await import('../../src/lib/ids.js');
@@ -385,7 +385,7 @@ test('a shared read serves the callers that ask together, and each sees every co
 
 test('the batch UPDATE of compare-and-sets finds each row by its key, not by walking an index of its other condition', async () => {
   const { changeEach } = await import('../../src/store/sqlite/db.js');
-  const { transactionRepo } = await import('../../src/store/sqlite/repositories/transactions.js');
+  const { transactionRepo } = await import('../../src/store/sql/repositories/transactions.js');
   const p = await openPlatform({ db: tempDbPath() });
   try {
     // The capture's compare-and-set, as the batch sends it.

@@ -11,8 +11,8 @@ import { Database } from '../../src/store/sqlite/db.js';
 import { migrate } from '../../src/store/sqlite/migrate.js';
 import { migrations } from '../../src/store/sqlite/migrations/index.js';
 import webhooks from '../../src/store/sqlite/migrations/015-webhooks.js';
-import { eventRepo } from '../../src/store/sqlite/repositories/events.js';
-import { deleteGroupRows } from '../../src/store/sqlite/group-tables.js';
+import { eventRepo } from '../../src/store/sql/repositories/events.js';
+import { deleteGroupRows } from '../../src/store/sql/group-tables.js';
 import type { EventEntity } from '../../src/store/interfaces/events.js';
 import { newId } from '../../src/lib/ids.js';
 import { tempDbPath } from '../helpers/platform.js';
@@ -139,6 +139,7 @@ test("every read of the log is an index search or a walk of the rowid: no scan, 
     const seen: Array<{ sql: string; params: unknown[] }> = [];
     const catching = {
       repos: db.repos,
+      dialect: db.dialect,
       get: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), undefined as T | undefined),
       all: async <T>(sql: string, params: unknown[] = []) => (seen.push({ sql, params }), [] as T[]),
     };

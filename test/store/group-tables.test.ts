@@ -5,8 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempPlatform } from '../helpers/platform.js';
-import { GROUP_TABLES, PLATFORM_TABLES } from '../../src/store/sqlite/group-tables.js';
-import { foreignKeys, tableColumns, tableNames } from '../../src/store/sqlite/schema.js';
+import { GROUP_TABLES, PLATFORM_TABLES } from '../../src/store/sql/group-tables.js';
+import { foreignKeys, tableNames } from '../../src/store/sqlite/schema.js';
+import { tableColumns } from '../../src/store/sql/schema.js';
 
 test('every table is either group-owned (listed) or named as platform-wide', async () => {
   const p = await tempPlatform();

@@ -117,7 +117,7 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
   const { sql } = (await db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'webhook_attempts'"))!;
   assert.match(sql, /WITHOUT ROWID/);
   assert.deepEqual(await db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_attempts' AND sql IS NOT NULL"), []);
-  const { attemptRepo } = await import('../../src/store/sqlite/repositories/webhooks.js');
+  const { attemptRepo } = await import('../../src/store/sql/repositories/webhooks.js');
   const listed = await attemptRepo.list(db, 'g1', 'ep1', { limit: 10 });
   assert.deepEqual(listed.map((a) => [a.id, a.attempt, a.status, a.response_status, a.error]), [
     ['a2', 2, 'succeeded', 200, null],

@@ -13,6 +13,8 @@ import { readBody } from './request-body.js';
 import { drawFault } from './fault.js';
 import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
+import { recordExchange } from './record.js';
+import type { RouteContext } from '../route.js';
 import { outageAsAnswer } from './store-outage.js';
 import { storeWatch } from '../../services/store-watch.js';
 
@@ -22,6 +24,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
   return async (req, res) => {
     const ex: Exchange = { route, req, res, cors, requestId: newId(), started: performance.now(), raw: '', faultNote: null, errorType: null };
     p.runtime.requestStarted();
+    let ctx: RouteContext | undefined;
     try {
       if (p.runtime.shuttingDown) throw unavailable();
       // Re-read the platform clock (another process may have moved it) alongside
@@ -32,7 +35,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       // Every answer, error or replay included, names its request: the same id the access
       // log records and the route's context carries (ctx.ctx.request.id).
       res.setHeader('Request-Id', ex.requestId);
-      const ctx = routeContext(p, ex);
+      ctx = routeContext(p, ex);
       await limitRate(p, ex, ctx);
       await authenticate(p, ex, ctx);
       await readBody(ex, ctx);
@@ -43,11 +46,13 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       bindRequestContext(ex, ctx);
       const outcome = await runRoute(p, ex, ctx);
       if ('replay' in outcome) return replay(res, outcome.replay, cors);
+      await recordExchange(p, ex, ctx, outcome);
       if (ex.fault?.effect.action === 'timeout_after_commit') return await dropAnswer(res, ex.fault.effect.ms);
       await answer(p, ex, outcome.result);
     } catch (caught) {
       const err = outageAsAnswer(p, ex, caught);
       ex.errorType = errorTypeOf(err);
+      await recordExchange(p, ex, ctx, { error: err });
       if (ex.fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, ex.fault.effect.ms);
       else sendError(res, err, cors);
     } finally {

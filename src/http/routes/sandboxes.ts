@@ -15,6 +15,9 @@ import {
 } from '../../domain/sandboxes.js';
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock, showSandbox } from '../../services/sandboxes/sandboxes.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
+import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
+import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
+import { RawResponse } from '../route.js';
 import { seedDemoInGroup } from '../../dev/demo.js';
 
 /** Creating a sandbox with `demo` seeds it with `payctl init --demo`'s data (the service is handed the seeder). */
@@ -119,6 +122,46 @@ export const sandboxRoutes: RouteDef[] = [
     handler: async (c) => {
       const state = await executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id }));
       return state.catch_up?.status === 'running' ? new JsonResponse(202, state) : state;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/sandboxes/:group_id/recording',
+    summary: "Start recording every API call of the sandbox (method, path, body, the answer's status and body) for a scenario file",
+    description:
+      'A new recording replaces the last one. Calls of the group are recorded: those naming it in their path or made with its keys, its clock moves and fault rules, and public calls (tokenize, pay pages, onboarding) that carry the header Payctl-Sandbox: <group_id>. ' +
+      'Secrets are never recorded: API keys, webhook secrets, card and bank numbers, CVVs (a card appears as the token used). docs/scenarios.md.',
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_transactions'),
+    response: recordingSummarySchema,
+    status: 201,
+    handler: (c) => execute(startRecording, c.platform, c.ctx, { group_id: c.params.group_id }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v1/sandboxes/:group_id/recording',
+    summary: 'Stop recording (the calls stay until the next recording starts or the sandbox is dropped)',
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_transactions'),
+    response: recordingSummarySchema,
+    handler: (c) => execute(stopRecording, c.platform, c.ctx, { group_id: c.params.group_id }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id/recording',
+    summary: 'The recorded calls, or with format=scenario the scenario file they make (application/yaml)',
+    description:
+      'format=scenario: literal ids become ${name.id} references to the step whose answer first carried them, the demo\'s ids ${demo.*}, clock moves and fault rules steps of their own, each recorded status an expect; replay it with `payctl scenario run`.',
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_transactions'),
+    query: recordingQuerySchema,
+    response: recordingSchema,
+    handler: async (c) => {
+      const out = await executeRaw(getRecording, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }));
+      return 'scenario' in out ? new RawResponse(200, out.scenario, { 'Content-Type': 'application/yaml; charset=utf-8' }) : out;
     },
   }),
 ];

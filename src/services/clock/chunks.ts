@@ -14,7 +14,7 @@ export type Progress = (done: number, total: number, label: string) => void;
 /**
  * How a chunk is queued on the writer: in a transaction of its own, so no request's write
  * shares (and waits out) its budget; and it claims the rows it works on, so several
- * servers running the same job take different rows (store/sqlite/claims.ts).
+ * servers running the same job take different rows (store/sql/dialect.ts).
  */
 export const CHUNK_WRITE: WriteOptions = { alone: true, claims: true };
 

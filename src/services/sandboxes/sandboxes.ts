@@ -78,6 +78,8 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   });
   const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
   const demo = input.demo ? await seedDemo(g, ids) : {};
+  // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
+  if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
   return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...demo };
 }
 

@@ -43,7 +43,7 @@ const RECORD_RETRIES = 30;
 /** Deliveries read per pass. */
 const BATCH = 256;
 const DEFAULT_LEASE_MS = 15_000;
-/** A claim's write: deliveries another server is claiming at this moment are passed over, not fought for (store/sqlite/claims.ts). */
+/** A claim's write: deliveries another server is claiming at this moment are passed over, not fought for (Dialect.skipLocked, store/sql/dialect.ts). */
 const CLAIMS: WriteOptions = { claims: true };
 /** How long an outcome waits for others still in flight to share its write. */
 const RECORD_WAIT_MS = 10;

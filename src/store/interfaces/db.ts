@@ -4,6 +4,7 @@
 // so a service takes them from the handle it was given, never from a module import.
 import type { Repositories } from './store.js';
 import type { SharedServerState, StoreNotices } from './shared.js';
+import type { Dialect } from '../sql/dialect.js';
 
 export type Params = ReadonlyArray<unknown> | Record<string, unknown>;
 
@@ -11,7 +12,7 @@ export interface RunResult {
   changes: number;
 }
 
-/** Plain SQL reads (one dialect: the store's own). */
+/** Plain SQL reads (SQL both stores accept, or the executor's dialect's own: sql/dialect.ts). */
 export interface SqlReader {
   get<T>(sql: string, params?: Params): Promise<T | undefined>;
   all<T>(sql: string, params?: Params): Promise<T[]>;
@@ -20,6 +21,8 @@ export interface SqlReader {
 /** What repositories read through: the store's reader, or a write transaction; with the store's repositories. */
 export interface Executor extends SqlReader {
   readonly repos: Repositories;
+  /** What the store's SQL does not share with the other store's (sql/dialect.ts). */
+  readonly dialect: Dialect;
   /** On the store's reader: `get(sql)` shared with concurrent callers (see getFresh). */
   getShared?<T>(sql: string): Promise<T | undefined>;
 }
@@ -33,7 +36,7 @@ export interface JsonStatement {
 /** Work done once per batch (or per early send of deferred rows) over the items the batch's successful writes added. */
 export interface BatchReducer<T> {
   name: string;
-  statements(items: T[]): JsonStatement[];
+  statements(items: T[], dialect: Dialect): JsonStatement[];
 }
 
 /** The executor handed to a write: also takes callbacks to run after the commit. */
@@ -118,7 +121,7 @@ export interface WriteOptions {
    */
   alone?: boolean;
   /**
-   * The write claims the rows it works on (SELECT … SKIP_LOCKED / LOCK, store/sqlite/claims.ts):
+   * The write claims the rows it works on (SELECT … Dialect.skipLocked / lock, sql/dialect.ts):
    * on PostgreSQL it runs READ COMMITTED, where a row another server holds is skipped (or
    * waited for, then read as committed) instead of failing the write on serialization.
    */
@@ -130,7 +133,6 @@ export interface WriteOptions {
  * after the commit), its repositories on every executor it hands out.
  */
 export interface Store extends Executor {
-  readonly dialect: 'sqlite' | 'postgres';
   /** Where the data is, for messages: the file path, or the URL without its password. */
   readonly location: string;
   /** The schema version the store is at (set when it opened). */

@@ -19,6 +19,7 @@ import type { WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointStore, W
 import type { ClockStore, GroupClockStore, GroupRowsStore, InvoicePastDueStore, SettingsStore, VersionStore } from './platform.js';
 import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
+import type { RecordingStore } from './recordings.js';
 
 export interface Repositories {
   apiKeys: ApiKeyStore;
@@ -28,6 +29,7 @@ export interface Repositories {
   customerBankAccounts: CustomerBankAccountStore;
   events: EventStore;
   faultRules: FaultRuleStore;
+  recordings: RecordingStore;
   webhookFaultRules: WebhookFaultRuleStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;

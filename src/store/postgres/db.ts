@@ -18,8 +18,10 @@ import type pgTypes from 'pg';
 import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
 import { isStalePlan, pgNamed, pgQuery, RETRYABLE, sqlState, UNIQUE_VIOLATION } from './sql.js';
+import { pgDialect } from './dialect.js';
 import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
 import type { SharedServerState } from '../interfaces/shared.js';
+import { EVENTS_WRITER_LOCK } from './events.js';
 import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
 
 const ignore = () => undefined;
@@ -30,8 +32,6 @@ function isLostConnection(err: unknown): boolean {
   return reason === 'connection_lost' || reason === 'shutting_down';
 }
 
-/** The advisory lock that orders event positions (an arbitrary constant of this store). */
-export const EVENTS_LOCK = 7_262_011;
 /** Attempts of a write PostgreSQL gave up on (serialization failure, deadlock), and of one that hit a unique violation. */
 const MAX_ATTEMPTS = 20;
 const MAX_UNIQUE_ATTEMPTS = 3;
@@ -45,25 +45,26 @@ const MAX_LOST_CONNECTIONS = 3;
  */
 const ALONE_AFTER = 3;
 
-/** Per-batch work's SQL on PostgreSQL, by reducer name: same JSON parameter as the SQLite text. */
-export const PG_REDUCER_SQL: Record<string, string> = {
-  transaction_daily: `INSERT INTO transaction_daily AS d (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, tx_count, net_high, net_low)
-SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, v ->> 6, v ->> 7, v ->> 8, (v ->> 9)::bigint, (v ->> 10)::bigint, (v ->> 11)::bigint
-FROM json_array_elements($1::json) AS v
-ON CONFLICT (group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id, slot)
-DO UPDATE SET tx_count = d.tx_count + excluded.tx_count, net_high = d.net_high + excluded.net_high, net_low = d.net_low + excluded.net_low`,
-};
-
 type Pending =
   | { kind: 'row'; table: string; columns: readonly string[]; values: unknown[] }
   | { kind: 'change'; sql: string; params: unknown[]; changes: number; error: () => unknown }
   | { kind: 'check'; sql: string; params: unknown[]; error: () => unknown };
 
+/** A statement sent and not yet answered (pipelined): its answer is checked in the order sent. */
+interface Sent {
+  sql: string;
+  result: Promise<pgTypes.QueryResult>;
+  pending?: Pending;
+}
+
 class PgTx implements Tx {
+  readonly dialect = pgDialect;
   private pending: Pending[] = [];
   private events: Array<{ columns: readonly string[]; values: unknown[] }> = [];
   private work = new Map<BatchReducer<unknown>, unknown[]>();
   readonly hooks: Array<() => void | Promise<void>> = [];
+  /** The groups whose events this write appended (the notice after its COMMIT names them). */
+  groups: string[] = [];
 
   constructor(
     private readonly client: pgTypes.PoolClient,
@@ -73,38 +74,58 @@ class PgTx implements Tx {
 
   /** The statement running or run last (a failure names it in the retry counts). */
   current = '';
+  /** COMMIT was sent: a connection lost from then on may have committed the write. */
+  commitSent = false;
 
-  private async query<T>(sql: string, params?: Params): Promise<pgTypes.QueryResult<T & pgTypes.QueryResultRow>> {
+  /**
+   * Send a statement without waiting for its answer: the pool's connections pipeline
+   * (pg's `pipeline`), so statements sent one after another travel together and the
+   * write waits for one trip instead of one per statement.
+   */
+  private send(sql: string, query: pgTypes.QueryConfig, pending?: Pending): Sent {
     this.counters.statements++;
-    this.current = sql;
-    return this.client.query<T & pgTypes.QueryResultRow>(pgQuery(sql, params));
+    const result = this.client.query(query);
+    // Answered in order; a failure is read where the answers are awaited (below), never unhandled.
+    result.catch(() => undefined);
+    return { sql, result, pending };
   }
 
-  /** Send what was deferred, in order. */
-  async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const items = this.pending;
-      this.pending = [];
-      for (const d of items) {
-        if (d.kind === 'row') {
-          await this.query(`INSERT INTO ${d.table} (${d.columns.join(', ')}) VALUES (${d.columns.map(() => '?').join(', ')})`, d.values);
-        } else if (d.kind === 'change') {
-          const r = await this.query(d.sql, d.params);
-          if ((r.rowCount ?? 0) !== d.changes) throw d.error();
-        } else {
-          const r = await this.query(d.sql, d.params);
-          if (r.rows.length === 0) throw d.error();
-        }
-      }
+  /** Await pipelined answers in the order sent; a deferred change or check that did not hold throws its error. */
+  private async settle(sent: Sent[]): Promise<void> {
+    for (const s of sent) {
+      this.current = s.sql;
+      const r = await s.result;
+      const d = s.pending;
+      if (d?.kind === 'change' && (r.rowCount ?? 0) !== d.changes) throw d.error();
+      if (d?.kind === 'check' && r.rows.length === 0) throw d.error();
     }
   }
 
+  /** Send what was deferred, in order (not awaited). */
+  private sendPending(): Sent[] {
+    const sent: Sent[] = [];
+    for (const d of this.pending) {
+      if (d.kind === 'row') {
+        const sql = `INSERT INTO ${d.table} (${d.columns.join(', ')}) VALUES (${d.columns.map(() => '?').join(', ')})`;
+        sent.push(this.send(sql, pgQuery(sql, d.values), d));
+      } else sent.push(this.send(d.sql, pgQuery(d.sql, d.params), d));
+    }
+    this.pending = [];
+    return sent;
+  }
+
+  /** What was deferred, then `sql`, in one trip; the answer of `sql`. */
+  private async query<T>(sql: string, params?: Params): Promise<pgTypes.QueryResult<T & pgTypes.QueryResultRow>> {
+    const sent = this.sendPending();
+    const last = this.send(sql, pgQuery(sql, params));
+    await this.settle([...sent, last]);
+    return (await last.result) as pgTypes.QueryResult<T & pgTypes.QueryResultRow>;
+  }
+
   async run(sql: string, params?: Params): Promise<RunResult> {
-    await this.flush();
     return { changes: (await this.query(sql, params)).rowCount ?? 0 };
   }
   async all<T>(sql: string, params?: Params): Promise<T[]> {
-    await this.flush();
     return (await this.query<T>(sql, params)).rows;
   }
   async get<T>(sql: string, params?: Params): Promise<T | undefined> {
@@ -132,34 +153,37 @@ class PgTx implements Tx {
     list.push(item);
   }
 
-  /** Before COMMIT: deferred work, per-batch work, then the events in commit order. */
-  async finish(): Promise<void> {
-    await this.flush();
+  /**
+   * Deferred work, per-batch work and the events, pipelined (one trip), then the COMMIT
+   * on a trip of its own: a deferred change or check decides whether the write may
+   * commit, and a connection lost before COMMIT was sent is known not to have committed
+   * (the write runs again on a new one), where one lost with COMMIT pipelined behind
+   * unanswered statements would leave every such write's outcome unknown.
+   */
+  async commit(): Promise<void> {
+    const sent = this.sendPending();
     for (const [reducer, items] of this.work) {
-      const sql = PG_REDUCER_SQL[reducer.name];
-      if (!sql) throw new Error(`no PostgreSQL statement for per-batch work ${reducer.name}`);
-      for (const st of reducer.statements(items)) {
-        this.counters.statements++;
-        this.current = sql;
-        await this.client.query(pgNamed(sql, [st.json]));
-      }
+      for (const st of reducer.statements(items, pgDialect)) sent.push(this.send(st.sql, pgQuery(st.sql, [st.json])));
     }
     this.work.clear();
     if (this.events.length > 0) {
-      // The notice names the groups; PostgreSQL sends it only once this transaction commits.
-      const groups = this.events.map((e) => String(e.values[e.columns.indexOf('group_id')]));
+      this.groups = this.events.map((e) => String(e.values[e.columns.indexOf('group_id')]));
       const [first, ...rest] = this.events;
-      // The first event in the same trip as the lock: the subquery (kept apart by OFFSET 0)
-      // takes the lock before the row, and so its position, is made.
-      await this.query(
-        `INSERT INTO events (${first!.columns.join(', ')}) SELECT ${first!.columns.map(() => '?').join(', ')} FROM (SELECT pg_advisory_xact_lock(?), pg_notify(?, ?) OFFSET 0) AS position_lock`,
-        [...first!.values, EVENTS_LOCK, EVENTS_CHANNEL, eventsPayload(groups)],
-      );
+      // The first event in the same statement as the writer lock (events.ts): the subquery
+      // (kept apart by OFFSET 0) takes it before the row, and so its position, is made.
+      const sql = `INSERT INTO events (${first!.columns.join(', ')}) SELECT ${first!.columns.map(() => '?').join(', ')} FROM (SELECT pg_advisory_xact_lock(?, pg_backend_pid()) OFFSET 0) AS writer_lock`;
+      sent.push(this.send(sql, pgQuery(sql, [...first!.values, EVENTS_WRITER_LOCK])));
       for (const e of rest) {
-        await this.query(`INSERT INTO events (${e.columns.join(', ')}) VALUES (${e.columns.map(() => '?').join(', ')})`, e.values);
+        const text = `INSERT INTO events (${e.columns.join(', ')}) VALUES (${e.columns.map(() => '?').join(', ')})`;
+        sent.push(this.send(text, pgQuery(text, e.values)));
       }
       this.events = [];
     }
+    await this.settle(sent);
+    this.current = 'COMMIT';
+    const commit = this.send('COMMIT', { text: 'COMMIT' });
+    this.commitSent = true;
+    if ((await commit.result).command !== 'COMMIT') throw new Error('the transaction was rolled back at COMMIT');
   }
 }
 
@@ -183,7 +207,7 @@ interface Queued {
 export const ROLLUP_SLOTS = 64;
 
 export class PgDatabase implements Store {
-  readonly dialect = 'postgres';
+  readonly dialect = pgDialect;
   schemaVersion = 0;
   private closed = false;
   private readonly afterCommitWork = new Set<Promise<void>>();
@@ -199,6 +223,9 @@ export class PgDatabase implements Store {
   private drainer: { lane: Lane; drained: () => void } | undefined;
   /** Writes queued or running (close waits for them). */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Groups with events committed since the last notice was sent, and the notice on its way. */
+  private readonly toAnnounce = new Set<string>();
+  private announcing: Promise<void> | undefined;
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -325,14 +352,15 @@ export class PgDatabase implements Store {
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
-          const begun = (await client.query(this.beginText(claims, lane))) as unknown as Array<pgTypes.QueryResult<{ slot: string }>>;
-          lane.slot ??= Number(begun[1]!.rows[0]!.slot);
+          // BEGIN travels with the write's first statement (pipelined); its answer is read before the COMMIT.
+          const begun = client.query(this.beginText(claims, lane)) as unknown as Promise<Array<pgTypes.QueryResult<{ slot: string }>>>;
+          begun.catch(() => undefined);
           tx = new PgTx(client, this.repos, this.counters);
           const value = await fn(tx);
-          await tx.finish();
-          tx.current = 'COMMIT';
-          await client.query('COMMIT');
+          lane.slot ??= Number((await begun)[1]!.rows[0]!.slot);
+          await tx.commit();
           client.release();
+          this.announce(tx.groups);
           this.startHooks(tx.hooks);
           return value;
         } catch (err) {
@@ -341,7 +369,7 @@ export class PgDatabase implements Store {
             client.release(err as Error); // not back into the pool: the connection is gone
             // The COMMIT was sent and never answered: the write may be saved. Never run again
             // here; the caller resolves it (an Idempotency-Key's record) or answers 503.
-            if (tx?.current === 'COMMIT') throw new StoreUnavailable('commit_unknown', outage.detail);
+            if (tx?.commitSent) throw new StoreUnavailable('commit_unknown', outage.detail);
             // Before COMMIT the server rolled the transaction back with its connection: run
             // it again on a new one (a terminated backend, a pooled connection a restart ended).
             if (!isLostConnection(err) || ++lostConnections >= MAX_LOST_CONNECTIONS) throw outage;
@@ -365,6 +393,33 @@ export class PgDatabase implements Store {
     } finally {
       this.counters.busy_ms += performance.now() - started;
     }
+  }
+
+  /**
+   * Tell every server listening (LISTEN/NOTIFY) which groups have new events, after the
+   * COMMIT and apart from it: a notice in the write's own transaction would hold
+   * PostgreSQL's global notify lock through that COMMIT's WAL flush, one notifying commit
+   * at a time for the whole cluster. Commits that end while a notice is on its way share
+   * the next one; it is sent with synchronous_commit off (a wake-up lost in a crash is
+   * made up by the streams' poll). A notice that fails is dropped the same way.
+   */
+  private announce(groups: string[]): void {
+    if (groups.length === 0 || !this.notices) return;
+    for (const g of groups) this.toAnnounce.add(g);
+    if (this.announcing) return;
+    const next = (): Promise<void> | undefined => {
+      if (this.toAnnounce.size === 0) return undefined;
+      const payload = eventsPayload(this.toAnnounce);
+      this.toAnnounce.clear();
+      return this.pool
+        .query(pgNamed(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [EVENTS_CHANNEL, payload]))
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => (this.announcing = next()));
+    };
+    this.announcing = next();
   }
 
   private startHooks(hooks: Array<() => void | Promise<void>>): void {
@@ -395,6 +450,7 @@ export class PgDatabase implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    while (this.announcing) await this.announcing;
     await this.notices?.close();
     await this.pool.end();
   }

@@ -13,6 +13,7 @@ import { asStoreUnavailable } from '../errors.js';
 import { PgNotices } from './notices.js';
 import { pgTypes, SESSION_OPTIONS } from './types.js';
 import { PgSharedState } from './shared.js';
+import { tickCorkedStream } from './socket.js';
 
 const POOL_SIZE = 10;
 /** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
@@ -43,6 +44,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN). Sessions in
     // UTC with ISO dates (types.ts).
     options: `${SESSION_OPTIONS} -c plan_cache_mode=force_custom_plan`,
+    // A write's statements are sent without waiting for each answer (db.ts): one trip for a sale.
+    pipeline: true,
+    stream: tickCorkedStream,
     // A request never waits on the pool without bound: past this it is a 503 (pool_exhausted).
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });

@@ -1,13 +1,13 @@
-// The PostgreSQL store's repositories: the SQLite store's where their SQL is portable
-// (translated by sql.ts), and this store's own where it is not.
+// The PostgreSQL store's repositories: the shared ones (../sql/repositories, in this
+// store's dialect), its own seed, and its own idempotency purge.
 import type { Repositories } from '../interfaces/store.js';
-import { sqliteRepositories } from '../sqlite/repositories/index.js';
+import { sharedRepositories } from '../sql/repositories/index.js';
+import { seedBatches } from '../sql/repositories/seed.js';
 import type { SeedStore } from '../interfaces/seed.js';
-import { rollupInsertSelect } from '../sqlite/migrations/021-exact-money-rollup.js';
+import { pgRollup } from './rollup.js';
 import type { IdempotencyStore } from '../interfaces/idempotency.js';
-import { claimOlderThan } from '../sqlite/repositories/idempotency.js';
-
-const base = sqliteRepositories.seed;
+import { claimOlderThan } from '../sql/repositories/idempotency.js';
+import { pgEventRepo } from './events.js';
 /** Bound parameters per statement (PostgreSQL's limit is 65,535). */
 const MAX_PARAMS = 60_000;
 
@@ -35,11 +35,10 @@ const seed: SeedStore = {
   },
   async insertCountedInRollup(tx, insert) {
     await insert();
-    await tx.run(rollupInsertSelect('WHERE xmin = pg_current_xact_id()::xid'));
+    await tx.run(pgRollup.addTransactions('WHERE xmin = pg_current_xact_id()::xid'));
   },
   bulkLoadCache: async () => ({ changes: 0 }),
-  setBatchTotals: base.setBatchTotals,
-  deleteBatch: base.deleteBatch,
+  ...seedBatches,
 };
 
 /**
@@ -49,11 +48,11 @@ const seed: SeedStore = {
  * primary key). A row the claim locked stays where it is until this statement ends.
  */
 const idempotency: IdempotencyStore = {
-  ...sqliteRepositories.idempotency,
-  deleteOlderThan(tx, before, scope, limit = -1) {
-    const claim = claimOlderThan('ctid', before, scope, limit);
+  ...sharedRepositories.idempotency,
+  deleteOlderThan(tx, before, scope, limit) {
+    const claim = claimOlderThan(tx.dialect, 'ctid', before, scope, limit);
     return tx.run(`DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(${claim.sql}))`, claim.params);
   },
 };
 
-export const postgresRepositories: Repositories = Object.freeze({ ...sqliteRepositories, seed, idempotency });
+export const postgresRepositories: Repositories = Object.freeze({ ...sharedRepositories, seed, idempotency, events: pgEventRepo });

@@ -1,46 +1,18 @@
-// SQL text for PostgreSQL from the repositories' text: the few SQLite idioms they use
-// (a JSON array parameter unpacked with json_each, `+column` to keep the planner off an
-// index, PRAGMA table_info) in PostgreSQL's words, then `?` placeholders as `$1…$n`
-// (never inside a quoted literal or identifier). Translated once per text, and sent as a
-// named (prepared) statement: each connection parses it once, not at every execution.
+// The repositories' SQL as PostgreSQL takes it: `?` placeholders as `$1…$n` (never
+// inside a quoted literal or identifier) — the one translation of text. What the two
+// stores' SQL really differs in is written in each store's own words (../sql/dialect.ts,
+// ./dialect.ts), never rewritten from the other's. Translated once per text, and sent as
+// a named (prepared) statement: each connection parses it once, not at every execution.
 import { createHash } from 'node:crypto';
 import type pgTypes from 'pg';
 
 const cache = new Map<string, string>();
 const MAX_CACHED = 2000;
 
-/**
- * The UTC day (`YYYY-MM-DD`) of a `timestamptz` expression: what `substr(x, 1, 10)` gives
- * of the ISO-8601 UTC text SQLite holds (PostgreSQL migration 30 types instants).
- */
-export const utcDay = (expr: string): string => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
-
-/** SQLite idioms and their PostgreSQL text, applied in order. */
-const IDIOMS: Array<[RegExp, string | ((...m: string[]) => string)]> = [
-  // (id, attempts) pairs of webhook deliveries, as a JSON array of [id, attempts].
-  [/\(SELECT p\.value ->> 0, p\.value ->> 1 FROM json_each\(\?\) p\)/g, '(SELECT (p.value ->> 0)::bigint, (p.value ->> 1)::bigint FROM json_array_elements(?::json) AS p(value))'],
-  // Webhook delivery ids are integers; other ids are text.
-  [/WHERE id IN \(SELECT value FROM json_each\(\?\)\) AND lease_owner/g, 'WHERE id IN (SELECT value::bigint FROM json_array_elements_text(?::json) AS value) AND lease_owner'],
-  [/\(SELECT value FROM json_each\(\?\)\)/g, '(SELECT value FROM json_array_elements_text(?::json) AS value)'],
-  [/([\s(])\+(\w+)/g, '$1$2'],
-  // The day of an instant: its text's first 10 characters on SQLite, a timestamptz here.
-  [/\bsubstr\(((?:\w+\.)?created_at), 1, 10\)/g, (_m: string, column: string) => utcDay(column)],
-  // Row claims (sqlite/claims.ts): a comment on SQLite, row locks here.
-  [/\/\* (FOR UPDATE(?: SKIP LOCKED)?) \*\//g, '$1'],
-  // An upsert's `SET c = c + excluded.c`: PostgreSQL needs the existing row's column named by its table.
-  [/^(\s*INSERT INTO (\w+)[\s\S]*ON CONFLICT \([^)]*\) DO UPDATE SET )([\s\S]*)$/, (_m: string, head: string, table: string, set: string) =>
-    head + set.replace(/\b(\w+) = \1 ([-+])/g, `$1 = ${table}.$1 $2`)],
-  // The reporting rollup's rows are per slot here (migration 27): an upsert into it names the slot too.
-  [/\bON CONFLICT \((group_id, day, status, transaction_type, method_detail, brand, source, currency, processor_id)\)/g, 'ON CONFLICT ($1, slot)'],
-  // `LIMIT -1` is SQLite's "no limit"; PostgreSQL's is LIMIT NULL.
-  [/\bLIMIT \?/g, 'LIMIT NULLIF(?, -1)'],
-  [/^PRAGMA table_info\((\w+)\)$/, (_m: string, table: string) => `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '${table}' ORDER BY ordinal_position`],
-];
-
+/** `?` placeholders as `$1…$n` (a text already in `$n` form has none and stays as it is). */
 export function toPgSql(sql: string): string {
   let out = cache.get(sql);
   if (out !== undefined) return out;
-  for (const [re, to] of IDIOMS) sql = sql.replace(re, to as string);
   let n = 0;
   let quote: string | undefined;
   const parts: string[] = [];
@@ -79,15 +51,10 @@ export function statementName(text: string): string | undefined {
   return name || undefined;
 }
 
-/** A query of the repositories' SQL and parameters as the pg driver takes it: translated, named when it can be prepared. */
+/** A query of the repositories' SQL and parameters as the pg driver takes it: numbered, named when it can be prepared. */
 export function pgQuery(sql: string, params?: ReadonlyArray<unknown> | Record<string, unknown>): pgTypes.QueryConfig {
   const text = toPgSql(sql);
   return { text, values: toPgParams(params), name: statementName(text) };
-}
-
-/** A query already in PostgreSQL's words ($n placeholders), named when it can be prepared. */
-export function pgNamed(text: string, values: unknown[]): pgTypes.QueryConfig {
-  return { text, values, name: statementName(text) };
 }
 
 /**
@@ -133,4 +100,9 @@ export const UNIQUE_VIOLATION = '23505';
 
 export function sqlState(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : undefined;
+}
+
+/** A query already in PostgreSQL's words ($n placeholders), named when it can be prepared. */
+export function pgNamed(text: string, values: unknown[]): pgTypes.QueryConfig {
+  return { text, values, name: statementName(text) };
 }

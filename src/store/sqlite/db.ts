@@ -24,7 +24,8 @@ import type sqlite3Types from 'sqlite3';
 import { performance } from 'node:perf_hooks';
 import type { BatchReducer, Executor, Params, RunResult, SqlReader, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
 import type { Repositories } from '../interfaces/store.js';
-import { sqliteRepositories } from './repositories/index.js';
+import { sqliteRepositories } from './repositories.js';
+import { sqliteDialect } from './dialect.js';
 import { asStoreUnavailable, classifyStoreError } from '../errors.js';
 
 interface QueuedWrite {
@@ -576,7 +577,7 @@ function reducedStatements(work: Contribution[]): Statement[] {
     if (!list) byReducer.set(reducer, (list = []));
     list.push(item);
   }
-  return [...byReducer].flatMap(([reducer, list]) => reducer.statements(list).map((st) => ({ sql: st.sql, params: [st.json] })));
+  return [...byReducer].flatMap(([reducer, list]) => reducer.statements(list, sqliteDialect).map((st) => ({ sql: st.sql, params: [st.json] })));
 }
 
 export class Database implements Store {
@@ -586,7 +587,7 @@ export class Database implements Store {
   private readonly afterCommitWork = new Set<Promise<void>>();
   private counters = { busy_ms: 0, batches: 0, writes: 0 };
 
-  readonly dialect = 'sqlite';
+  readonly dialect = sqliteDialect;
   /** Set by the opener once migrations ran (src/store/sqlite/index.ts). */
   schemaVersion = 0;
 
@@ -725,6 +726,7 @@ export class Database implements Store {
   private txFor(batch: Batch, w: WriteState): Tx {
     return {
       repos: this.repos,
+      dialect: sqliteDialect,
       run: (s, p = []) => batch.statement<RunResult>(w, 'run', s, p),
       all: <T>(s: string, p: Params = []) => batch.statement<T[]>(w, 'all', s, p),
       get: async <T>(s: string, p: Params = []) => (await batch.statement<T[]>(w, 'all', s, p))[0],

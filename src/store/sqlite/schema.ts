@@ -1,19 +1,6 @@
-// Reading the schema itself. The one database-specific query the store needs outside
-// migrations: a table's column names (PostgreSQL: information_schema.columns).
+// SQLite's schema, for the tests that check the store's lists of tables against it
+// (test/store/group-tables.test.ts).
 import type { Executor } from '../interfaces/db.js';
-
-const cache = new Map<string, string[]>();
-
-/** Column names of `table`, in declaration order (cached: the schema changes only by migration, at open). */
-export async function tableColumns(ex: Executor, table: string): Promise<string[]> {
-  let columns = cache.get(table);
-  if (!columns) {
-    columns = (await ex.all<{ name: string }>(`PRAGMA table_info(${table})`)).map((c) => c.name);
-    if (columns.length === 0) throw new Error(`no table ${table}`);
-    cache.set(table, columns);
-  }
-  return columns;
-}
 
 /** Every table of the database. */
 export async function tableNames(ex: Executor): Promise<string[]> {

@@ -13,8 +13,10 @@ import { openDirect, type Direct } from '../lib/sqlite.js';
 import { newPgDatabase, openPgDirect } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { skipped, type BenchConfig, type Outcome } from '../lib/outcome.js';
-import { reportingSql, type ReportScope } from '../../../src/store/sqlite/repositories/reporting.js';
-import { summarySql } from '../../../src/store/sqlite/repositories/reporting-summary.js';
+import { reportingSql, type ReportScope } from '../../../src/store/sql/repositories/reporting.js';
+import { summarySql } from '../../../src/store/sql/repositories/reporting-summary.js';
+import { pgDialect } from '../../../src/store/postgres/dialect.js';
+import { sqliteDialect } from '../../../src/store/sqlite/dialect.js';
 import { fromSplit } from '../../../src/domain/money.js';
 
 interface Demo {
@@ -94,6 +96,7 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
 
   const server = await startPayctl(db, extra);
   const direct = store === 'postgres' ? await openPgDirect(db) : await openDirect(db);
+  const dialect = store === 'postgres' ? pgDialect : sqliteDialect;
   // node:http on one kept-alive socket: fetch (undici) adds about a millisecond of
   // client-side work per request, which is not the server's latency.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -173,7 +176,7 @@ export async function reportScenarios(cfg: BenchConfig, log: (line: string) => v
         url: summaryUrl,
         query: { group_by: groupBy, ...window, statuses: statuses.join(',') },
         async floor(d) {
-          const q = summarySql.byKey(countScope, groupBy);
+          const q = summarySql.byKey(dialect, countScope, groupBy);
           const rows = await d.all<{ count: number }>(q.sql, q.params);
           return rows.reduce((n, r) => n + Number(r.count), 0);
         },

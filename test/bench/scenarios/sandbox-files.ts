@@ -15,7 +15,7 @@ import { payctl, payctlJson, startPayctl, tempDir, type Served } from '../lib/pr
 import { openDirect } from '../lib/sqlite.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
-import { GROUP_TABLES, ownerCondition } from '../../../src/store/sqlite/group-tables.js';
+import { GROUP_TABLES, ownerCondition } from '../../../src/store/sql/group-tables.js';
 
 const ADMIN = 'padm_bench_admin_token';
 

@@ -1,17 +1,21 @@
-// Sales on the two stores, side by side in one run: SQLite with one `payctl serve`,
-// PostgreSQL with one and with three servers on one database (the load split evenly
-// over them, as a load balancer would). The sides alternate run by run, so a slow spell
-// of the shared machine does not always hit the same one. Reported: sales/s, p99, and
-// CPU per sale — the servers' and, on PostgreSQL, the database's (every backend) — so
-// the figures can be read for a machine with more cores than this one; and the writes
-// PostgreSQL made run again (serialization failures, deadlocks) per 1,000 sales, by the
-// statement they failed at: where concurrent servers meet on the same rows.
+// `pg-scale` (also `pg-sale`): sales on the two stores, side by side in one run: SQLite
+// with one `payctl serve`, PostgreSQL with one and with three servers on one database
+// (the load split evenly over them, as a load balancer would), and pgbench's TPC-B-like
+// transaction on the same cluster as the anchor (../lib/tpcb.ts). The sides alternate
+// run by run, so a slow spell of the shared machine does not always hit the same one.
+// Reported: sales/s, p99, and CPU per sale — the servers' and, on PostgreSQL, the
+// database's (every backend) — so the figures can be read for a machine with more cores
+// than this one; the writes PostgreSQL made run again (serialization failures,
+// deadlocks) per 1,000 sales, by the statement they failed at; and the scaling targets as
+// ratios of the runs made side by side.
 import path from 'node:path';
+import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
 import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
 import { clusterCpuMs, newPgDatabase } from '../lib/postgres.js';
-import { summarize } from '../lib/stats.js';
+import { pairedRatios, summarize } from '../lib/stats.js';
+import { tpcbInit, tpcbRun } from '../lib/tpcb.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
 import { benchSaleJson } from '../lib/sale.js';
 
@@ -21,8 +25,10 @@ interface Demo {
   keys: Record<string, string>;
 }
 
+type SideId = 'sqlite-1' | 'postgres-1' | 'postgres-3' | 'postgres-1-baseline' | 'postgres-3-baseline' | 'tpcb';
+
 interface Side {
-  id: 'sqlite-1' | 'postgres-1' | 'postgres-3' | 'postgres-1-baseline' | 'postgres-3-baseline';
+  id: Exclude<SideId, 'tpcb'>;
   label: string;
   db: string;
   servers: Served[];
@@ -96,39 +102,94 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   };
 }
 
+/** The anchor: pgbench's TPC-B-like transaction, its clients and scale. */
+const TPCB_CLIENTS = 16;
+const TPCB_SCALE = 16;
+
+interface Anchor {
+  id: 'tpcb';
+  label: string;
+  url: string;
+}
+
+async function anchor(): Promise<Anchor> {
+  const url = await newPgDatabase('tpcb');
+  // The database must exist before the tables: payctl makes its own, the anchor's is made here.
+  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${url.slice(url.lastIndexOf('/') + 1)}`);
+  await admin.end();
+  await tpcbInit(url, TPCB_SCALE);
+  return { id: 'tpcb', label: `TPC-B-like, ${TPCB_CLIENTS} clients`, url };
+}
+
+async function runAnchor(a: Anchor, seconds: number): Promise<Run> {
+  const db0 = await clusterCpuMs();
+  const c0 = process.cpuUsage();
+  const r = await tpcbRun(a.url, TPCB_SCALE, TPCB_CLIENTS, seconds);
+  const c = process.cpuUsage(c0);
+  const db1 = await clusterCpuMs();
+  return {
+    rate: r.transactions / r.duration_s,
+    p50: Number.NaN,
+    p99: Number.NaN,
+    errors: r.errors,
+    ok: r.transactions,
+    // The clients' CPU (the bench process, which also drives nothing else meanwhile).
+    serverCpuUs: (c.user + c.system) / Math.max(1, r.transactions),
+    dbCpuUs: ((db1 - db0) * 1000) / Math.max(1, r.transactions),
+    retries: {},
+  };
+}
+
 const per1000 = (r: Run) => (Object.values(r.retries).reduce((a, b) => a + b, 0) * 1000) / Math.max(1, r.ok);
 
 export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
-  const sides: Side[] = [];
+  const sides: Array<Side | Anchor> = [];
+  // 48: the three servers' share is the same 16 connections each.
+  const connections = cfg.connections === 50 ? 48 : cfg.connections;
+  const runSide = (s: Side | Anchor, seconds: number) => (s.id === 'tpcb' ? runAnchor(s, seconds) : runOnce(s, connections, seconds));
   try {
     sides.push(await side('sqlite-1', 'SQLite, 1 server', 1));
     sides.push(await side('postgres-1', 'PostgreSQL, 1 server', 1));
     sides.push(await side('postgres-3', 'PostgreSQL, 3 servers', 3));
+    sides.push(await anchor());
     // Another build on PostgreSQL (BENCH_BASELINE), alternated with this one in the same run.
     const other = baselineBin();
     if (other) {
       sides.push(await side('postgres-1-baseline', 'PostgreSQL, 1 server (baseline)', 1, other));
       sides.push(await side('postgres-3-baseline', 'PostgreSQL, 3 servers (baseline)', 3, other));
     }
-    for (const s of sides) log(`  ${s.label}: ${s.servers.map((x) => `${x.url} (pid ${x.pid})`).join(', ')}`);
-    for (const s of sides) await runOnce(s, cfg.connections, cfg.warmupS);
-    const results = new Map<Side['id'], Run[]>(sides.map((s) => [s.id, []]));
+    for (const s of sides) log(`  ${s.label}: ${s.id === 'tpcb' ? s.url : s.servers.map((x) => `${x.url} (pid ${x.pid})`).join(', ')}`);
+    for (const s of sides) await runSide(s, cfg.warmupS);
+    const results = new Map<SideId, Run[]>(sides.map((s) => [s.id, []]));
     for (let i = 0; i < cfg.runs; i++) {
       const order = sides.map((_, k) => sides[(k + i) % sides.length]!);
       if (i % 2 === 1) order.reverse();
       for (const s of order) {
-        const r = await runOnce(s, cfg.connections, cfg.durationS);
+        const r = await runSide(s, cfg.durationS);
         results.get(s.id)!.push(r);
         const where = Object.entries(r.retries).map(([k, v]) => `${k}: ${v}`).join(', ');
         log(
-          `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} sales/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  CPU/sale servers ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs  retries ${per1000(r).toFixed(1)}/1000${where ? ` (${where})` : ''}`,
+          s.id === 'tpcb'
+            ? `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} tx/s     errors ${r.errors}  CPU/tx clients ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs`
+            : `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} sales/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  CPU/sale servers ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs  retries ${per1000(r).toFixed(1)}/1000${where ? ` (${where})` : ''}`,
         );
       }
     }
     const rows: Row[] = [];
     for (const s of sides) {
       const rs = results.get(s.id)!;
-      const scenario = `sale (tok_visa), ${cfg.connections} connections: ${s.label}`;
+      if (s.id === 'tpcb') {
+        const scenario = `pgbench TPC-B-like (5 statements, 1 commit; a pg client loop), ${TPCB_CLIENTS} clients, scale ${TPCB_SCALE}`;
+        rows.push(
+          { scenario, measure: 'transactions/s', unit: '/s', payctl: summarize(rs.map((r) => r.rate)) },
+          { scenario, measure: 'CPU per transaction: clients (the bench process)', unit: 'µs', payctl: summarize(rs.map((r) => r.serverCpuUs)) },
+          { scenario, measure: 'CPU per transaction: PostgreSQL', unit: 'µs', payctl: summarize(rs.map((r) => r.dbCpuUs)) },
+        );
+        continue;
+      }
+      const scenario = `sale (tok_visa), ${connections} connections: ${s.label}`;
       rows.push(
         { scenario, measure: 'sales/s', unit: '/s', payctl: summarize(rs.map((r) => r.rate)) },
         { scenario, measure: 'latency p99 (worst server)', unit: 'ms', payctl: summarize(rs.map((r) => r.p99)) },
@@ -138,16 +199,35 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
         { scenario, measure: 'errors', unit: '', payctl: summarize(rs.map((r) => r.errors)), target: '= 0', met: rs.every((r) => r.errors === 0) },
       );
     }
+    rows.push(...targets(results));
     return [
       {
-        id: 'pg-sale',
-        title: 'sale/s on SQLite (1 server) and PostgreSQL (1 and 3 servers)',
+        id: 'pg-scale',
+        title: 'sale/s on SQLite (1 server) and PostgreSQL (1 and 3 servers), pgbench TPC-B-like as the anchor',
         status: 'ok',
         rows,
         raw: Object.fromEntries([...results].map(([id, rs]) => [id, rs])),
       },
     ];
   } finally {
-    for (const s of sides) for (const x of s.servers) await x.stop();
+    for (const s of sides) if (s.id !== 'tpcb') for (const x of s.servers) await x.stop();
   }
+}
+
+/** The scaling targets (BENCHMARKS.md, "More servers, more sales"), each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
+function targets(results: Map<SideId, Run[]>): Row[] {
+  const of = (id: SideId, f: (r: Run) => number) => (results.get(id) ?? []).map(f);
+  const rate = (r: Run) => r.rate;
+  const total = (r: Run) => r.serverCpuUs + r.dbCpuUs;
+  const scenario = 'pg-scale targets (ratios of side-by-side runs)';
+  const row = (measure: string, ratios: number[], target: string, ok: (m: number) => boolean): Row => {
+    const payctl = summarize(ratios);
+    return { scenario, measure, unit: '×', payctl, target, met: payctl.n > 0 && ok(payctl.median) };
+  };
+  return [
+    row('1 PostgreSQL server ÷ TPC-B-like (sales/s ÷ tx/s)', pairedRatios(of('postgres-1', rate), of('tpcb', rate)), '≥ 0.5', (m) => m >= 0.5),
+    row('3 servers ÷ 1 server (sales/s)', pairedRatios(of('postgres-3', rate), of('postgres-1', rate)), '≥ 1', (m) => m >= 1),
+    row('3 servers ÷ 1 server (CPU per sale, servers + PostgreSQL)', pairedRatios(of('postgres-3', total), of('postgres-1', total)), '≤ 1.3', (m) => m <= 1.3),
+    row("a server's CPU per sale, PostgreSQL ÷ SQLite", pairedRatios(of('postgres-1', (r) => r.serverCpuUs), of('sqlite-1', (r) => r.serverCpuUs)), '≤ 2.5', (m) => m <= 2.5),
+  ];
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { RouteDef } from '../../../src/http/route.js';
-import { GROUP_TABLES } from '../../../src/store/sqlite/group-tables.js';
+import { GROUP_TABLES } from '../../../src/store/sql/group-tables.js';
 import { MAX_AMOUNT } from '../../../src/domain/money.js';
 import { saleBody } from '../../helpers/bodies.js';
 import { baselineQuery, buildBody, bodyBuilder, type World } from './fixtures.js';

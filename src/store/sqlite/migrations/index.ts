@@ -32,6 +32,8 @@ import idempotencySettling from './028-idempotency-settling.js';
 import settlementClaimIndex from './029-settlement-claim-index.js';
 import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
+import eventsWatermark from './032-events-watermark.js';
+import sandboxRecordings from './033-sandbox-recordings.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -75,4 +77,6 @@ export const migrations: Migration[] = [
   settlementClaimIndex,
   typedColumns,
   rollupDimsUpsert,
+  eventsWatermark,
+  sandboxRecordings,
 ].sort((a, b) => a.version - b.version);

@@ -1,0 +1,209 @@
+// A sandbox's recorded API calls, and the scenario file they make (docs/scenarios.md).
+// Two pure rules: what is never kept (`redact`: keys, webhook secrets, card and bank
+// numbers, CVVs, tax ids — a card appears as the token that was used), and how calls
+// become steps (`recordingToScenario`): literal ids become `${name.id}` references to
+// the step whose answer first carried them, the sandbox's own ids `{group_id}` and its
+// demo's `${demo.*}`, clock moves and fault rules become steps of their own, and every
+// recorded status an `expect`.
+import { z } from 'zod';
+import { testCards } from '../processor/test-cards.js';
+import { timestamp } from './strings.js';
+
+export const REDACTED = '[redacted]';
+/** Fields never kept, whatever their value (a card's `number` and `cvv` below: elsewhere they are a phone number, a CVV check's result). */
+const SECRET_FIELDS = new Set(['secret', 'account_number', 'password', 'keys', 'session_token']);
+/**
+ * A social security number is kept as one from the range reserved for advertising
+ * (987-65-4320…4329, never issued to anyone), so a recorded onboarding still replays.
+ */
+const STAND_IN_SSN = '987-65-4321';
+const SECRET_PREFIXES = ['sk_test_', 'sk_live_', 'whsec_', 'padm_'];
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** `value` with every secret replaced by [redacted]: by field name, by prefix, and any card number (13–19 digits passing Luhn). */
+export function redact(value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (SECRET_PREFIXES.some((p) => value.startsWith(p))) return REDACTED;
+    const digits = value.replace(/[ -]/g, '');
+    if (/^\d{13,19}$/.test(digits) && luhn(digits)) return REDACTED;
+    return value;
+  }
+  if (Array.isArray(value)) return value.map(redact);
+  if (value !== null && typeof value === 'object') {
+    const card = 'number' in value && ('cvv' in value || 'expiration_month' in value);
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        if (v === null || v === undefined) return [k, v];
+        if (SECRET_FIELDS.has(k) || (card && (k === 'number' || k === 'cvv'))) return [k, REDACTED];
+        if (k === 'ssn') return [k, STAND_IN_SSN];
+        return [k, redact(v)];
+      }),
+    );
+  }
+  return value;
+}
+
+export interface CallRecord {
+  method: string;
+  path: string;
+  route: string;
+  headers: Record<string, string> | null;
+  body: unknown;
+  status: number;
+  answer: unknown;
+}
+
+export interface RecordingContext {
+  name: string;
+  group_id: string;
+  processor_id: string;
+  linked_account_id: string;
+  /** The sandbox's demo ids as its creation answered them, when it was made with demo data. */
+  demo: Record<string, unknown> | null;
+  /** The group's time when the recording started: the replay's sandbox clock. */
+  started_at: string;
+}
+
+const CLOCK_ROUTE = 'POST /api/v1/sandboxes/:group_id/clock';
+const FAULT_ROUTE = 'POST /api/v1/sandboxes/:group_id/faults';
+const WEBHOOK_FAULT_ROUTE = 'POST /api/v1/groups/:group_id/webhook_endpoints/:endpoint_id/faults';
+export const TOKENIZE_ROUTE = 'POST /api/v1/tokens';
+
+/** The fixed test token a minted card token stands for (the same test card), else tok_visa. */
+function fixedTokenFor(answer: unknown): string {
+  const card = (answer as { card?: { first_six?: string; last_four?: string } } | null)?.card;
+  const match = testCards().cards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
+  return match?.token ?? ((answer as { type?: string } | null)?.type === 'bank_account' ? 'tok_ach' : 'tok_visa');
+}
+
+const singular = (s: string) => s.replace(/-/g, '_').replace(/ies$/, 'y').replace(/s$/, '');
+
+/** A scenario (as a plain object, ready for YAML) of recorded calls. */
+export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext): Record<string, unknown> {
+  // literal → [reference in a body, reference in a path]
+  const refs = new Map<string, { body: string; path: string; name?: string }>();
+  refs.set(ctx.group_id, { body: '${sandbox.group_id}', path: '{group_id}' });
+  refs.set(ctx.processor_id, { body: '${sandbox.processor_id}', path: '{processor_id}' });
+  refs.set(ctx.linked_account_id, { body: '${sandbox.linked_account_id}', path: '{linked_account_id}' });
+  const walkDemo = (v: unknown, at: string): void => {
+    if (typeof v === 'string' && !refs.has(v) && at) refs.set(v, { body: `\${demo.${at}}`, path: `\${demo.${at}}` });
+    else if (Array.isArray(v)) v.forEach((x, i) => walkDemo(x, `${at}.${i}`));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walkDemo(x, at ? `${at}.${k}` : k);
+  };
+  if (ctx.demo) walkDemo(ctx.demo, '');
+  const tokens = new Map<string, string>();
+  const used = new Set<string>();
+  const names = new Map<string, number>();
+
+  const replace = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const tok = tokens.get(v);
+      if (tok) return tok;
+      const r = refs.get(v);
+      if (r?.name) used.add(r.name);
+      return r ? r.body : v;
+    }
+    if (Array.isArray(v)) return v.map(replace);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
+    return v;
+  };
+  const replacePath = (path: string) =>
+    path.split('/').map((seg) => {
+      const r = refs.get(decodeURIComponent(seg));
+      if (r?.name) used.add(r.name);
+      return r ? r.path : seg;
+    }).join('/');
+
+  const steps: Array<Record<string, unknown>> = [];
+  for (const c of calls) {
+    const route = `${c.method} ${c.route}`;
+    if (route === TOKENIZE_ROUTE) {
+      // The card typed is never recorded: the token minted stands for the fixed test token of the same card.
+      const minted = (c.answer as { token?: string } | null)?.token;
+      if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer));
+      continue;
+    }
+    const ok = c.status >= 200 && c.status < 300;
+    if (ok && route === CLOCK_ROUTE) {
+      steps.push({ clock: replace(c.body) });
+      continue;
+    }
+    if (ok && route === FAULT_ROUTE) {
+      steps.push({ fault: replace(c.body) });
+      continue;
+    }
+    if (ok && route === WEBHOOK_FAULT_ROUTE) {
+      const endpoint = replacePath(c.path).split('/').at(-2);
+      steps.push({ fault: { endpoint, ...(replace(c.body) as object) } });
+      continue;
+    }
+    const step: Record<string, unknown> = { request: `${c.method} ${replacePath(c.path)}` };
+    if (c.body !== null && c.body !== undefined) step.body = replace(c.body);
+    if (c.headers && Object.keys(c.headers).length > 0) step.headers = c.headers;
+    step.expect = { status: c.status };
+    // The ids (and public slugs) this answer carries first are the ones later steps refer to by this step's name.
+    if (ok && c.answer !== null && typeof c.answer === 'object' && !Array.isArray(c.answer)) {
+      const base = singular(c.route.split('/').filter((s) => s && !s.startsWith(':')).at(-1) ?? 'answer');
+      const n = (names.get(base) ?? 0) + 1;
+      const name = n === 1 ? base : `${base}_${n}`;
+      let carries = false;
+      for (const [k, v] of Object.entries(c.answer)) {
+        if ((k === 'id' || k.endsWith('_id') || k === 'slug') && typeof v === 'string' && v.length >= 8 && !refs.has(v)) {
+          refs.set(v, { body: `\${${name}.${k}}`, path: `\${${name}.${k}}`, name });
+          carries = true;
+        }
+      }
+      if (carries) {
+        names.set(base, n);
+        step.save = name;
+      }
+    }
+    steps.push(step);
+  }
+  for (const s of steps) if (typeof s.save === 'string' && !used.has(s.save)) delete s.save;
+  return {
+    name: ctx.name,
+    description: `Recorded from sandbox ${ctx.group_id}: ${calls.length} call${calls.length === 1 ? '' : 's'}; secrets are never recorded.`,
+    sandbox: { ...(ctx.demo ? { demo: true } : {}), clock: ctx.started_at },
+    steps,
+  };
+}
+
+// --- the recording routes' shapes ---------------------------------------------------
+
+export const recordingQuerySchema = z.strictObject({
+  format: z.enum(['json', 'scenario'], { error: 'must be json or scenario' }).optional().describe('scenario: the scenario file the calls make (application/yaml); json (default): the calls'),
+});
+
+export const recordingSummarySchema = z
+  .object({
+    group_id: z.string(),
+    recording: z.boolean().describe('Calls are being recorded now'),
+    started_at: timestamp.describe("The group's time when the recording started"),
+    stopped_at: timestamp.nullable(),
+    calls: z.number().int().describe('Calls recorded'),
+  })
+  .meta({ id: 'RecordingSummary' });
+
+export const recordedCallSchema = z
+  .object({
+    method: z.string(),
+    path: z.string(),
+    route: z.string().describe('The route pattern'),
+    headers: z.record(z.string(), z.string()).nullable().describe('Idempotency-Key and Payctl-Simulate when sent (never Authorization)'),
+    body: z.unknown().describe('The request body, secrets taken out (null for a tokenize call: the card is never recorded)'),
+    status: z.number().int(),
+    answer: z.unknown().describe('The answer body, secrets taken out'),
+  })
+  .meta({ id: 'RecordedCall' });
+
+export const recordingSchema = recordingSummarySchema.extend({ data: z.array(recordedCallSchema) }).meta({ id: 'Recording' });
