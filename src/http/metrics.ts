@@ -103,7 +103,9 @@ export class Metrics {
 }
 
 /** A Prometheus scrape: GET /metrics (a query string is ignored). */
-export const isScrape = (req: http.IncomingMessage): boolean => req.method === 'GET' && req.url?.split('?')[0] === '/metrics';
+/** Where Prometheus scrapes (GET only); answered before the request pipeline, outside the route table. */
+export const METRICS_PATH = '/metrics';
+export const isScrape = (req: http.IncomingMessage): boolean => req.method === 'GET' && req.url?.split('?')[0] === METRICS_PATH;
 
 /** `--metrics-port`: /metrics on a port of its own (anything else is a 404). */
 export async function serveMetrics(metrics: Metrics, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {

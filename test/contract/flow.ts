@@ -519,6 +519,10 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   const fork = await expect(api.POST('/api/v1/sandboxes/{group_id}/fork', { params: { path: sandboxPath }, headers: admin, body: { name: 'Contract fork' } }), 201);
   const shown = await expect(api.GET('/api/v1/sandboxes/{group_id}', { params: { path: { group_id: fork.group_id } }, headers: admin }), 200);
   assert.equal(shown.status, 'active');
+  // A recording of the sandbox's calls (its scenario form is checked by test/cli/scenario-recording.test.ts).
+  await expect(api.POST('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 201);
+  await expect(api.DELETE('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 200);
+  await expect(api.GET('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 200);
   // A sandbox as a file, and a new sandbox from it (the file is JSON lines, checked by its own test).
   const file = await api.GET('/api/v1/sandboxes/{group_id}/export', { params: { path: sandboxPath }, headers: admin, parseAs: 'text' });
   assert.equal(file.response.status, 200);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { allowedMethods } from '../../src/http/pipeline/no-route.js';
+import { METRICS_PATH } from '../../src/http/metrics.js';
 import { docFiles } from './extract.js';
 
 /** The curl commands of a Markdown text, continuation lines joined, with their 1-based line. */
@@ -44,7 +45,8 @@ test('every curl in README.md and docs/ names a route of the server, with a meth
   for (const file of docFiles(packageRoot)) {
     for (const c of curlCommands(readFileSync(path.join(packageRoot, file), 'utf8'))) {
       count++;
-      const methods = allowed(c.path);
+      // /metrics (serve --metrics) is answered before the route table.
+      const methods = c.path === METRICS_PATH ? ['GET'] : allowed(c.path);
       if (!methods.includes(c.method)) wrong.push(`${file}:${c.line} ${c.method} ${c.path} (${methods.length ? `answers ${methods.join(', ')}` : 'no such route'})`);
     }
   }

@@ -128,7 +128,8 @@ for (const route of bodyRoutes) {
   });
 }
 
-for (const route of routes.filter((r) => r.method === 'POST' || r.method === 'PUT')) {
+// An upload route (a sandbox file) streams bodies far over 1 MiB by design, with a type of its own.
+for (const route of routes.filter((r) => (r.method === 'POST' || r.method === 'PUT') && !r.upload)) {
   test(`bodies over 1 MiB are 413: ${route.method} ${route.path}`, async () => {
     const over = `{"pad":"${'x'.repeat(1024 * 1024)}"}`;
     const r = await send(route, { raw: over }, 'over 1 MiB');

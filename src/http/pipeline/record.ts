@@ -6,7 +6,7 @@
 // the answer: a failure to record is logged on stderr and the call answers as usual.
 import { AppError } from '../../errors.js';
 import { JsonResponse, RawResponse, StreamResponse, type RouteContext } from '../route.js';
-import { mayRecord, mayRecordAnywhere, recordCall } from '../../services/sandboxes/recordings.js';
+import { mayRecord, mayRecordAnywhere, recordCall, type ParsedJson } from '../../services/sandboxes/recordings.js';
 import type { Exchange, Pipeline } from './exchange.js';
 
 export const SANDBOX_HEADER = 'payctl-sandbox';
@@ -44,7 +44,7 @@ export async function recordExchange(p: Pipeline, ex: Exchange, ctx: RouteContex
     answer = outcome.result;
   }
   try {
-    await recordCall(ctx.platform, groupId, { method: ex.route.method, path: ex.req.path, route: ex.route.path, headers: ex.req.headers, body: ctx.body, status, answer });
+    await recordCall(ctx.platform, groupId, { method: ex.route.method, path: ex.req.path, route: ex.route.path, headers: ex.req.headers, body: ctx.body as ParsedJson, status, answer });
   } catch (err) {
     process.stderr.write(`recording a call of sandbox ${groupId} failed: ${err instanceof Error ? err.message : String(err)}\n`);
   }

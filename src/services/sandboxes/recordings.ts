@@ -49,7 +49,10 @@ export function mayRecordAnywhere(db: Store): boolean {
 const KEPT_HEADERS = ['idempotency-key', 'payctl-simulate'];
 
 /** Append one call of `groupId` when it records (secrets taken out here, before anything is stored). */
-export async function recordCall(p: Platform, groupId: string, call: { method: string; path: string; route: string; headers: Record<string, unknown>; body: unknown; status: number; answer: unknown }): Promise<void> {
+/** What JSON.parse gives: a request body as its client sent it (any JSON; none is null). */
+export type ParsedJson = null | boolean | number | string | ParsedJson[] | { [key: string]: ParsedJson };
+
+export async function recordCall(p: Platform, groupId: string, call: { method: string; path: string; route: string; headers: Record<string, unknown>; body: ParsedJson; status: number; answer: unknown }): Promise<void> {
   if (!mayRecord(p.db, groupId) || !(await activeNow(p.db)).has(groupId)) return;
   const g = await forGroup(p, groupId);
   const headers = Object.fromEntries(KEPT_HEADERS.filter((h) => typeof call.headers[h] === 'string').map((h) => [h === 'idempotency-key' ? 'Idempotency-Key' : 'Payctl-Simulate', call.headers[h] as string]));
