@@ -34,7 +34,7 @@ async function watermark(ex: Executor): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, wait));
     open = (
       await ex.all<{ writer: string }>(
-        `SELECT virtualtransaction AS writer FROM pg_locks WHERE locktype = 'advisory' AND classid = ${EVENTS_WRITER_LOCK} AND objsubid = 2 AND virtualtransaction IN (SELECT value FROM json_each(?))`,
+        `SELECT virtualtransaction AS writer FROM pg_locks WHERE locktype = 'advisory' AND classid = ${EVENTS_WRITER_LOCK} AND objsubid = 2 AND virtualtransaction IN ${ex.dialect.jsonValues()}`,
         [JSON.stringify(open)],
       )
     ).map((r) => r.writer);
