@@ -1,8 +1,8 @@
 // The schema a fresh migrate makes, on either store, against its golden
 // (test/sql/sqlite.schema.json, postgres.schema.json): a change to a migration's DDL
 // that changes the schema it makes fails here. The goldens were recorded from the
-// migrations as they were before their DDL was made explicit per dialect (issue 33: a
-// regex rewrite of SQLite's DDL made PostgreSQL's), so a database made by either shows
+// migrations as they were before their DDL was made explicit per dialect (a regex
+// rewrite of SQLite's DDL made PostgreSQL's then), so a database made by either shows
 // the same tables, columns, types, collations, defaults, identities, indexes,
 // constraints, triggers, functions, views and sequences. SQLite keeps each object's
 // CREATE text: its golden holds the text itself, byte for byte.
