@@ -37,6 +37,12 @@ export interface FaultCase {
   /** Ends the fault; with `restart`, while the servers are stopped. */
   recover(): Promise<void>;
   /**
+   * Hold new requests while `inject` runs (the ones in flight finish): for a fault that
+   * must win a race with the servers' own writes to set in (another process's BEGIN
+   * IMMEDIATE waits for a gap between write batches that steady load may not leave).
+   */
+  quiesce?: boolean;
+  /**
    * A fault that needs the operator (a disk the kernel made read-only: only an unmount
    * clears it): the servers are stopped, `recover` runs, and they start again on their
    * ports. Requests meanwhile find no server (counted as status -1 in `restart`).
@@ -73,12 +79,14 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
   const unexpected: string[] = [];
   let stop = false;
   let n = 0;
+  let gate: Promise<void> | undefined;
   const client = async (k: number) => {
     while (!stop) {
       const orderId = `fault-${k}-${n++}`;
       const url = `${servers[n % servers.length]!.url}/api/v1/groups/${demo.group_id}/transaction`;
       // The same key until an answer other than 503 (a client following Retry-After).
       for (;;) {
+        await gate;
         let status = 0;
         let body: { id?: string; error?: { type: string; message: string } } = {};
         let retryAfter = 1;
@@ -114,7 +122,32 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
       }
     }
   };
-  const load = Array.from({ length: CLIENTS }, (_, k) => client(k));
+  // A reader beside the writers: the first acknowledged sale read back every 100 ms (reads go on while writes are refused, where the store allows).
+  const reads: Record<string, Counts> = { before: {}, fault: {}, restart: {}, after: {} };
+  const reader = async () => {
+    while (!stop) {
+      const first = acknowledged.values().next();
+      if (!first.done) {
+        let status = -1;
+        try {
+          const res = await fetch(`${servers[0]!.url}/api/v1/groups/${demo.group_id}/transaction/${first.value}`, {
+            headers: { authorization: demo.keys.manage_transactions },
+            signal: AbortSignal.timeout(30_000),
+          });
+          status = res.status;
+          const body = (await res.json()) as { error?: { type: string } };
+          if (status !== 200 && !(status === 503 && body.error?.type === 'store_unavailable') && phase.now !== 'restart' && unexpected.length < 10) {
+            unexpected.push(`read: ${status} ${JSON.stringify(body)}`);
+          }
+        } catch (err) {
+          if (phase.now !== 'restart' && unexpected.length < 10) unexpected.push(`read: no answer ${String(err)}`);
+        }
+        reads[phase.now]![status] = (reads[phase.now]![status] ?? 0) + 1;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const load = [...Array.from({ length: CLIENTS }, (_, k) => client(k)), reader()];
   let jobs: JobsOutcome | undefined;
   let missing = -1;
   let twice = -1;
@@ -127,7 +160,11 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
       await due.arm();
       phase.now = 'fault';
       phase.faultStarted = performance.now();
+      let open = () => {};
+      if (c.quiesce) gate = new Promise<void>((r) => (open = r));
       await c.inject();
+      open();
+      gate = undefined;
       phase.injected = performance.now();
       await new Promise((r) => setTimeout(r, c.holdMs));
       if (c.restart) {
@@ -171,6 +208,7 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
     ...(c.restart ? { answers_while_restarting: counts.restart } : {}),
     answers_after: counts.after,
     causes_503: causes,
+    reads_during_fault: reads.fault,
     acknowledged: acknowledged.size,
     acknowledged_missing: missing,
     keys_charged_twice: twice,
