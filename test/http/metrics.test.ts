@@ -1,6 +1,6 @@
 // GET /metrics: off unless asked for; Prometheus text with route templates (never ids) as
 // labels; a store outage shows in the figures (503s by route, store errors by cause,
-// store_up 0); every figure the issue lists moves when its work happens (SSE clients,
+// store_up 0); every figure docs/operations.md lists moves when its work happens (SSE clients,
 // webhook attempts, their latency and the pending count, the write queue, catch-up jobs). Both stores (test/postgres-suite.ts).
 import '../helpers/env.js';
 import { after, before, test } from 'node:test';
