@@ -119,6 +119,7 @@ export const POSTGRES_SUITE = [
   'services/write-options.test.js',
   'store/config-cache.test.js',
   'store/rollup.test.js',
+  'store/schema.test.js',
   'tui/no-color.test.js',
   'tui/onboarding-wizard.test.js',
 ];

@@ -4,26 +4,26 @@
 // JSON with ssn, itin and ein reduced to their last four (maskSensitive): the full
 // numbers are never stored. status allows the later review outcomes too, so a review
 // operation needs no table rebuild.
-export default {
-  version: 7,
-  name: 'onboarding',
-  statements: [
-    `CREATE TABLE signup_forms (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      created_at TEXT NOT NULL
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+/** The statements in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `CREATE TABLE signup_forms (
+      id ${t.text} PRIMARY KEY,
+      name ${t.text} NOT NULL,
+      created_at ${t.text} NOT NULL
     )`,
-    `CREATE TABLE signup_entries (
-      id TEXT PRIMARY KEY,
-      signup_form_id TEXT NOT NULL REFERENCES signup_forms(id),
-      external_id TEXT,
-      group_id TEXT NOT NULL REFERENCES groups(id),
-      status TEXT NOT NULL CHECK (status IN ('pending_review', 'approved', 'rejected')),
-      business_name TEXT NOT NULL,
-      entry_json TEXT NOT NULL,
-      created_at TEXT NOT NULL
+  `CREATE TABLE signup_entries (
+      id ${t.text} PRIMARY KEY,
+      signup_form_id ${t.text} NOT NULL REFERENCES signup_forms(id),
+      external_id ${t.text},
+      group_id ${t.text} NOT NULL REFERENCES groups(id),
+      status ${t.text} NOT NULL CHECK (status IN ('pending_review', 'approved', 'rejected')),
+      business_name ${t.text} NOT NULL,
+      entry_json ${t.json} NOT NULL,
+      created_at ${t.text} NOT NULL
     )`,
-    `CREATE INDEX signup_entries_form ON signup_entries(signup_form_id, created_at)`,
-    `CREATE INDEX signup_entries_group ON signup_entries(group_id)`,
-  ],
-};
+  `CREATE INDEX signup_entries_form ON signup_entries(signup_form_id, created_at)`,
+  `CREATE INDEX signup_entries_group ON signup_entries(group_id)`,
+];
+
+export default { version: 7, name: 'onboarding', statements: ddl(SQLITE_DDL) };

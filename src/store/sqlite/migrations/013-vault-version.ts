@@ -3,18 +3,26 @@
 // by the requests that ask together), so a change by any process is seen by the next
 // request. Triggers bump it, so no code path that changes these rows can forget to. A
 // new row needs no bump: nothing cached can be out of date because of it.
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+
 const bump = (table: string, event: 'UPDATE' | 'DELETE') =>
   `CREATE TRIGGER ${table}_vault_${event.toLowerCase()} AFTER ${event} ON ${table}
 BEGIN
   UPDATE vault_version SET n = n + 1 WHERE id = 1;
 END`;
 
+/** The tables and indexes both stores make, in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `CREATE TABLE vault_version (id ${t.int} PRIMARY KEY CHECK (id = 1), n ${t.int} NOT NULL)`,
+  'INSERT INTO vault_version (id, n) VALUES (1, 0)',
+];
+
 export default {
   version: 13,
   name: 'vault-version',
   statements: [
-    'CREATE TABLE vault_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)',
-    'INSERT INTO vault_version (id, n) VALUES (1, 0)',
+    ...ddl(SQLITE_DDL),
+    // SQLite's own (PostgreSQL's: ../../postgres/migrations).
     ...['customers', 'customer_cards'].flatMap((t) => (['UPDATE', 'DELETE'] as const).map((e) => bump(t, e))),
   ],
 };

@@ -11,6 +11,8 @@
 // sandbox fork counting its copies) adds the same difference here. Removal only
 // subtracts from rows that exist, so deleting a group's rows in any table order leaves
 // no negative rows behind.
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+
 const ROLLUP_DIMENSIONS = ['', 'brand', 'method_detail', 'source'] as const;
 
 /** The four (dimension, value) pairs of one transaction_daily row. */
@@ -24,20 +26,26 @@ const add = (count: string, amount: string) => `INSERT INTO transaction_daily_di
 const subtractOld = `UPDATE transaction_daily_dims SET tx_count = tx_count - OLD.tx_count, net_amount = net_amount - OLD.net_amount
     WHERE group_id = OLD.group_id AND day = OLD.day AND status = OLD.status AND (dimension, value) IN ${pairs('OLD')};`;
 
+/** The tables and indexes both stores make, in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `CREATE TABLE transaction_daily_dims (
+      group_id ${t.text} NOT NULL,
+      dimension ${t.text} NOT NULL CHECK (dimension IN (${ROLLUP_DIMENSIONS.map((d) => `'${d}'`).join(', ')})),
+      day ${t.text} NOT NULL,
+      status ${t.text} NOT NULL,
+      value ${t.text} NOT NULL,
+      tx_count ${t.int} NOT NULL,
+      net_amount ${t.int} NOT NULL,
+      PRIMARY KEY (group_id, dimension, day, status, value)
+    )${t.withoutRowid}`,
+];
+
 export default {
   version: 14,
   name: 'reporting-rollup-by-dimension',
   statements: [
-    `CREATE TABLE transaction_daily_dims (
-      group_id TEXT NOT NULL,
-      dimension TEXT NOT NULL CHECK (dimension IN (${ROLLUP_DIMENSIONS.map((d) => `'${d}'`).join(', ')})),
-      day TEXT NOT NULL,
-      status TEXT NOT NULL,
-      value TEXT NOT NULL,
-      tx_count INTEGER NOT NULL,
-      net_amount INTEGER NOT NULL,
-      PRIMARY KEY (group_id, dimension, day, status, value)
-    ) WITHOUT ROWID`,
+    ...ddl(SQLITE_DDL),
+    // SQLite's own (PostgreSQL's: ../../postgres/migrations).
     `INSERT INTO transaction_daily_dims (group_id, dimension, day, status, value, tx_count, net_amount)
      SELECT r.group_id, d.dimension, r.day, r.status,
             CASE d.dimension WHEN 'brand' THEN r.brand WHEN 'method_detail' THEN r.method_detail WHEN 'source' THEN r.source ELSE '' END AS value,

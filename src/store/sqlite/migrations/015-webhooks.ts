@@ -7,61 +7,69 @@
 //
 // Endpoint changes bump config_version, so a server's cached "which groups have
 // endpoints" (it skips the delivery pass for groups without) sees changes by any process.
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+
 const bump = (event: 'INSERT' | 'UPDATE' | 'DELETE') =>
   `CREATE TRIGGER webhook_endpoints_config_${event.toLowerCase()} AFTER ${event} ON webhook_endpoints
 BEGIN
   UPDATE config_version SET n = n + 1 WHERE id = 1;
 END`;
 
+/** The tables and indexes both stores make, in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `CREATE TABLE webhook_endpoints (
+      id ${t.text} PRIMARY KEY,
+      group_id ${t.text} NOT NULL REFERENCES groups(id),
+      url ${t.text} NOT NULL,
+      description ${t.text},
+      enabled_events ${t.json} NOT NULL,
+      disabled ${t.int} NOT NULL DEFAULT 0,
+      secret ${t.text} NOT NULL,
+      created_at ${t.text} NOT NULL,
+      updated_at ${t.text} NOT NULL
+    )`,
+  `CREATE INDEX webhook_endpoints_group ON webhook_endpoints(group_id, id)`,
+  `CREATE TABLE webhook_deliveries (
+      id ${t.rowidKey},
+      group_id ${t.text} NOT NULL,
+      endpoint_id ${t.text} NOT NULL,
+      event_id ${t.text} NOT NULL,
+      status ${t.text} NOT NULL,
+      attempts ${t.int} NOT NULL DEFAULT 0,
+      next_attempt_at ${t.text},
+      lease_owner ${t.text},
+      lease_until ${t.int},
+      created_at ${t.text} NOT NULL
+    )`,
+  `CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending'`,
+  `CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id)`,
+  `CREATE TABLE webhook_attempts (
+      id ${t.text} PRIMARY KEY,
+      group_id ${t.text} NOT NULL,
+      endpoint_id ${t.text} NOT NULL,
+      delivery_id ${t.int} NOT NULL,
+      event_id ${t.text} NOT NULL,
+      event_type ${t.text} NOT NULL,
+      attempt ${t.int} NOT NULL,
+      status ${t.text} NOT NULL,
+      response_status ${t.int},
+      response_body ${t.text},
+      error ${t.text},
+      latency_ms ${t.int} NOT NULL,
+      scheduled_at ${t.text} NOT NULL,
+      next_attempt_at ${t.text},
+      created_at ${t.text} NOT NULL
+    )`,
+  `CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, attempt)`,
+  `CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, id)`,
+];
+
 export default {
   version: 15,
   name: 'webhooks',
   statements: [
-    `CREATE TABLE webhook_endpoints (
-      id TEXT PRIMARY KEY,
-      group_id TEXT NOT NULL REFERENCES groups(id),
-      url TEXT NOT NULL,
-      description TEXT,
-      enabled_events TEXT NOT NULL,
-      disabled INTEGER NOT NULL DEFAULT 0,
-      secret TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    )`,
-    `CREATE INDEX webhook_endpoints_group ON webhook_endpoints(group_id, id)`,
-    `CREATE TABLE webhook_deliveries (
-      id INTEGER PRIMARY KEY,
-      group_id TEXT NOT NULL,
-      endpoint_id TEXT NOT NULL,
-      event_id TEXT NOT NULL,
-      status TEXT NOT NULL,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      next_attempt_at TEXT,
-      lease_owner TEXT,
-      lease_until INTEGER,
-      created_at TEXT NOT NULL
-    )`,
-    `CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending'`,
-    `CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id)`,
-    `CREATE TABLE webhook_attempts (
-      id TEXT PRIMARY KEY,
-      group_id TEXT NOT NULL,
-      endpoint_id TEXT NOT NULL,
-      delivery_id INTEGER NOT NULL,
-      event_id TEXT NOT NULL,
-      event_type TEXT NOT NULL,
-      attempt INTEGER NOT NULL,
-      status TEXT NOT NULL,
-      response_status INTEGER,
-      response_body TEXT,
-      error TEXT,
-      latency_ms INTEGER NOT NULL,
-      scheduled_at TEXT NOT NULL,
-      next_attempt_at TEXT,
-      created_at TEXT NOT NULL
-    )`,
-    `CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, attempt)`,
-    `CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, id)`,
+    ...ddl(SQLITE_DDL),
+    // SQLite's own (PostgreSQL's: ../../postgres/migrations).
     // One delivery per enabled endpoint of the event's group whose enabled_events (a JSON
     // array of types, family wildcards like transaction.* and *) match the event's type.
     `CREATE TRIGGER events_webhook_deliveries AFTER INSERT ON events

@@ -1,12 +1,20 @@
 // When an invoice's due day passes, the clock records it once (invoice.past_due): the
 // moment is kept per invoice, and moving the due date re-arms it (so the new due day
 // passing is told again). Unnotified pending invoices are found by their due day.
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+
+/** The tables and indexes both stores make, in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `ALTER TABLE invoices ADD COLUMN past_due_notified_at ${t.text}`,
+  `CREATE INDEX invoices_past_due_unnotified ON invoices(due_date) WHERE status = 'pending' AND past_due_notified_at IS NULL`,
+];
+
 export default {
   version: 16,
   name: 'invoice-past-due',
   statements: [
-    `ALTER TABLE invoices ADD COLUMN past_due_notified_at TEXT`,
-    `CREATE INDEX invoices_past_due_unnotified ON invoices(due_date) WHERE status = 'pending' AND past_due_notified_at IS NULL`,
+    ...ddl(SQLITE_DDL),
+    // SQLite's own (PostgreSQL's: ../../postgres/migrations).
     `CREATE TRIGGER invoices_past_due_rearm AFTER UPDATE OF due_date ON invoices
      WHEN NEW.due_date <> OLD.due_date AND NEW.past_due_notified_at IS NOT NULL
      BEGIN

@@ -4,12 +4,12 @@
 //
 // And one index fewer per attempt: no query reads attempts by delivery (they are listed
 // by endpoint), so webhook_attempts_delivery only cost every attempt's insert a b-tree.
-export default {
-  version: 17,
-  name: 'webhook-secret-grace',
-  statements: [
-    `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT`,
-    `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at TEXT`,
-    `DROP INDEX webhook_attempts_delivery`,
-  ],
-};
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+/** The statements in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret ${t.text}`,
+  `ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at ${t.text}`,
+  `DROP INDEX webhook_attempts_delivery`,
+];
+
+export default { version: 17, name: 'webhook-secret-grace', statements: ddl(SQLITE_DDL) };

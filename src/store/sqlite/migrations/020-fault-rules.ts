@@ -3,26 +3,34 @@
 // removing a rule bumps config_version, the counter every request already reads, so a
 // server keeps the rules in memory and a group without rules costs no read at all;
 // counting a call (an UPDATE) does not bump it.
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+
 const bump = (event: 'INSERT' | 'DELETE') =>
   `CREATE TRIGGER fault_rules_config_${event.toLowerCase()} AFTER ${event} ON fault_rules
 BEGIN
   UPDATE config_version SET n = n + 1 WHERE id = 1;
 END`;
 
+/** The tables and indexes both stores make, in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `CREATE TABLE fault_rules (
+      id ${t.text} PRIMARY KEY,
+      group_id ${t.text} NOT NULL REFERENCES groups(id),
+      rule ${t.text} NOT NULL,
+      seed ${t.int} NOT NULL,
+      calls ${t.int} NOT NULL DEFAULT 0,
+      fired ${t.int} NOT NULL DEFAULT 0,
+      created_at ${t.text} NOT NULL
+    )`,
+  'CREATE INDEX fault_rules_group ON fault_rules (group_id, created_at)',
+];
+
 export default {
   version: 20,
   name: 'fault-rules',
   statements: [
-    `CREATE TABLE fault_rules (
-      id TEXT PRIMARY KEY,
-      group_id TEXT NOT NULL REFERENCES groups(id),
-      rule TEXT NOT NULL,
-      seed INTEGER NOT NULL,
-      calls INTEGER NOT NULL DEFAULT 0,
-      fired INTEGER NOT NULL DEFAULT 0,
-      created_at TEXT NOT NULL
-    )`,
-    'CREATE INDEX fault_rules_group ON fault_rules (group_id, created_at)',
+    ...ddl(SQLITE_DDL),
+    // SQLite's own (PostgreSQL's: ../../postgres/migrations).
     bump('INSERT'),
     bump('DELETE'),
   ],

@@ -4,29 +4,29 @@
 // after a kill -9 where its last committed chunk stopped. They replace the single
 // transaction's scratch table fork_id_map. A group named in fork_jobs (not yet
 // finished) is left out of every group's due work until its copy is whole.
-export default {
-  version: 23,
-  name: 'fork-jobs',
-  statements: [
-    `DROP TABLE fork_id_map`,
-    `CREATE TABLE fork_jobs (
-      fork_id TEXT PRIMARY KEY,
-      source_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      phase TEXT NOT NULL,
-      step INTEGER NOT NULL DEFAULT 0,
-      cursor TEXT NOT NULL DEFAULT '',
-      copied TEXT NOT NULL DEFAULT '{}',
-      created_at TEXT NOT NULL
+import { SQLITE_DDL, type Ddl } from '../../sql/ddl.js';
+/** The statements in either store's column types (../../sql/ddl.ts). */
+export const ddl = (t: Ddl): string[] => [
+  `DROP TABLE fork_id_map`,
+  `CREATE TABLE fork_jobs (
+      fork_id ${t.text} PRIMARY KEY,
+      source_id ${t.text} NOT NULL,
+      name ${t.text} NOT NULL,
+      phase ${t.text} NOT NULL,
+      step ${t.int} NOT NULL DEFAULT 0,
+      cursor ${t.text} NOT NULL DEFAULT '',
+      copied ${t.text} NOT NULL DEFAULT '{}',
+      created_at ${t.text} NOT NULL
     )`,
-    `CREATE TABLE fork_map (
-      fork_id TEXT NOT NULL,
-      tbl TEXT NOT NULL,
-      old_id TEXT NOT NULL,
-      new_id TEXT NOT NULL,
-      secret TEXT NOT NULL,
+  `CREATE TABLE fork_map (
+      fork_id ${t.text} NOT NULL,
+      tbl ${t.text} NOT NULL,
+      old_id ${t.text} NOT NULL,
+      new_id ${t.text} NOT NULL,
+      secret ${t.text} NOT NULL,
       PRIMARY KEY (fork_id, old_id)
     )`,
-    `CREATE INDEX fork_map_table ON fork_map(fork_id, tbl)`,
-  ],
-};
+  `CREATE INDEX fork_map_table ON fork_map(fork_id, tbl)`,
+];
+
+export default { version: 23, name: 'fork-jobs', statements: ddl(SQLITE_DDL) };
