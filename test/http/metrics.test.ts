@@ -72,25 +72,6 @@ test('a store refusing writes shows: 503s of the route, store errors by cause, s
   assert.equal(figure(await scrape(), 'payctl_store_up'), 1, 'back with the first request that reached it');
 });
 
-test('off unless asked for; --metrics-port serves it on a port of its own only', async () => {
-  const plain = await startServer({ platform: s.p, port: 0, tickMs: 0, accessLog: 'off' });
-  try {
-    assert.equal((await fetch(`${plain.url}/metrics`)).status, 404);
-    assert.equal(plain.metricsUrl, undefined);
-  } finally {
-    await plain.close();
-  }
-  const own = await startServer({ platform: s.p, port: 0, tickMs: 0, accessLog: 'off', metrics: 0 });
-  try {
-    assert.equal((await fetch(`${own.url}/metrics`)).status, 404, 'not on the API port');
-    assert.notEqual(new URL(own.metricsUrl!).port, new URL(own.url).port);
-    assert.match(await scrape(own.metricsUrl), /^# HELP payctl_/m);
-    assert.equal((await fetch(own.metricsUrl!.replace('/metrics', '/other'))).status, 404);
-  } finally {
-    await own.close();
-  }
-});
-
 /** Scrape until `ok(value of series)` (figures kept elsewhere are read at the scrape; some lag). */
 async function figureUntil(series: string, ok: (n: number | undefined) => boolean, ms = 20_000): Promise<number | undefined> {
   const until = Date.now() + ms;
@@ -102,7 +83,7 @@ async function figureUntil(series: string, ok: (n: number | undefined) => boolea
   }
 }
 
-test('each figure moves with its work: SSE clients, webhook attempts and latency, deliveries pending, the write queue, catch-up jobs', { timeout: 150_000 }, async () => {
+test('each figure moves with its work: SSE clients, webhook attempts and latency, deliveries pending, the write queue, catch-up jobs', { timeout: 240_000 }, async () => {
   // An event stream open is an SSE client; closed, it is gone.
   const stream = new AbortController();
   const res = await fetch(`${s.url}/api/v1/groups/${s.demo.group_id}/events/stream`, { headers: { authorization: s.demo.keys.manage_webhooks }, signal: stream.signal });
@@ -155,8 +136,28 @@ test('each figure moves with its work: SSE clients, webhook attempts and latency
   const customer = await s.call('POST', `/api/v1/groups/${sb.group_id}/customers`, { key: sb.keys.manage_customers, body: { first_name: 'Catch', last_name: 'Up' } });
   const sub = await s.call('POST', `${recurring}/subscription`, { key: sb.keys.manage_transactions, body: { plan_id: plan.body.id, customer_id: customer.body.id, payment_details: { token: 'tok_visa' } } });
   assert.equal(sub.status, 200, sub.text);
-  const moved = await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: sb.keys.manage_transactions, body: { advance: '365d' } });
+  const moved = await s.call('POST', `/api/v1/sandboxes/${sb.group_id}/clock`, { key: sb.keys.manage_transactions, body: { advance: '10d' } });
   assert.equal(moved.status, 202, moved.text);
   assert.equal(figure(await scrape(), 'payctl_jobs_running{job="catch_up"}'), 1);
   assert.equal(await figureUntil('payctl_jobs_running{job="catch_up"}', (n) => n === 0, 120_000), 0);
+});
+
+// Last: closing a second server on this platform stops the platform's delivery loop (one per database).
+test('off unless asked for; --metrics-port serves it on a port of its own only', async () => {
+  const plain = await startServer({ platform: s.p, port: 0, tickMs: 0, accessLog: 'off' });
+  try {
+    assert.equal((await fetch(`${plain.url}/metrics`)).status, 404);
+    assert.equal(plain.metricsUrl, undefined);
+  } finally {
+    await plain.close();
+  }
+  const own = await startServer({ platform: s.p, port: 0, tickMs: 0, accessLog: 'off', metrics: 0 });
+  try {
+    assert.equal((await fetch(`${own.url}/metrics`)).status, 404, 'not on the API port');
+    assert.notEqual(new URL(own.metricsUrl!).port, new URL(own.url).port);
+    assert.match(await scrape(own.metricsUrl), /^# HELP payctl_/m);
+    assert.equal((await fetch(own.metricsUrl!.replace('/metrics', '/other'))).status, 404);
+  } finally {
+    await own.close();
+  }
 });
