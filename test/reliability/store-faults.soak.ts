@@ -13,13 +13,14 @@ import pg from 'pg';
 import { testStore, tempDbPath } from '../helpers/platform.js';
 import { startCluster } from '../helpers/pg-cluster.js';
 import { runFaultCase } from '../helpers/store-fault-load.js';
-import { smallDisk } from '../helpers/small-disk.js';
+import { breakableDisk, smallDisk } from '../helpers/small-disk.js';
 import { report } from '../helpers/report.js';
 import path from 'node:path';
 
 const PG_DOWN_MS = 4_000;
 const TERMINATE_MS = 10_000;
 const DISK_FULL_MS = 10_000;
+const READ_ONLY_MS = 10_000;
 
 if (testStore === 'postgres') {
   test('PostgreSQL crashed (immediate stop) for 4 s and started again under load, two servers: 503s, nothing acknowledged lost, back by itself', async () => {
@@ -109,6 +110,29 @@ if (testStore === 'postgres') {
         },
         recover: async () => disk.free(),
         extra: () => ({ filler_bytes: filled }),
+      });
+    } finally {
+      disk.close();
+    }
+  });
+
+  test('SQLite on a disk the kernel made read-only for 10 s under load (ext4 errors=remount-ro), then repaired and the server restarted: 503, nothing acknowledged lost', async (t) => {
+    const disk = breakableDisk(64);
+    if ('unavailable' in disk) {
+      t.diagnostic(`read-only disk not tried: ${disk.unavailable}`);
+      report('store-read-only', { fault: 'SQLite on a disk made read-only', not_tried: disk.unavailable });
+      return;
+    }
+    try {
+      await runFaultCase({
+        name: 'store-read-only',
+        fault: `SQLite file on an ext4 loop disk the kernel made read-only (an ext4 error with errors=remount-ro: writes to open files fail with EROFS) for ${READ_ONLY_MS / 1000} s; the server stopped, the disk unmounted, fsck'd and mounted again, the server started on its port`,
+        db: path.join(disk.dir, 'payctl.db'),
+        servers: 1,
+        holdMs: READ_ONLY_MS,
+        restart: true, // the kernel clears its emergency read-only state only at unmount
+        inject: async () => disk.breakReadOnly(),
+        recover: async () => disk.repair(),
       });
     } finally {
       disk.close();
