@@ -90,6 +90,7 @@ export const POSTGRES_SUITE = [
   'http/sandboxes.test.js',
   'http/store-unavailable.test.js',
   'http/stream-outage.test.js',
+  'http/stream-behind-outage.test.js',
   'http/strict-time.test.js',
   'http/transactions.test.js',
   'http/webhook-faults.test.js',

@@ -248,8 +248,15 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
         }
         // Every event of the group up to the feed's head was committed before the head was known.
         const headBefore = feed.head;
-        const rows = await ctx.store.repos.events.after(ctx.store, plan.group, cursor, STREAM_PAGE);
+        const rows = await readBehind(ctx.store, plan.group, cursor);
         if (io.signal.aborted || !session.isConnected) break;
+        if (rows === undefined) {
+          // The read failed (a store outage): tried again after a poll's wait, as the feed's
+          // own read is; the connection stays open (its heartbeats go on), so a browser's
+          // EventSource, which gives up on a stream that ends in an error, keeps it.
+          await pause(pollMs, io.signal);
+          continue;
+        }
         await send(rows.map(entry));
         // A partial page is all there is up to headBefore (positions between are other groups').
         if (rows.length < STREAM_PAGE) cursor = Math.max(cursor, headBefore);
@@ -274,6 +281,25 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
     io.signal.removeEventListener('abort', onAbort);
     if (!io.res.writableEnded) io.res.end();
   }
+}
+
+/** The log after `cursor` for a connection behind its feed; undefined when the read failed (reported as the feed's are). */
+async function readBehind(store: GroupContext['store'], group: string, cursor: number): Promise<SequencedEvent[] | undefined> {
+  try {
+    return await store.repos.events.after(store, group, cursor, STREAM_PAGE);
+  } catch (err) {
+    if (!storeWatch(store).failed(err)) process.stderr.write(`event stream: reading the log failed: ${String(err)}\n`);
+    return undefined;
+  }
+}
+
+/** Wait `ms`, or less if the connection closes. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
 }
 
 function positive(v: unknown): number | undefined {
