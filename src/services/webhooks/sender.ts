@@ -74,6 +74,18 @@ export interface Outcome {
   heldUntil?: string;
 }
 
+/** An attempt's outcome waiting for its record: its attempt row's id is chosen once, so a try again can tell whether an earlier one was saved. */
+interface Recording {
+  o: Outcome;
+  owner: string;
+  id: string;
+  done: (next: string | null) => void;
+  fail: (err: unknown) => void;
+  tries?: number;
+  /** An earlier try's COMMIT went unanswered (commit_unknown): it may be recorded already. */
+  maybeSaved?: boolean;
+}
+
 /** A deferred compare-and-set of a pass found a delivery changed by another sender. */
 class Lost extends Error {}
 const lost = () => new Lost('another sender holds one of these deliveries');
@@ -161,7 +173,7 @@ export class Sender {
    * again by this same process meanwhile.
    */
   private readonly held = new Set<number>();
-  private outcomes: Array<{ o: Outcome; owner: string; done: (next: string | null) => void; fail: (err: unknown) => void; tries?: number }> = [];
+  private outcomes: Recording[] = [];
   private recordTimer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   /** Answers not yet in `outcomes`. */
@@ -253,7 +265,7 @@ export class Sender {
    */
   private record(o: Outcome, owner: string): Promise<string | null> {
     return new Promise((done, fail) => {
-      this.outcomes.push({ o, owner, done, fail });
+      this.outcomes.push({ o, owner, id: newId(), done, fail });
       this.flushSoon(this.outcomes.length >= BATCH || this.sending === 0);
     });
   }
@@ -281,7 +293,10 @@ export class Sender {
       (err: unknown) => {
         // The store is away: the outcomes wait for it a while (an answered attempt left
         // unrecorded would be sent again once its lease ends).
-        const again = storeWatch(this.db).failed(err) ? items.filter((it) => (it.tries = (it.tries ?? 0) + 1) <= RECORD_RETRIES) : [];
+        const outage = storeWatch(this.db).failed(err);
+        const again = outage ? items.filter((it) => (it.tries = (it.tries ?? 0) + 1) <= RECORD_RETRIES) : [];
+        // Its COMMIT went unanswered: the write may be saved, so the next try looks first.
+        if (outage?.commitUnknown) for (const it of again) it.maybeSaved = true;
         for (const it of items) if (!again.includes(it)) it.fail(err);
         if (again.length === 0) return;
         this.outcomes.push(...again);
@@ -326,15 +341,20 @@ async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUnti
  * again with plain updates, so every attempt is still recorded. Returns, for each, when
  * its retry is due (null: none).
  */
-async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owner: string }>): Promise<Array<string | null>> {
+async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Array<string | null>> {
+  // Attempts an earlier try saved though its COMMIT went unanswered are not recorded again
+  // (their delivery was settled in that same write): each is answered with its retry time.
+  const saved = await savedBefore(db, all);
+  const items = all.filter((it) => !saved.has(it.id));
+  if (items.length === 0) return all.map((it) => retryOf(it.o));
   const byOwner = new Map<string, { ok: number[]; failed: Array<{ id: number; next: string | null }> }>();
   const holds: Array<{ id: number; owner: string; next: string }> = [];
   const next: Array<string | null> = [];
-  const attempts: WebhookAttemptEntity[] = items.map(({ o, owner }) => {
+  const attempts: WebhookAttemptEntity[] = items.map(({ o, owner, id }) => {
     const d = o.delivery;
     const attempt = d.attempts + 1;
     const success = o.error === null && o.heldUntil === undefined; // sendAttempt leaves no error exactly when the receiver succeeded
-    const retry = o.heldUntil ?? (success ? null : (nextAttemptAt(d.next_attempt_at, attempt) ?? null));
+    const retry = retryOf(o);
     let held = byOwner.get(owner);
     if (!held) byOwner.set(owner, (held = { ok: [], failed: [] }));
     if (o.heldUntil !== undefined) holds.push({ id: d.delivery_id, owner, next: o.heldUntil });
@@ -342,7 +362,7 @@ async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owne
     else held.failed.push({ id: d.delivery_id, next: retry });
     next.push(retry);
     return {
-      id: newId(),
+      id,
       group_id: d.group_id,
       endpoint_id: d.endpoint_id,
       delivery_id: d.delivery_id,
@@ -377,7 +397,23 @@ async function recordOutcomes(db: Store, items: ReadonlyArray<{ o: Outcome; owne
       for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   }
-  return next;
+  const byId = new Map(items.map((it, i) => [it.id, next[i]!]));
+  return all.map((it) => (byId.has(it.id) ? byId.get(it.id)! : retryOf(it.o)));
+}
+
+/** When an attempt's delivery is due again (null: not again — it succeeded, or that was its last try). */
+function retryOf(o: Outcome): string | null {
+  const success = o.error === null && o.heldUntil === undefined;
+  return o.heldUntil ?? (success ? null : (nextAttemptAt(o.delivery.next_attempt_at, o.delivery.attempts + 1) ?? null));
+}
+
+/** The ids of `items` an earlier try recorded though its COMMIT went unanswered (read only for those). */
+async function savedBefore(db: Store, items: readonly Recording[]): Promise<Set<string>> {
+  const saved = new Set<string>();
+  const unsure = new Map<string, string[]>();
+  for (const it of items) if (it.maybeSaved) unsure.set(it.o.delivery.endpoint_id, [...(unsure.get(it.o.delivery.endpoint_id) ?? []), it.id]);
+  for (const [endpointId, ids] of unsure) for (const id of await db.repos.webhookAttempts.recorded(db, endpointId, ids)) saved.add(id);
+  return saved;
 }
 
 const senders = new WeakMap<object, Sender>();

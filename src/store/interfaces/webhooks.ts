@@ -103,6 +103,8 @@ export interface WebhookAttemptStore {
   insert(tx: Tx, a: WebhookAttemptEntity): void;
   /** An endpoint's attempts, newest first. */
   list(ex: Executor, groupId: string, endpointId: string, page: CursorPage): Promise<WebhookAttemptEntity[]>;
+  /** Which of these attempt ids are stored (a record whose COMMIT went unanswered may have been saved). */
+  recorded(ex: Executor, endpointId: string, ids: readonly string[]): Promise<string[]>;
 }
 
 /**

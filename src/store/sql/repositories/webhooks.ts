@@ -142,6 +142,10 @@ export const attemptRepo: WebhookAttemptStore = {
   insert(tx, r) {
     tx.deferInsert('webhook_attempts', ATTEMPT_COLUMNS, ATTEMPT_COLUMNS.map((c) => r[c]));
   },
+  recorded: async (ex, endpointId, ids) =>
+    ids.length === 0
+      ? []
+      : (await ex.all<{ id: string }>(`SELECT id FROM webhook_attempts WHERE endpoint_id = ? AND id IN (${ids.map(() => '?').join(', ')})`, [endpointId, ...ids])).map((r) => r.id),
   /** An endpoint's attempts, newest first. */
   list: (ex, groupId, endpointId, { limit, before }) =>
     ex.all<WebhookAttemptEntity>(
