@@ -2,7 +2,9 @@
 // test/sql (npm run sql:record). Loaded with `node --import` through NODE_OPTIONS, so the
 // payctl children a test starts (CLI, servers) record too; active only when
 // PAYCTL_SQL_RECORD names a folder. Each process appends to a file of its own (one JSON
-// line per distinct text): no two writers share a file.
+// line per distinct text): no two writers share a file. Only texts payctl's own code
+// sends count (the caller is under src/: the store, or a test's SQL through a store);
+// a test's own client asking the catalog is not the store's SQL.
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,7 +18,20 @@ if (dir) {
     const text = typeof sql === 'string' ? sql : typeof (sql as { text?: unknown })?.text === 'string' ? (sql as { text: string }).text : undefined;
     if (text === undefined || seen.has(store + text)) return;
     seen.add(store + text);
-    appendFileSync(file, JSON.stringify({ store, sql: text }) + '\n');
+    if (fromPayctl()) appendFileSync(file, JSON.stringify({ store, sql: text }) + '\n');
+  };
+  /**
+   * Whether a text is payctl's: its first caller outside the drivers (and this file) is
+   * not a test file. A query the pool runs once a connection is free has no caller left
+   * on the stack: payctl's (tests query through a client of their own).
+   */
+  const fromPayctl = () => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 30;
+    const stack = new Error().stack ?? '';
+    Error.stackTraceLimit = limit;
+    const caller = stack.split('\n').slice(1).find((l) => !l.includes('node_modules') && !l.includes('sql-recorder') && !l.includes('node:'));
+    return caller === undefined || !/[/\\]test[/\\]/.test(caller);
   };
   const wrap = (proto: Record<string, unknown>, method: string, store: 'postgres' | 'sqlite') => {
     const original = proto[method] as (...args: unknown[]) => unknown;

@@ -37,8 +37,8 @@ export function normalize(sql: string, dialect: Dialect): string {
   return s;
 }
 
-/** Write both golden files from the recording in `dir`; returns how many texts each holds. */
-export function writeGolden(dir: string): Record<Dialect, number> {
+/** The texts of a recording in `dir` (helpers/sql-recorder.ts: a file per process), normalized, per dialect. */
+export function readRecording(dir: string): Record<Dialect, Set<string>> {
   const texts: Record<Dialect, Set<string>> = { postgres: new Set(), sqlite: new Set() };
   for (const f of readdirSync(dir)) {
     for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
@@ -47,8 +47,19 @@ export function writeGolden(dir: string): Record<Dialect, number> {
       texts[store].add(normalize(sql, store));
     }
   }
+  return texts;
+}
+
+/**
+ * Write both golden files from the recording in `dir`; returns how many texts each holds.
+ * `keep`: add to the texts the files hold already (a recording of some test files only),
+ * instead of replacing them (a recording of the whole suite: texts no longer sent go).
+ */
+export function writeGolden(dir: string, keep = false): Record<Dialect, number> {
+  const texts = readRecording(dir);
   const counts = { postgres: 0, sqlite: 0 };
   for (const dialect of ['postgres', 'sqlite'] as const) {
+    if (keep) for (const t of readGolden(dialect)) texts[dialect].add(t);
     const sorted = [...texts[dialect]].sort();
     writeFileSync(goldenPath(dialect), sorted.map((t) => JSON.stringify(t)).join('\n') + '\n');
     counts[dialect] = sorted.length;

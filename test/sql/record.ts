@@ -5,8 +5,10 @@
 // SQLite and once on PostgreSQL at the oldest version the docs name (with the tests of
 // PostgreSQL itself, test/postgres), every process of it recording what it sends
 // (helpers/sql-recorder.ts); then writes the distinct texts, sorted. `--collect DIR`
-// writes the files from a recording kept earlier. test/sql/texts.test.ts parses them;
-// `git diff test/sql` after a change to the store shows every text it changed.
+// writes the files from a recording kept earlier; with `--keep` as well, the recording's
+// texts are added to what the files hold (a recording of a few test files: the one a
+// failed golden check of test/run-postgres.ts left, sql/golden-check.ts). test/sql/texts.test.ts
+// parses them; `git diff test/sql` after a change to the store shows every text it changed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -41,5 +43,5 @@ if (args[0] === '--collect' && args[1]) {
   // A failing test still sent its SQL; say so, and write what was recorded.
   if (sqlite !== 0 || postgres !== 0) process.stdout.write(`# some tests failed (SQLite ${sqlite}, PostgreSQL ${postgres}): the texts are recorded all the same\n`);
 }
-const counts = writeGolden(dir);
+const counts = writeGolden(dir, args.includes('--keep'));
 process.stdout.write(`# ${counts.postgres} PostgreSQL texts, ${counts.sqlite} SQLite texts\n`);
