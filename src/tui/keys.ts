@@ -69,3 +69,17 @@ export function useKeys(handler: KeyHandler): void {
   }, []);
   ink.useInput(onInput);
 }
+
+/**
+ * State that key handlers read and write: the ref holds the value a second key of the same
+ * read must see (React renders only after the whole read), the state makes React render it.
+ */
+export function useRefState<T>(initial: T): [T, (next: T | ((v: T) => T)) => void, { readonly current: T }] {
+  const [value, setValue] = React.useState<T>(initial);
+  const ref = React.useRef<T>(value);
+  const set = React.useCallback((next: T | ((v: T) => T)) => {
+    ref.current = typeof next === 'function' ? (next as (v: T) => T)(ref.current) : next;
+    setValue(ref.current);
+  }, []);
+  return [value, set, ref];
+}

@@ -21,7 +21,7 @@
 // `h`, and the `react` import below is used for types only (TypeScript drops it).
 import * as ReactTypes from 'react';
 import { h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
-import { useKeys, type KeyInfo } from './keys.js';
+import { useKeys, useRefState, type KeyInfo } from './keys.js';
 import type { SignupEntry } from '../domain/onboarding.js';
 import type { Draft } from '../domain/onboarding-draft.js';
 import type { FormChoice } from '../domain/onboarding-questions.js';
@@ -60,10 +60,12 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
   const reviewHeight = Math.max(5, (stdout?.rows || 24) - 6 - state.notices.length);
   const labels = React.useMemo(() => reviewLabels(state.draft, state.ask), [state.draft, state.ask]);
   const items = state.phase === 'review' || state.phase === 'submitting' ? reviewItems(state.draft, labels) : [];
-  const top = React.useRef(0);
-  const [, redraw] = React.useState(0);
-  if (state.phase === 'asking') top.current = 0;
-  top.current = clampTop(top.current, items.length, reviewHeight);
+  const [reviewTop, setReviewTop, reviewTopRef] = useRefState(0);
+  // A new review (after going back to a question) starts at its top.
+  React.useEffect(() => {
+    if (state.phase === 'asking') setReviewTop(0);
+  }, [state.phase, setReviewTop]);
+  const top = clampTop(reviewTop, items.length, reviewHeight);
   const itemCount = React.useRef(0);
   itemCount.current = items.length;
   const phase = React.useRef(state.phase);
@@ -71,10 +73,10 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
 
   useKeys((input: string, key: KeyInfo) => {
     if (phase.current === 'review') {
-      const moved = scrollKey(top.current, itemCount.current, reviewHeight, input, key);
+      // From the ref: a second arrow key of the same read moves on from the first.
+      const moved = scrollKey(clampTop(reviewTopRef.current, itemCount.current, reviewHeight), itemCount.current, reviewHeight, input, key);
       if (moved !== undefined) {
-        top.current = moved;
-        redraw((n) => n + 1);
+        setReviewTop(moved);
         return;
       }
     }
@@ -100,7 +102,7 @@ function useOnboardingWizard(props: OnboardingWizardProps) {
     }
   }, [effect?.id]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  return { state, question: currentQuestion(state), review: { items, top: top.current, height: reviewHeight } };
+  return { state, question: currentQuestion(state), review: { items, top, height: reviewHeight } };
 }
 
 /** What the review calls each answer: its question's label, under its heading (Representative 2: First name). */

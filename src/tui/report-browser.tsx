@@ -15,7 +15,7 @@
 // The table fits the terminal's width: columns go, least important first (source, then
 // customer, then method), and the footer says which; the detail view shows them all.
 // Keys arriving several in one read each count (see keys.ts): the state they move lives
-// in refs (useRefState), read and written by the handler itself.
+// in refs (useRefState, keys.ts), read and written by the handler itself.
 //
 // Filters are checked (checkFilters, the reporting API's own parser) before they are
 // applied: a typo is shown at its field and the bar stays open; nothing unparsable is
@@ -27,7 +27,7 @@
 import * as ReactTypes from 'react';
 import type { ExactInt } from '../domain/money.js';
 import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
-import { useKeys, type KeyInfo } from './keys.js';
+import { useKeys, useRefState, type KeyInfo } from './keys.js';
 import { clampTop, scrollKey, scrollStatus } from './scroll.js';
 import type { Transaction } from '../domain/transactions.js';
 import { customerText } from '../render/report.js';
@@ -202,20 +202,6 @@ type Mode = 'list' | 'detail' | 'filter' | 'summary';
 
 /** A load that throws before it returns a promise is a failed load like any other. */
 const attempt = <T,>(load: () => Promise<T>): Promise<T> => Promise.resolve().then(load);
-
-/**
- * State that key handlers read and write: the ref holds the value a second key of the same
- * read must see (React renders only after the whole read), the state makes React render it.
- */
-function useRefState<T>(initial: T): [T, (next: T | ((v: T) => T)) => void, { readonly current: T }] {
-  const [value, setValue] = React.useState<T>(initial);
-  const ref = React.useRef<T>(value);
-  const set = React.useCallback((next: T | ((v: T) => T)) => {
-    ref.current = typeof next === 'function' ? (next as (v: T) => T)(ref.current) : next;
-    setValue(ref.current);
-  }, []);
-  return [value, set, ref];
-}
 
 function useReportBrowser(props: ReportBrowserProps, pageSize: number, summaryHeight: number, width: number) {
   const [filters, setFilters, filtersRef] = useRefState<BrowserFilters>(props.initialFilters ?? {});

@@ -3,6 +3,7 @@
 // (checked with a trace of every module the process loads, never with a timing); help,
 // topics and mistyped commands still go through oclif's own start with its plugins.
 import '../helpers/env.js';
+import { isAscii } from 'node:buffer';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -116,6 +117,13 @@ test('help, a topic, a mistyped command and plugin help still go through oclif',
   const missing = await runCli(['transaction', 'get', '01900000-0000-7000-8000-000000000000', '--json'], { db });
   assert.equal(missing.code, 1);
   assert.equal(JSON.parse(missing.stdout).error.type, 'not_found');
+});
+
+test('the bundle is ASCII (read as a one-byte string), its package-kept characters escaped', () => {
+  const bytes = readFileSync(bundleFile);
+  assert.ok(isAscii(bytes), `a byte above 127 at ${bytes.findIndex((b) => b > 127)}`);
+  // ansis strips escape sequences with a regular expression holding a raw U+009B (CSI): kept as an escape.
+  assert.match(bytes.toString('latin1'), /\[\x1b\\u009b\]/);
 });
 
 test('a code cache V8 refuses is replaced, and the command still runs', async () => {

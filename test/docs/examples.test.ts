@@ -6,12 +6,14 @@ import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve-process.js';
-import { commandsOutsideSh, docExamples, docFiles, payctlCommands } from './extract.js';
+import { commandsOutsideSh, docExamples, docFiles, noRunBlocks, payctlCommands } from './extract.js';
+import { curlPrelude, fillPlaceholders, type DemoIds } from './server-blocks.js';
 
 const BLOCK_TIMEOUT_MS = 60_000;
 
@@ -52,20 +54,29 @@ for (const file of docFiles(packageRoot)) {
   const examples = docExamples(readFileSync(path.join(packageRoot, file), 'utf8'));
   if (examples.length === 0) continue;
   test(`the examples of ${file} run as written`, async (t) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-docs-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const init = await runBash('payctl init --demo', dir, readerEnv(dir));
+    const work = mkdtempSync(path.join(os.tmpdir(), 'payctl-docs-'));
+    t.after(() => rmSync(work, { recursive: true, force: true }));
+    // The reader's folder, and beside it (out of the examples' sight) the ids the demo printed.
+    const dir = path.join(work, 'reader');
+    mkdirSync(dir);
+    const idsFile = path.join(work, 'demo.json');
+    const init = await runBash(`payctl init --demo --json > ${JSON.stringify(idsFile)}`, dir, readerEnv(dir));
     assert.equal(init.code, 0, `payctl init --demo failed:\n${init.out}`);
+    const demo = JSON.parse(readFileSync(idsFile, 'utf8')) as DemoIds;
     for (const ex of examples) {
       await t.test(`${file}:${ex.line}`, async () => {
         let server: ServeProcess | undefined;
         const extra: Record<string, string> = {};
+        let script = ex.script;
         if (ex.server) {
-          server = await spawnServe({ db: readerEnv(dir).PAYCTL_DB!, args: [] });
+          const adminToken = `padm_${randomBytes(20).toString('hex')}`;
+          server = await spawnServe({ db: readerEnv(dir).PAYCTL_DB!, args: [], env: { PAYCTL_ADMIN_TOKEN: adminToken } });
           extra.PAYCTL_API_URL = server.url;
+          extra.PAYCTL_ADMIN_TOKEN = adminToken;
+          script = curlPrelude() + fillPlaceholders(ex.script, { url: server.url, adminToken, demo });
         }
         try {
-          const r = await runBash(ex.script, dir, readerEnv(dir, extra));
+          const r = await runBash(script, dir, readerEnv(dir, extra));
           assert.equal(r.code, ex.exit, `${file}:${ex.line} exited ${r.code}, documented ${ex.exit}:\n${ex.script}\n--- output ---\n${tail(r.out)}`);
         } finally {
           if (server) {
@@ -97,6 +108,34 @@ test('no command a reader would type hides outside a ```sh block', () => {
     for (const n of commandsOutsideSh(lines.join('\n'), commands)) hidden.push(`${file}:${n}: ${lines[n - 1]!.trim()}`);
   }
   assert.deepEqual(hidden, [], 'make these ```sh blocks (```sh no-run if they cannot run here), or split the output from the command');
+});
+
+/**
+ * Why a ```sh no-run block cannot run in this test: one of its commands must match one,
+ * or the block run (```sh, or ```sh server against the test's own server).
+ */
+const NO_RUN_REASONS: Array<{ why: string; matches: RegExp }> = [
+  { why: 'a server in the foreground (or in the background of the reader\'s shell) runs until Ctrl-C; ```sh server blocks get one from the test', matches: /^(npx )?payctl serve\b/ },
+  { why: 'follows a live stream (log, events, forwards) until Ctrl-C', matches: /^payctl (logs tail|listen)\b|\bcurl -N\b|\/events\/stream\b/ },
+  { why: 'an Ink screen that waits for keys: test/tui drives them under a pseudo-terminal', matches: /^payctl (onboard|report)(\s+--resume\s+\S+)?\s*(#.*)?$/ },
+  { why: 'npm and git act on the repository or the registry (npm test runs this very test; CI runs npm ci: .ci/run)', matches: /^(npm|git)\s|^BENCH_\w+=\S+ npm / },
+  { why: 'needs a PostgreSQL server (test/run-postgres.ts starts one for the PostgreSQL suite)', matches: /postgres:\/\/|^createuser\b|run-postgres\.js/ },
+  { why: 'a synopsis: [optional] parts and alternatives, not one command line', matches: /\s\[--[^\]]+\]|\(--\S+ \S+ \|/ },
+  { why: 'a call whose answer is a simulated timeout, on a sandbox of the reader\'s (docs/faults.md; test/http covers Payctl-Simulate)', matches: /Payctl-Simulate: timeout_after_commit/ },
+  { why: 'the metrics port of a server started with --metrics (a second listener; test/http/metrics covers it)', matches: /:9464\/metrics\b/ },
+  { why: 'scenario files of the repository checkout (examples/) or of the reader\'s own recording; the page\'s "Try it" block runs one against the test\'s server', matches: /^payctl scenario (run|record)\b/ },
+  { why: 'a placeholder the reader fills (<…>), or the reader\'s own program or test suite', matches: /<[^>]+>|^node (receiver\.js|--test test\/)/ },
+];
+
+test('every ```sh no-run block has a reason it cannot run here', () => {
+  const unexplained: string[] = [];
+  for (const file of docFiles(packageRoot)) {
+    for (const b of noRunBlocks(readFileSync(path.join(packageRoot, file), 'utf8'))) {
+      // One command that cannot run keeps its block from running (the others need it: a server, a database).
+      if (!b.commands.some((c) => NO_RUN_REASONS.some((r) => r.matches.test(c)))) unexplained.push(`${file}:${b.line}: ${b.commands.join(' ; ')}`);
+    }
+  }
+  assert.deepEqual(unexplained, [], 'make these run (```sh, or ```sh server with the placeholders of docs/README.md), or add the reason they cannot to NO_RUN_REASONS');
 });
 
 test('every link of README.md and docs/ to a file names one in the repository', () => {

@@ -68,6 +68,26 @@ export function docExamples(markdown: string): DocExample[] {
     });
 }
 
+/**
+ * The ```sh no-run blocks, each with its commands a logical line each (continuations
+ * joined, comments and blank lines left out) and the 1-based line where it starts: the
+ * docs test holds every such block to a reason it cannot run here.
+ */
+export function noRunBlocks(markdown: string): { line: number; commands: string[] }[] {
+  return fencedBlocks(markdown)
+    .filter((b) => b.info[0] === 'sh' && b.info.includes('no-run'))
+    .map((b) => {
+      const commands: string[] = [];
+      for (let i = 0; i < b.body.length; i++) {
+        let cmd = b.body[i]!;
+        while (/\\\s*$/.test(cmd) && i + 1 < b.body.length) cmd = `${cmd.replace(/\\\s*$/, ' ')}${b.body[++i]!.trim()}`;
+        const t = cmd.trim();
+        if (t && !t.startsWith('#')) commands.push(t);
+      }
+      return { line: b.start, commands };
+    });
+}
+
 /** Blocks that show text (output, a transcript, a sketch): any line of them is checked. */
 const TEXT_BLOCKS = new Set([undefined, 'text', 'console', 'shell', 'bash', 'plain', 'txt']);
 

@@ -15,10 +15,19 @@ import path from 'node:path';
 export interface Cluster {
   /** postgres://payctl@127.0.0.1:PORT — add `/dbname`. */
   url: string;
-  /** The postmaster's process id (its backends are its children). */
-  pid: number;
+  /** The postmaster's process id (its backends are its children); a new one after `start`. */
+  readonly pid: number;
   /** The PostgreSQL major version it runs. */
   version: PgVersion;
+  /**
+   * Crash it (the fault suite): `immediate` is what `pg_ctl stop -m immediate` sends the
+   * postmaster (SIGQUIT: every backend ends at once, no checkpoint, crash recovery at the
+   * next start); `kill` is kill -9 of the postmaster alone (its backends notice and exit).
+   * Resolves once the postmaster is gone.
+   */
+  crash(mode: 'immediate' | 'kill'): Promise<void>;
+  /** Start it again after `crash`: the same data directory and port (it recovers from its WAL). Resolves once it accepts connections. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -93,21 +102,41 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const opts = { ...(user ?? {}), env: { ...process.env, LC_ALL: 'C' } };
   execFileSync(initdb, ['-D', data, '-U', 'payctl', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], { ...opts, stdio: 'pipe' });
   const port = await freePort();
-  const child = spawn(
-    postgres,
-    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300',
-      ...(options.durable
-        ? ['-c', 'shared_buffers=256MB', '-c', 'work_mem=16MB', '-c', 'max_wal_size=2GB']
-        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=32MB'])],
-    { ...opts, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await waitReady(child, 'postgres');
+  const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300',
+    ...(options.durable
+      ? ['-c', 'shared_buffers=256MB', '-c', 'work_mem=16MB', '-c', 'max_wal_size=2GB']
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=32MB'])];
+  const launch = async () => {
+    const started = spawn(postgres, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    await waitReady(started, 'postgres');
+    return started;
+  };
+  let child = await launch();
   return {
     url: `postgres://payctl@127.0.0.1:${port}`,
-    pid: child.pid!,
+    get pid() {
+      return child.pid!;
+    },
     version,
+    async crash(mode) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(mode === 'immediate' ? 'SIGQUIT' : 'SIGKILL');
+      await exited;
+    },
+    async start() {
+      // After kill -9 the orphaned backends may still hold the shared memory a moment: the new postmaster refuses until they are gone.
+      for (let tries = 0; ; tries++) {
+        try {
+          child = await launch();
+          return;
+        } catch (err) {
+          if (tries >= 50) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGINT'); // fast shutdown
         await exited;

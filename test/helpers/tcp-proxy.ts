@@ -7,12 +7,31 @@ import net from 'node:net';
 /** What to do with a connection whose client sends COMMIT: send it on then cut the connection (committed), or cut it first (not). */
 export type CommitFault = 'after' | 'before' | undefined;
 
+/** ReadyForQuery, idle: 'Z', length 5, 'I'. */
+const READY_FOR_QUERY = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+/** The ErrorResponse of a backend ended by pg_terminate_backend. */
+const TERMINATED = errorResponse({ S: 'FATAL', V: 'FATAL', C: '57P01', M: 'terminating connection due to administrator command' });
+
+function errorResponse(fields: Record<string, string>): Buffer {
+  const body = Buffer.concat([...Object.entries(fields).map(([k, v]) => Buffer.from(`${k}${v}\0`)), Buffer.from([0])]);
+  const head = Buffer.alloc(5);
+  head.write('E');
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
   /** The next COMMIT seen (once) is cut this way. */
   onCommit: CommitFault;
+  /**
+   * The next new connection (once) is ended by the server as soon as it is ready: its
+   * first ReadyForQuery arrives with, in the same packet, the FATAL a backend ended by
+   * pg_terminate_backend sends (57P01), and the connection closes.
+   */
+  endNextAtReady = false;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -56,7 +75,18 @@ export class TcpProxy {
     upstream.on('error', drop).on('close', drop);
     // Once a COMMIT is cut after it was sent on, the server's answer to it (proof it committed) ends the client's connection instead.
     let cutAfterCommit = false;
-    upstream.on('data', (chunk) => (cutAfterCommit ? client.resetAndDestroy() : client.write(chunk)));
+    let endAtReady = this.endNextAtReady;
+    this.endNextAtReady = false;
+    upstream.on('data', (chunk: Buffer) => {
+      if (cutAfterCommit) return client.resetAndDestroy();
+      if (endAtReady && chunk.includes(READY_FOR_QUERY)) {
+        endAtReady = false;
+        client.end(Buffer.concat([chunk, TERMINATED]));
+        upstream.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
     client.on('data', (chunk) => {
       // A simple-query COMMIT: 'Q', its length, "COMMIT\0".
       const fault = this.onCommit;

@@ -15,7 +15,7 @@ import { seedDemo, type DemoOutput } from '../../src/dev/demo.js';
 import { startServer, type RunningServer } from '../../src/http/app.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { saleBody } from '../helpers/bodies.js';
-import { holdWrites, endSessions } from '../helpers/store.js';
+import { holdWrites, endSessions, openStore } from '../helpers/store.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { childEnv } from '../helpers/cli.js';
 import { packageRoot } from '../../src/lib/paths.js';
@@ -106,6 +106,30 @@ test('a backend ended mid-write (pg_terminate_backend): the write runs again on 
     assert.equal((await sale('after-end', 'after-end-key')).status, 200);
   } finally {
     await admin.end();
+  }
+});
+
+test('a connection ended by the server just as the pool hands it out (the FATAL in the packet of its first ReadyForQuery) is a 503 or a retry, never an uncaught exception', async () => {
+  // Found by the fault suite (test/reliability/store-faults.soak.ts, pg_terminate_backend
+  // under load): the pool took its idle listener off at checkout and called back inside
+  // the same parse of the packet, so the error came with no listener and ended the process.
+  const store = await openStore(proxy.url(db));
+  try {
+    proxy.endNextAtReady = true;
+    // More reads at once than idle connections: the pool opens new ones, the first is ended at once.
+    const reads = await Promise.allSettled(Array.from({ length: 4 }, () => store.all('SELECT 1 AS one')));
+    assert.equal(proxy.endNextAtReady, false, 'a new connection was ended at ready');
+    for (const r of reads) {
+      if (r.status === 'rejected') assert.equal((r.reason as Error).name, 'StoreUnavailable', String(r.reason));
+    }
+    proxy.endNextAtReady = true;
+    const writes = await Promise.all(Array.from({ length: 4 }, () => store.write((tx) => tx.all('SELECT 1 AS one'))));
+    assert.equal(proxy.endNextAtReady, false);
+    assert.equal(writes.length, 4, 'a write whose new connection was ended runs again on another');
+    assert.deepEqual(await store.all('SELECT 1 AS one'), [{ one: 1 }]);
+  } finally {
+    proxy.endNextAtReady = false;
+    await store.close();
   }
 });
 

@@ -101,7 +101,7 @@ describe('payctl onboard at 80×24', () => {
     return file;
   }
 
-  it('the review scrolls to its end, labels its answers by question, and the outcome is printed once', async () => {
+  it('the review scrolls (each of several ↓ in one read) to its end, labels its answers by question, and the outcome is printed once', async () => {
     const file = await completeDraft();
     const run = await runInPty(['onboard', '--resume', file], {
       db,
@@ -110,7 +110,9 @@ describe('payctl onboard at 80×24', () => {
         // ↓ first, END once it has moved the review: keys typed before the wizard reads them raw
         // would go through the terminal's line editing.
         { when: /lines 1–\d+ of \d+/, input: DOWN },
-        { when: /lines 2–\d+ of \d+/, input: END },
+        // Three ↓ in one read (key repeat) move three lines, not one.
+        { when: /lines 2–\d+ of \d+/, input: DOWN.repeat(3) },
+        { when: /lines 5–\d+ of \d+/, input: END },
         { when: /All rules are met/, input: '\r' },
       ],
     });

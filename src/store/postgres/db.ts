@@ -23,6 +23,7 @@ import { EVENTS_CHANNEL, eventsPayload, type PgNotices } from './notices.js';
 import type { SharedServerState } from '../interfaces/shared.js';
 import { EVENTS_WRITER_LOCK } from './events.js';
 import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
+import { sharedRead, type SharedRead } from '../shared-read.js';
 
 const ignore = () => undefined;
 
@@ -263,6 +264,16 @@ export class PgDatabase implements Store {
       }
     }
   }
+
+  /**
+   * `get(sql)` (no parameters) shared by the callers that ask at about the same time, as
+   * on SQLite (../shared-read.ts): the counters every request reads (the clock,
+   * config_version) were a trip and a transaction each per request.
+   */
+  getShared<T>(sql: string): Promise<T | undefined> {
+    return sharedRead(this.sharedReads, sql, () => this.get<T>(sql));
+  }
+  private readonly sharedReads = new Map<string, SharedRead>();
 
   /** Run `fn` in one transaction (again, when PostgreSQL gave up on it); resolves after the COMMIT. */
   write<T>(fn: (tx: Tx) => Promise<T>, opts?: WriteOptions): Promise<T> {

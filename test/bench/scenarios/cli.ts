@@ -4,12 +4,23 @@
 // writes a transaction), interleaved with the floor `node -e 0` so all see the same
 // machine; each is reported as a ratio to the floor of the same round. The CPU time
 // (user + system) of each run is kept too: on a loaded machine it moves less than wall time.
+// With BENCH_BASELINE (another built checkout) that build's `report --type count --json`
+// (on a database its own `init --demo` made) runs in the same rounds: old and new side by side.
 import path from 'node:path';
-import { payctl, payctlBin, payctlJson, runNode, tempDir } from '../lib/processes.js';
+import { baselineBin, payctl, payctlBin, payctlJson, runNode, tempDir } from '../lib/processes.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
 
 const BILL = ['--first-name', 'Ada', '--last-name', 'Lovelace', '--line1', '1 Main St', '--city', 'Springfield', '--state', 'IL', '--zip', '62701', '--country', 'US', '--email', 'ada@example.com'];
+
+/** The baseline build (BENCH_BASELINE) and a demo database of its own schema, or undefined. */
+async function baselineSide(): Promise<{ bin: string; db: string } | undefined> {
+  const bin = baselineBin();
+  if (!bin) return undefined;
+  const db = path.join(await tempDir('cli-baseline'), 'payctl.db');
+  await payctlJson(['init', '--demo'], db, bin);
+  return { bin, db };
+}
 
 export async function cliScenarios(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome[]> {
   const dir = await tempDir('cli');
@@ -19,11 +30,13 @@ export async function cliScenarios(cfg: BenchConfig, log: (line: string) => void
   const reportReady = probe.code === 0;
   if (!reportReady) log(`  payctl report not available yet (exit ${probe.code}: ${(probe.stderr || probe.stdout).trim().split('\n')[0]})`);
 
+  const baseline = await baselineSide();
   const cases: Array<{ id: string; title: string; args: string[]; target?: number }> = [
     { id: 'cli-version', title: 'CLI start: payctl --version', args: [payctlBin, '--version'], target: 2 },
     ...(reportReady
       ? [{ id: 'cli-report', title: 'CLI start: payctl report --type count --json', args: [payctlBin, 'report', '--type', 'count', '--json', '--db', db], target: 3 }]
       : []),
+    ...(baseline ? [{ id: 'cli-report-baseline', title: 'CLI start: payctl report --type count --json (baseline build)', args: [baseline.bin, 'report', '--type', 'count', '--json', '--db', baseline.db] }] : []),
     { id: 'cli-group-list', title: 'CLI start: payctl group list --json', args: [payctlBin, 'group', 'list', '--json', '--db', db] },
     { id: 'cli-sale', title: 'CLI: payctl sale --amount 1 --token tok_visa … --json (one written sale)', args: [payctlBin, 'sale', '--amount', '1', '--token', 'tok_visa', ...BILL, '--json', '--db', db] },
   ];

@@ -1,7 +1,9 @@
 // `pg-scale` (also `pg-sale`): sales on the two stores, side by side in one run: SQLite
 // with one `payctl serve`, PostgreSQL with one and with three servers on one database
 // (the load split evenly over them, as a load balancer would), and pgbench's TPC-B-like
-// transaction on the same cluster as the anchor (../lib/tpcb.ts). The sides alternate
+// transaction on the same cluster as the anchor (../lib/tpcb.ts): the real pgbench when
+// one is on PATH, and its transaction as a `pg` client loop (always: the figure earlier
+// runs had). The sides alternate
 // run by run, so a slow spell of the shared machine does not always hit the same one.
 // Reported: sales/s, p99, and CPU per sale — the servers' and, on PostgreSQL, the
 // database's (every backend) — so the figures can be read for a machine with more cores
@@ -15,7 +17,7 @@ import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
 import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
 import { clusterCpuMs, newPgDatabase } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
-import { tpcbInit, tpcbRun } from '../lib/tpcb.js';
+import { pgbenchInit, pgbenchPath, pgbenchRun, tpcbInit, tpcbRun, type TpcbRun } from '../lib/tpcb.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
 import { benchSaleJson } from '../lib/sale.js';
 
@@ -25,10 +27,11 @@ interface Demo {
   keys: Record<string, string>;
 }
 
-type SideId = 'sqlite-1' | 'postgres-1' | 'postgres-3' | 'postgres-1-baseline' | 'postgres-3-baseline' | 'tpcb';
+type AnchorId = 'tpcb' | 'pgbench';
+type SideId = 'sqlite-1' | 'postgres-1' | 'postgres-3' | 'postgres-1-baseline' | 'postgres-3-baseline' | AnchorId;
 
 interface Side {
-  id: Exclude<SideId, 'tpcb'>;
+  id: Exclude<SideId, AnchorId>;
   label: string;
   db: string;
   servers: Served[];
@@ -107,36 +110,45 @@ const TPCB_CLIENTS = 16;
 const TPCB_SCALE = 16;
 
 interface Anchor {
-  id: 'tpcb';
+  id: AnchorId;
   label: string;
   url: string;
+  /** The pgbench binary (id 'pgbench'). */
+  bin?: string;
 }
 
-async function anchor(): Promise<Anchor> {
-  const url = await newPgDatabase('tpcb');
+const anchorTitle: Record<AnchorId, string> = {
+  pgbench: `pgbench TPC-B-like (the real pgbench, -M prepared), ${TPCB_CLIENTS} clients, -j 2, scale ${TPCB_SCALE}`,
+  tpcb: `pgbench TPC-B-like (5 statements, 1 commit; a pg client loop), ${TPCB_CLIENTS} clients, scale ${TPCB_SCALE}`,
+};
+
+async function anchor(id: AnchorId, bin?: string): Promise<Anchor> {
+  const url = await newPgDatabase(id);
   // The database must exist before the tables: payctl makes its own, the anchor's is made here.
   const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${url.slice(url.lastIndexOf('/') + 1)}`);
   await admin.end();
-  await tpcbInit(url, TPCB_SCALE);
-  return { id: 'tpcb', label: `TPC-B-like, ${TPCB_CLIENTS} clients`, url };
+  if (id === 'pgbench') await pgbenchInit(bin!, url, TPCB_SCALE);
+  else await tpcbInit(url, TPCB_SCALE);
+  return { id, label: id === 'pgbench' ? `pgbench, ${TPCB_CLIENTS} clients` : `TPC-B-like loop, ${TPCB_CLIENTS} cl.`, url, bin };
 }
 
 async function runAnchor(a: Anchor, seconds: number): Promise<Run> {
   const db0 = await clusterCpuMs();
   const c0 = process.cpuUsage();
-  const r = await tpcbRun(a.url, TPCB_SCALE, TPCB_CLIENTS, seconds);
+  const r: TpcbRun & { cpuMs?: number } = a.id === 'pgbench' ? await pgbenchRun(a.bin!, a.url, TPCB_CLIENTS, seconds) : await tpcbRun(a.url, TPCB_SCALE, TPCB_CLIENTS, seconds);
   const c = process.cpuUsage(c0);
   const db1 = await clusterCpuMs();
+  // The clients' CPU: the pgbench process, or the bench process (which drives nothing else meanwhile).
+  const clientUs = r.cpuMs !== undefined ? r.cpuMs * 1000 : c.user + c.system;
   return {
     rate: r.transactions / r.duration_s,
     p50: Number.NaN,
     p99: Number.NaN,
     errors: r.errors,
     ok: r.transactions,
-    // The clients' CPU (the bench process, which also drives nothing else meanwhile).
-    serverCpuUs: (c.user + c.system) / Math.max(1, r.transactions),
+    serverCpuUs: clientUs / Math.max(1, r.transactions),
     dbCpuUs: ((db1 - db0) * 1000) / Math.max(1, r.transactions),
     retries: {},
   };
@@ -148,19 +160,23 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
   const sides: Array<Side | Anchor> = [];
   // 48: the three servers' share is the same 16 connections each.
   const connections = cfg.connections === 50 ? 48 : cfg.connections;
-  const runSide = (s: Side | Anchor, seconds: number) => (s.id === 'tpcb' ? runAnchor(s, seconds) : runOnce(s, connections, seconds));
+  const isAnchor = (s: Side | Anchor): s is Anchor => s.id === 'tpcb' || s.id === 'pgbench';
+  const runSide = (s: Side | Anchor, seconds: number) => (isAnchor(s) ? runAnchor(s, seconds) : runOnce(s, connections, seconds));
   try {
     sides.push(await side('sqlite-1', 'SQLite, 1 server', 1));
     sides.push(await side('postgres-1', 'PostgreSQL, 1 server', 1));
     sides.push(await side('postgres-3', 'PostgreSQL, 3 servers', 3));
-    sides.push(await anchor());
+    const pgbench = pgbenchPath();
+    if (pgbench) sides.push(await anchor('pgbench', pgbench));
+    sides.push(await anchor('tpcb'));
     // Another build on PostgreSQL (BENCH_BASELINE), alternated with this one in the same run.
     const other = baselineBin();
     if (other) {
       sides.push(await side('postgres-1-baseline', 'PostgreSQL, 1 server (baseline)', 1, other));
       sides.push(await side('postgres-3-baseline', 'PostgreSQL, 3 servers (baseline)', 3, other));
     }
-    for (const s of sides) log(`  ${s.label}: ${s.id === 'tpcb' ? s.url : s.servers.map((x) => `${x.url} (pid ${x.pid})`).join(', ')}`);
+    log(`  anchor of the targets: ${pgbench ? `the real pgbench (${pgbench})` : 'the pg client loop (no pgbench on PATH)'}`);
+    for (const s of sides) log(`  ${s.label}: ${isAnchor(s) ? s.url : s.servers.map((x) => `${x.url} (pid ${x.pid})`).join(', ')}`);
     for (const s of sides) await runSide(s, cfg.warmupS);
     const results = new Map<SideId, Run[]>(sides.map((s) => [s.id, []]));
     for (let i = 0; i < cfg.runs; i++) {
@@ -171,7 +187,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
         results.get(s.id)!.push(r);
         const where = Object.entries(r.retries).map(([k, v]) => `${k}: ${v}`).join(', ');
         log(
-          s.id === 'tpcb'
+          isAnchor(s)
             ? `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} tx/s     errors ${r.errors}  CPU/tx clients ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs`
             : `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} sales/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  CPU/sale servers ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs  retries ${per1000(r).toFixed(1)}/1000${where ? ` (${where})` : ''}`,
         );
@@ -180,11 +196,11 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
     const rows: Row[] = [];
     for (const s of sides) {
       const rs = results.get(s.id)!;
-      if (s.id === 'tpcb') {
-        const scenario = `pgbench TPC-B-like (5 statements, 1 commit; a pg client loop), ${TPCB_CLIENTS} clients, scale ${TPCB_SCALE}`;
+      if (isAnchor(s)) {
+        const scenario = anchorTitle[s.id];
         rows.push(
           { scenario, measure: 'transactions/s', unit: '/s', payctl: summarize(rs.map((r) => r.rate)) },
-          { scenario, measure: 'CPU per transaction: clients (the bench process)', unit: 'µs', payctl: summarize(rs.map((r) => r.serverCpuUs)) },
+          { scenario, measure: `CPU per transaction: clients (${s.id === 'pgbench' ? 'the pgbench process' : 'the bench process'})`, unit: 'µs', payctl: summarize(rs.map((r) => r.serverCpuUs)) },
           { scenario, measure: 'CPU per transaction: PostgreSQL', unit: 'µs', payctl: summarize(rs.map((r) => r.dbCpuUs)) },
         );
         continue;
@@ -199,7 +215,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
         { scenario, measure: 'errors', unit: '', payctl: summarize(rs.map((r) => r.errors)), target: '= 0', met: rs.every((r) => r.errors === 0) },
       );
     }
-    rows.push(...targets(results));
+    rows.push(...targets(results, pgbench ? 'pgbench' : 'tpcb'));
     return [
       {
         id: 'pg-scale',
@@ -210,12 +226,12 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
       },
     ];
   } finally {
-    for (const s of sides) if (s.id !== 'tpcb') for (const x of s.servers) await x.stop();
+    for (const s of sides) if ('servers' in s) for (const x of s.servers) await x.stop();
   }
 }
 
 /** The scaling targets (BENCHMARKS.md, "More servers, more sales"), each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
-function targets(results: Map<SideId, Run[]>): Row[] {
+function targets(results: Map<SideId, Run[]>, anchorId: AnchorId): Row[] {
   const of = (id: SideId, f: (r: Run) => number) => (results.get(id) ?? []).map(f);
   const rate = (r: Run) => r.rate;
   const total = (r: Run) => r.serverCpuUs + r.dbCpuUs;
@@ -224,8 +240,12 @@ function targets(results: Map<SideId, Run[]>): Row[] {
     const payctl = summarize(ratios);
     return { scenario, measure, unit: '×', payctl, target, met: payctl.n > 0 && ok(payctl.median) };
   };
+  const other: AnchorId = anchorId === 'pgbench' ? 'tpcb' : 'pgbench';
+  const otherRatios = pairedRatios(of('postgres-1', rate), of(other, rate));
   return [
-    row('1 PostgreSQL server ÷ TPC-B-like (sales/s ÷ tx/s)', pairedRatios(of('postgres-1', rate), of('tpcb', rate)), '≥ 0.5', (m) => m >= 0.5),
+    row(`1 PostgreSQL server ÷ TPC-B-like (sales/s ÷ tx/s; ${anchorId === 'pgbench' ? 'the real pgbench' : 'the pg client loop'})`, pairedRatios(of('postgres-1', rate), of(anchorId, rate)), '≥ 0.5', (m) => m >= 0.5),
+    // The other anchor, when it ran too: for comparison with runs that had only it.
+    ...(otherRatios.length > 0 ? [{ scenario, measure: `1 PostgreSQL server ÷ ${other === 'tpcb' ? 'the pg client loop' : 'the real pgbench'} (sales/s ÷ tx/s)`, unit: '×', payctl: summarize(otherRatios) }] : []),
     row('3 servers ÷ 1 server (sales/s)', pairedRatios(of('postgres-3', rate), of('postgres-1', rate)), '≥ 1', (m) => m >= 1),
     row('3 servers ÷ 1 server (CPU per sale, servers + PostgreSQL)', pairedRatios(of('postgres-3', total), of('postgres-1', total)), '≤ 1.3', (m) => m <= 1.3),
     row("a server's CPU per sale, PostgreSQL ÷ SQLite", pairedRatios(of('postgres-1', (r) => r.serverCpuUs), of('sqlite-1', (r) => r.serverCpuUs)), '≤ 2.5', (m) => m <= 2.5),
