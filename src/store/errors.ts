@@ -33,7 +33,8 @@ export type OutageCause =
 const WORDS: Record<OutageCause, string> = {
   connection_refused: 'the database refused the connection (is it running?)',
   connection_lost: 'the connection to the database was lost',
-  shutting_down: 'the database is shutting down',
+  // 57P01 is also what pg_terminate_backend sends (the fault suite saw it far more often than a shutdown).
+  shutting_down: 'the database ended the connection (it is shutting down, or the session was terminated)',
   starting_up: 'the database is starting up',
   too_many_connections: 'the database has too many connections',
   pool_exhausted: 'no database connection became free in time',

@@ -34,7 +34,20 @@ export interface FaultCase {
   /** How long the fault is held (ms). */
   holdMs: number;
   inject(): Promise<void>;
+  /** Ends the fault; with `restart`, while the servers are stopped. */
   recover(): Promise<void>;
+  /**
+   * Hold new requests while `inject` runs (the ones in flight finish): for a fault that
+   * must win a race with the servers' own writes to set in (another process's BEGIN
+   * IMMEDIATE waits for a gap between write batches that steady load may not leave).
+   */
+  quiesce?: boolean;
+  /**
+   * A fault that needs the operator (a disk the kernel made read-only: only an unmount
+   * clears it): the servers are stopped, `recover` runs, and they start again on their
+   * ports. Requests meanwhile find no server (counted as status -1 in `restart`).
+   */
+  restart?: boolean;
   /**
    * Whether the store is away for the whole fault (default true): then its 503s must show
    * and the jobs due in it must run after it. False for a fault the store absorbs between
@@ -52,23 +65,28 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
   const platforms: Platform[] = [await openPlatform({ db: c.db })];
   const demo: DemoOutput = await seedDemo(platforms[0]!);
   if (c.servers === 2) platforms.push(await openPlatform({ db: c.db }));
-  const servers: RunningServer[] = await Promise.all(
-    platforms.map((p) => startServer({ platform: p, port: 0, tickMs: 1000, accessLog: 'off', adminToken: ADMIN })),
-  );
+  const serve = (p: Platform, port = 0) => startServer({ platform: p, port, tickMs: 1000, accessLog: 'off', adminToken: ADMIN });
+  const servers: RunningServer[] = await Promise.all(platforms.map((p) => serve(p)));
+  const closeAll = async () => {
+    for (const s of servers) await s.close();
+    for (const pl of platforms) await pl.close();
+  };
   const receiver = await startReceiver();
-  const phase = { now: 'before' as 'before' | 'fault' | 'after', faultStarted: 0, injected: 0, faultEnded: 0, firstSuccessAfter: -1 };
-  const counts: Record<string, Counts> = { before: {}, fault: {}, after: {} };
+  const phase = { now: 'before' as 'before' | 'fault' | 'restart' | 'after', faultStarted: 0, injected: 0, faultEnded: 0, firstSuccessAfter: -1 };
+  const counts: Record<string, Counts> = { before: {}, fault: {}, restart: {}, after: {} };
   const causes: Counts = {};
   const acknowledged = new Map<string, string>(); // order id → transaction id
   const unexpected: string[] = [];
   let stop = false;
   let n = 0;
+  let gate: Promise<void> | undefined;
   const client = async (k: number) => {
     while (!stop) {
       const orderId = `fault-${k}-${n++}`;
       const url = `${servers[n % servers.length]!.url}/api/v1/groups/${demo.group_id}/transaction`;
       // The same key until an answer other than 503 (a client following Retry-After).
       for (;;) {
+        await gate;
         let status = 0;
         let body: { id?: string; error?: { type: string; message: string } } = {};
         let retryAfter = 1;
@@ -96,13 +114,40 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
         if (status === 503 && body.error?.type === 'store_unavailable') {
           const cause = /unavailable: (.*?);/.exec(body.error.message)?.[1] ?? body.error.message;
           causes[cause] = (causes[cause] ?? 0) + 1;
+        } else if ((status === -1 || status === 503) && phase.now === 'restart') {
+          // no server (or one shutting down: 503 unavailable) while they restart: expected, retried
         } else if (unexpected.length < 10) unexpected.push(`${status} ${JSON.stringify(body)}`);
         if (stop) break;
         await new Promise((r) => setTimeout(r, Math.min(Math.max(retryAfter, 0.1), 1) * 1000));
       }
     }
   };
-  const load = Array.from({ length: CLIENTS }, (_, k) => client(k));
+  // A reader beside the writers: the first acknowledged sale read back every 100 ms (reads go on while writes are refused, where the store allows).
+  const reads: Record<string, Counts> = { before: {}, fault: {}, restart: {}, after: {} };
+  const reader = async () => {
+    while (!stop) {
+      const first = acknowledged.values().next();
+      if (!first.done) {
+        let status = -1;
+        try {
+          const res = await fetch(`${servers[0]!.url}/api/v1/groups/${demo.group_id}/transaction/${first.value}`, {
+            headers: { authorization: demo.keys.manage_transactions },
+            signal: AbortSignal.timeout(30_000),
+          });
+          status = res.status;
+          const body = (await res.json()) as { error?: { type: string } };
+          if (status !== 200 && !(status === 503 && body.error?.type === 'store_unavailable') && phase.now !== 'restart' && unexpected.length < 10) {
+            unexpected.push(`read: ${status} ${JSON.stringify(body)}`);
+          }
+        } catch (err) {
+          if (phase.now !== 'restart' && unexpected.length < 10) unexpected.push(`read: no answer ${String(err)}`);
+        }
+        reads[phase.now]![status] = (reads[phase.now]![status] ?? 0) + 1;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const load = [...Array.from({ length: CLIENTS }, (_, k) => client(k)), reader()];
   let jobs: JobsOutcome | undefined;
   let missing = -1;
   let twice = -1;
@@ -115,10 +160,21 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
       await due.arm();
       phase.now = 'fault';
       phase.faultStarted = performance.now();
+      let open = () => {};
+      if (c.quiesce) gate = new Promise<void>((r) => (open = r));
       await c.inject();
+      open();
+      gate = undefined;
       phase.injected = performance.now();
       await new Promise((r) => setTimeout(r, c.holdMs));
-      await c.recover();
+      if (c.restart) {
+        phase.now = 'restart';
+        const ports = servers.map((sv) => Number(new URL(sv.url).port));
+        await closeAll();
+        await c.recover();
+        for (let i = 0; i < platforms.length; i++) platforms[i] = await openPlatform({ db: c.db });
+        for (let i = 0; i < servers.length; i++) servers[i] = await serve(platforms[i]!, ports[i]);
+      } else await c.recover();
       phase.faultEnded = performance.now();
       phase.now = 'after';
       const deadline = performance.now() + 60_000;
@@ -138,8 +194,7 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
     twice = [...byOrder.values()].filter((ids) => ids.length > 1).length;
     resumed = await jobs.check(p);
   } finally {
-    for (const s of servers) await s.close();
-    for (const pl of platforms) await pl.close();
+    await closeAll().catch(() => undefined);
     await receiver.close();
   }
   report(c.name, {
@@ -150,8 +205,10 @@ export async function runFaultCase(c: FaultCase): Promise<void> {
     fault_set_in_ms: Math.round(phase.injected - phase.faultStarted),
     answers_before: counts.before,
     answers_during_fault: counts.fault,
+    ...(c.restart ? { answers_while_restarting: counts.restart } : {}),
     answers_after: counts.after,
     causes_503: causes,
+    reads_during_fault: reads.fault,
     acknowledged: acknowledged.size,
     acknowledged_missing: missing,
     keys_charged_twice: twice,

@@ -44,6 +44,7 @@ if (testStore === 'postgres') {
       db,
       servers: 1,
       holdMs: LOCK_MS,
+      quiesce: true, // under steady load BEGIN IMMEDIATE waited up to 7 s for a gap between the server's write batches
       inject: async () => {
         hold = await holdSqliteLock(db);
       },

@@ -38,6 +38,8 @@ test('driver errors of an unreachable or refusing store are one StoreUnavailable
     assert.equal(outage.reason, reason, `${code} ${message}`);
     assert.equal(outage.detail, message);
   }
+  // A session ended by pg_terminate_backend (57P01) is not only a shutdown: the words say both.
+  assert.equal(asStoreUnavailable(err('57P01', 'terminating connection due to administrator command'))!.words, 'the database ended the connection (it is shutting down, or the session was terminated)');
 });
 
 test('anything else is not an outage: a constraint, a serialization failure, a bug', () => {

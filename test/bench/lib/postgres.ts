@@ -20,6 +20,8 @@ export function benchCluster(): Promise<Cluster> {
 }
 
 export async function stopBenchCluster(): Promise<void> {
+  if (activity) await (await activity).end().catch(() => undefined);
+  activity = undefined;
   if (cluster) await (await cluster).stop();
   cluster = undefined;
 }
@@ -39,13 +41,21 @@ function statCpuMs(pid: number, children: boolean): number {
   }
 }
 
-/** CPU used so far by the cluster: the postmaster, its exited backends (reaped: its children's time), its live ones. */
-export async function clusterCpuMs(): Promise<number> {
+/**
+ * CPU used so far by the cluster: the postmaster, its exited backends (reaped: its
+ * children's time) and its live processes — with `database`, only the live backends of
+ * that database and the processes of no database (WAL writer, checkpointer, background
+ * writer, autovacuum launcher): the other sides' servers stay connected between their
+ * runs, and their due work (a few short transactions a second each, seven servers with a
+ * baseline) would count in every other side's CPU per sale.
+ */
+export async function clusterCpuMs(database?: string): Promise<number> {
   if (!cluster) return 0;
-  const { pid } = await cluster;
+  const { pid, url } = await cluster;
+  const others = database === undefined ? new Set<number>() : await backendsOfOtherDatabases(url, database);
   let ms = statCpuMs(pid, true);
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+    if (!/^\d+$/.test(entry) || others.has(Number(entry))) continue;
     try {
       const f = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
       if (Number(f[1]) === pid) ms += statCpuMs(Number(entry), true);
@@ -55,6 +65,23 @@ export async function clusterCpuMs(): Promise<number> {
   }
   return ms;
 }
+
+/** The bench's own connection for those questions, kept for the run (a backend started and ended per question would count its CPU). */
+let activity: Promise<pg.Client> | undefined;
+
+/** The live backends connected to a database other than `database` (pg_stat_activity; the asking backend is of `postgres`). */
+async function backendsOfOtherDatabases(clusterUrl: string, database: string): Promise<Set<number>> {
+  activity ??= (async () => {
+    const c = new pg.Client({ connectionString: `${clusterUrl}/postgres` });
+    await c.connect();
+    return c;
+  })();
+  const { rows } = await (await activity).query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname IS NOT NULL AND datname <> $1', [database]);
+  return new Set(rows.map((r) => r.pid));
+}
+
+/** The database name of a `postgres://…/name` URL. */
+export const pgDatabaseName = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
 const INT8 = 20;
 const NUMERIC = 1700;

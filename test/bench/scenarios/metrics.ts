@@ -1,7 +1,9 @@
 // GET /metrics: what a scrape costs once 100 groups have had traffic (a sale and a read in
 // each: labels are route templates, so the series do not grow with the groups). Times
-// are client round trips on one kept-alive connection (the scrape's work plus HTTP), so
-// an upper bound of the scrape's own cost.
+// are the scrape's own (Server-Timing: the registry's text), the client's round trip on one
+// kept-alive connection, and the server process's CPU per scrape (/proc, the whole request
+// with HTTP) side by side with the CPU of `GET /health` (the same HTTP, no figures) in
+// alternated rounds: the ratio is what the figures add to a request the server answers anyway.
 import http from 'node:http';
 import path from 'node:path';
 import { payctlJson, startPayctl, tempDir } from '../lib/processes.js';
@@ -47,6 +49,21 @@ export async function metricsScenario(cfg: BenchConfig, log: (line: string) => v
     }
     const scrapes = cfg.quick ? 200 : 1000;
     for (let i = 0; i < 50; i++) await request(`${server.url}/metrics`, { agent }); // warm-up
+    // Server CPU per request: rounds of scrapes and of health checks, alternated (the tick is off: nothing else runs).
+    const ROUNDS = cfg.quick ? 3 : 6;
+    const PER_ROUND = cfg.quick ? 300 : 1000; // /proc counts CPU in 10 ms ticks: rounds of ~0.2 s and more
+    const cpuUs = { metrics: [] as number[], health: [] as number[] };
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const kind of ['metrics', 'health'] as const) {
+        const before = server.cpuMs();
+        for (let i = 0; i < PER_ROUND; i++) {
+          const res = await request(`${server.url}/${kind}`, { agent });
+          if (res.status !== 200) throw new Error(`GET /${kind} answered ${res.status}`);
+        }
+        cpuUs[kind].push(((server.cpuMs() - before) * 1000) / PER_ROUND);
+      }
+    }
+    const cpuRatio = summarize(cpuUs.metrics.map((m, i) => m / cpuUs.health[i]!));
     const ms: number[] = [];
     const serverMs: number[] = [];
     let bytes = 0;
@@ -61,6 +78,7 @@ export async function metricsScenario(cfg: BenchConfig, log: (line: string) => v
     }
     const s = summarize(serverMs);
     const trip = summarize(ms);
+    log(`  server CPU per request (${ROUNDS} alternated rounds of ${PER_ROUND}): scrape ${summarize(cpuUs.metrics).median.toFixed(0)} µs, GET /health ${summarize(cpuUs.health).median.toFixed(0)} µs (${cpuRatio.median.toFixed(2)} ×)`);
     log(`  ${scrapes} scrapes after ${GROUPS} groups' traffic: server time median ${s.median.toFixed(3)} ms (min ${s.min.toFixed(3)}, p99 ${s.p99.toFixed(3)}); round trip median ${trip.median.toFixed(3)} ms; ${series} series, ${bytes} bytes`);
     return [
       {
@@ -70,9 +88,11 @@ export async function metricsScenario(cfg: BenchConfig, log: (line: string) => v
         rows: [
           { scenario: TITLE, measure: 'scrape, server time (Server-Timing)', unit: 'ms', payctl: s, target: '< 1', met: s.median < 1 },
           { scenario: TITLE, measure: 'scrape, client round trip', unit: 'ms', payctl: trip },
+          // The floor is GET /health on the same server (same HTTP, no figures); ratio: the scrape's CPU ÷ the health check's.
+          { scenario: TITLE, measure: 'server CPU per scrape (whole request) vs GET /health', unit: 'µs', payctl: summarize(cpuUs.metrics), floor: summarize(cpuUs.health), ratio: cpuRatio, ratioKind: 'time' },
           { scenario: TITLE, measure: 'series in a scrape', unit: '', payctl: summarize([series]) },
         ],
-        raw: { bytes, series, groups: GROUPS },
+        raw: { bytes, series, groups: GROUPS, cpu_us_per_request: cpuUs },
       },
     ];
   } finally {

@@ -6,7 +6,7 @@
 // runs had). The sides alternate
 // run by run, so a slow spell of the shared machine does not always hit the same one.
 // Reported: sales/s, p99, and CPU per sale — the servers' and, on PostgreSQL, the
-// database's (every backend) — so the figures can be read for a machine with more cores
+// database's (the side's own backends and the cluster's shared processes) — so the figures can be read for a machine with more cores
 // than this one; the writes PostgreSQL made run again (serialization failures,
 // deadlocks) per 1,000 sales, by the statement they failed at; and the scaling targets as
 // ratios of the runs made side by side.
@@ -15,7 +15,7 @@ import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
 import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
-import { clusterCpuMs, newPgDatabase } from '../lib/postgres.js';
+import { clusterCpuMs, newPgDatabase, pgDatabaseName } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { pgbenchInit, pgbenchPath, pgbenchRun, tpcbInit, tpcbRun, type TpcbRun } from '../lib/tpcb.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
@@ -77,7 +77,7 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   const headers = jsonHeaders(s.demo.keys.manage_transactions);
   const saleBody = benchSaleJson(s.demo.processor_id);
   const cpu0 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
-  const db0 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs();
+  const db0 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs(pgDatabaseName(s.db));
   const r0 = await retriesOf(s.servers);
   const t0 = performance.now();
   // The connections split over the servers, each server its own load generator (one balancer's worth).
@@ -88,7 +88,7 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   const wallS = (performance.now() - t0) / 1000;
   const ok = runs.reduce((n, r) => n + r.ok, 0);
   const cpu1 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
-  const db1 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs();
+  const db1 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs(pgDatabaseName(s.db));
   const r1 = await retriesOf(s.servers);
   const retries: Record<string, number> = {};
   for (const [k, v] of Object.entries(r1)) if (v - (r0[k] ?? 0) > 0) retries[k] = v - (r0[k] ?? 0);
@@ -135,11 +135,11 @@ async function anchor(id: AnchorId, bin?: string): Promise<Anchor> {
 }
 
 async function runAnchor(a: Anchor, seconds: number): Promise<Run> {
-  const db0 = await clusterCpuMs();
+  const db0 = await clusterCpuMs(pgDatabaseName(a.url));
   const c0 = process.cpuUsage();
   const r: TpcbRun & { cpuMs?: number } = a.id === 'pgbench' ? await pgbenchRun(a.bin!, a.url, TPCB_CLIENTS, seconds) : await tpcbRun(a.url, TPCB_SCALE, TPCB_CLIENTS, seconds);
   const c = process.cpuUsage(c0);
-  const db1 = await clusterCpuMs();
+  const db1 = await clusterCpuMs(pgDatabaseName(a.url));
   // The clients' CPU: the pgbench process, or the bench process (which drives nothing else meanwhile).
   const clientUs = r.cpuMs !== undefined ? r.cpuMs * 1000 : c.user + c.system;
   return {
