@@ -6,12 +6,21 @@
 // defaults (the soaks of `npm run test:reliability` run one at a time, for longer).
 // PAYCTL_TEST_PG_VERSION picks the PostgreSQL major version (14, 17 or 18; default 17):
 // `npm test` runs the pass on 14 and on 18, the oldest and newest the docs name.
+//
+// Every process of the run records the SQL texts it sends (helpers/sql-recorder.ts), and
+// the run fails if PostgreSQL was sent a text the golden file test/sql/postgres.sql.jsonl
+// does not hold (sql/golden-check.ts): that file is what test/sql/texts.test.ts parses at
+// the oldest supported version, so a query added without recording it again fails here
+// rather than going unparsed. Under `npm run sql:record` (PAYCTL_SQL_RECORD set) the run
+// records for the new golden file instead.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startCluster } from './helpers/pg-cluster.js';
 import { POSTGRES_SUITE } from './postgres-suite.js';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { reportUnrecorded } from './sql/golden-check.js';
 
 /** The compiled test folder (this file's). */
 const dist = path.dirname(fileURLToPath(import.meta.url));
@@ -26,6 +35,12 @@ const named = args.filter((a) => !a.startsWith('--'));
 const files = named.length > 0 ? named : suite();
 const name = (option: string) => option.split('=')[0];
 const defaults = ['--test-concurrency=2', '--test-timeout=300000'].filter((d) => !options.some((o) => name(o) === name(d)));
+/** The folder this run records its SQL texts in, unless `npm run sql:record` records them already. */
+const checkDir = process.env.PAYCTL_SQL_RECORD ? undefined : mkdtempSync(path.join(os.tmpdir(), 'payctl-sql-check-'));
+const recorder = pathToFileURL(path.join(dist, 'helpers', 'sql-recorder.js')).href;
+const recording = checkDir
+  ? { PAYCTL_SQL_RECORD: checkDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${recorder}`.trim() }
+  : {};
 const cluster = await startCluster();
 process.stdout.write(`# PostgreSQL ${cluster.version} (${cluster.url})\n`);
 let code = 1;
@@ -33,7 +48,7 @@ try {
   code = await new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, ['--test', ...defaults, ...options, ...files], {
       stdio: 'inherit',
-      env: { ...process.env, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url, PAYCTL_TEST_PG_VERSION: cluster.version },
+      env: { ...process.env, ...recording, PAYCTL_TEST_STORE: 'postgres', PAYCTL_TEST_PG_URL: cluster.url, PAYCTL_TEST_PG_VERSION: cluster.version },
     });
     child.once('error', reject);
     child.once('exit', (c) => resolve(c ?? 1));
@@ -41,4 +56,5 @@ try {
 } finally {
   await cluster.stop();
 }
+if (checkDir && !reportUnrecorded(checkDir) && code === 0) code = 1;
 process.exit(code);

@@ -20,15 +20,15 @@ export function readGolden(dialect: Dialect): string[] {
  * A text as the golden file keeps it: one statement shape once, whatever the length of
  * its lists or the test's random names. A run of placeholders (an IN list, a row of
  * values, rows of one value each) is one placeholder; PostgreSQL's `$n` are numbered
- * again in order (so the text still parses); a test database's random name and a write
- * lane's rollup slot are fixed.
+ * again in order (so the text still parses); a test database's random name (`t_`,
+ * `copy_`, `types_` and 12 hex digits) and a write lane's rollup slot are fixed.
  */
 export function normalize(sql: string, dialect: Dialect): string {
   let s = dialect === 'postgres' ? sql.replace(/\$\d+/g, '?') : sql;
   s = s
     .replace(/\?(?:, \?)+/g, '?')
     .replace(/\(\?\)(?:, \(\?\))+/g, '(?)')
-    .replace(/\bt_[0-9a-f]{12}\b/g, 't_000000000000')
+    .replace(/\b([a-z]+)_[0-9a-f]{12}\b/g, '$1_000000000000')
     .replace(/'payctl\.rollup_slot', '\d+'/g, "'payctl.rollup_slot', '0'");
   if (dialect === 'postgres') {
     let n = 0;
@@ -37,8 +37,8 @@ export function normalize(sql: string, dialect: Dialect): string {
   return s;
 }
 
-/** Write both golden files from the recording in `dir`; returns how many texts each holds. */
-export function writeGolden(dir: string): Record<Dialect, number> {
+/** The texts of a recording in `dir` (helpers/sql-recorder.ts: a file per process), normalized, per dialect. */
+export function readRecording(dir: string): Record<Dialect, Set<string>> {
   const texts: Record<Dialect, Set<string>> = { postgres: new Set(), sqlite: new Set() };
   for (const f of readdirSync(dir)) {
     for (const line of readFileSync(path.join(dir, f), 'utf8').split('\n')) {
@@ -47,8 +47,19 @@ export function writeGolden(dir: string): Record<Dialect, number> {
       texts[store].add(normalize(sql, store));
     }
   }
+  return texts;
+}
+
+/**
+ * Write both golden files from the recording in `dir`; returns how many texts each holds.
+ * `keep`: add to the texts the files hold already (a recording of some test files only),
+ * instead of replacing them (a recording of the whole suite: texts no longer sent go).
+ */
+export function writeGolden(dir: string, keep = false): Record<Dialect, number> {
+  const texts = readRecording(dir);
   const counts = { postgres: 0, sqlite: 0 };
   for (const dialect of ['postgres', 'sqlite'] as const) {
+    if (keep) for (const t of readGolden(dialect)) texts[dialect].add(t);
     const sorted = [...texts[dialect]].sort();
     writeFileSync(goldenPath(dialect), sorted.map((t) => JSON.stringify(t)).join('\n') + '\n');
     counts[dialect] = sorted.length;

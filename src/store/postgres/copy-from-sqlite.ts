@@ -313,14 +313,18 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
   }
 }
 
-/** `tables` ordered so that every table comes after the tables its foreign keys name. */
+/**
+ * `tables` ordered so that every table comes after the tables its foreign keys name: the
+ * same order on every run and version (the catalog's rows in name order), so the copy's
+ * LOCK TABLE and VACUUM texts are the ones test/sql/postgres.sql.jsonl records.
+ */
 async function parentsFirst(client: pgTypes.PoolClient, tables: string[]): Promise<string[]> {
   const edges = (
     await client.query<{ child: string; parent: string }>(
       `SELECT c.relname AS child, p.relname AS parent
        FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
        JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE k.contype = 'f' AND n.nspname = current_schema()`,
+       WHERE k.contype = 'f' AND n.nspname = current_schema() ORDER BY 1, 2`,
     )
   ).rows;
   const order: string[] = [];
