@@ -145,7 +145,7 @@ export const attemptRepo: WebhookAttemptStore = {
   recorded: async (ex, endpointId, ids) =>
     ids.length === 0
       ? []
-      : (await ex.all<{ id: string }>(`SELECT id FROM webhook_attempts WHERE endpoint_id = ? AND id IN (${ids.map(() => '?').join(', ')})`, [endpointId, ...ids])).map((r) => r.id),
+      : (await ex.all<{ id: string }>(`SELECT id FROM webhook_attempts WHERE endpoint_id = ? AND id IN ${ex.dialect.jsonValues()}`, [endpointId, JSON.stringify(ids)])).map((r) => r.id),
   /** An endpoint's attempts, newest first. */
   list: (ex, groupId, endpointId, { limit, before }) =>
     ex.all<WebhookAttemptEntity>(
