@@ -1,0 +1,4 @@
+// The examples of a third of the pages (test/docs/run-examples.ts).
+import { testDocExamples } from './run-examples.js';
+
+testDocExamples(0);
