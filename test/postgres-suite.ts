@@ -71,6 +71,7 @@ export const POSTGRES_SUITE = [
   'http/invoices.test.js',
   'http/jobs-outage.test.js',
   'http/json-numbers.test.js',
+  'http/long-jobs-outage.test.js',
   'http/metrics.test.js',
   'http/onboarding.test.js',
   'http/openapi.test.js',
