@@ -215,8 +215,13 @@ export async function fork(
   };
 }
 
-/** A sandbox's state: its clock, status and, while it is forking or importing, how far that is. */
-async function sandboxState(p: Platform, id: string): Promise<SandboxSummary | undefined> {
+/**
+ * A sandbox's state: its clock, status and, while it is forking or importing, how far that is.
+ * The status and the job's progress are two reads: a job that ends between them (its row goes
+ * in the commit that makes the sandbox active) is answered by reading the sandbox once more,
+ * never as `importing`/`forking` without its progress.
+ */
+async function sandboxState(p: Platform, id: string, reread = false): Promise<SandboxSummary | undefined> {
   const base = platformClock(p);
   await base.refresh();
   const g = await p.db.repos.sandboxes.find(p.db, id);
@@ -224,11 +229,13 @@ async function sandboxState(p: Platform, id: string): Promise<SandboxSummary | u
   const summary = toSummary(g, base.now().getTime());
   if (summary.status === 'importing') {
     const j = await p.db.repos.sandboxFiles.importProgress(p.db, id);
-    return j ? { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } } : summary;
+    if (j) return { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } };
+    return reread ? summary : sandboxState(p, id, true);
   }
   if (summary.status !== 'forking') return summary;
   const progress = await forkProgress(p, id);
-  return progress ? { ...summary, fork: toForkState(progress) } : summary;
+  if (progress) return { ...summary, fork: toForkState(progress) };
+  return reread ? summary : sandboxState(p, id, true);
 }
 
 /** One sandbox: its clock and status, and while it is forking how far the copy is (poll this after a fork's 202). */
