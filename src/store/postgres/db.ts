@@ -25,7 +25,6 @@ import { EVENTS_WRITER_LOCK } from './events.js';
 import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
 import { sharedRead, type SharedRead } from '../shared-read.js';
 
-const ignore = () => undefined;
 
 /** A connection that ended under a statement (its server shut it, restarted, or the network dropped it). */
 function isLostConnection(err: unknown): boolean {
@@ -357,9 +356,8 @@ export class PgDatabase implements Store {
         const client = await this.pool.connect().catch((err: unknown) => {
           throw classifyStoreError(err);
         });
-        // A connection reset while checked out (the pool listens only while it is idle) fails
-        // its query; the socket's own error event must not take the process down.
-        if (client.listenerCount('error') === 0) client.on('error', ignore);
+        // A connection reset while checked out fails its query; its error event has the
+        // listener every pooled connection gets at connect (index.ts).
         let tx: PgTx | undefined;
         try {
           this.counters.batches++;
