@@ -1,5 +1,6 @@
 // The PostgreSQL store: a pool of connections (pg), reads on any of them, each write one
-// transaction. A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
+// transaction — or, when every lane is busy, the writes queued meanwhile one transaction
+// together (group commit, MAX_BATCH; one that fails runs each of them again alone). A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
 // each on a connection of its own: writes of one server meet as writes of different
 // servers do, under SERIALIZABLE, and the one PostgreSQL gives up on (40001, 40P01) runs
 // again, a bounded number of times (alone in the process after a few failures, so it
@@ -193,10 +194,24 @@ interface Lane {
   slot: number | undefined;
 }
 
+/** A write waiting for a lane. */
 interface Queued {
+  fn: (tx: Tx) => Promise<unknown>;
   alone: boolean;
-  start(lane: Lane): void;
+  claims: boolean;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  /** Its batch failed: it runs in a transaction of its own. */
+  single?: boolean;
 }
+
+/**
+ * Writes one transaction may carry (group commit): when every lane is busy, a lane that
+ * frees takes the writes queued by then together — one BEGIN, one trip of their
+ * statements, one COMMIT and one WAL flush for all of them, as the SQLite writer's
+ * batches do. A write that claims rows or runs alone is never in a batch.
+ */
+const MAX_BATCH = 64;
 
 /**
  * Slots of the rollups and change counters (migration 27): every lane of every server
@@ -282,14 +297,7 @@ export class PgDatabase implements Store {
     // SERIALIZABLE, two writers working one index range fail each other's commits.
     const claims = opts?.claims === true;
     const run = new Promise<T>((resolve, reject) => {
-      this.queued.push({
-        alone: opts?.alone === true,
-        start: (lane) => {
-          void this.attempt(fn, claims, lane)
-            .then(resolve, reject)
-            .finally(() => this.done(lane));
-        },
-      });
+      this.queued.push({ fn, alone: opts?.alone === true, claims, resolve: resolve as (value: unknown) => void, reject });
     });
     const timer = this.writeTimer;
     const queued = timer ? performance.now() : 0;
@@ -302,16 +310,77 @@ export class PgDatabase implements Store {
     return run;
   }
 
-  /** Start queued writes, in the order queued, while a lane is free (an `alone` one once none runs). */
+  /**
+   * Start queued writes, in the order queued, while a lane is free (an `alone` one once
+   * none runs); the writes queued behind the first that may share its transaction go with
+   * it (MAX_BATCH).
+   */
   private pump(): void {
     while (this.queued.length > 0 && !this.aloneRunning && !this.drainer) {
       const next = this.queued[0]!;
       if (next.alone ? this.running > 0 : this.free.length === 0) return;
-      this.queued.shift();
+      const batch = [this.queued.shift()!];
+      if (batchable(next)) while (batch.length < MAX_BATCH && this.queued.length > 0 && batchable(this.queued[0]!)) batch.push(this.queued.shift()!);
       const lane = this.free.shift()!;
       this.running++;
       this.aloneRunning = next.alone;
-      next.start(lane);
+      void this.runOn(lane, batch).finally(() => this.done(lane));
+    }
+  }
+
+  /**
+   * The writes of `batch` on `lane`: in one transaction when there are several, in a
+   * transaction of its own (with its retries) when there is one. When the shared one
+   * failed for any reason but an unknown COMMIT, no write of it was saved, and each is
+   * queued again to run alone: a write fails, or runs again, only for what it did itself.
+   */
+  private async runOn(lane: Lane, batch: Queued[]): Promise<void> {
+    if (batch.length === 1) {
+      const w = batch[0]!;
+      await this.attempt(w.fn, w.claims, lane).then(w.resolve, w.reject);
+    } else if (!(await this.attemptBatch(batch, lane))) {
+      // Back to the head of the queue, each for a lane of its own (and so under the lanes'
+      // rule for writes that keep failing: ALONE_AFTER).
+      this.queued.unshift(...batch.map((w) => ({ ...w, single: true })));
+    }
+  }
+
+  /** The writes of `batch` in one transaction; false when it did not commit (nothing of it was saved). */
+  private async attemptBatch(batch: Queued[], lane: Lane): Promise<boolean> {
+    const started = performance.now();
+    const client = await this.pool.connect().catch(() => undefined);
+    if (!client) return false; // each write alone then meets (and reports) the failure itself
+    let tx: PgTx | undefined;
+    try {
+      this.counters.batches++;
+      const begun = client.query(this.beginText(false, lane)) as unknown as Promise<Array<pgTypes.QueryResult<{ slot: string }>>>;
+      begun.catch(() => undefined);
+      tx = new PgTx(client, this.repos, this.counters);
+      const values: unknown[] = [];
+      for (const w of batch) values.push(await w.fn(tx));
+      lane.slot ??= Number((await begun)[1]!.rows[0]!.slot);
+      await tx.commit();
+      client.release();
+      this.counters.writes += batch.length;
+      this.announce(tx.groups);
+      this.startHooks(tx.hooks);
+      batch.forEach((w, i) => w.resolve(values[i]));
+      return true;
+    } catch (err) {
+      const outage = asStoreUnavailable(err);
+      if (!outage) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+        return false;
+      }
+      client.release(err as Error);
+      if (!tx?.commitSent) return false;
+      // The COMMIT was sent and never answered: every write of it may be saved (db.ts attempt).
+      const unknown = new StoreUnavailable('commit_unknown', outage.detail);
+      for (const w of batch) w.reject(unknown);
+      return true;
+    } finally {
+      this.counters.busy_ms += performance.now() - started;
     }
   }
 
@@ -463,6 +532,11 @@ export class PgDatabase implements Store {
     await this.notices?.close();
     await this.pool.end();
   }
+}
+
+/** A write that may share a transaction with others: one that claims rows runs READ COMMITTED, one queued `alone` by itself. */
+function batchable(w: Queued): boolean {
+  return !w.alone && !w.claims && !w.single;
 }
 
 /** The first words of a statement that say what it touches (`INSERT INTO transaction_daily`, `UPDATE subscriptions`). */

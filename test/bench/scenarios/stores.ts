@@ -47,18 +47,25 @@ interface Run {
   serverCpuUs: number;
   dbCpuUs: number;
   retries: Record<string, number>;
+  /** Writes per write transaction the servers ran (group commit: several writes share one; SQLite's batches likewise). */
+  writesPerTx?: number;
 }
 
 
 type WithRetries = ServerStats & { writer: ServerStats['writer'] & { retries?: Record<string, number> } };
 
-async function retriesOf(servers: Served[]): Promise<Record<string, number>> {
+/** The servers' writes PostgreSQL gave up on, by where (`retries`), and their writes and write transactions so far (summed). */
+async function writerCounts(servers: Served[]): Promise<{ retries: Record<string, number>; writes: number; transactions: number }> {
   const out: Record<string, number> = {};
+  let writes = 0;
+  let transactions = 0;
   for (const s of servers) {
     const st = (await s.stats()) as WithRetries | undefined;
     for (const [k, v] of Object.entries(st?.writer.retries ?? {})) out[k] = (out[k] ?? 0) + v;
+    writes += st?.writer.writes ?? 0;
+    transactions += st?.writer.batches ?? 0;
   }
-  return out;
+  return { retries: out, writes, transactions };
 }
 
 async function side(id: Side['id'], label: string, servers: number, bin?: string): Promise<Side> {
@@ -78,7 +85,7 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   const saleBody = benchSaleJson(s.demo.processor_id);
   const cpu0 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
   const db0 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs(pgDatabaseName(s.db));
-  const r0 = await retriesOf(s.servers);
+  const w0 = await writerCounts(s.servers);
   const t0 = performance.now();
   // The connections split over the servers, each server its own load generator (one balancer's worth).
   const per = s.servers.map((_, i) => Math.floor(connections / s.servers.length) + (i < connections % s.servers.length ? 1 : 0));
@@ -89,9 +96,9 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   const ok = runs.reduce((n, r) => n + r.ok, 0);
   const cpu1 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
   const db1 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs(pgDatabaseName(s.db));
-  const r1 = await retriesOf(s.servers);
+  const w1 = await writerCounts(s.servers);
   const retries: Record<string, number> = {};
-  for (const [k, v] of Object.entries(r1)) if (v - (r0[k] ?? 0) > 0) retries[k] = v - (r0[k] ?? 0);
+  for (const [k, v] of Object.entries(w1.retries)) if (v - (w0.retries[k] ?? 0) > 0) retries[k] = v - (w0.retries[k] ?? 0);
   return {
     rate: ok / Math.max(wallS, Math.max(...runs.map((r) => r.duration_s))),
     // Each server's latencies are measured apart: the worst p50/p99 of the servers is reported.
@@ -102,6 +109,7 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
     serverCpuUs: ((cpu1 - cpu0) * 1000) / Math.max(1, ok),
     dbCpuUs: ((db1 - db0) * 1000) / Math.max(1, ok),
     retries,
+    writesPerTx: (w1.writes - w0.writes) / Math.max(1, w1.transactions - w0.transactions),
   };
 }
 
@@ -189,7 +197,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
         log(
           isAnchor(s)
             ? `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} tx/s     errors ${r.errors}  CPU/tx clients ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs`
-            : `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} sales/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  CPU/sale servers ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs  retries ${per1000(r).toFixed(1)}/1000${where ? ` (${where})` : ''}`,
+            : `  run ${i + 1} ${s.label.padEnd(22)} ${r.rate.toFixed(0).padStart(5)} sales/s  p50 ${r.p50} ms  p99 ${r.p99} ms  errors ${r.errors}  CPU/sale servers ${r.serverCpuUs.toFixed(0)} µs + database ${r.dbCpuUs.toFixed(0)} µs  writes/tx ${r.writesPerTx?.toFixed(1) ?? '–'}  retries ${per1000(r).toFixed(1)}/1000${where ? ` (${where})` : ''}`,
         );
       }
     }
@@ -212,6 +220,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
         { scenario, measure: 'CPU per sale: servers', unit: 'µs', payctl: summarize(rs.map((r) => r.serverCpuUs)) },
         ...(s.id === 'sqlite-1' ? [] : [{ scenario, measure: 'CPU per sale: PostgreSQL', unit: 'µs', payctl: summarize(rs.map((r) => r.dbCpuUs)) }]),
         ...(s.id === 'sqlite-1' ? [] : [{ scenario, measure: 'writes run again per 1,000 sales', unit: '', payctl: summarize(rs.map(per1000)) }]),
+        { scenario, measure: 'writes per write transaction (group commit)', unit: '', payctl: summarize(rs.map((r) => r.writesPerTx ?? Number.NaN).filter((n) => !Number.isNaN(n))) },
         { scenario, measure: 'errors', unit: '', payctl: summarize(rs.map((r) => r.errors)), target: '= 0', met: rs.every((r) => r.errors === 0) },
       );
     }
