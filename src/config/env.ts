@@ -28,7 +28,7 @@ export const ENV = {
   forkAnswerMs: 'PAYCTL_FORK_ANSWER_MS',
   /** How long a sandbox import waits for its rows to be written before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
   importAnswerMs: 'PAYCTL_IMPORT_ANSWER_MS',
-  /** Writes one process runs at once on PostgreSQL (1–32; default 8, the pool's size less two connections kept for reads). */
+  /** Writes one process runs at once on PostgreSQL (1–32; default 4: with group commit fewer lanes make deeper batches). */
   pgWriters: 'PAYCTL_PG_WRITERS',
   debug: 'DEBUG',
 } as const;

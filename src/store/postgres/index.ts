@@ -19,17 +19,25 @@ const POOL_SIZE = 10;
 /** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
 const READ_CONNECTIONS = 2;
 const MAX_WRITERS = 32;
+/**
+ * Lanes by default. With group commit (db.ts) a lane carries every write queued while the
+ * others are busy, so fewer lanes make deeper batches (fewer transactions, trips and WAL
+ * flushes per write): on the bench's 48 connections 2 lanes sold 3.1× the one-write-per-
+ * transaction build, 4 lanes 2.9×, 8 lanes 2.2× (BENCHMARKS.md). Four still lets writes
+ * that read inside their transaction (a capture, a void) run beside one another.
+ */
+const DEFAULT_WRITERS = 4;
 /** How long a query waits for a pool connection (all busy, or the server slow to accept) before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else the pool's size less its
- * read connections). A write that keeps failing on SERIALIZABLE's predicate locks runs
- * again alone (db.ts ALONE_AFTER), so many lanes do not starve one.
+ * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else DEFAULT_WRITERS). A write
+ * that keeps failing on SERIALIZABLE's predicate locks runs again alone (db.ts
+ * ALONE_AFTER), so many lanes do not starve one.
  */
 export function pgWriters(env: Env = process.env): number {
   const v = Number(env[ENV.pgWriters]);
-  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : POOL_SIZE - READ_CONNECTIONS;
+  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : DEFAULT_WRITERS;
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
