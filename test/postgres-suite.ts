@@ -67,6 +67,7 @@ export const POSTGRES_SUITE = [
   'http/exact-money.test.js',
   'http/faults.test.js',
   'http/foundation.test.js',
+  'http/fresh-read.test.js',
   'http/invoice-page.test.js',
   'http/invoices.test.js',
   'http/jobs-outage.test.js',

@@ -23,7 +23,11 @@ export class ConfigCache {
    * version seen.
    */
   async check(reader: Executor): Promise<number> {
-    const n = await reader.repos.versions.config(reader);
+    return this.observe(await reader.repos.versions.config(reader));
+  }
+
+  /** The counter as read just now (with other things, e.g. the request pipeline's one read): drop every entry if it moved. */
+  observe(n: number): number {
     if (n !== this.version) {
       this.version = n;
       this.keys.clear();

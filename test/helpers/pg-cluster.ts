@@ -96,7 +96,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300',
     ...(options.durable
       ? ['-c', 'shared_buffers=256MB', '-c', 'work_mem=16MB', '-c', 'max_wal_size=2GB']
-      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=32MB'])];
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'shared_buffers=32MB']),
+    // PAYCTL_TEST_PG_ARGS: more server settings, for a look inside (e.g. `-c shared_preload_libraries=pg_stat_statements`).
+    ...(process.env.PAYCTL_TEST_PG_ARGS ?? '').split(' ').filter(Boolean)];
   const launch = async () => {
     const started = spawn(postgres, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     await waitReady(started, 'postgres');

@@ -5,7 +5,6 @@
 import { authenticationError, permissionError } from '../../errors.js';
 import { authenticateKey } from '../../services/groups/keys.js';
 import { withGroupClock } from '../../services/platform.js';
-import { configCache } from '../../store/config-cache.js';
 import type { Permission } from '../../domain/permissions.js';
 import { acceptsAdminToken } from '../admin-token.js';
 import type { RouteContext } from '../route.js';
@@ -23,14 +22,14 @@ export async function authenticate(p: Pipeline, ex: Exchange, ctx: RouteContext)
   const { auth } = ex.route;
   const authorization = ex.req.headers.authorization;
   if (auth.kind === 'key') {
-    await authorizeKey(p, ctx, authorization, auth.anyOf);
+    await authorizeKey(p, ex, ctx, authorization, auth.anyOf);
   } else if (auth.kind === 'admin') {
     if (await acceptsAdminToken(p.adminToken, authorization, p.platform.db.shared)) ctx.admin = true;
-    else if (auth.orKey) await authorizeKey(p, ctx, authorization, auth.orKey);
+    else if (auth.orKey) await authorizeKey(p, ex, ctx, authorization, auth.orKey);
     else {
       if (!authorization) throw authenticationError('missing Authorization header: send the sandbox admin token that payctl serve printed');
       // A valid group key is refused as such (403); anything else is unknown (401).
-      await authenticateKey(p.platform, authorization).catch(() => {
+      await authenticateKey(p.platform, authorization, ex.fresh).catch(() => {
         throw authenticationError('unknown admin token: send the sandbox admin token that payctl serve printed');
       });
       throw permissionError("sandbox routes take the sandbox admin token, not a group's API key");
@@ -40,12 +39,12 @@ export async function authenticate(p: Pipeline, ex: Exchange, ctx: RouteContext)
   }
   // Key authentication checked the cached groups, processors and keys; other routes check them here.
   // Probes (/health, /ready) make no store read of the pipeline's own.
-  if (!ctx.key && !ex.route.probe) await configCache(p.platform.db).check(p.platform.db);
+  if (!ctx.key) await ex.fresh;
 }
 
 /** A group API key of the path's group with one of `anyOf`; the route then runs on that group's clock. */
-async function authorizeKey(p: Pipeline, ctx: RouteContext, authorization: string | undefined, anyOf: Permission[]): Promise<void> {
-  const key = await authenticateKey(p.platform, authorization);
+async function authorizeKey(p: Pipeline, ex: Exchange, ctx: RouteContext, authorization: string | undefined, anyOf: Permission[]): Promise<void> {
+  const key = await authenticateKey(p.platform, authorization, ex.fresh);
   const groupId = ctx.params.group_id;
   if (groupId !== undefined && groupId !== key.group_id) throw permissionError('this API key belongs to another group');
   if (!anyOf.some((perm) => key.permissions.includes(perm))) {

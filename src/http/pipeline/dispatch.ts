@@ -10,6 +10,7 @@ import type { RouteDef } from '../route.js';
 import { answer, CORS, dropAnswer, errorTypeOf, replay, sendError } from './answer.js';
 import { authenticate, limitRate } from './admit.js';
 import { readBody } from './request-body.js';
+import { readFresh } from './fresh.js';
 import { drawFault } from './fault.js';
 import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
@@ -27,11 +28,13 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
     let ctx: RouteContext | undefined;
     try {
       if (p.runtime.shuttingDown) throw unavailable();
-      // Re-read the platform clock (another process may have moved it) alongside
-      // authentication and the body read; it is awaited before the route runs. One
-      // sequential database round trip fewer per request.
-      const clockRefreshed = route.probe ? Promise.resolve() : p.platform.clock.refresh();
-      clockRefreshed.catch(() => undefined); // awaited below: never an unhandled rejection
+      // Re-read the platform clock and the configuration counter (another process may have
+      // changed either) alongside the rate limit and the body read; authentication awaits
+      // it, and so does everything after the body. Probes read nothing.
+      if (!route.probe) {
+        ex.fresh = readFresh(p.platform);
+        ex.fresh.catch(() => undefined); // awaited below: never an unhandled rejection
+      }
       // Every answer, error or replay included, names its request: the same id the access
       // log records and the route's context carries (ctx.ctx.request.id).
       res.setHeader('Request-Id', ex.requestId);
@@ -39,7 +42,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       await limitRate(p, ex, ctx);
       await authenticate(p, ex, ctx);
       await readBody(ex, ctx);
-      await clockRefreshed;
+      await ex.fresh;
       await drawFault(p, ex, ctx);
       const recorded = await claimKey(p, ex, ctx);
       if (recorded) return replay(res, recorded, cors);

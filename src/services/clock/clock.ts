@@ -43,6 +43,10 @@ export class DbClock implements Clock {
   async refresh(reader: Executor = this.db): Promise<void> {
     this.offset = await reader.repos.clock.offset(reader);
   }
+  /** The offset as read just now with other things (the request pipeline's one read: http/pipeline/fresh.ts). */
+  adopt(offsetMs: number): void {
+    this.offset = offsetMs;
+  }
   async setOffset(offsetMs: number): Promise<void> {
     await this.db.write((tx) => tx.repos.clock.setOffset(tx, offsetMs));
     this.offset = offsetMs;

@@ -65,15 +65,19 @@ export const revokeKey = useCase({
     }),
 });
 
-/** The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated), with its group's clock offset. */
-export async function authenticateKey(p: Platform, header: string | undefined): Promise<ApiKey & { groupClockOffsetMs: number }> {
+/**
+ * The key in an `Authorization` header (whole value; a `Bearer ` prefix is tolerated), with
+ * its group's clock offset. `checked`: the configuration version the caller read already
+ * (the request pipeline's one read), else it is read here.
+ */
+export async function authenticateKey(p: Platform, header: string | undefined, checked?: Promise<number>): Promise<ApiKey & { groupClockOffsetMs: number }> {
   if (!header) throw authenticationError('missing Authorization header: send your API key as its value');
   const key = header.replace(/^Bearer\s+/i, '').trim();
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw authenticationError('malformed API key');
   const hash = sha256(key);
   // One read of the change counter instead of the key row (and, later in the request, the group and processor rows).
   const cache = configCache(p.db);
-  const version = await cache.check(p.db);
+  const version = await (checked ?? cache.check(p.db));
   let row = cache.key(hash);
   if (!row) {
     row = await p.db.repos.apiKeys.findForAuth(p.db, hash);

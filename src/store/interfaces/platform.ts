@@ -25,6 +25,11 @@ export interface GroupClockStore {
 export interface VersionStore {
   /** Groups, processors and API keys (bumped on every change to them). */
   config(ex: Executor): Promise<number>;
+  /**
+   * `config` and the platform clock's offset in one statement (of one snapshot): what
+   * every request reads, because another process may have changed either.
+   */
+  configAndClock(ex: Executor): Promise<{ config: number; clockOffsetMs: number }>;
   /** The schema version the database is at (the newest migration applied). */
   schema(ex: Executor): Promise<number>;
 }

@@ -71,6 +71,8 @@ class PgTx implements Tx {
     private readonly client: pgTypes.PoolClient,
     readonly repos: Repositories,
     private readonly counters: { statements: number },
+    /** Whether servers may be listening for events (LISTEN/NOTIFY): the COMMIT then carries a notice behind it. */
+    private readonly notify: boolean,
   ) {}
 
   /** The statement running or run last (a failure names it in the retry counts). */
@@ -184,9 +186,20 @@ class PgTx implements Tx {
     this.current = 'COMMIT';
     const commit = this.send('COMMIT', { text: 'COMMIT' });
     this.commitSent = true;
+    // The notice naming the groups, pipelined behind the COMMIT (the same trip): in a
+    // transaction of its own, with synchronous_commit off — inside the write's, it would hold
+    // PostgreSQL's global notify lock through that COMMIT's WAL flush, one notifying commit at
+    // a time for the whole cluster. It is a wake-up, never the data: one sent after a COMMIT
+    // that failed wakes listeners for nothing, one lost (a crash) is made up by the streams' poll.
+    const notice = this.notify && this.groups.length > 0 ? this.send('NOTIFY', pgNamed(NOTICE_SQL, [EVENTS_CHANNEL, eventsPayload(this.groups)])) : undefined;
     if ((await commit.result).command !== 'COMMIT') throw new Error('the transaction was rolled back at COMMIT');
+    // Its answer is read before the connection goes back to the pool; its failure is not the write's.
+    await notice?.result.catch(() => undefined);
   }
 }
+
+/** The events notice (EVENTS_CHANNEL; payload: the groups), as its own transaction that need not wait for its WAL flush. */
+const NOTICE_SQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`;
 
 /** A lane of writes: one at a time on it, counting into its own rollup slot (taken from the sequence when it first writes). */
 interface Lane {
@@ -238,9 +251,6 @@ export class PgDatabase implements Store {
   private drainer: { lane: Lane; drained: () => void } | undefined;
   /** Writes queued or running (close waits for them). */
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Groups with events committed since the last notice was sent, and the notice on its way. */
-  private readonly toAnnounce = new Set<string>();
-  private announcing: Promise<void> | undefined;
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -350,20 +360,14 @@ export class PgDatabase implements Store {
     const started = performance.now();
     const client = await this.pool.connect().catch(() => undefined);
     if (!client) return false; // each write alone then meets (and reports) the failure itself
-    let tx: PgTx | undefined;
+    const tx = this.newTx(client);
     try {
-      this.counters.batches++;
-      const begun = client.query(this.beginText(false, lane)) as unknown as Promise<Array<pgTypes.QueryResult<{ slot: string }>>>;
-      begun.catch(() => undefined);
-      tx = new PgTx(client, this.repos, this.counters);
-      const values: unknown[] = [];
-      for (const w of batch) values.push(await w.fn(tx));
-      lane.slot ??= Number((await begun)[1]!.rows[0]!.slot);
-      await tx.commit();
-      client.release();
+      const values = await this.inTransaction(client, tx, false, lane, async () => {
+        const out: unknown[] = [];
+        for (const w of batch) out.push(await w.fn(tx));
+        return out;
+      });
       this.counters.writes += batch.length;
-      this.announce(tx.groups);
-      this.startHooks(tx.hooks);
       batch.forEach((w, i) => w.resolve(values[i]));
       return true;
     } catch (err) {
@@ -374,7 +378,7 @@ export class PgDatabase implements Store {
         return false;
       }
       client.release(err as Error);
-      if (!tx?.commitSent) return false;
+      if (!tx.commitSent) return false;
       // The COMMIT was sent and never answered: every write of it may be saved (db.ts attempt).
       const unknown = new StoreUnavailable('commit_unknown', outage.detail);
       for (const w of batch) w.reject(unknown);
@@ -382,6 +386,28 @@ export class PgDatabase implements Store {
     } finally {
       this.counters.busy_ms += performance.now() - started;
     }
+  }
+
+  private newTx(client: pgTypes.PoolClient): PgTx {
+    return new PgTx(client, this.repos, this.counters, this.notices !== undefined);
+  }
+
+  /**
+   * `run` (the statements of `tx`) as one transaction on `client`: BEGIN travels with its
+   * first statement (pipelined; its answer is read before the COMMIT), then COMMIT, the
+   * connection back to the pool and the after-commit work. Failures are the caller's (it
+   * reads `tx.commitSent` and `tx.current`).
+   */
+  private async inTransaction<T>(client: pgTypes.PoolClient, tx: PgTx, claims: boolean, lane: Lane, run: () => Promise<T>): Promise<T> {
+    this.counters.batches++;
+    const begun = client.query(this.beginText(claims, lane)) as unknown as Promise<Array<pgTypes.QueryResult<{ slot: string }>>>;
+    begun.catch(() => undefined);
+    const value = await run();
+    lane.slot ??= Number((await begun)[1]!.rows[0]!.slot);
+    await tx.commit();
+    client.release();
+    this.startHooks(tx.hooks);
+    return value;
   }
 
   /** Hold new writes back and wait until the write on `lane` is the only one running. */
@@ -427,27 +453,16 @@ export class PgDatabase implements Store {
         });
         // A connection reset while checked out fails its query; its error event has the
         // listener every pooled connection gets at connect (index.ts).
-        let tx: PgTx | undefined;
+        const tx = this.newTx(client);
         try {
-          this.counters.batches++;
-          // BEGIN travels with the write's first statement (pipelined); its answer is read before the COMMIT.
-          const begun = client.query(this.beginText(claims, lane)) as unknown as Promise<Array<pgTypes.QueryResult<{ slot: string }>>>;
-          begun.catch(() => undefined);
-          tx = new PgTx(client, this.repos, this.counters);
-          const value = await fn(tx);
-          lane.slot ??= Number((await begun)[1]!.rows[0]!.slot);
-          await tx.commit();
-          client.release();
-          this.announce(tx.groups);
-          this.startHooks(tx.hooks);
-          return value;
+          return await this.inTransaction(client, tx, claims, lane, () => fn(tx));
         } catch (err) {
           const outage = asStoreUnavailable(err);
           if (outage) {
             client.release(err as Error); // not back into the pool: the connection is gone
             // The COMMIT was sent and never answered: the write may be saved. Never run again
             // here; the caller resolves it (an Idempotency-Key's record) or answers 503.
-            if (tx?.commitSent) throw new StoreUnavailable('commit_unknown', outage.detail);
+            if (tx.commitSent) throw new StoreUnavailable('commit_unknown', outage.detail);
             // Before COMMIT the server rolled the transaction back with its connection: run
             // it again on a new one (a terminated backend, a pooled connection a restart ended).
             if (!isLostConnection(err) || ++lostConnections >= MAX_LOST_CONNECTIONS) throw outage;
@@ -461,7 +476,7 @@ export class PgDatabase implements Store {
             (state === UNIQUE_VIOLATION && ++uniqueFailures < MAX_UNIQUE_ATTEMPTS) ||
             (attempt < MAX_ATTEMPTS && isStalePlan(err));
           if (!again) throw err;
-          const where = `${state} ${statementHead(tx?.current ?? 'BEGIN')}`;
+          const where = `${state} ${statementHead(tx.current || 'BEGIN')}`;
           this.retries[where] = (this.retries[where] ?? 0) + 1;
           if (attempt === ALONE_AFTER && !this.drainer && !this.aloneRunning) await this.drainFor(lane);
           // Apart again at random, a little longer each time (two writers on the same rows would collide again in step).
@@ -471,33 +486,6 @@ export class PgDatabase implements Store {
     } finally {
       this.counters.busy_ms += performance.now() - started;
     }
-  }
-
-  /**
-   * Tell every server listening (LISTEN/NOTIFY) which groups have new events, after the
-   * COMMIT and apart from it: a notice in the write's own transaction would hold
-   * PostgreSQL's global notify lock through that COMMIT's WAL flush, one notifying commit
-   * at a time for the whole cluster. Commits that end while a notice is on its way share
-   * the next one; it is sent with synchronous_commit off (a wake-up lost in a crash is
-   * made up by the streams' poll). A notice that fails is dropped the same way.
-   */
-  private announce(groups: string[]): void {
-    if (groups.length === 0 || !this.notices) return;
-    for (const g of groups) this.toAnnounce.add(g);
-    if (this.announcing) return;
-    const next = (): Promise<void> | undefined => {
-      if (this.toAnnounce.size === 0) return undefined;
-      const payload = eventsPayload(this.toAnnounce);
-      this.toAnnounce.clear();
-      return this.pool
-        .query(pgNamed(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [EVENTS_CHANNEL, payload]))
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => (this.announcing = next()));
-    };
-    this.announcing = next();
   }
 
   private startHooks(hooks: Array<() => void | Promise<void>>): void {
@@ -528,7 +516,6 @@ export class PgDatabase implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
-    while (this.announcing) await this.announcing;
     await this.notices?.close();
     await this.pool.end();
   }

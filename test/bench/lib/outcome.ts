@@ -31,6 +31,12 @@ export interface BenchConfig {
   /** Seconds per load run. */
   durationS: number;
   warmupS: number;
+  /**
+   * pg-scale: sales each server serves before the measured runs. V8 compiles a process's
+   * hot code as that process runs it, so a server warms by the requests it serves, and
+   * three servers sharing a load take three times as long as one.
+   */
+  warmSalesPerServer: number;
   connections: number;
   seedTransactions: number;
   subscriptions: number;
@@ -52,6 +58,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): BenchConfig
     runs: num('BENCH_RUNS', 3, 2),
     durationS: num('BENCH_DURATION', 8, 3),
     warmupS: num('BENCH_WARMUP', 2, 1),
+    warmSalesPerServer: num('BENCH_WARM_SALES', 20_000, 2_000),
     connections: num('BENCH_CONNECTIONS', 50, 50),
     seedTransactions: num('BENCH_TRANSACTIONS', 1_000_000, 50_000),
     subscriptions: num('BENCH_SUBSCRIPTIONS', 100_000, 5_000),

@@ -6,6 +6,13 @@ export const versionsRepo: VersionStore = {
   async config(ex) {
     return (await getFresh<{ n: number }>(ex, 'SELECT n FROM config_version WHERE id = 1'))?.n ?? -1;
   },
+  async configAndClock(ex) {
+    const row = await getFresh<{ config: number | null; clock_offset_ms: number | null }>(
+      ex,
+      'SELECT (SELECT n FROM config_version WHERE id = 1) AS config, (SELECT offset_ms FROM clock WHERE id = 1) AS clock_offset_ms',
+    );
+    return { config: row?.config ?? -1, clockOffsetMs: row?.clock_offset_ms ?? 0 };
+  },
   async schema(ex) {
     return Number((await ex.get<{ v: number | string | null }>('SELECT MAX(version) AS v FROM schema_migrations'))?.v ?? 0);
   },
