@@ -15,7 +15,7 @@ import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
 import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
-import { clusterCpuMs, newPgDatabase, pgDatabaseName } from '../lib/postgres.js';
+import { checkpoint, clusterCpuMs, newPgDatabase, pgDatabaseName } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { pgbenchInit, pgbenchPath, pgbenchRun, tpcbInit, tpcbRun, type TpcbRun } from '../lib/tpcb.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
@@ -83,6 +83,7 @@ async function runOnce(s: Side, connections: number, seconds: number): Promise<R
   const salePath = `/api/v1/groups/${s.demo.group_id}/transaction`;
   const headers = jsonHeaders(s.demo.keys.manage_transactions);
   const saleBody = benchSaleJson(s.demo.processor_id);
+  if (s.id !== 'sqlite-1') await checkpoint();
   const cpu0 = s.servers.reduce((n, x) => n + x.cpuMs(), 0);
   const db0 = s.id === 'sqlite-1' ? 0 : await clusterCpuMs(pgDatabaseName(s.db));
   const w0 = await writerCounts(s.servers);
@@ -146,6 +147,7 @@ async function anchor(id: AnchorId, bin?: string): Promise<Anchor> {
 }
 
 async function runAnchor(a: Anchor, seconds: number): Promise<Run> {
+  await checkpoint();
   const db0 = await clusterCpuMs(pgDatabaseName(a.url));
   const c0 = process.cpuUsage();
   const r: TpcbRun & { cpuMs?: number } = a.id === 'pgbench' ? await pgbenchRun(a.bin!, a.url, TPCB_CLIENTS, seconds) : await tpcbRun(a.url, TPCB_SCALE, TPCB_CLIENTS, seconds);
