@@ -15,7 +15,7 @@ import pg from 'pg';
 import { performance } from 'node:perf_hooks';
 import { load, jsonHeaders, type LoadRun } from '../lib/load.js';
 import { baselineBin, payctlJson, startPayctl, tempDir, type Served, type ServerStats } from '../lib/processes.js';
-import { checkpoint, clusterCpuMs, newPgDatabase, pgDatabaseName } from '../lib/postgres.js';
+import { checkpoint, clusterCpuMs, newPgDatabase, pgDatabaseName, vacuum } from '../lib/postgres.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
 import { pgbenchInit, pgbenchPath, pgbenchRun, tpcbInit, tpcbRun, type TpcbRun } from '../lib/tpcb.js';
 import type { BenchConfig, Outcome, Row } from '../lib/outcome.js';
@@ -202,6 +202,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
       const started = performance.now();
       let served = 0;
       while (served < cfg.warmSalesPerServer * s.servers.length && performance.now() - started < WARM_MAX_S * 1000) served += (await runOnce(s, connections, Math.max(cfg.warmupS, 2))).ok;
+      if (s.id !== 'sqlite-1') await vacuum(s.db);
       log(`  warmed ${s.label}: ${served} sales in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
     const results = new Map<SideId, Run[]>(sides.map((s) => [s.id, []]));
