@@ -48,9 +48,10 @@ function statCpuMs(pid: number, children: boolean): number {
  * writer, autovacuum launcher): the other sides' servers stay connected between their
  * runs, and their due work (a few short transactions a second each, seven servers with a
  * baseline) would count in every other side's CPU per sale.
- * Not separable: a backend that exits during a run (an autovacuum worker of any database)
- * counts whole in that run, through the postmaster's reaped children — pg-scale's runs show
- * it as a side's PostgreSQL CPU per sale of 1,200–4,700 µs against its usual 450–600.
+ * Not separable: a backend that exits during a run counts whole in that run, through the
+ * postmaster's reaped children — autovacuum's workers (of any database) showed as a side's
+ * PostgreSQL CPU per sale of 1,200–4,700 µs against its usual 450–600, so pg-scale turns
+ * autovacuum off for its sides' tables once they are vacuumed (vacuum below).
  */
 export async function clusterCpuMs(database?: string): Promise<number> {
   if (!cluster) return 0;
@@ -80,14 +81,18 @@ export async function checkpoint(): Promise<void> {
 }
 
 /**
- * VACUUM ANALYZE a database the warm-up filled, so that autovacuum has less of it to do
- * during the measured runs. It does not remove the outliers described at clusterCpuMs.
+ * VACUUM ANALYZE a database the warm-up filled, then turn autovacuum off for its tables:
+ * an autovacuum worker that ends during a run counts in whichever side is running
+ * (clusterCpuMs). pg-scale's runs are 8 s each on tables vacuumed just before.
  */
 export async function vacuum(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     await c.query('VACUUM (ANALYZE)');
+    const { rows } = await c.query<{ t: string }>(`SELECT format('%I.%I', schemaname, relname) AS t FROM pg_stat_user_tables`);
+    // (A partitioned table takes no such setting: its partitions do.)
+    for (const { t } of rows) await c.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`).catch(() => undefined);
   } finally {
     await c.end();
   }
