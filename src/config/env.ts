@@ -28,8 +28,10 @@ export const ENV = {
   forkAnswerMs: 'PAYCTL_FORK_ANSWER_MS',
   /** How long a sandbox import waits for its rows to be written before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
   importAnswerMs: 'PAYCTL_IMPORT_ANSWER_MS',
-  /** Writes one process runs at once on PostgreSQL (1–32; default 4: with group commit fewer lanes make deeper batches). */
+  /** Writes one process runs at most at once on PostgreSQL (1–32; default 4; a lane beside a running one opens only after PAYCTL_PG_LANE_WAIT_MS). */
   pgWriters: 'PAYCTL_PG_WRITERS',
+  /** How long a write waits for a busy lane before another opens on PostgreSQL (ms, 0–10000; default 20; 0: lanes open at once). */
+  pgLaneWaitMs: 'PAYCTL_PG_LANE_WAIT_MS',
   debug: 'DEBUG',
 } as const;
 

@@ -9,3 +9,17 @@ process.env.TZ = 'UTC';
 // these would see none. Cleared here, before any test imports Ink, and so for the children too.
 delete process.env.CI;
 delete process.env.CONTINUOUS_INTEGRATION;
+
+/** `fn` run with `vars` set in process.env (a store reads its settings when opened), the old values put back after. */
+export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}

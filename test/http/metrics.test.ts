@@ -119,9 +119,14 @@ test('each figure moves with its work: SSE clients, webhook attempts and latency
   let sales: Array<Promise<{ status: number }>> = [];
   try {
     // The first writes take the writer (SQLite's batch, PostgreSQL's lanes) and wait at the held lock; the later ones queue.
+    // (PostgreSQL opens a lane beside a running one for the writes that waited PAYCTL_PG_LANE_WAIT_MS:
+    // sales in waves take its lanes one by one, until every lane waits and a wave stays queued.)
     sales = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => sale(`metrics-held-${i}`));
     await new Promise((r) => setTimeout(r, 300));
-    sales.push(...[1, 2, 3].map((i) => sale(`metrics-queued-${i}`)));
+    for (let wave = 1; wave <= 8 && (figure(await scrape(), 'payctl_store_write_queue') ?? 0) < 1; wave++) {
+      sales.push(sale(`metrics-queued-${wave}`));
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await figureUntil('payctl_store_write_queue', (n) => (n ?? 0) >= 1, 8_000);
   } finally {
     await hold.release();

@@ -5,7 +5,7 @@
 // follows the event log: one transaction per key, one void per sale, every event read
 // once in position order with none skipped, the rollup equal to the rows, and each lane
 // counting into a slot of its own. PostgreSQL pass only (test/run-postgres.ts).
-import '../helpers/env.js';
+import { withEnv } from '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlatform } from '../../src/services/platform.js';
@@ -21,14 +21,9 @@ const KEYS = 12;
 const SENDS_PER_KEY = 4;
 const VOIDS_PER_SALE = 3;
 
-/** A platform on a new database whose store runs eight writes at once, whatever the default. */
-async function openWithLanes() {
-  const saved = process.env.PAYCTL_PG_WRITERS;
-  process.env.PAYCTL_PG_WRITERS = '8';
-  return openPlatform({ db: tempDbPath() }).finally(() => {
-    if (saved === undefined) delete process.env.PAYCTL_PG_WRITERS;
-    else process.env.PAYCTL_PG_WRITERS = saved;
-  });
+/** A platform on a new database whose store runs eight writes at once, each lane opened as soon as a write is queued, whatever the defaults. */
+function openWithLanes() {
+  return withEnv({ PAYCTL_PG_WRITERS: '8', PAYCTL_PG_LANE_WAIT_MS: '0' }, () => openPlatform({ db: tempDbPath() }));
 }
 
 test('one server, writes at once: one transaction per Idempotency-Key, one void per sale, the log read whole and in order, rollups exact, a slot per lane', async () => {

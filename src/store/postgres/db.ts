@@ -1,7 +1,8 @@
 // The PostgreSQL store: a pool of connections (pg), reads on any of them, each write one
 // transaction — or, when every lane is busy, the writes queued meanwhile one transaction
 // together (group commit, MAX_BATCH; one that fails runs each of them again alone). A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
-// each on a connection of its own: writes of one server meet as writes of different
+// each on a connection of its own — a lane beside a running one only once a write waited
+// `laneWaitMs` for it (or a full batch waits): writes of one server meet as writes of different
 // servers do, under SERIALIZABLE, and the one PostgreSQL gives up on (40001, 40P01) runs
 // again, a bounded number of times (alone in the process after a few failures, so it
 // cannot lose every time). Each lane counts into rollup and change-counter rows
@@ -216,6 +217,8 @@ interface Queued {
   reject(err: unknown): void;
   /** Its batch failed: it runs in a transaction of its own. */
   single?: boolean;
+  /** When it was queued (performance.now()): a lane beside the running ones opens once it waited laneWaitMs. */
+  at: number;
 }
 
 /**
@@ -251,6 +254,8 @@ export class PgDatabase implements Store {
   private drainer: { lane: Lane; drained: () => void } | undefined;
   /** Writes queued or running (close waits for them). */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Set while writes wait behind running lanes: fires when the first has waited laneWaitMs. */
+  private laneTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly pool: pgTypes.Pool,
@@ -261,6 +266,14 @@ export class PgDatabase implements Store {
     readonly shared?: SharedServerState,
     /** Writes this process runs at once, each on a pool connection (fewer than the pool's size: reads need one too). */
     readonly writers = 1,
+    /**
+     * How long a write waits for a running lane before another lane opens for it (ms; 0:
+     * every lane opens as soon as a write is queued). One lane while it keeps up makes the
+     * deepest batches — fewest transactions, trips and WAL flushes per write, where CPU is
+     * what runs out; more lanes open when a batch is slow (a write waiting on a row lock,
+     * a slow flush) or a full batch (MAX_BATCH) waits.
+     */
+    readonly laneWaitMs = 0,
   ) {
     this.lanes = Array.from({ length: Math.max(1, writers) }, (_, index) => ({ index, slot: undefined }));
     this.free = [...this.lanes];
@@ -307,7 +320,7 @@ export class PgDatabase implements Store {
     // SERIALIZABLE, two writers working one index range fail each other's commits.
     const claims = opts?.claims === true;
     const run = new Promise<T>((resolve, reject) => {
-      this.queued.push({ fn, alone: opts?.alone === true, claims, resolve: resolve as (value: unknown) => void, reject });
+      this.queued.push({ fn, alone: opts?.alone === true, claims, resolve: resolve as (value: unknown) => void, reject, at: performance.now() });
     });
     const timer = this.writeTimer;
     const queued = timer ? performance.now() : 0;
@@ -321,14 +334,14 @@ export class PgDatabase implements Store {
   }
 
   /**
-   * Start queued writes, in the order queued, while a lane is free (an `alone` one once
-   * none runs); the writes queued behind the first that may share its transaction go with
-   * it (MAX_BATCH).
+   * Start queued writes, in the order queued, while a lane opens for them (an `alone` one
+   * once none runs); the writes queued behind the first that may share its transaction go
+   * with it (MAX_BATCH).
    */
   private pump(): void {
     while (this.queued.length > 0 && !this.aloneRunning && !this.drainer) {
       const next = this.queued[0]!;
-      if (next.alone ? this.running > 0 : this.free.length === 0) return;
+      if (next.alone ? this.running > 0 : !this.laneOpens(next)) return;
       const batch = [this.queued.shift()!];
       if (batchable(next)) while (batch.length < MAX_BATCH && this.queued.length > 0 && batchable(this.queued[0]!)) batch.push(this.queued.shift()!);
       const lane = this.free.shift()!;
@@ -336,6 +349,26 @@ export class PgDatabase implements Store {
       this.aloneRunning = next.alone;
       void this.runOn(lane, batch).finally(() => this.done(lane));
     }
+  }
+
+  /**
+   * Whether `next` (the first write queued) starts now: on a free lane when none runs,
+   * else only once it waited laneWaitMs or a full batch waits — until then the running
+   * lanes' next batches take it. Arms the timer that asks again when it would have waited enough.
+   */
+  private laneOpens(next: Queued): boolean {
+    if (this.free.length === 0) return false;
+    if (this.running === 0 || this.queued.length >= MAX_BATCH) return true;
+    const waited = performance.now() - next.at;
+    if (waited >= this.laneWaitMs) return true;
+    if (!this.laneTimer) {
+      this.laneTimer = setTimeout(() => {
+        this.laneTimer = undefined;
+        this.pump();
+      }, Math.ceil(this.laneWaitMs - waited));
+      this.laneTimer.unref();
+    }
+    return false;
   }
 
   /**
@@ -516,6 +549,7 @@ export class PgDatabase implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    clearTimeout(this.laneTimer);
     await this.notices?.close();
     await this.pool.end();
   }

@@ -20,13 +20,17 @@ const POOL_SIZE = 10;
 const READ_CONNECTIONS = 2;
 const MAX_WRITERS = 32;
 /**
- * Lanes by default. With group commit (db.ts) a lane carries every write queued while the
- * others are busy, so fewer lanes make deeper batches (fewer transactions, trips and WAL
- * flushes per write): on the bench's 48 connections 2 lanes sold 3.1× the one-write-per-
- * transaction build, 4 lanes 2.9×, 8 lanes 2.2× (BENCHMARKS.md). Four still lets writes
- * that read inside their transaction (a capture, a void) run beside one another.
+ * Lanes at most, by default. With group commit (db.ts) a lane carries every write queued
+ * while it was busy, so fewer lanes make deeper batches (fewer transactions, trips and WAL
+ * flushes per write). Four lets writes that wait (on a row lock, a slow flush) or read
+ * inside their transaction (a capture, a void) run beside one another — once a write has
+ * waited DEFAULT_LANE_WAIT_MS for a lane: lanes opened as soon as a write was queued sold
+ * 0.72× (one server) and 0.58× (three) what lanes opened on need sold (BENCHMARKS.md "Lanes on need").
  */
 const DEFAULT_WRITERS = 4;
+/** How long a write waits for a running lane before another opens (db.ts laneOpens). */
+const DEFAULT_LANE_WAIT_MS = 20;
+const MAX_LANE_WAIT_MS = 10_000;
 /** How long a query waits for a pool connection (all busy, or the server slow to accept) before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -38,6 +42,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export function pgWriters(env: Env = process.env): number {
   const v = Number(env[ENV.pgWriters]);
   return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : DEFAULT_WRITERS;
+}
+
+/** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS, 0–10000 ms; else DEFAULT_LANE_WAIT_MS). */
+export function pgLaneWaitMs(env: Env = process.env): number {
+  const raw = env[ENV.pgLaneWaitMs];
+  const v = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(v) && v >= 0 && v <= MAX_LANE_WAIT_MS ? v : DEFAULT_LANE_WAIT_MS;
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
@@ -67,7 +78,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // with no listener at all — an uncaught exception. Every connection keeps this one; the
   // query that then finds it unusable fails and is classified (src/store/errors.ts).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers);
+  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers, pgLaneWaitMs());
   try {
     const { to } = await migratePg(db);
     db.schemaVersion = to;
