@@ -1,7 +1,8 @@
 // The PostgreSQL store: a pool of connections (pg), reads on any of them, each write one
-// transaction — or, when every lane is busy, the writes queued meanwhile one transaction
-// together (group commit, MAX_BATCH; one that fails runs each of them again alone). A process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS),
-// each on a connection of its own — a lane beside a running one only once a write waited
+// transaction — or, while a lane is busy, the writes queued meanwhile one transaction
+// together (group commit, MAX_BATCH; one that fails runs each of them again alone). A
+// process runs up to `writers` writes at once (lanes, PAYCTL_PG_WRITERS), each on a
+// connection of its own — a lane beside a running one only once a write waited
 // `laneWaitMs` for it (or a full batch waits): writes of one server meet as writes of different
 // servers do, under SERIALIZABLE, and the one PostgreSQL gives up on (40001, 40P01) runs
 // again, a bounded number of times (alone in the process after a few failures, so it
@@ -222,7 +223,7 @@ interface Queued {
 }
 
 /**
- * Writes one transaction may carry (group commit): when every lane is busy, a lane that
+ * Writes one transaction may carry (group commit): while the lanes are busy, a lane that
  * frees takes the writes queued by then together — one BEGIN, one trip of their
  * statements, one COMMIT and one WAL flush for all of them, as the SQLite writer's
  * batches do. A write that claims rows or runs alone is never in a batch.
