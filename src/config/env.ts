@@ -37,6 +37,13 @@ export const ENV = {
 
 export type Env = Record<string, string | undefined>;
 
+/** `name` in `env` as a whole number in [min, max]; unset, blank or anything else: `fallback`. */
+export function envInteger(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const raw = env[name];
+  const v = Number(raw);
+  return raw !== undefined && raw.trim() !== '' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
+}
+
 /** The folder and file of the default database, under a project's folder. */
 export const DB_DIR = '.payctl';
 export const DB_FILE = 'payctl.db';

@@ -320,13 +320,13 @@ export class PgDatabase implements Store {
     // READ COMMITTED lets it pass over or wait for another writer's rows: under
     // SERIALIZABLE, two writers working one index range fail each other's commits.
     const claims = opts?.claims === true;
+    const at = performance.now();
     const run = new Promise<T>((resolve, reject) => {
-      this.queued.push({ fn, alone: opts?.alone === true, claims, resolve: resolve as (value: unknown) => void, reject, at: performance.now() });
+      this.queued.push({ fn, alone: opts?.alone === true, claims, resolve: resolve as (value: unknown) => void, reject, at });
     });
     const timer = this.writeTimer;
-    const queued = timer ? performance.now() : 0;
     const tracked: Promise<unknown> = run.catch(() => undefined).finally(() => {
-      timer?.(performance.now() - queued);
+      timer?.(performance.now() - at);
       this.inFlight.delete(tracked);
     });
     this.inFlight.add(tracked);

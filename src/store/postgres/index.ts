@@ -4,7 +4,7 @@
 // on SQLite (numbers, JSON text, ISO-8601 UTC text: ./types.ts).
 import pg from 'pg';
 import type { Store } from '../interfaces/db.js';
-import { DbTargetError, ENV, redactUrl, type Env } from '../../config/env.js';
+import { DbTargetError, ENV, envInteger, redactUrl, type Env } from '../../config/env.js';
 import { PgDatabase } from './db.js';
 import { migratePg } from './migrate.js';
 import { postgresRepositories } from './repositories.js';
@@ -40,15 +40,12 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * ALONE_AFTER), so many lanes do not starve one.
  */
 export function pgWriters(env: Env = process.env): number {
-  const v = Number(env[ENV.pgWriters]);
-  return Number.isInteger(v) && v >= 1 && v <= MAX_WRITERS ? v : DEFAULT_WRITERS;
+  return envInteger(env, ENV.pgWriters, 1, MAX_WRITERS, DEFAULT_WRITERS);
 }
 
 /** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS, 0–10000 ms; else DEFAULT_LANE_WAIT_MS). */
 export function pgLaneWaitMs(env: Env = process.env): number {
-  const raw = env[ENV.pgLaneWaitMs];
-  const v = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(v) && v >= 0 && v <= MAX_LANE_WAIT_MS ? v : DEFAULT_LANE_WAIT_MS;
+  return envInteger(env, ENV.pgLaneWaitMs, 0, MAX_LANE_WAIT_MS, DEFAULT_LANE_WAIT_MS);
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
