@@ -13,7 +13,7 @@ type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-esl
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
 import { requireGroup } from '../services/groups/groups.js';
-import { dataDirFrom, dbName, dbTargetFrom, DbTargetError, ENV } from '../config/env.js';
+import { dataDirFrom, dbName, dbTargetFrom, DbTargetError, ENV, EnvError } from '../config/env.js';
 import { SchemaTooNewError } from '../store/errors.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
 import type { ProfileGroupFlag } from './flags/group.js';
@@ -169,7 +169,7 @@ export abstract class PayctlCommand extends Command {
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    if (err instanceof DbTargetError) err = new AppError(400, 'validation_error', err.message);
+    if (err instanceof DbTargetError || err instanceof EnvError) err = new AppError(400, 'validation_error', err.message);
     if (err instanceof AppError) {
       if (this.jsonEnabled()) {
         this.logJson({ ...err.toBody(), status: err.status });

@@ -37,11 +37,49 @@ export const ENV = {
 
 export type Env = Record<string, string | undefined>;
 
-/** `name` in `env` as a whole number in [min, max]; unset, blank or anything else: `fallback`. */
-export function envInteger(env: Env, name: string, min: number, max: number, fallback: number): number {
+/** A setting in the environment that breaks its rule: the message names the variable, the rule and the value. */
+export class EnvError extends Error {}
+
+/** The whole-number settings: [least, most, default]. */
+export const ENV_INTEGERS = {
+  [ENV.webhookLeaseMs]: [1, 86_400_000, 15_000],
+  [ENV.clockAnswerMs]: [0, 86_400_000, 10_000],
+  [ENV.forkAnswerMs]: [0, 86_400_000, 10_000],
+  [ENV.importAnswerMs]: [0, 86_400_000, 10_000],
+  /**
+   * Lanes at most, by default. With group commit (store/postgres/db.ts) a lane carries every
+   * write queued while it was busy, so fewer lanes make deeper batches (fewer transactions,
+   * trips and WAL flushes per write). Four lets writes that wait (on a row lock, a slow
+   * flush) or read inside their transaction (a capture, a void) run beside one another —
+   * once a write has waited PAYCTL_PG_LANE_WAIT_MS for a lane: lanes opened as soon as a
+   * write was queued sold 0.72× (one server) and 0.58× (three) what lanes opened on need
+   * sold (BENCHMARKS.md "Lanes on need").
+   */
+  [ENV.pgWriters]: [1, 32, 4],
+  [ENV.pgLaneWaitMs]: [0, 10_000, 20],
+} as const satisfies Record<string, readonly [number, number, number]>;
+
+export type EnvIntegerName = keyof typeof ENV_INTEGERS;
+
+/**
+ * Setting `name` of `env` (ENV_INTEGERS): its default when unset or blank; else a whole
+ * number in its range, or an EnvError — a typo in a deployment's settings is refused,
+ * never silently replaced by the default.
+ */
+export function envInteger(env: Env, name: EnvIntegerName): number {
+  const [min, max, fallback] = ENV_INTEGERS[name];
   const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
   const v = Number(raw);
-  return raw !== undefined && raw.trim() !== '' && Number.isInteger(v) && v >= min && v <= max ? v : fallback;
+  if (!/^\s*\d+\s*$/.test(raw) || v < min || v > max) {
+    throw new EnvError(`${name}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  }
+  return v;
+}
+
+/** Check every whole-number setting of `env` at once (at start: a bad one is refused before anything runs). */
+export function checkEnv(env: Env): void {
+  for (const name of Object.keys(ENV_INTEGERS) as EnvIntegerName[]) envInteger(env, name);
 }
 
 /** The folder and file of the default database, under a project's folder. */

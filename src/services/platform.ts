@@ -5,7 +5,7 @@
 import type { Executor, Store } from '../store/interfaces/db.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock/clock.js';
-import { dataDirFrom, ENV, parseDbTarget, type DbTarget, type Env } from '../config/env.js';
+import { checkEnv, dataDirFrom, ENV, parseDbTarget, type DbTarget, type Env } from '../config/env.js';
 
 export interface Platform {
   /** The store chosen at start from --db (SQLite or PostgreSQL); services take its repositories from it. */
@@ -43,6 +43,7 @@ async function openStore(target: DbTarget): Promise<Store> {
 
 export async function openPlatform(opts: OpenOptions): Promise<Platform> {
   const env = opts.env ?? process.env;
+  checkEnv(env);
   const target: DbTarget = typeof opts.db === 'string' ? parseDbTarget(opts.db) : opts.db;
   const db = await openStore(target);
   const clock = new DbClock(db);

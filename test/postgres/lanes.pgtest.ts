@@ -37,11 +37,12 @@ async function burst(db: PgDatabase): Promise<number> {
   return db.stats().batches - before;
 }
 
-test('PAYCTL_PG_LANE_WAIT_MS: a whole number of milliseconds up to 10000, else the default 20', () => {
+test('PAYCTL_PG_LANE_WAIT_MS: a whole number of milliseconds up to 10000 (unset or blank: 20); another value is refused', () => {
   assert.equal(pgLaneWaitMs({}), 20);
+  for (const blank of ['', ' ']) assert.equal(pgLaneWaitMs({ PAYCTL_PG_LANE_WAIT_MS: blank }), 20);
   assert.equal(pgLaneWaitMs({ PAYCTL_PG_LANE_WAIT_MS: '0' }), 0);
   assert.equal(pgLaneWaitMs({ PAYCTL_PG_LANE_WAIT_MS: '250' }), 250);
-  for (const bad of ['', ' ', '-1', '2.5', '10001', 'soon']) assert.equal(pgLaneWaitMs({ PAYCTL_PG_LANE_WAIT_MS: bad }), 20, `'${bad}'`);
+  for (const bad of ['-1', '2.5', '10001', 'soon']) assert.throws(() => pgLaneWaitMs({ PAYCTL_PG_LANE_WAIT_MS: bad }), /PAYCTL_PG_LANE_WAIT_MS: must be a whole number from 0 to 10000/, `'${bad}'`);
 });
 
 test('writes queued behind a quick one go in its next batch on the same lane: one lane, two transactions', async () => {

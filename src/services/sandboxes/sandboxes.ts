@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import type { Progress } from '../clock/chunks.js';
 import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
-import { ENV, type Env } from '../../config/env.js';
+import { ENV, envInteger, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import type { Permission } from '../../domain/permissions.js';
 import {
@@ -121,14 +121,12 @@ function toForkState(f: ForkProgress): ForkProgressState {
 const groupId = z.object({ group_id: z.string() });
 
 /**
- * How long a clock move's or a fork's request waits for its work before answering 202
- * with the progress so far (PAYCTL_CLOCK_ANSWER_MS, PAYCTL_FORK_ANSWER_MS).
+ * How long a clock move's, a fork's or an import's request waits for its work before
+ * answering 202 with the progress so far (PAYCTL_CLOCK_ANSWER_MS, PAYCTL_FORK_ANSWER_MS,
+ * PAYCTL_IMPORT_ANSWER_MS; default 10 s).
  */
-export const DEFAULT_ANSWER_MS = 10_000;
-
-export function answerBudget(env: Env, name: string): number {
-  const v = Number(env[name]);
-  return env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : DEFAULT_ANSWER_MS;
+export function answerBudget(env: Env, name: typeof ENV.clockAnswerMs | typeof ENV.forkAnswerMs | typeof ENV.importAnswerMs): number {
+  return envInteger(env, name);
 }
 
 /** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */

@@ -30,7 +30,7 @@ import { post } from '../../lib/http1.js';
 import { signatureHeader } from './signing.js';
 import { Lanes } from './lanes.js';
 import { newId } from '../../lib/ids.js';
-import { ENV, type Env } from '../../config/env.js';
+import { ENV, envInteger, type Env } from '../../config/env.js';
 import { injectWebhookFault, mayFaultEndpoint } from '../faults/webhook-injector.js';
 import { describeWebhookFault } from '../../domain/faults.js';
 import { webhookAttempted } from '../telemetry.js';
@@ -42,15 +42,13 @@ const RECORD_RETRIES = 30;
 
 /** Deliveries read per pass. */
 const BATCH = 256;
-const DEFAULT_LEASE_MS = 15_000;
 /** A claim's write: deliveries another server is claiming at this moment are passed over, not fought for (Dialect.skipLocked, store/sql/dialect.ts). */
 const CLAIMS: WriteOptions = { claims: true };
 /** How long an outcome waits for others still in flight to share its write. */
 const RECORD_WAIT_MS = 10;
 
 export function leaseMs(env: Env): number {
-  const v = Number(env[ENV.webhookLeaseMs]);
-  return Number.isInteger(v) && v > 0 ? v : DEFAULT_LEASE_MS;
+  return envInteger(env, ENV.webhookLeaseMs);
 }
 
 export interface PassTarget {

@@ -18,34 +18,21 @@ import { tickCorkedStream } from './socket.js';
 const POOL_SIZE = 10;
 /** Connections kept for reads beside the writes (a write may read on the store's reader while it runs). */
 const READ_CONNECTIONS = 2;
-const MAX_WRITERS = 32;
-/**
- * Lanes at most, by default. With group commit (db.ts) a lane carries every write queued
- * while it was busy, so fewer lanes make deeper batches (fewer transactions, trips and WAL
- * flushes per write). Four lets writes that wait (on a row lock, a slow flush) or read
- * inside their transaction (a capture, a void) run beside one another — once a write has
- * waited DEFAULT_LANE_WAIT_MS for a lane: lanes opened as soon as a write was queued sold
- * 0.72× (one server) and 0.58× (three) what lanes opened on need sold (BENCHMARKS.md "Lanes on need").
- */
-const DEFAULT_WRITERS = 4;
-/** How long a write waits for a running lane before another opens (db.ts laneOpens). */
-const DEFAULT_LANE_WAIT_MS = 20;
-const MAX_LANE_WAIT_MS = 10_000;
 /** How long a query waits for a pool connection (all busy, or the server slow to accept) before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
- * Writes a process runs at once (PAYCTL_PG_WRITERS, 1–32; else DEFAULT_WRITERS). A write
- * that keeps failing on SERIALIZABLE's predicate locks runs again alone (db.ts
- * ALONE_AFTER), so many lanes do not starve one.
+ * Writes a process runs at once at most (PAYCTL_PG_WRITERS; its range and default, and why,
+ * in config/env.ts ENV_INTEGERS). A write that keeps failing on SERIALIZABLE's predicate
+ * locks runs again alone (db.ts ALONE_AFTER), so many lanes do not starve one.
  */
 export function pgWriters(env: Env = process.env): number {
-  return envInteger(env, ENV.pgWriters, 1, MAX_WRITERS, DEFAULT_WRITERS);
+  return envInteger(env, ENV.pgWriters);
 }
 
-/** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS, 0–10000 ms; else DEFAULT_LANE_WAIT_MS). */
+/** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS; db.ts laneOpens). */
 export function pgLaneWaitMs(env: Env = process.env): number {
-  return envInteger(env, ENV.pgLaneWaitMs, 0, MAX_LANE_WAIT_MS, DEFAULT_LANE_WAIT_MS);
+  return envInteger(env, ENV.pgLaneWaitMs);
 }
 
 export async function openPostgresStore(url: string): Promise<Store> {
