@@ -12,10 +12,11 @@
 // Background work that claims its rows (WriteOptions.claims: FOR UPDATE SKIP LOCKED) runs
 // READ COMMITTED instead: its row locks, not SSI, keep writers apart. Deferred inserts,
 // compare-and-sets and checks run in order before the write's next statement or its
-// COMMIT; per-batch work once before COMMIT. Events are inserted last, under a
-// transaction-scoped advisory lock held to the COMMIT, so their positions (`seq`) are
-// taken in commit order and a reader never sees a later position before an earlier one
-// (the live stream and Last-Event-ID never skip an event). Statements are prepared (named,
+// COMMIT; per-batch work once before COMMIT. Events are inserted last, the first under a
+// transaction-scoped advisory lock of the writer's own (events.ts): a reader reads only up
+// to the position every write holding such a lock has left final, so it never sees a later
+// position before an earlier one (the live stream and Last-Event-ID never skip an event)
+// and writers never wait for each other's COMMIT. Statements are prepared (named,
 // sql.ts): each connection parses a text once.
 import type pgTypes from 'pg';
 import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterStats } from '../interfaces/db.js';
