@@ -34,18 +34,18 @@ export interface OpenOptions {
 }
 
 /** The store `target` names, opened and migrated: the one place the implementation is chosen. */
-async function openStore(target: DbTarget): Promise<Store> {
+async function openStore(target: DbTarget, env: Env): Promise<Store> {
   if (target.kind === 'sqlite') return openSqliteStore(target.file);
   // Loaded only when chosen: a SQLite command never loads the pg driver.
   const { openPostgresStore } = await import('../store/postgres/index.js');
-  return openPostgresStore(target.url);
+  return openPostgresStore(target.url, env);
 }
 
 export async function openPlatform(opts: OpenOptions): Promise<Platform> {
   const env = opts.env ?? process.env;
   checkEnv(env);
   const target: DbTarget = typeof opts.db === 'string' ? parseDbTarget(opts.db) : opts.db;
-  const db = await openStore(target);
+  const db = await openStore(target, env);
   const clock = new DbClock(db);
   await clock.refresh();
   return {

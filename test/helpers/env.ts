@@ -10,16 +10,19 @@ process.env.TZ = 'UTC';
 delete process.env.CI;
 delete process.env.CONTINUOUS_INTEGRATION;
 
-/** `fn` run with `vars` set in process.env (a store reads its settings when opened), the old values put back after. */
-export async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+/** `fn` run with `vars` set in process.env (undefined: unset), the old values put back after: for code that reads the process's own environment, as `payctl/testing` does. */
+export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await fn();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
+  const put = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  };
+  put(vars);
+  try {
+    return await fn();
+  } finally {
+    put(saved);
   }
 }

@@ -7,9 +7,9 @@ import path from 'node:path';
 import type { Store } from '../../src/store/interfaces/db.js';
 import { isPgUrl } from './platform.js';
 
-/** The database opened as a store of its own (migrated, as `openPlatform` would find it). */
-export async function openStore(db: string): Promise<Store> {
-  if (isPgUrl(db)) return (await import('../../src/store/postgres/index.js')).openPostgresStore(db);
+/** The database opened as a store of its own (migrated, as `openPlatform` would find it); a PostgreSQL store's settings read from `env`. */
+export async function openStore(db: string, env: Record<string, string | undefined> = process.env): Promise<Store> {
+  if (isPgUrl(db)) return (await import('../../src/store/postgres/index.js')).openPostgresStore(db, env);
   return (await import('../../src/store/sqlite/index.js')).openSqliteStore(db);
 }
 

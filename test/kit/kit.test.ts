@@ -1,7 +1,7 @@
 // payctl/testing end to end against a real `payctl serve` it starts itself: sandboxes,
 // the filled paths and chosen keys of request and client, the clock, faults, and the
 // webhook collector (verification, globs, duplicates, a forged delivery, timeouts).
-import '../helpers/env.js';
+import { withEnv } from '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPayctl, type DemoIds, type Payctl, type Sandbox } from '../../src/testing/index.js';
@@ -192,20 +192,13 @@ test('a running server: by url and admin token, or PAYCTL_URL and PAYCTL_ADMIN_T
   await sb.drop();
   await shared.stop();
   assert.equal((await fetch(`${payctl.url}/health`)).status, 200);
-  const saved = { url: process.env[ENV.testingUrl], token: process.env[ENV.adminToken] };
-  try {
-    process.env[ENV.testingUrl] = payctl.url;
-    delete process.env[ENV.adminToken];
-    await assert.rejects(startPayctl(), /needs its sandbox admin token: pass adminToken or set PAYCTL_ADMIN_TOKEN/);
-    process.env[ENV.adminToken] = payctl.adminToken;
+  await withEnv({ [ENV.testingUrl]: payctl.url, [ENV.adminToken]: undefined }, () =>
+    assert.rejects(startPayctl(), /needs its sandbox admin token: pass adminToken or set PAYCTL_ADMIN_TOKEN/),
+  );
+  await withEnv({ [ENV.testingUrl]: payctl.url, [ENV.adminToken]: payctl.adminToken }, async () => {
     const fromEnv = await startPayctl();
     assert.equal(fromEnv.url, payctl.url);
     await (await fromEnv.sandbox()).drop();
-  } finally {
-    for (const [name, value] of [[ENV.testingUrl, saved.url], [ENV.adminToken, saved.token]] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+  });
   await assert.rejects(startPayctl({ url: 'http://127.0.0.1:9', adminToken: 'padm_x', readyTimeout: 300 }), /payctl at http:\/\/127\.0\.0\.1:9 is not ready after 300 ms/);
 });

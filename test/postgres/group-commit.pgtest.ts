@@ -5,7 +5,6 @@
 // its own, so the others commit once and the failing one gets its own error. One lane
 // here, so that the writes queued behind the first are one batch for certain. Runs only
 // in the PostgreSQL pass (test/run-postgres.ts).
-import { withEnv } from '../helpers/env.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
@@ -15,7 +14,7 @@ import { tempDbPath } from '../helpers/platform.js';
 let db: PgDatabase;
 
 before(async () => {
-  db = (await withEnv({ PAYCTL_PG_WRITERS: '1' }, () => openPostgresStore(tempDbPath()))) as PgDatabase;
+  db = (await openPostgresStore(tempDbPath(), { PAYCTL_PG_WRITERS: '1' })) as PgDatabase;
   await db.pool.query('CREATE TABLE gc_rows (id text PRIMARY KEY, n bigint NOT NULL)');
 });
 after(async () => {

@@ -4,7 +4,6 @@
 // PAYCTL_PG_LANE_WAIT_MS for one, as behind a write stuck on a row lock another
 // connection holds. PAYCTL_PG_LANE_WAIT_MS=0 opens them as soon as a write is queued.
 // Runs only in the PostgreSQL pass (test/run-postgres.ts).
-import { withEnv } from '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
@@ -15,7 +14,7 @@ import { tempDbPath } from '../helpers/platform.js';
 /** A store on a new database with four lanes at most, opened after `waitMs`. */
 async function openStore(waitMs: number): Promise<{ db: PgDatabase; url: string }> {
   const url = tempDbPath();
-  const db = (await withEnv({ PAYCTL_PG_WRITERS: '4', PAYCTL_PG_LANE_WAIT_MS: String(waitMs) }, () => openPostgresStore(url))) as PgDatabase;
+  const db = (await openPostgresStore(url, { PAYCTL_PG_WRITERS: '4', PAYCTL_PG_LANE_WAIT_MS: String(waitMs) })) as PgDatabase;
   await db.pool.query('CREATE TABLE lane_rows (id text PRIMARY KEY, n bigint NOT NULL)');
   return { db, url };
 }

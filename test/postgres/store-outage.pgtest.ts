@@ -4,7 +4,6 @@
 // mid-write (pg_terminate_backend) costs the client nothing; a COMMIT whose answer is
 // lost is resolved through the Idempotency-Key record; a server started before its
 // database waits for it. Runs only in the PostgreSQL pass (test/run-postgres.ts).
-import { withEnv } from '../helpers/env.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -114,7 +113,7 @@ test('a connection ended by the server just as the pool hands it out (the FATAL 
   // under load): the pool took its idle listener off at checkout and called back inside
   // the same parse of the packet, so the error came with no listener and ended the process.
   // Lanes opened at once (not after PAYCTL_PG_LANE_WAIT_MS): four writes at once take four connections.
-  const store = await withEnv({ PAYCTL_PG_LANE_WAIT_MS: '0' }, () => openStore(proxy.url(db)));
+  const store = await openStore(proxy.url(db), { ...process.env, PAYCTL_PG_LANE_WAIT_MS: '0' });
   try {
     proxy.endNextAtReady = true;
     // More reads at once than idle connections: the pool opens new ones, the first is ended at once.

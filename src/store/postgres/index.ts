@@ -35,9 +35,10 @@ export function pgLaneWaitMs(env: Env = process.env): number {
   return envInteger(env, ENV.pgLaneWaitMs);
 }
 
-export async function openPostgresStore(url: string): Promise<Store> {
+/** The store at `url`, its settings (writers, lane wait) read from `env`: the platform's, or the process's. */
+export async function openPostgresStore(url: string, env: Env = process.env): Promise<Store> {
   await ensureDatabase(url);
-  const writers = pgWriters();
+  const writers = pgWriters(env);
   const pool = new pg.Pool({
     connectionString: url,
     max: Math.max(POOL_SIZE, writers + READ_CONNECTIONS),
@@ -62,7 +63,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // with no listener at all — an uncaught exception. Every connection keeps this one; the
   // query that then finds it unusable fails and is classified (src/store/errors.ts).
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers, pgLaneWaitMs());
+  const db = new PgDatabase(pool, redactUrl(url), postgresRepositories, new PgNotices({ connectionString: url }), new PgSharedState(pool), writers, pgLaneWaitMs(env));
   try {
     const { to } = await migratePg(db);
     db.schemaVersion = to;
