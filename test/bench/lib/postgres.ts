@@ -90,9 +90,12 @@ export async function vacuum(url: string): Promise<void> {
   await c.connect();
   try {
     await c.query('VACUUM (ANALYZE)');
-    const { rows } = await c.query<{ t: string }>(`SELECT format('%I.%I', schemaname, relname) AS t FROM pg_stat_user_tables`);
-    // (A partitioned table takes no such setting: its partitions do.)
-    for (const { t } of rows) await c.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`).catch(() => undefined);
+    // Plain tables only: a partitioned table takes no such setting (its partitions do).
+    const { rows } = await c.query<{ t: string }>(
+      `SELECT format('%I.%I', n.nspname, c.relname) AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`,
+    );
+    for (const { t } of rows) await c.query(`ALTER TABLE ${t} SET (autovacuum_enabled = false)`);
   } finally {
     await c.end();
   }
