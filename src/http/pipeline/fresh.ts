@@ -8,11 +8,8 @@ import { configCache } from '../../store/config-cache.js';
 
 /** Read both, set the platform clock's offset and check the configuration cache; resolves to the configuration version seen. */
 export async function readFresh(p: Platform): Promise<number> {
-  if (!(p.clock instanceof DbClock)) {
-    // Only a platform opened by openPlatform is served; any other clock reads its own.
-    const [version] = await Promise.all([configCache(p.db).check(p.db), p.clock.refresh()]);
-    return version;
-  }
+  // The served platform is openPlatform's, whose clock is the database's (DbClock).
+  if (!(p.clock instanceof DbClock)) throw new Error('readFresh: the served platform has no DbClock (open it with openPlatform)');
   const { config, clockOffsetMs } = await p.db.repos.versions.configAndClock(p.db);
   p.clock.adopt(clockOffsetMs);
   return configCache(p.db).observe(config);
