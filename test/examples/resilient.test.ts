@@ -36,9 +36,16 @@ async function api(method: string, p: string, key: string, body?: unknown) {
   return json;
 }
 
+/**
+ * Each sandbox's clock starts at noon UTC of today: settlement runs at the daily cutoff
+ * (00:00 UTC), so a test that moves its clock an hour or two must not start just before
+ * midnight, or a `transaction.settled` it never asked for arrives whatever hour it runs.
+ */
+const NOON = `${new Date().toISOString().slice(0, 10)}T12:00:00Z`;
+
 /** A sandbox for one test, dropped when it ends. */
 async function sandbox(t: TestContext) {
-  const sb = await api('POST', '/sandboxes', ADMIN, { name: t.name });
+  const sb = await api('POST', '/sandboxes', ADMIN, { name: t.name, clock: NOON });
   t.after(() => api('DELETE', `/sandboxes/${sb.group_id}`, ADMIN));
   const client = paymentsClient({ url, groupId: sb.group_id, processorId: sb.processor_id, key: sb.keys.manage_transactions });
   const fault = (rule: Record<string, unknown>) => api('POST', `/sandboxes/${sb.group_id}/faults`, ADMIN, rule);
