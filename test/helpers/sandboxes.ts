@@ -16,6 +16,13 @@ export interface SandboxReply {
   [more: string]: unknown;
 }
 
+/**
+ * Noon UTC of today: a start for a sandbox clock that a test moves by minutes or hours,
+ * twelve hours from the daily settlement cutoff (00:00 UTC) either way, so the test sees
+ * no settlement it never asked for whatever hour it runs.
+ */
+export const noonToday = (): string => `${new Date().toISOString().slice(0, 10)}T12:00:00Z`;
+
 export async function newSandbox(s: TestServer, body: Record<string, unknown> = {}): Promise<SandboxReply> {
   const r = await s.call('POST', '/api/v1/sandboxes', { key: ADMIN, body });
   assert.equal(r.status, 201, r.text);

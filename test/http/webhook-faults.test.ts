@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ADMIN, newSandbox, type SandboxReply } from '../helpers/sandboxes.js';
+import { ADMIN, newSandbox, noonToday, type SandboxReply } from '../helpers/sandboxes.js';
 import { saleBody } from '../helpers/bodies.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { deliveriesSettled } from '../../src/services/webhooks/delivery-loop.js';
@@ -30,7 +30,8 @@ interface Setup {
 
 /** A sandbox with an endpoint to a receiver that verifies each message (400 when it does not). */
 async function setup(): Promise<Setup> {
-  const sb = await newSandbox(s);
+  // (Its clock moves by seconds to an hour: started at noon, it crosses no settlement cutoff.)
+  const sb = await newSandbox(s, { clock: noonToday() });
   let wh: Webhook | undefined;
   const verified: string[] = [];
   const rx = await startReceiver((r) => {
