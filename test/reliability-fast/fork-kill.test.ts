@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDbPath } from '../helpers/platform.js';
 import { httpJson, killHard, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
-import { ADMIN, dumpGroup } from '../helpers/sandboxes.js';
+import { ADMIN, dumpGroup, noonToday } from '../helpers/sandboxes.js';
 import { openPlatform } from '../../src/services/platform.js';
 import { assertIntact, openStore } from '../helpers/store.js';
 import type { Store } from '../../src/store/interfaces/db.js';
@@ -34,7 +34,9 @@ test('kill -9 in the middle of a fork: nothing half-copied, and the restarted se
   let keys: Record<string, string> = {};
   let announced = '';
   try {
-    const sb = (await httpJson(`${server.url}/api/v1/sandboxes`, 'POST', { key: ADMIN, body: { demo: true } })).body;
+    // Its clock at noon: a settlement cutoff (00:00 UTC) passed while the test runs would
+    // settle the source's demo sales after the fork copied them, and the counts would differ.
+    const sb = (await httpJson(`${server.url}/api/v1/sandboxes`, 'POST', { key: ADMIN, body: { demo: true, clock: noonToday() } })).body;
     source = sb.group_id;
     const seeder = await openStore(dbPath);
     try {
