@@ -15,6 +15,12 @@ let demo: { group_id: string; linked_account_id: string };
 before(async () => {
   db = tempDbPath();
   demo = await runCliJson(['init', '--demo'], { db });
+  // The platform clock on to the next noon UTC: the tests add up counts read by separate
+  // commands, and a settlement cutoff (00:00 UTC) passed between them would move rows.
+  const noon = new Date();
+  noon.setUTCHours(12, 0, 0, 0);
+  if (noon.getTime() <= Date.now()) noon.setUTCDate(noon.getUTCDate() + 1);
+  assert.equal((await runCli(['clock', 'set', noon.toISOString()], { db })).code, 0);
   // 3,000 rows over 8 months: about 2,250 in the default 6-month window.
   const seeded = await runCliJson(['dev', 'seed', '--transactions', '3000'], { db });
   assert.equal(seeded.transactions, 3000);
