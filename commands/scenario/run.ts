@@ -29,7 +29,7 @@ export default class ScenarioRun extends PayctlCommand {
     group: Flags.string({ description: 'run in this existing group instead of a fresh sandbox (a key is made for the run and revoked after)' }),
     reporter: Flags.string({ description: 'also write a report in this format', options: ['junit'] }),
     'reporter-file': Flags.string({ description: 'where --reporter writes', default: 'scenario-report.xml' }),
-    env: Flags.string({ description: `an environment variable the files may read as \${env.NAME} (repeatable); those named ${ENV_PREFIX}* need no flag`, multiple: true }),
+    env: Flags.string({ description: `an environment variable the files may read as \${env.NAME} (repeatable); those named ${ENV_PREFIX}* need no flag`, multiple: true, multipleNonGreedy: true }),
     'step-timeout': Flags.string({ description: 'how long a request, clock or fault step may take when it sets no timeout: (1s to 10m)', default: '30s' }),
     record: Flags.string({ description: "record the sandbox's calls while the file runs and write the scenario file they make here (one scenario file only)" }),
   };
