@@ -36,23 +36,23 @@ const MAX_WAIT_MS = 300_000;
 
 const label = z.string().max(200, { error: 'must be at most 200 characters' }).optional().describe('A label for the step in the output');
 
-const durationWithin = (maxMs: number) => (v: string): boolean => {
+const durationWithin = (minMs: number, maxMs: number) => (v: string): boolean => {
   try {
     const ms = parseDuration(v);
-    return ms >= 1000 && ms <= maxMs;
+    return ms >= minMs && ms <= maxMs;
   } catch {
     return false;
   }
 };
 const duration = (what: string) =>
-  z.string().max(40).refine(durationWithin(MAX_WAIT_MS), { error: `must be a duration from 1s to ${MAX_WAIT_MS / 1000}s, like 5s or 2m` }).describe(what);
+  z.string().max(40).refine(durationWithin(1, MAX_WAIT_MS), { error: `must be a duration from 1s to ${MAX_WAIT_MS / 1000}s, like 5s or 2m` }).describe(what);
 
 const STEP_TIMEOUT_RULE = `must be a duration from 1s to ${MAX_STEP_TIMEOUT_MS / 60_000}m, like 10s or 2m`;
 /** A step timeout (a step's `timeout:`, `--step-timeout`) in milliseconds, or the rule it breaks. */
 export function stepTimeoutMs(text: string): number | { error: string } {
-  return durationWithin(MAX_STEP_TIMEOUT_MS)(text) ? parseDuration(text) : { error: STEP_TIMEOUT_RULE };
+  return durationWithin(1000, MAX_STEP_TIMEOUT_MS)(text) ? parseDuration(text) : { error: STEP_TIMEOUT_RULE };
 }
-const stepTimeout = () => z.string().max(40).refine(durationWithin(MAX_STEP_TIMEOUT_MS), { error: STEP_TIMEOUT_RULE }).optional()
+const stepTimeout = () => z.string().max(40).refine(durationWithin(1000, MAX_STEP_TIMEOUT_MS), { error: STEP_TIMEOUT_RULE }).optional()
   .describe(`How long the step may take (default ${DEFAULT_STEP_TIMEOUT}, or the run's --step-timeout); a stream is read until then`);
 
 export const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE) (\S+)$/;
