@@ -50,6 +50,7 @@ export const POSTGRES_SUITE = [
   'cli/report.test.js',
   'cli/sandbox.test.js',
   'cli/scenario-recording.test.js',
+  'cli/scenario-safety.test.js',
   'cli/scenarios.test.js',
   'cli/serve-urls.test.js',
   'cli/transactions.test.js',

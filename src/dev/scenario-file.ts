@@ -2,14 +2,23 @@
 // with the line and column of every problem, all of them at once, before anything runs:
 // syntax errors (the yaml library's own positions), shape errors (the domain schema's
 // issues, placed at the node their path names) and references to names no earlier step
-// saves or to environment variables that are not set. The line of each step is kept for
-// the run's output ("step 4, line 17").
+// saves, to environment variables the run may not read (only those named with --env or
+// carrying the PAYCTL_SCENARIO_ prefix: a file is not trusted with the caller's whole
+// environment, whose admin token it could send anywhere), and repeats whose product or
+// total exceeds the bounds. Unknown keys get the nearest known one ("did you mean"). The
+// line of each step is kept for the run's output ("step 4, line 17").
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { closest } from '../lib/closest.js';
 import {
   BUILT_IN_SCOPES,
+  ENV_PREFIX,
+  envAllowed,
   envNames,
+  envRefs,
   kindOf,
+  MAX_REPEAT_PRODUCT,
+  MAX_STEP_RUNS,
   referencedNames,
   scenarioSchema,
   STEP_KINDS,
@@ -62,7 +71,13 @@ function keyNode(doc: Document, path: Path, key: string): Node | undefined {
   return pair && isScalar(pair.key) ? pair.key : undefined;
 }
 
-export function parseScenario(text: string, file = 'scenario'): LoadedScenario {
+export interface ParseOptions {
+  /** Environment variables the file may read besides the PAYCTL_SCENARIO_ ones (`--env NAME`). */
+  allowEnv?: readonly string[];
+}
+
+export function parseScenario(text: string, file = 'scenario', options: ParseOptions = {}): LoadedScenario {
+  const allowEnv = options.allowEnv ?? [];
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const at = (node: Node | undefined): { line: number; column: number } => {
@@ -83,7 +98,8 @@ export function parseScenario(text: string, file = 'scenario'): LoadedScenario {
     for (const issue of issues) {
       const path = [...base, ...(issue.path as Path)];
       if (issue.code === 'unrecognized_keys') {
-        for (const k of issue.keys) add([...path, k], `is not a field here${hintFor(k)}`, keyNode(doc, path, k));
+        const known = keysAt(base.length === 0 ? scenarioSchema : STEP_SCHEMAS[kindOf(readAt(data, base) as object) ?? 'request'], issue.path as Path);
+        for (const k of issue.keys) add([...path, k], `is not a field here${hintFor(k, known)}`, keyNode(doc, path, k));
       } else add(path, issue.message);
     }
   };
@@ -95,19 +111,22 @@ export function parseScenario(text: string, file = 'scenario'): LoadedScenario {
   const steps = isObject(data) ? data.steps : undefined;
   const lines = new Map<string, number>();
   const saved = new Set<string>();
+  // Steps the file runs in all (repeats counted out), reported once where it passes the bound.
+  let runs = 0;
+  let tooMany = false;
   if (isObject(data)) {
     if (!Array.isArray(steps) || steps.length === 0) add(['steps'], 'must be a list of at least one step');
-    else checkSteps(steps, ['steps']);
+    else checkSteps(steps, ['steps'], 1);
   }
 
-  function checkSteps(list: unknown[], base: Path): void {
+  function checkSteps(list: unknown[], base: Path, times: number): void {
     list.forEach((step, i) => {
       const path = [...base, i];
       lines.set(path.join('.'), at(nodeAt(doc, path)).line);
       if (!isObject(step)) return add(path, `must be a step: a mapping with one of ${STEP_KINDS.join(', ')}`);
       const kinds = STEP_KINDS.filter((k) => k in step);
       if (kinds.length !== 1) {
-        const hint = Object.keys(step).map(hintFor).find(Boolean) ?? '';
+        const hint = Object.keys(step).map((k) => hintFor(k, STEP_KINDS)).find(Boolean) ?? '';
         return add(path, kinds.length === 0 ? `must have one of ${STEP_KINDS.join(', ')}${hint}` : `has ${kinds.join(' and ')}: one kind per step`);
       }
       const kind = kindOf(step)!;
@@ -115,15 +134,31 @@ export function parseScenario(text: string, file = 'scenario'): LoadedScenario {
         const { steps: inner, ...rest } = step;
         const r = STEP_SCHEMAS.repeat.safeParse({ ...rest, steps: [{ clock: { advance: '1s' } }] });
         if (!r.success) addIssues(r.error.issues, path);
+        const product = times * (r.success ? (step.repeat as number) : 1);
+        if (product > MAX_REPEAT_PRODUCT) {
+          return add([...path, 'repeat'], `runs its steps ${product} times with the repeats around it; nested repeats run at most ${MAX_REPEAT_PRODUCT} times in product`);
+        }
         if (!Array.isArray(inner) || inner.length === 0) add([...path, 'steps'], 'must be a list of at least one step');
-        else checkSteps(inner, [...path, 'steps']);
+        else checkSteps(inner, [...path, 'steps'], product);
         return;
+      }
+      runs += times;
+      if (runs > MAX_STEP_RUNS && !tooMany) {
+        tooMany = true;
+        add(path, `makes the file run more than ${MAX_STEP_RUNS} steps (repeats counted out); a file runs at most ${MAX_STEP_RUNS}`);
       }
       const r = STEP_SCHEMAS[kind].safeParse(step);
       if (!r.success) addIssues(r.error.issues, path);
       for (const name of referencedNames(step)) {
         if (!(BUILT_IN_SCOPES as readonly string[]).includes(name) && !saved.has(name)) {
           add(path, `refers to \${${name}…}, which no step before it saves (save: ${name})`);
+        }
+      }
+      for (const ref of new Set(envRefs(step))) {
+        const name = ref.slice(1);
+        if (!/^\.[^.]+$/.test(ref)) add(path, `refers to \${env${ref}}: an environment variable is read by its name alone, \${env.NAME}`);
+        else if (!envAllowed(name, allowEnv)) {
+          add(path, `refers to \${env.${name}}, which this run may not read: pass --env ${name} to allow it, or name the variable ${ENV_PREFIX}${name}`);
         }
       }
       if (kind === 'request' && typeof step.save === 'string') saved.add(step.save);
@@ -134,16 +169,34 @@ export function parseScenario(text: string, file = 'scenario'): LoadedScenario {
   return { scenario: parsed, lines };
 }
 
-/** Environment variables a scenario refers to that `env` lacks (checked before the run). */
+/** Environment variables a scenario refers to that `env` lacks (checked before the run; the names were allowed by parseScenario). */
 export function missingEnv(loaded: LoadedScenario, env: NodeJS.ProcessEnv): string[] {
   return [...new Set(envNames(loaded.scenario.steps))].filter((n) => env[n] === undefined);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const hintFor = (key: string): string => {
-  const near = STEP_KINDS.find((k) => k !== key && (k.startsWith(key) || key.startsWith(k) || k.replace('_', '') === key.replace('_', '')));
+const hintFor = (key: string, known: readonly string[]): string => {
+  const near = closest(key, known.filter((k) => k !== key)) ?? known.find((k) => k !== key && key.startsWith(k));
   return near ? ` (did you mean ${near}?)` : '';
 };
+
+const readAt = (data: unknown, path: Path): unknown => path.reduce<unknown>((v, k) => (v as Record<string | number, unknown> | undefined)?.[k], data);
+
+/** The field names of the object `schema` has at `path` (through optionals, arrays and unions), for "did you mean". */
+function keysAt(schema: z.ZodType, path: Path): string[] {
+  let s: z.ZodType | undefined = schema;
+  const unwrap = (t: z.ZodType): z.ZodType => (t instanceof z.ZodOptional || t instanceof z.ZodNullable ? unwrap(t.unwrap() as z.ZodType) : t);
+  for (const part of path) {
+    s = s && unwrap(s);
+    if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    else if (s instanceof z.ZodObject) s = s.shape[String(part)] as z.ZodType | undefined;
+    else return [];
+  }
+  s = s && unwrap(s);
+  if (s instanceof z.ZodObject) return Object.keys(s.shape);
+  if (s instanceof z.ZodUnion) return [...new Set((s.options as z.ZodType[]).flatMap((o) => keysAt(o, [])))];
+  return [];
+}
 
 export type { Step };

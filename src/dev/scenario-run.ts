@@ -3,12 +3,18 @@
 // checked; the run stops at the first failed step (later steps would only fail on what
 // it did not make). It is a client like any integration: it holds the sandbox's keys and
 // talks HTTP, so the same file runs against `payctl serve` here or a server elsewhere.
+// Every call stays on that server (a path that would leave it is refused, redirects are
+// not followed), carries the step's deadline, and ends: a stream is read until the step
+// has what it expects or its timeout.
 import { performance } from 'node:perf_hooks';
 import {
+  DEFAULT_STEP_TIMEOUT,
   DEFAULT_WAIT,
   kindOf,
   REQUEST_LINE,
+  resolvePath,
   resolveRefs,
+  stepTimeoutMs,
   subsetMismatches,
   typeMatches,
   ReferenceError,
@@ -18,6 +24,8 @@ import {
   type Step,
 } from '../domain/scenarios.js';
 import { parseDuration } from '../domain/time.js';
+import { urlOnServer } from '../domain/scenario-paths.js';
+import { readEventStream, type StreamMessage } from './scenario-stream.js';
 import type { Permission } from '../domain/permissions.js';
 import { defaultKey, type KeyChoice } from './route-keys.js';
 import type { LoadedScenario } from './scenario-file.js';
@@ -36,7 +44,10 @@ export interface RunTarget {
   url: string;
   sandbox: SandboxHandle;
   adminToken?: string;
-  env?: NodeJS.ProcessEnv;
+  /** The environment variables the file may read as ${env.NAME} (only those: see scenario-file.ts). */
+  env?: Record<string, string>;
+  /** A step's timeout when it sets none (default 30s). */
+  stepTimeoutMs?: number;
   /** Record the sandbox's calls while the steps run (the result carries the scenario file they make). */
   record?: boolean;
   /** Webhooks received by the run's receiver (expect_webhooks); absent when the run has none. */
@@ -45,7 +56,7 @@ export interface RunTarget {
 
 /** What expect_webhooks reads: the verified deliveries so far, and a wait for more. */
 export interface WebhookSource {
-  /** Called at the first expect_webhooks step: make the endpoint that delivers to the receiver. */
+  /** Called before the first step when the file has an expect_webhooks step: make the endpoint that delivers to the receiver. */
   start(call: (method: string, path: string, body: unknown, key: KeyChoice) => Promise<ApiAnswer>): Promise<void>;
   received(): Array<{ type: string; [k: string]: unknown }>;
 }
@@ -88,6 +99,11 @@ class StepFailure extends Error {
 }
 
 const POLL_MS = 100;
+const DEFAULT_TIMEOUT_MS = stepTimeoutMs(DEFAULT_STEP_TIMEOUT) as number;
+
+/** Whether a step (or one inside a repeat) is of `kind`. */
+const hasStep = (steps: Step[], kind: string): boolean => steps.some((st) => kindOf(st) === kind || ('repeat' in st && hasStep(st.steps, kind)));
+const seconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)}s`;
 
 export async function runScenario(loaded: LoadedScenario, target: RunTarget, onStep: (r: StepResult) => void = () => {}): Promise<ScenarioResult> {
   const { scenario, lines } = loaded;
@@ -96,29 +112,67 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
   const scope: Record<string, unknown> = {
     demo: sandbox.demo,
     sandbox: { group_id: sandbox.group_id, linked_account_id: sandbox.linked_account_id, processor_id: sandbox.processor_id },
-    env: { ...(target.env ?? process.env) },
+    env: { ...(target.env ?? {}) },
   };
   const results: StepResult[] = [];
-  let webhooksStarted = false;
+  const runTimeout = target.stepTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  /** The running step's deadline, and its timeout (for the message when it passes). */
+  let deadline = { signal: AbortSignal.timeout(runTimeout), ms: runTimeout };
 
-  /** An API call; `own` marks the runner's own calls (event polling, clock catch-up, the recording), which a recording leaves out. */
-  const call = async (method: string, path: string, body: unknown, key: KeyChoice, headers: Record<string, string> = {}, own = false): Promise<ApiAnswer> => {
+  /**
+   * An API call; `own` marks the runner's own calls (event polling, clock catch-up, the
+   * recording), which a recording leaves out. A stream answer is read until `enough` holds
+   * or the step's deadline, its messages being the body.
+   */
+  const call = async (
+    method: string,
+    path: string,
+    body: unknown,
+    key: KeyChoice,
+    headers: Record<string, string> = {},
+    own = false,
+    enough: (messages: StreamMessage[]) => boolean = () => false,
+  ): Promise<ApiAnswer> => {
+    const url = urlOnServer(path, target.url);
+    if (!(url instanceof URL)) throw new StepFailure(url.error);
     const auth = key === 'none' ? undefined : key === 'admin' ? target.adminToken : sandbox.keys[key];
     if (key !== 'none' && auth === undefined) throw new StepFailure(key === 'admin' ? 'this step needs the sandbox admin token (--admin-token or PAYCTL_ADMIN_TOKEN)' : `the sandbox has no ${key} key`);
     const has = (h: string) => Object.keys(headers).some((k) => k.toLowerCase() === h);
-    const res = await fetch(new URL(path, target.url), {
-      method,
-      headers: {
-        ...(auth !== undefined && !has('authorization') ? { Authorization: auth } : {}),
-        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        // Names the sandbox on public calls (tokenize, pay pages) too, so a recording of it has them.
-        'Payctl-Sandbox': sandbox.group_id,
-        ...(own ? { 'Payctl-Record': 'off' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
+    const { signal } = deadline;
+    const timedOut = () =>
+      new StepFailure(`no answer within ${seconds(deadline.ms)} (the step's timeout: set timeout: on the step, or --step-timeout for the run; at most 10m)`);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        signal,
+        // A redirect would be followed with the step's headers; the server under test is the only host a step talks to.
+        redirect: 'manual',
+        method,
+        headers: {
+          ...(auth !== undefined && !has('authorization') ? { Authorization: auth } : {}),
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          // Names the sandbox on public calls (tokenize, pay pages) too, so a recording of it has them.
+          'Payctl-Sandbox': sandbox.group_id,
+          ...(own ? { 'Payctl-Record': 'off' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch (err) {
+      if (signal.aborted) throw timedOut();
+      throw err;
+    }
+    if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const { messages, text } = await readEventStream(res, signal, enough);
+      return { status: res.status, body: messages, text };
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      if (signal.aborted) throw timedOut();
+      throw err;
+    }
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -133,6 +187,10 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     const r = await call('POST', recordingPath, undefined, 'manage_transactions', {}, true);
     if (r.status !== 201) throw new Error(`starting the recording answered ${r.status}: ${r.text.slice(0, 300)}`);
   }
+  // The receiver is made before the first step, so expect_webhooks sees every webhook
+  // since the run began, wherever the step stands.
+  const webhooks = hasStep(scenario.steps, 'expect_webhooks') ? target.webhooks : undefined;
+  if (webhooks) await webhooks.start((m, p, b, k) => call(m, p, b, k, {}, true));
 
   /** The ids of the sandbox's events so far: expectations count events after the run started. */
   const before = new Set((await allEvents()).map((e) => e.id));
@@ -156,17 +214,18 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
 
   async function runRequest(step: Extract<Step, { request: string }>): Promise<string> {
     const [, method, rawPath] = REQUEST_LINE.exec(step.request)!;
-    const path = fillPath(String(resolveRefs(rawPath, scope)));
+    const path = fillPath(resolvePath(rawPath!, scope));
     const body = step.body === undefined ? undefined : resolveRefs(step.body, scope);
     const headers = step.headers ? (resolveRefs(step.headers, scope) as Record<string, string>) : {};
     const key = step.key ?? (await defaultKey(method!, path));
-    const answer = await call(method!, path, body, key, headers);
+    const wanted = step.expect?.body === undefined ? undefined : resolveRefs(step.expect.body, scope);
+    const answer = await call(method!, path, body, key, headers, false, (messages) => wanted !== undefined && subsetMismatches(wanted, messages).length === 0);
     const expected = step.expect?.status;
     if (expected !== undefined ? answer.status !== expected : answer.status < 200 || answer.status > 299) {
       throw new StepFailure(`${method} ${rawPath} answered ${answer.status}`, [{ path: 'status', expected: expected ?? '2xx', got: answer.status }, ...errorOf(answer)]);
     }
-    if (step.expect?.body !== undefined) {
-      const mismatches = subsetMismatches(resolveRefs(step.expect.body, scope), answer.body);
+    if (wanted !== undefined) {
+      const mismatches = subsetMismatches(wanted, answer.body);
       if (mismatches.length > 0) throw new StepFailure(`${method} ${rawPath} answered ${answer.status}, not the expected body`, mismatches);
     }
     if (step.save) scope[step.save] = answer.body;
@@ -180,6 +239,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     let state = r.body as { now: string; catch_up?: { status: string } };
     while (state.catch_up?.status === 'running') {
       await sleep(POLL_MS);
+      if (deadline.signal.aborted) throw new StepFailure(`the clock was still catching up after ${seconds(deadline.ms)} (the step's timeout: set timeout: on the step, or --step-timeout)`);
       state = (await call('GET', `/api/v1/sandboxes/${sandbox.group_id}/clock`, undefined, 'manage_transactions', {}, true)).body as typeof state;
     }
     return `clock ${JSON.stringify(move).replace(/[{}"]/g, '')} → ${state.now}`;
@@ -242,6 +302,11 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
       return true;
     }
     const t0 = performance.now();
+    const own = 'timeout' in step && typeof step.timeout === 'string' ? (stepTimeoutMs(step.timeout) as number) : undefined;
+    // An expectation waits as long as it says; its step's deadline leaves each poll the run's timeout on top.
+    const waits = 'expect_events' in step ? step.expect_events : 'expect_webhooks' in step ? step.expect_webhooks : [];
+    const ms = (own ?? runTimeout) + Math.max(0, ...waits.map((e) => parseDuration(e.timeout ?? DEFAULT_WAIT)));
+    deadline = { signal: AbortSignal.timeout(ms), ms: own ?? runTimeout };
     const result: StepResult = { path, line: lines.get(path) ?? 0, kind, title: step.name ?? kind, ok: true, ms: 0 };
     if (rep) result.title += ` #${Number(rep.index) + 1}`;
     try {
@@ -251,13 +316,8 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
       else if ('fault' in step) done = await runFault(step);
       else if ('expect_events' in step) done = await runExpect(step.expect_events, newEvents, 'events');
       else {
-        const source = target.webhooks;
-        if (!source) throw new StepFailure('expect_webhooks needs the run\'s webhook receiver');
-        if (!webhooksStarted) {
-          await source.start((m, p, b, k) => call(m, p, b, k, {}, true));
-          webhooksStarted = true;
-        }
-        done = await runExpect((step as Extract<Step, { expect_webhooks: unknown }>).expect_webhooks, async () => source.received(), 'webhooks');
+        if (!webhooks) throw new StepFailure('expect_webhooks needs the run\'s webhook receiver');
+        done = await runExpect((step as Extract<Step, { expect_webhooks: unknown }>).expect_webhooks, async () => webhooks.received(), 'webhooks');
       }
       result.message = done;
       if (step.name) result.title = `${step.name}${rep ? ` #${Number(rep.index) + 1}` : ''}`;
@@ -284,6 +344,7 @@ export async function runScenario(loaded: LoadedScenario, target: RunTarget, onS
     }
   }
   let recording: string | undefined;
+  deadline = { signal: AbortSignal.timeout(runTimeout), ms: runTimeout };
   if (target.record) {
     await call('DELETE', recordingPath, undefined, 'manage_transactions', {}, true);
     recording = (await call('GET', `${recordingPath}?format=scenario`, undefined, 'manage_transactions', {}, true)).text;

@@ -4,10 +4,12 @@
 // become steps (`recordingToScenario`): literal ids become `${name.id}` references to
 // the step whose answer first carried them, the sandbox's own ids `{group_id}` and its
 // demo's `${demo.*}`, clock moves and fault rules become steps of their own, and every
-// recorded status an `expect`.
+// recorded status an `expect`. Recorded text is written with `${` escaped (`$${`), so a
+// replay sends exactly what was recorded, never a reference the text happened to spell.
 import { z } from 'zod';
 import { testCards } from '../processor/test-cards.js';
 import { timestamp } from './strings.js';
+import { escapeText } from './scenario-text.js';
 
 export const REDACTED = '[redacted]';
 /** Fields never kept, whatever their value (a card's `number` and `cvv` below: elsewhere they are a phone number, a CVV check's result). */
@@ -77,12 +79,23 @@ const CLOCK_ROUTE = 'POST /api/v1/sandboxes/:group_id/clock';
 const FAULT_ROUTE = 'POST /api/v1/sandboxes/:group_id/faults';
 const WEBHOOK_FAULT_ROUTE = 'POST /api/v1/groups/:group_id/webhook_endpoints/:endpoint_id/faults';
 export const TOKENIZE_ROUTE = 'POST /api/v1/tokens';
+/** A stream changes nothing and has no end: a replay reads events with expect_events instead. */
+const STREAM_ROUTE = 'GET /api/v1/groups/:group_id/events/stream';
 
 /** The fixed test token a minted card token stands for (the same test card), else tok_visa. */
 function fixedTokenFor(answer: unknown): string {
   const card = (answer as { card?: { first_six?: string; last_four?: string } } | null)?.card;
   const match = testCards().cards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
   return match?.token ?? ((answer as { type?: string } | null)?.type === 'bank_account' ? 'tok_ach' : 'tok_visa');
+}
+
+/** A path segment as its id reads (a malformed %-escape is kept as it came). */
+function decodedSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
 }
 
 const singular = (s: string) => s.replace(/-/g, '_').replace(/ies$/, 'y').replace(/s$/, '');
@@ -110,7 +123,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
       if (tok) return tok;
       const r = refs.get(v);
       if (r?.name) used.add(r.name);
-      return r ? r.body : v;
+      return r ? r.body : escapeText(v);
     }
     if (Array.isArray(v)) return v.map(replace);
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
@@ -118,9 +131,9 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
   };
   const replacePath = (path: string) =>
     path.split('/').map((seg) => {
-      const r = refs.get(decodeURIComponent(seg));
+      const r = refs.get(decodedSegment(seg));
       if (r?.name) used.add(r.name);
-      return r ? r.path : seg;
+      return r ? r.path : escapeText(seg);
     }).join('/');
 
   const steps: Array<Record<string, unknown>> = [];
@@ -132,6 +145,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
       if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer));
       continue;
     }
+    if (route === STREAM_ROUTE) continue;
     const ok = c.status >= 200 && c.status < 300;
     if (ok && route === CLOCK_ROUTE) {
       steps.push({ clock: replace(c.body) });
@@ -148,7 +162,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
     }
     const step: Record<string, unknown> = { request: `${c.method} ${replacePath(c.path)}` };
     if (c.body !== null && c.body !== undefined) step.body = replace(c.body);
-    if (c.headers && Object.keys(c.headers).length > 0) step.headers = c.headers;
+    if (c.headers && Object.keys(c.headers).length > 0) step.headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, escapeText(v)]));
     step.expect = { status: c.status };
     // The ids (and public slugs) this answer carries first are the ones later steps refer to by this step's name.
     if (ok && c.answer !== null && typeof c.answer === 'object' && !Array.isArray(c.answer)) {

@@ -4,12 +4,15 @@
 // data/scenario.schema.json) lets editors complete and check the same shape. A step is
 // told apart by its one kind key (request, clock, fault, expect_events, expect_webhooks,
 // repeat), so a problem is reported against that kind's fields, not "no union member".
-// Also the pure rules of a run: references (`${name.path}`), body subsets, event matches.
+// Also the pure rules of a run: references (`${name.path}`, `$${` for a literal `${`), the
+// bounds a file is held to before it runs (a request's path stays on the server under
+// test, repeats by their product, step timeouts), body subsets, event matches.
 import { z } from 'zod';
 import { apiFaultRuleSchema, webhookRuleFields } from './faults.js';
 import { moveClockSchema } from './sandboxes.js';
 import { instantSchema, parseDuration } from './time.js';
 import { PERMISSIONS } from './permissions.js';
+import { requestPathProblem } from './scenario-paths.js';
 
 export const STEP_KINDS = ['request', 'clock', 'fault', 'expect_events', 'expect_webhooks', 'repeat'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
@@ -18,30 +21,50 @@ export type StepKind = (typeof STEP_KINDS)[number];
 export const BUILT_IN_SCOPES = ['demo', 'sandbox', 'env', 'repeat'] as const;
 const SAVE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const MAX_REPEAT = 1000;
+/** Nested repeats multiply: the steps inside run the product of their counts times, at most this. */
+export const MAX_REPEAT_PRODUCT = 10_000;
+/** Steps a file runs in all, repeats counted out. */
+export const MAX_STEP_RUNS = 100_000;
+/** How long a request, clock or fault step may take by default, and the most a step or run may set. */
+export const DEFAULT_STEP_TIMEOUT = '30s';
+export const MAX_STEP_TIMEOUT_MS = 600_000;
+/** Environment variables with this prefix are readable as ${env.NAME} without --env NAME. */
+export const ENV_PREFIX = 'PAYCTL_SCENARIO_';
 /** How long an expectation of events or webhooks waits by default. */
 export const DEFAULT_WAIT = '5s';
 const MAX_WAIT_MS = 300_000;
 
 const label = z.string().max(200, { error: 'must be at most 200 characters' }).optional().describe('A label for the step in the output');
 
+const durationWithin = (minMs: number, maxMs: number) => (v: string): boolean => {
+  try {
+    const ms = parseDuration(v);
+    return ms >= minMs && ms <= maxMs;
+  } catch {
+    return false;
+  }
+};
 const duration = (what: string) =>
-  z.string().max(40).refine(
-    (v) => {
-      try {
-        const ms = parseDuration(v);
-        return ms > 0 && ms <= MAX_WAIT_MS;
-      } catch {
-        return false;
-      }
-    },
-    { error: `must be a duration from 1s to ${MAX_WAIT_MS / 1000}s, like 5s or 2m` },
-  ).describe(what);
+  z.string().max(40).refine(durationWithin(1, MAX_WAIT_MS), { error: `must be a duration from 1s to ${MAX_WAIT_MS / 1000}s, like 5s or 2m` }).describe(what);
 
-export const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE) (\/\S*)$/;
+const STEP_TIMEOUT_RULE = `must be a duration from 1s to ${MAX_STEP_TIMEOUT_MS / 60_000}m, like 10s or 2m`;
+/** A step timeout (a step's `timeout:`, `--step-timeout`) in milliseconds, or the rule it breaks. */
+export function stepTimeoutMs(text: string): number | { error: string } {
+  return durationWithin(1000, MAX_STEP_TIMEOUT_MS)(text) ? parseDuration(text) : { error: STEP_TIMEOUT_RULE };
+}
+const stepTimeout = () => z.string().max(40).refine(durationWithin(1000, MAX_STEP_TIMEOUT_MS), { error: STEP_TIMEOUT_RULE }).optional()
+  .describe(`How long the step may take (default ${DEFAULT_STEP_TIMEOUT}, or the run's --step-timeout); a stream is read until then`);
+
+export const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE) (\S+)$/;
 
 export const requestStepSchema = z.strictObject({
   name: label,
   request: z.string().regex(REQUEST_LINE, { error: 'must be a method and a path, like POST /api/v1/groups/{group_id}/transaction' })
+    .superRefine((v, ctx) => {
+      const path = REQUEST_LINE.exec(v)?.[2];
+      const problem = path === undefined ? undefined : requestPathProblem(pathTemplate(path));
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .describe('Method and path; {group_id}, {linked_account_id} and {processor_id} are the sandbox\'s, ${…} references are filled in'),
   body: z.unknown().optional().describe('The JSON body (references filled in; a whole-string reference keeps its type)'),
   headers: z.record(z.string(), z.string()).optional().describe('Extra request headers (Idempotency-Key, Payctl-Simulate, Authorization to replace the key)'),
@@ -52,11 +75,12 @@ export const requestStepSchema = z.strictObject({
     .optional().describe('Keep the answer body under this name for ${name.path} references in later steps'),
   expect: z.strictObject({
     status: z.number().int().min(100).max(599).optional().describe('The answer status (default: any 2xx)'),
-    body: z.unknown().optional().describe('A subset the answer body must contain: objects by key, arrays element by element'),
+    body: z.unknown().optional().describe('A subset the answer body must contain: objects by key, arrays element by element; for a stream, its messages'),
   }).optional(),
+  timeout: stepTimeout(),
 });
 
-export const clockStepSchema = z.strictObject({ name: label, clock: moveClockSchema.describe("Move the sandbox's clock (its due work runs)") });
+export const clockStepSchema = z.strictObject({ name: label, clock: moveClockSchema.describe("Move the sandbox's clock (its due work runs)"), timeout: stepTimeout() });
 
 export const webhookFaultStepSchema = z.strictObject({
   endpoint: z.string().describe('The webhook endpoint, usually a reference: ${hook.id}'),
@@ -66,6 +90,7 @@ export const webhookFaultStepSchema = z.strictObject({
 export const faultStepSchema = z.strictObject({
   name: label,
   fault: z.union([apiFaultRuleSchema, webhookFaultStepSchema]).describe('An API fault rule (docs/faults.md), or with endpoint a rule on that webhook endpoint'),
+  timeout: stepTimeout(),
 });
 
 export const eventExpectationSchema = z.strictObject({
@@ -83,7 +108,7 @@ export const expectEventsStepSchema = z.strictObject({
 export const expectWebhooksStepSchema = z.strictObject({
   name: label,
   expect_webhooks: z.array(eventExpectationSchema).min(1).max(100)
-    .describe('Webhooks delivered to the run\'s own verifying receiver (an endpoint for every event, made at the first such step), signatures checked'),
+    .describe('Webhooks delivered to the run\'s own verifying receiver (an endpoint for every event, made when the run starts), signatures checked'),
 });
 
 export type Step =
@@ -101,7 +126,8 @@ export interface RepeatStep {
 
 export const repeatStepSchema = z.strictObject({
   name: label,
-  repeat: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(MAX_REPEAT, { error: `must be at most ${MAX_REPEAT}` }).describe('Run steps this many times (${repeat.index} counts from 0)'),
+  repeat: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(MAX_REPEAT, { error: `must be at most ${MAX_REPEAT}` })
+    .describe(`Run steps this many times (\${repeat.index} counts from 0); nested repeats at most ${MAX_REPEAT_PRODUCT} times in product`),
   get steps() {
     return z.array(stepSchema).min(1).describe('The steps to repeat');
   },
@@ -150,29 +176,33 @@ export const kindOf = (step: object): StepKind | undefined => STEP_KINDS.find((k
 
 // --- references -------------------------------------------------------------------
 
-const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}/g;
+/** A reference, or `$${` (a literal `${`, so text can say `${` and a recording replays as it was). */
+const TOKEN = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}/g;
 const WHOLE_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\}$/;
+export { escapeText } from './scenario-text.js';
+
+/** Every reference in a value's strings, as [name, dotted path] (`${plan.id}` → ['plan', '.id']). */
+function* refsIn(value: unknown): Generator<[string, string]> {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(TOKEN)) if (m[1] !== undefined) yield [m[1], m[2] ?? ''];
+  } else if (Array.isArray(value)) for (const v of value) yield* refsIn(v);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) yield* refsIn(v);
+}
 
 /** The names a value refers to (`${plan.id}` → plan), for the check before a run. */
 export function referencedNames(value: unknown, out: Set<string> = new Set()): Set<string> {
-  if (typeof value === 'string') {
-    for (const m of value.matchAll(REF)) out.add(m[1]!);
-  } else if (Array.isArray(value)) for (const v of value) referencedNames(v, out);
-  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) referencedNames(v, out);
+  for (const [name] of refsIn(value)) out.add(name);
   return out;
 }
 
-export const envNames = (value: unknown): string[] => {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') {
-      for (const m of v.matchAll(REF)) if (m[1] === 'env' && m[2]) out.push(m[2].slice(1));
-    } else if (Array.isArray(v)) v.forEach(walk);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(value);
-  return out;
-};
+/** What follows `env` in each `${env…}` reference: `.HOME` for `${env.HOME}`, '' for a bare `${env}`. */
+export const envRefs = (value: unknown): string[] => [...refsIn(value)].filter(([name]) => name === 'env').map(([, path]) => path);
+
+/** The environment variable names a value reads (`${env.NAME}`). */
+export const envNames = (value: unknown): string[] => envRefs(value).filter((p) => /^\.[^.]+$/.test(p)).map((p) => p.slice(1));
+
+/** Whether a run may read an environment variable: named with --env, or carrying the scenario prefix. */
+export const envAllowed = (name: string, allowed: readonly string[]): boolean => allowed.includes(name) || name.startsWith(ENV_PREFIX);
 
 export class ReferenceError extends Error {}
 
@@ -189,20 +219,34 @@ function lookup(scope: Record<string, unknown>, name: string, path: string): unk
   return v;
 }
 
+const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** `text` with its references written in (each through `encode`) and `$${` read as `${`. */
+function fillText(text: string, scope: Record<string, unknown>, encode: (s: string) => string): string {
+  return text.replace(TOKEN, (token, name: string | undefined, path: string | undefined) => (name === undefined ? '${' : encode(asText(lookup(scope, name, path ?? '')))));
+}
+
 /** `value` with every `${name.path}` filled from `scope`; a string that is one whole reference takes the referenced value's type. */
 export function resolveRefs(value: unknown, scope: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_REF.exec(value);
     if (whole) return lookup(scope, whole[1]!, whole[2] ?? '');
-    return value.replace(REF, (_, name: string, path: string) => {
-      const v = lookup(scope, name, path ?? '');
-      return typeof v === 'string' ? v : JSON.stringify(v);
-    });
+    return fillText(value, scope, (s) => s);
   }
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, scope));
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, scope)]));
   return value;
 }
+
+/**
+ * A request's path with its references filled in, each value percent-encoded as one
+ * segment or query value: a value can never add `/`, `\`, `?` or `#`, so where the
+ * request goes is decided by the file's own text, which is checked before the run.
+ */
+export const resolvePath = (path: string, scope: Record<string, unknown>): string => fillText(path, scope, encodeURIComponent);
+
+/** A path as the check before a run sees it: each reference a plain segment, `$${` its literal `${`. */
+export const pathTemplate = (path: string): string => path.replace(TOKEN, (_, name: string | undefined) => (name === undefined ? '${' : 'ref'));
 
 // --- subsets ----------------------------------------------------------------------
 

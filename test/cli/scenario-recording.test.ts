@@ -30,7 +30,7 @@ before(async () => {
 });
 after(() => s.close());
 
-const run = (args: string[]) => runCli(['scenario', 'run', ...args, '--url', s.url, '--admin-token', ADMIN], { db: s.dbPath, env: { SIGNUP_FORM_ID: signupFormId } });
+const run = (args: string[]) => runCli(['scenario', 'run', ...args, '--url', s.url, '--admin-token', ADMIN, '--env', 'SIGNUP_FORM_ID'], { db: s.dbPath, env: { SIGNUP_FORM_ID: signupFormId } });
 const SECRETS = /sk_test_|sk_live_|whsec_|padm_|4111111111111111|4111 1111|"cvv": ?"\d{3,4}"|cvv: "?\d{3,4}/;
 
 for (const file of readdirSync(examples).filter((f) => f.endsWith('.yaml'))) {

@@ -27,7 +27,7 @@ before(async () => {
 });
 after(() => s.close());
 
-const run = (args: string[]) => runCli(['scenario', 'run', ...args, '--url', s.url, '--admin-token', ADMIN], { db: s.dbPath, env: { SIGNUP_FORM_ID: signupFormId } });
+const run = (args: string[]) => runCli(['scenario', 'run', ...args, '--url', s.url, '--admin-token', ADMIN, '--env', 'SIGNUP_FORM_ID'], { db: s.dbPath, env: { SIGNUP_FORM_ID: signupFormId } });
 const sandboxCount = async () => (await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.length;
 
 for (const file of readdirSync(examples).filter((f) => /\.ya?ml$/.test(f))) {
