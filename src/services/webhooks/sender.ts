@@ -131,7 +131,7 @@ export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: numbe
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(signing, r.event_id, timestamp, body),
       },
-      { timeoutMs, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
+      { timeoutMs, limits: RECEIVER_LIMITS, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
     );
   const res = await send();
   // duplicate: the same message (same webhook-id) once more after the first answer; the attempt is the first's.
