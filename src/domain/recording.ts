@@ -6,7 +6,6 @@
 // demo's `${demo.*}`, clock moves and fault rules become steps of their own, and every
 // recorded status an `expect`.
 import { z } from 'zod';
-import { testCards } from '../processor/test-cards.js';
 import { timestamp } from './strings.js';
 
 export const REDACTED = '[redacted]';
@@ -71,6 +70,8 @@ export interface RecordingContext {
   demo: Record<string, unknown> | null;
   /** The group's time when the recording started: the replay's sandbox clock. */
   started_at: string;
+  /** The test cards with their fixed tokens (data/test-cards.json, read by the caller: the domain does no I/O). */
+  test_cards: ReadonlyArray<{ number: string; token: string }>;
 }
 
 const CLOCK_ROUTE = 'POST /api/v1/sandboxes/:group_id/clock';
@@ -79,9 +80,9 @@ const WEBHOOK_FAULT_ROUTE = 'POST /api/v1/groups/:group_id/webhook_endpoints/:en
 export const TOKENIZE_ROUTE = 'POST /api/v1/tokens';
 
 /** The fixed test token a minted card token stands for (the same test card), else tok_visa. */
-function fixedTokenFor(answer: unknown): string {
+function fixedTokenFor(answer: unknown, testCards: RecordingContext['test_cards']): string {
   const card = (answer as { card?: { first_six?: string; last_four?: string } } | null)?.card;
-  const match = testCards().cards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
+  const match = testCards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
   return match?.token ?? ((answer as { type?: string } | null)?.type === 'bank_account' ? 'tok_ach' : 'tok_visa');
 }
 
@@ -129,7 +130,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
     if (route === TOKENIZE_ROUTE) {
       // The card typed is never recorded: the token minted stands for the fixed test token of the same card.
       const minted = (c.answer as { token?: string } | null)?.token;
-      if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer));
+      if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer, ctx.test_cards));
       continue;
     }
     const ok = c.status >= 200 && c.status < 300;

@@ -1,6 +1,6 @@
 // JSON numbers written with a fraction or an exponent (1.0, 1e2, 2.5E3) turn into
 // strings before parsing. JSON.parse would read `1e2` and `100.0` as the integer 100,
-// and DESIGN.md says an amount written so is a 400 naming the field: as a string, the
+// and docs/decisions.md#amounts says an amount written so is a 400 naming the field: as a string, the
 // zod schema of that field refuses it with its own path. Every number in this API is an
 // integer, so nothing valid is lost. Strings in the body are copied untouched.
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;

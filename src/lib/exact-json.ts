@@ -1,5 +1,5 @@
-// JSON with exact integers at any size. Sums of amounts may pass 2^53 (DESIGN.md
-// "Bounds"): they are bigints in memory, and JSON.stringify cannot write a bigint nor
+// JSON with exact integers at any size. Sums of amounts may pass 2^53 (docs/decisions.md
+// #amounts): they are bigints in memory, and JSON.stringify cannot write a bigint nor
 // JSON.parse read a literal beyond 2^53 without rounding it. `stringifyJson` writes a
 // bigint as a bare integer literal; `parseJson` reads an integer literal beyond the
 // safe range as a bigint. Everything else is JSON.stringify / JSON.parse unchanged (and

@@ -1,4 +1,4 @@
-// Long background jobs across a store outage (DESIGN.md "When the store fails": back by
+// Long background jobs across a store outage (docs/decisions.md#store-outage: back by
 // itself): a group's clock catch-up (src/services/clock/catch-up.ts, 30 days of daily
 // billing for 6 subscriptions, in chunks) and a sandbox fork (fork-run.ts, 10,000
 // customers, in chunks) are both under way — each answered 202 — when the store goes away

@@ -1,4 +1,4 @@
-// A request that met a store outage (DESIGN.md "When the store fails"): answered 503
+// A request that met a store outage (docs/decisions.md#store-outage): answered 503
 // store_unavailable with Retry-After, never 500. A write whose COMMIT went unanswered is
 // resolved first when it can be: its Idempotency-Key record (saved in the same
 // transaction as the work) is looked up for a few seconds; found, the request answers

@@ -308,7 +308,7 @@ export async function moveClock(
     if (status === 'forking') throw sandboxForking(groupId);
     if (status === 'importing') throw sandboxImporting(groupId);
     const current = base.now().getTime() + own;
-    // Never backwards, at most 10 years per request, within the supported years (DESIGN.md "Clock moves").
+    // Never backwards, at most 10 years per request, within the supported years (docs/decisions.md#clock-moves).
     const move = clockMoveTarget(current, input);
     if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
     const target = move.ms;
