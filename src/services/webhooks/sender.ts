@@ -18,7 +18,7 @@
 // batch's fast path); HMAC-SHA256 signatures with node:crypto (signing.ts: the replaced
 // secret too during a rotation's grace period); POSTs over lib/http1.ts's keep-alive
 // connections, pooled per endpoint. A delivery's CPU is the bench's limit:
-// BENCHMARKS.md, "Webhooks".
+// docs/benchmarks/webhooks.md.
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Store, WriteOptions } from '../../store/interfaces/db.js';
