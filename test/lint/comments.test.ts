@@ -52,3 +52,20 @@ test('the pattern finds the usual ways of naming an issue', () => {
   for (const line of ['// see issue 18', '// Issue #7: split the wizard', '/* fixes (#12) */', ' * #4: the old shape', '// GH-31']) assert.match(line, REFERENCE);
   for (const line of ['fill="#111"', 'issued by the platform', 'ctx.addIssue({ code })', '// spec 9']) assert.doesNotMatch(line, REFERENCE);
 });
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '').replace(/ /g, '-');
+
+test('every docs/decisions.md#anchor a source, command or test cites is a heading of the page', () => {
+  const headings = new Set(
+    readFileSync(path.join(packageRoot, 'docs', 'decisions.md'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('## '))
+      .map((l) => anchorOf(l.slice(3))),
+  );
+  const cited = linesMatching(/docs\/decisions\.md#/, ['src', 'commands', 'test', 'bin']).flatMap((line) => [...line.matchAll(/docs\/decisions\.md#([a-z0-9-]+)/g)].map((m) => ({ line, anchor: m[1]! })));
+  assert.ok(cited.length > 0);
+  assert.deepEqual(cited.filter((c) => !headings.has(c.anchor)).map((c) => c.line), []);
+  assert.equal(anchorOf('Tokens and card data'), 'tokens-and-card-data');
+  assert.equal(anchorOf('E-mail'), 'e-mail');
+});
