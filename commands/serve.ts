@@ -93,6 +93,8 @@ export default class Serve extends PayctlCommand {
       tickMs: flags.tick,
       settings: { payRateLimit: parseRateLimit(flags['pay-rate-limit']) },
       adminToken: flags['admin-token'],
+      // The demo scripts load only when a sandbox asks for them.
+      seedDemo: async (g, ids) => (await import('../src/dev/demo.js')).seedDemoInGroup(g, ids),
       ...(flags['metrics-port'] !== undefined ? { metrics: flags['metrics-port'] } : flags.metrics ? { metrics: true as const } : {}),
     }).catch((err: unknown) => {
       throw listenError(err, flags.host, flags.port, p);

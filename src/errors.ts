@@ -2,7 +2,6 @@
 // to fix it, mapped to an HTTP status and a CLI exit code in one place) and a bug
 // (anything else: a 500 without internals, or a one-line CLI error).
 import { z } from 'zod';
-import type { StoreUnavailable } from './store/errors.js';
 import { closest } from './lib/closest.js';
 
 export const ERROR_TYPES = [
@@ -68,18 +67,6 @@ export const rateLimited = (retryAfterSeconds: number, headers: Record<string, s
 
 export const unavailable = () =>
   new AppError(503, 'unavailable', 'the server is shutting down; retry shortly', undefined, { 'Retry-After': '1' });
-
-/** 503: the store is away (DESIGN.md "When the store fails"): the cause in words, and when to ask again. */
-export function storeUnavailable(outage: StoreUnavailable, idempotencyKey: boolean): AppError {
-  const retry = outage.commitUnknown
-    ? idempotencyKey
-      ? 'retry with the same Idempotency-Key: the answer is the original one if it was saved, and nothing is done twice'
-      : 'check whether it was saved before retrying (send an Idempotency-Key to make retries safe)'
-    : `retry in ${outage.retryAfterS}s`;
-  return new AppError(503, 'store_unavailable', `the store is unavailable: ${outage.words}; ${retry}`, undefined, {
-    'Retry-After': String(outage.retryAfterS),
-  });
-}
 
 /** The body of every error answer, for the OpenAPI document. */
 export const errorBodySchema = z

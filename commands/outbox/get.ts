@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { getOutbox } from '../../src/mail/outbox.js';
+import { getOutbox } from '../../src/services/mail/outbox.js';
 import type { OutboxEmail } from '../../src/domain/email.js';
 import { outboxDetails } from '../../src/render/outbox.js';
 

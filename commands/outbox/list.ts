@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
-import { listOutbox } from '../../src/mail/outbox.js';
+import { listOutbox } from '../../src/services/mail/outbox.js';
 import { EMAIL_KINDS, type OutboxEmail } from '../../src/domain/email.js';
 import { outboxTable } from '../../src/render/outbox.js';
 import { pageFooter } from '../../src/render/page-footer.js';

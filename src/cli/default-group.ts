@@ -1,5 +1,5 @@
 // The first group a newcomer makes becomes the profile's default group, so that every
-// later command works without --group (DESIGN.md "CLI conventions"). Used by
+// later command works without --group (docs/decisions.md#cli-conventions). Used by
 // `init --demo` and `group create`.
 import { adoptDefaultGroup } from '../config/profile.js';
 import { requireGroup } from '../services/groups/groups.js';

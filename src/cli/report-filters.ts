@@ -2,6 +2,7 @@
 // so two databases in one folder keep their own) and per group.
 import type { Platform } from '../services/platform.js';
 import type { BrowserFilters } from '../tui/report-browser.js';
+import { filterWords } from '../render/report.js';
 
 const keyOf = (groupId: string) => `report_browser.filters.${groupId}`;
 const FIELDS = ['statuses', 'brands', 'start', 'end'] as const;
@@ -32,11 +33,5 @@ export async function rememberFilters(p: Platform, groupId: string, f: BrowserFi
 
 /** Saved filters as one line of text, for the notice that drops them. */
 export function describeSaved(f: BrowserFilters): string {
-  const parts = [
-    f.statuses ? `status ${f.statuses.join(',')}` : '',
-    f.brands ? `brand ${f.brands.join(',')}` : '',
-    f.start ? `from ${f.start}` : '',
-    f.end ? `to ${f.end}` : '',
-  ].filter(Boolean);
-  return parts.join(', ') || 'none';
+  return filterWords(f).join(', ') || 'none';
 }

@@ -53,7 +53,7 @@ export const ENV_INTEGERS = {
    * flush) or read inside their transaction (a capture, a void) run beside one another —
    * once a write has waited PAYCTL_PG_LANE_WAIT_MS for a lane: lanes opened as soon as a
    * write was queued sold 0.72× (one server) and 0.58× (three) what lanes opened on need
-   * sold (BENCHMARKS.md "Lanes on need").
+   * sold (docs/benchmarks/postgresql.md, "Lanes on need").
    */
   [ENV.pgWriters]: [1, 32, 4],
   [ENV.pgLaneWaitMs]: [0, 10_000, 20],

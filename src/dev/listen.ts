@@ -5,8 +5,7 @@
 // resumes with Last-Event-ID: an outage of the server loses no event.
 import { randomBytes } from 'node:crypto';
 import { EventSource } from 'eventsource';
-import { EVENT_TYPES, type Event } from '../domain/events.js';
-import { objectId } from '../render/events.js';
+import { EVENT_TYPES, objectId, type Event } from '../domain/events.js';
 import { ATTEMPT_TIMEOUT_MS } from '../domain/webhooks.js';
 import { signatureHeader } from '../services/webhooks/signing.js';
 

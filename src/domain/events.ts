@@ -110,6 +110,12 @@ export const eventSchema = z
   .meta({ id: 'Event' });
 export type Event = z.output<typeof eventSchema>;
 
+/** The id of the object an event carries. */
+export function objectId(e: Pick<Event, 'data'>): string {
+  const id = (e.data.object as { id?: unknown }).id;
+  return typeof id === 'string' ? id : '';
+}
+
 export const eventListSchema = z
   .object({ data: z.object({ items: z.array(eventSchema), has_more: z.boolean() }) })
   .meta({ id: 'EventList' });

@@ -73,7 +73,7 @@ const instant = z.string().max(40, { error: 'must be at most 40 characters' }).r
 const count = (what: string) =>
   z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(MAX_N, { error: `must be at most ${MAX_N}` }).describe(what);
 
-// The API reads a number with a fraction as its text (src/http/json-numbers.ts: every
+// The API reads a number with a fraction as its text (src/lib/exact-json.ts, quoteNonIntegerNumbers: every
 // other number is an integer), so a rate comes as 0.25 or "0.25"; it is kept as a number.
 const RATE_TEXT = /^(0|1)(\.\d{1,9})?$/;
 const rate = z

@@ -1,4 +1,4 @@
-// Amounts are integers in minor units (cents). DESIGN.md "Bounds" is the rule: an amount
+// Amounts are integers in minor units (cents). docs/decisions.md#amounts is the rule: an amount
 // is 0..99,999,999,999 (11 digits), and every amount the platform makes (a request's,
 // a proration, an invoice total) is held to it here, in one place. Counts and other
 // whole numbers (quantities, durations, offsets) keep JSON's exact range 0..2^53-1.

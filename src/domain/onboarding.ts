@@ -92,7 +92,7 @@ export const MONTHLY_VOLUME_RANGES = [
 
 /** The deprecated fields that stand in for `underwriting` (Versioning 2). */
 export const LEGACY_FIELDS = ['average_monthly_transaction_volume', 'max_transaction_size', 'average_transaction_size'] as const;
-/** The spec sets no bound on representatives; ten is ours (DESIGN: arrays are bounded). */
+/** The spec sets no bound on representatives; ten is ours (arrays are bounded: docs/decisions.md#unknown-fields). */
 export const MAX_REPRESENTATIVES = 10;
 /** card present and in-person share below this: fulfillment questions apply. */
 export const IN_PERSON_THRESHOLD = 80;

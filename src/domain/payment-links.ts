@@ -1,5 +1,5 @@
 // Payment links: request and response shapes and the pure status rule. Spec: "Pay
-// Payment Link" (14), "Payment link" states, Authentication 2-6; DESIGN.md "Payment links".
+// Payment Link" (14), "Payment link" states, Authentication 2-6; docs/decisions.md#payment-links.
 // A link has a fixed amount, or none (an open-amount link: the payer names the amount
 // in the pay body). Stored statuses are available, paid and deactivated; `expired` is
 // derived from expires_at and the platform clock.

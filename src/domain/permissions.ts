@@ -1,4 +1,4 @@
-// The permission kinds of API keys (spec "Authentication", DESIGN.md "API keys").
+// The permission kinds of API keys (spec "Authentication", docs/decisions.md#api-keys).
 import { z } from 'zod';
 
 export const PERMISSIONS = [

@@ -7,7 +7,6 @@
 // recorded status an `expect`. Recorded text is written with `${` escaped (`$${`), so a
 // replay sends exactly what was recorded, never a reference the text happened to spell.
 import { z } from 'zod';
-import { testCards } from '../processor/test-cards.js';
 import { timestamp } from './strings.js';
 import { escapeText } from './scenario-text.js';
 
@@ -73,6 +72,8 @@ export interface RecordingContext {
   demo: Record<string, unknown> | null;
   /** The group's time when the recording started: the replay's sandbox clock. */
   started_at: string;
+  /** The test cards with their fixed tokens (data/test-cards.json, read by the caller: the domain does no I/O). */
+  test_cards: ReadonlyArray<{ number: string; token: string }>;
 }
 
 const CLOCK_ROUTE = 'POST /api/v1/sandboxes/:group_id/clock';
@@ -83,9 +84,9 @@ export const TOKENIZE_ROUTE = 'POST /api/v1/tokens';
 const STREAM_ROUTE = 'GET /api/v1/groups/:group_id/events/stream';
 
 /** The fixed test token a minted card token stands for (the same test card), else tok_visa. */
-function fixedTokenFor(answer: unknown): string {
+function fixedTokenFor(answer: unknown, testCards: RecordingContext['test_cards']): string {
   const card = (answer as { card?: { first_six?: string; last_four?: string } } | null)?.card;
-  const match = testCards().cards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
+  const match = testCards.find((c) => card && c.number.startsWith(card.first_six ?? '') && c.number.endsWith(card.last_four ?? ''));
   return match?.token ?? ((answer as { type?: string } | null)?.type === 'bank_account' ? 'tok_ach' : 'tok_visa');
 }
 
@@ -142,7 +143,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
     if (route === TOKENIZE_ROUTE) {
       // The card typed is never recorded: the token minted stands for the fixed test token of the same card.
       const minted = (c.answer as { token?: string } | null)?.token;
-      if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer));
+      if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer, ctx.test_cards));
       continue;
     }
     if (route === STREAM_ROUTE) continue;

@@ -1,4 +1,4 @@
-// Transaction reporting queries (spec 13, DESIGN.md "Reporting queries"): the query
+// Transaction reporting queries (spec 13, docs/decisions.md#reporting-queries): the query
 // string of GET …/transactions/reporting, normalised from its three array encodings,
 // checked by one zod schema, and resolved (defaults on the platform clock) into a
 // ReportQuery that the store turns into SQL. Pure: `now` is passed in.

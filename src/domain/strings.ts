@@ -1,4 +1,4 @@
-// Shared string bounds: every string is bounded (DESIGN.md "Unknown fields").
+// Shared string bounds: every string is bounded (docs/decisions.md#unknown-fields).
 import { z } from 'zod';
 
 export const DEFAULT_MAX = 5000;
@@ -23,5 +23,5 @@ export const customFields = z
 
 export const email = z.email({ error: 'must be a valid e-mail address' }).max(100, { error: 'must be at most 100 characters' });
 
-/** A timestamp in a response: RFC 3339, UTC with milliseconds (DESIGN.md "Identifiers"). */
+/** A timestamp in a response: RFC 3339, UTC with milliseconds (docs/decisions.md#identifiers). */
 export const timestamp = z.string().meta({ format: 'date-time', description: 'RFC 3339 timestamp, UTC with milliseconds' });

@@ -1,4 +1,4 @@
-// Time as people and clients type it, read in one place (DESIGN.md "Bounds"): every
+// Time as people and clients type it, read in one place (docs/decisions.md#time): every
 // instant and date the API and the CLI take goes through `readInstant` (or the zod
 // schemas built on it), so one set of rules holds everywhere:
 // - RFC 3339 date-times (`2027-01-01T00:00:00Z`, `…T09:30:00.250+02:00`; `t`/`z` and a
@@ -167,7 +167,7 @@ export function parseDuration(text: string): number {
 }
 
 // ---------------------------------------------------------------------------
-// Clock moves (DESIGN.md "Clock moves")
+// Clock moves (docs/decisions.md#clock-moves)
 
 /** One request moves a clock by at most this many calendar years. */
 export const MAX_CLOCK_MOVE_YEARS = 10;

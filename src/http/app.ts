@@ -5,6 +5,7 @@
 import http from 'node:http';
 import polka from 'polka';
 import type { Platform } from '../services/platform.js';
+import type { DemoSeeder } from '../services/sandboxes/sandboxes.js';
 import { allRoutes } from './routes/index.js';
 import { openAccessLog } from './access-log.js';
 import { RateLimits } from './rate-limit.js';
@@ -34,6 +35,8 @@ export interface ServerOptions {
   publicUrl?: string;
   /** `GET /metrics` (Prometheus text): on this server's port (`true`), or on a port of its own (a number; 0 picks one). Off when absent. */
   metrics?: true | number;
+  /** What fills a sandbox created with `demo: true` (src/dev/demo.ts's seedDemoInGroup, handed in from above); without it `demo` is refused. */
+  seedDemo?: DemoSeeder;
 }
 
 export interface RunningServer {
@@ -60,7 +63,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const releaseAdminToken = await shareAdminToken(adminToken, platform.db.shared);
   const runtime = new ServerRuntime(platform, opts.tickMs ?? 1000);
   const metrics = opts.metrics === undefined ? undefined : new Metrics(platform.db, storeWatch(platform.db));
-  const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}) };
+  const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}), ...(opts.seedDemo ? { seedDemo: opts.seedDemo } : {}) };
 
   const routes = allRoutes();
   const app = (polka as unknown as (o: object) => PolkaApp)({ onNoMatch: answerNoRoute(pipeline, routes) });

@@ -1,6 +1,6 @@
 // Request bodies: JSON only, at most 1 MiB, read without buffering more than that.
 import type { IncomingMessage } from 'node:http';
-import { quoteNonIntegerNumbers } from './json-numbers.js';
+import { quoteNonIntegerNumbers } from '../lib/exact-json.js';
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

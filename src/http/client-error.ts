@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before any route sees them (a request line and
-// headers over 16 KiB, bytes that are not HTTP) get the DESIGN.md error body too, not
+// headers over 16 KiB, bytes that are not HTTP) get the error body of docs/decisions.md#errors too, not
 // Node's bare "431"/"400" without a body.
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { Platform } from '../services/platform.js';
+import type { DemoSeeder } from '../services/sandboxes/sandboxes.js';
 import type { GroupContext, RequestContext } from '../services/context.js';
 import type { ApiKey } from '../domain/groups.js';
 import type { Permission } from '../domain/permissions.js';
@@ -45,6 +46,8 @@ export interface RouteContext<Param extends string = string> {
   clientIp: string;
   /** Where this server is reachable (for links in responses and pages). */
   baseUrl: string;
+  /** What fills a sandbox created with `demo` (handed to the server by its starter: src/dev is above http). */
+  seedDemo?: DemoSeeder;
 }
 
 /** A response other than a JSON 200: a status, a content type, raw bytes. */

@@ -7,15 +7,15 @@
 // answer: Content-Length, chunked, or close-delimited bodies, 1xx interim heads,
 // `Connection: close`, and TLS for https URLs (certificates verified as node:https does).
 //
-// Receivers are untrusted: every part of an answer is bounded (RECEIVER_LIMITS: connect
+// Receivers are untrusted: every part of an answer is bounded by the caller's limits
+// (AnswerLimits; the deliveries pass RECEIVER_LIMITS of src/domain/webhooks.ts): connect
 // time, the whole answer's time, status line, headers in bytes and lines, chunk-size
-// lines, trailers, body), checked on the bytes as they arrive, so an answer that never
+// lines, trailers, body, checked on the bytes as they arrive, so an answer that never
 // ends costs at most the bound; breaking one ends the attempt with an error naming it.
 // Connections are pooled per `pool` key (the delivery passes the endpoint), so one
 // endpoint's hanging connections never hold another's.
 import net from 'node:net';
 import tls from 'node:tls';
-import { RECEIVER_LIMITS as L } from '../domain/webhooks.js';
 
 export interface PostResult {
   status?: number;
@@ -24,10 +24,28 @@ export interface PostResult {
   error?: string;
 }
 
+/** What one answer may take, in bytes and time (the caller's: a library holds no policy). */
+export interface AnswerLimits {
+  /** DNS, TCP and (https) the TLS handshake. */
+  connectMs: number;
+  statusLineBytes: number;
+  /** The status line and headers together, interim (1xx) heads included. */
+  headBytes: number;
+  /** Header lines of all heads together. */
+  headerLines: number;
+  /** One chunk-size line (with its extensions). */
+  chunkLineBytes: number;
+  /** The trailer section of a chunked answer. */
+  trailerBytes: number;
+  trailerLines: number;
+}
+
 export interface PostOptions {
+  /** The bounds of the answer; breaking one fails the attempt with an error naming it. */
+  limits: AnswerLimits;
   /** For the whole answer, from when the request is sent for. */
   timeoutMs: number;
-  /** For connecting (DNS, TCP, TLS), within timeoutMs; default RECEIVER_LIMITS.connectMs. */
+  /** For connecting (DNS, TCP, TLS), within timeoutMs; default limits.connectMs. */
   connectTimeoutMs?: number;
   /** Body bytes kept for the result. */
   keepBytes: number;
@@ -168,7 +186,7 @@ interface Exchange {
   answered: boolean;
 }
 
-/** An answer that broke one of RECEIVER_LIMITS: the attempt fails with this message. */
+/** An answer that broke one of its AnswerLimits: the attempt fails with this message. */
 class Bound extends Error {}
 const kib = (n: number) => `${n / 1024} KiB`;
 
@@ -222,7 +240,7 @@ class Conn {
   exchange(text: string, deadline: number, o: PostOptions): Promise<PostResult | typeof RETRY> {
     const timeoutMs = Math.max(1, deadline - Date.now());
     return new Promise((resolve) => {
-      const connectMs = Math.min(timeoutMs, o.connectTimeoutMs ?? L.connectMs);
+      const connectMs = Math.min(timeoutMs, o.connectTimeoutMs ?? o.limits.connectMs);
       const ex: Exchange = (this.ex = {
         resolve,
         timer: setTimeout(() => this.fail(this.timedOut(ex)), timeoutMs),
@@ -280,6 +298,7 @@ class Conn {
   }
 
   private parse(ex: Exchange): void {
+    const L = ex.o.limits;
     for (;;) {
       if (this.ex !== ex) return; // ended (a bound, the body's cap)
       switch (ex.phase) {

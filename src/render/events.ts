@@ -1,6 +1,6 @@
 // Human output of events: one row per event (events list, trigger) and one line per
 // streamed event (listen).
-import type { Event } from '../domain/events.js';
+import { objectId, type Event } from '../domain/events.js';
 import { dateTime } from './format.js';
 import type { Column } from './table.js';
 
@@ -12,12 +12,6 @@ export const EVENT_COLUMNS: Column[] = [
   { title: 'object', priority: 2 },
   { title: 'request', priority: 1 },
 ];
-
-/** The id of the object an event carries. */
-export function objectId(e: Pick<Event, 'data'>): string {
-  const id = (e.data.object as { id?: unknown }).id;
-  return typeof id === 'string' ? id : '';
-}
 
 export function eventRows(events: readonly Event[]): string[][] {
   return events.map((e) => [dateTime(e.created_at), e.type, e.id, objectId(e), e.request ? e.request.id : 'clock']);

@@ -4,6 +4,7 @@
 // "2026-06-30 14:00 CEST" — local time, as a person reads a clock, with the zone named so
 // it cannot be mistaken for the platform's UTC. --json output never goes through here.
 import { formatMoney, type ExactInt } from '../domain/money.js';
+import { bankAccountText, cardText } from '../domain/payment-method-text.js';
 
 /** Cents as money: "$12.34". */
 export const money = (cents: ExactInt, currency = 'USD'): string => formatMoney(cents, currency);
@@ -11,12 +12,8 @@ export const money = (cents: ExactInt, currency = 'USD'): string => formatMoney(
 /** Cents as money and cents: "$12.34 (1234 cents)". */
 export const moneyWithCents = (cents: ExactInt, currency = 'USD'): string => `${formatMoney(cents, currency)} (${cents} cents)`;
 
-/** A card by brand and last four digits: "Visa …1111". */
-export const cardText = (c: { brand: string | null; last_four: string }): string => `${c.brand ?? 'Card'} …${c.last_four}`;
-
-/** A bank account by type and last four digits: "ACH checking …6789". */
-export const bankAccountText = (b: { account_type?: string | null; last_four: string }): string =>
-  `ACH ${b.account_type ? `${b.account_type} ` : ''}…${b.last_four}`;
+// The payment-method wording is the domain's (the receipt e-mail says it the same way).
+export { bankAccountText, cardText };
 
 /** What something was paid with: its card, else its bank account, else the method's name. */
 export function paymentMethodText(

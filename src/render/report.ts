@@ -1,5 +1,5 @@
 // How a reported transaction is shown: the columns of `payctl report` (table and CSV)
-// and of the report browser.
+// and of the report browser; and the report's filters in words.
 import type { Transaction } from '../domain/transactions.js';
 import { dateTime, money } from './format.js';
 import { paidWith } from './transactions.js';
@@ -48,4 +48,17 @@ export function csvRow(t: Transaction): CsvValue[] {
     t.amounts.captured_amount, t.amounts.refunded_amount, t.currency, t.source, t.customer_id ?? '', customerText(t),
     t.order_id, t.processor_id, t.settlement_batch_ids[0] ?? '',
   ];
+}
+
+/**
+ * The report browser's filters in words ("status settled,pending", "brand Visa", "from …",
+ * "to …"): its filter bar, and the notice of saved filters dropped (src/cli/report-filters.ts).
+ */
+export function filterWords(f: { statuses?: string[]; brands?: string[]; start?: string; end?: string }): string[] {
+  return [
+    f.statuses ? `status ${f.statuses.join(',')}` : '',
+    f.brands ? `brand ${f.brands.join(',')}` : '',
+    f.start ? `from ${f.start}` : '',
+    f.end ? `to ${f.end}` : '',
+  ].filter(Boolean);
 }

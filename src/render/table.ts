@@ -1,6 +1,6 @@
 // Human output: aligned tables (cli-table3) and key/value blocks.
 //
-// Tables fit the terminal (DESIGN.md "CLI conventions"). A table wider than the width
+// Tables fit the terminal (docs/decisions.md#cli-conventions). A table wider than the width
 // drops its least important columns (the last ones, unless a column says its
 // `priority`), then shortens the columns that may be cut (`truncate`: names,
 // descriptions, URLs) with "…"; ids are never cut, they are what one copies. A note

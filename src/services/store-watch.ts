@@ -1,4 +1,4 @@
-// Background work while the store is away (DESIGN.md "When the store fails"): a failure
+// Background work while the store is away (docs/decisions.md#store-outage): a failure
 // that is an outage pauses the work (one line on stderr saying why, not one per attempt)
 // and it is tried again after a backoff that doubles up to a bound; the first success
 // says it is back. Every loop of a server (the tick, webhook deliveries) reports here, so

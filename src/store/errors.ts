@@ -8,6 +8,15 @@ export function isMissingReference(err: unknown): boolean {
   return (code === 'SQLITE_CONSTRAINT' && typeof message === 'string' && message.includes('FOREIGN KEY')) || code === '23503';
 }
 
+/**
+ * Whether a store error is a row the database refused (any constraint: SQLite's
+ * SQLITE_CONSTRAINT*, PostgreSQL's class 23): on an import, the file's fault, not the server's.
+ */
+export function isRefusedRow(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (typeof e.code === 'string' && (e.code.startsWith('SQLITE_CONSTRAINT') || e.code.startsWith('23'))) || /constraint/i.test(String(e.message ?? ''));
+}
+
 /** The database was written by a newer payctl: refused with a clear message rather than misread. */
 export class SchemaTooNewError extends Error {}
 

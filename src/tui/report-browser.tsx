@@ -30,7 +30,7 @@ import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from '
 import { useKeys, useRefState, type KeyInfo } from './keys.js';
 import { clampTop, scrollKey, scrollStatus } from './scroll.js';
 import type { Transaction } from '../domain/transactions.js';
-import { customerText } from '../render/report.js';
+import { customerText, filterWords } from '../render/report.js';
 import { paidWith } from '../render/transactions.js';
 import { dateTime, money as formatMoney } from '../render/format.js';
 import { statusInkColour } from '../render/colour.js';
@@ -113,13 +113,7 @@ export function inputsToFilters(i: Record<FieldKey, string>): BrowserFilters {
 }
 
 function describeFilters(f: BrowserFilters): string {
-  const parts = [
-    f.statuses ? `status ${f.statuses.join(',')}` : '',
-    f.brands ? `brand ${f.brands.join(',')}` : '',
-    f.start ? `from ${f.start}` : '',
-    f.end ? `to ${f.end}` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join(' · ') : 'no filters (last 6 months)';
+  return filterWords(f).join(' · ') || 'no filters (last 6 months)';
 }
 
 const errorText = (err: unknown): string => {

@@ -1,6 +1,6 @@
 // `npm run bench`: every scenario against the real `payctl`, each side by
 // side with its floor in the same run; prints a table and writes
-// test/bench/results/latest.json (and latest.md, the table for BENCHMARKS.md).
+// test/bench/results/latest.json (and latest.md, the table for docs/benchmarks/full-run.md).
 // Not part of `npm test` (its script runs only *.test.js files; no bench file is named so).
 //
 // Scenarios by id: `npm run bench -- pg-scale` (or BENCH_ONLY=pg-scale).

@@ -1,4 +1,4 @@
-// payctl clock advance|set hold the bounds of a clock move (DESIGN.md "Clock moves") on
+// payctl clock advance|set hold the bounds of a clock move (docs/decisions.md#clock-moves) on
 // the platform clock as on a group's (--group): never backwards, at most 10 years per
 // move, real dates in 1970–9999 — a one-line error and exit 1, no stack, the clock unmoved.
 import { test } from 'node:test';

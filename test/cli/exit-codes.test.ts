@@ -1,4 +1,4 @@
-// Exit codes over every command (DESIGN.md "CLI conventions"): a command line that is
+// Exit codes over every command (docs/decisions.md#cli-conventions): a command line that is
 // wrong — an unknown flag or option value, a missing argument, flags that cannot go
 // together, a value that is not money — exits 2; a request the platform refuses exits 1.
 // Either way: one message on stderr, no stack trace; under --json one error object.

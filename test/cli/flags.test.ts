@@ -1,4 +1,4 @@
-// The command line speaks in flags (DESIGN.md "CLI conventions"): a misspelled flag gets
+// The command line speaks in flags (docs/decisions.md#cli-conventions): a misspelled flag gets
 // a suggestion and the usage line (exit 2), every flag with a fixed set of values refuses
 // a value outside it (exit 2, naming the set). The enum check runs over the manifest, so
 // a flag added later with `options` is covered without a new row.

@@ -63,7 +63,9 @@ test('every ```sh no-run block has a reason it cannot run here', () => {
 
 test('every link of README.md and docs/ to a file names one in the repository', () => {
   const broken: string[] = [];
-  for (const file of docFiles(packageRoot)) {
+  // The benchmark and reliability records too (not run as examples): docs/benchmarks/ holds the history of BENCHMARKS.md.
+  const records = ['BENCHMARKS.md', 'RELIABILITY.md', ...readdirSync(path.join(packageRoot, 'docs', 'benchmarks')).filter((f) => f.endsWith('.md')).map((f) => `docs/benchmarks/${f}`)];
+  for (const file of [...docFiles(packageRoot), ...records]) {
     const text = readFileSync(path.join(packageRoot, file), 'utf8').replace(/^(`{3,}|~{3,})[^]*?^\1/gm, '');
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/i.test(target!) || target!.startsWith('#')) continue;

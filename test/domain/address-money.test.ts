@@ -88,7 +88,7 @@ for (const [value, ok] of amountCases) {
   });
 }
 
-// DESIGN.md "Bounds": an amount is 0..99,999,999,999.
+// docs/decisions.md#amounts: an amount is 0..99,999,999,999.
 const moneyCases: Array<[unknown, boolean]> = [
   [0, true], [99_999_999_999, true], [100_000_000_000, false], [9007199254740991, false], [-1, false], [1.5, false], ['100', false],
 ];

@@ -2,7 +2,7 @@
 // fits: every instant in the supported years round-trips from any offset into the
 // fixed-width UTC form, impossible dates and hours are refused, years outside 1970–9999
 // are refused (also when only the offset takes them there), text order is time order,
-// and clock moves hold their bounds (DESIGN.md "Bounds", "Clock moves").
+// and clock moves hold their bounds (docs/decisions.md#time, #clock-moves).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

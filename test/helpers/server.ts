@@ -3,7 +3,7 @@
 import { demoPlatform } from './platform.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/http/app.js';
 import type { Platform } from '../../src/services/platform.js';
-import type { DemoOutput } from '../../src/dev/demo.js';
+import { seedDemoInGroup, type DemoOutput } from '../../src/dev/demo.js';
 import type { Env } from '../../src/config/env.js';
 
 export interface TestServer {
@@ -28,7 +28,7 @@ export interface Reply {
 export async function startTestServer(opts: Partial<ServerOptions> & { env?: Env } = {}): Promise<TestServer> {
   const { env, ...serverOpts } = opts;
   const { p, demo, dbPath } = await demoPlatform({ env });
-  const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', ...serverOpts });
+  const server = await startServer({ platform: p, port: 0, tickMs: 0, accessLog: 'off', seedDemo: seedDemoInGroup, ...serverOpts });
   return {
     url: server.url,
     p,

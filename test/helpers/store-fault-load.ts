@@ -1,4 +1,4 @@
-// The fault suite of the store (DESIGN.md "When the store fails", test/reliability/
+// The fault suite of the store (docs/decisions.md#store-outage, test/reliability/
 // store-*.soak.ts): one harness, a fault per case. Servers (one, or two on one
 // PostgreSQL database) take sales from clients that each send their own Idempotency-Key
 // and retry a 503 with the same key after its Retry-After; the case starts its fault,

@@ -1,4 +1,4 @@
-// Exact money (DESIGN.md "Bounds"): the largest amount is held everywhere money
+// Exact money (docs/decisions.md#amounts): the largest amount is held everywhere money
 // is made (requests, invoice totals, accumulated prorations), and every sum the API
 // answers is exact at any volume — including databases that hold amounts up to 2^53-1
 // accepted before the bound. Sums are read from the raw JSON text (an exact integer
@@ -13,7 +13,7 @@ import { transactionRepo } from '../../src/store/sql/repositories/transactions.j
 import { newId } from '../../src/lib/ids.js';
 import * as money from '../../src/domain/money.js';
 
-/** DESIGN.md "Bounds": the largest amount (written out, so this file checks the decision, not the constant). */
+/** docs/decisions.md#amounts: the largest amount (written out, so this file checks the decision, not the constant). */
 const MAX_AMOUNT = 99_999_999_999;
 const LEGACY = 2 ** 53 - 1; // the largest amount accepted before the bound
 const DAY = 86_400_000;

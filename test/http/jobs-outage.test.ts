@@ -1,4 +1,4 @@
-// Background work across a store outage (DESIGN.md "When the store fails": back by itself): a running server's
+// Background work across a store outage (docs/decisions.md#store-outage: back by itself): a running server's
 // due work falls due while its store is away — a settlement cutoff, a subscription's
 // first charge, an idempotency key's expiry, and the webhook deliveries of the events
 // they append. The clock is set so that all of it is due a few seconds after the cut

@@ -1,7 +1,7 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { quoteNonIntegerNumbers } from '../../src/http/json-numbers.js';
+import { quoteNonIntegerNumbers } from '../../src/lib/exact-json.js';
 
 const cases: Array<[string, unknown]> = [
   ['{"a":100}', { a: 100 }],

@@ -1,4 +1,4 @@
-// Long background jobs across a store outage (DESIGN.md "When the store fails": back by
+// Long background jobs across a store outage (docs/decisions.md#store-outage: back by
 // itself): a group's clock catch-up (src/services/clock/catch-up.ts, 30 days of daily
 // billing for 6 subscriptions, in chunks) and a sandbox fork (fork-run.ts, 10,000
 // customers, in chunks) are both under way — each answered 202 — when the store goes away
@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
 import { startServer, type RunningServer } from '../../src/http/app.js';
+import { seedDemoInGroup } from '../../src/dev/demo.js';
 import { storeWatch } from '../../src/services/store-watch.js';
 import { ADMIN, addCustomers, forkedCounts, noonToday, type SandboxReply } from '../helpers/sandboxes.js';
 import { shortenBusyTimeout, storeOutage, type StoreOutage } from '../helpers/outage.js';
@@ -34,7 +35,7 @@ before(async () => {
   // Answer budgets 0: the move and the fork answer 202 at once and their work goes on in the server.
   p = await openPlatform({ db: o.target, env: { ...process.env, PAYCTL_CLOCK_ANSWER_MS: '0', PAYCTL_FORK_ANSWER_MS: '0' } });
   await shortenBusyTimeout(p.db);
-  server = await startServer({ platform: p, port: 0, tickMs: TICK_MS, accessLog: 'off', adminToken: ADMIN });
+  server = await startServer({ platform: p, port: 0, tickMs: TICK_MS, accessLog: 'off', adminToken: ADMIN, seedDemo: seedDemoInGroup });
 });
 after(async () => {
   await server?.close();

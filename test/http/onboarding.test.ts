@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestSmtp } from '../helpers/smtp.js';
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
-import { getOutbox } from '../../src/mail/outbox.js';
+import { getOutbox } from '../../src/services/mail/outbox.js';
 import { groupRepo } from '../../src/store/sql/repositories/groups.js';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';

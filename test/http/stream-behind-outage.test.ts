@@ -1,4 +1,4 @@
-// A stream behind its feed across failed reads of the log (DESIGN.md "When the store fails":
+// A stream behind its feed across failed reads of the log (docs/decisions.md#store-outage:
 // back by itself): a connection that starts behind the feed (a resume from an older
 // position) reads the log itself, and those reads fail while the store is away. The
 // stream stays open (an EventSource gives up on a stream that ends in an error and then

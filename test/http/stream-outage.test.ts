@@ -1,4 +1,4 @@
-// The live event stream across a store outage (DESIGN.md "When the store fails": back by itself): a real server,
+// The live event stream across a store outage (docs/decisions.md#store-outage: back by itself): a real server,
 // a real SSE client (the eventsource package) and `payctl listen` (the CLI, a child
 // process) follow a group; sales are made before, the store goes away (PostgreSQL: a TCP
 // proxy closes, and another server that still reaches the database sells meanwhile;

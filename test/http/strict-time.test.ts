@@ -1,4 +1,4 @@
-// Strict time over the real server (DESIGN.md "Bounds"): every instant and
+// Strict time over the real server (docs/decisions.md#time): every instant and
 // date a request takes is read by one parser — impossible dates and hours refused with a
 // 400 naming the field, years 1970–9999 only (also when an offset would carry a time out
 // of them), one fixed-width UTC form stored — and a clock moves at most 10 years per

@@ -3,7 +3,7 @@
 // `npm pack`, the tarball installed in an empty folder, and there `npx payctl --version`,
 // `npx payctl init --demo`, `npx payctl serve`, a node:test file importing payctl/testing
 // and payctl/client run against that server, and a TypeScript file checked against the
-// installed types. Reports the tarball's size and the installed size (BENCHMARKS.md).
+// installed types. Reports the tarball's size and the installed size (docs/benchmarks/kit.md).
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

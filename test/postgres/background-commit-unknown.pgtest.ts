@@ -1,4 +1,4 @@
-// Background work whose COMMIT's answer was lost (DESIGN.md "When the store fails"): the
+// Background work whose COMMIT's answer was lost (docs/decisions.md#store-outage): the
 // TCP proxy in front of the cluster (helpers/tcp-proxy.ts) sends a COMMIT on and cuts the
 // connection before its answer, so the write was saved and the writer is told
 // commit_unknown. The webhook sender's record of an attempt is the background write that

@@ -15,6 +15,7 @@ import { EventSource } from 'eventsource';
 import { openPlatform, type Platform } from '../../src/services/platform.js';
 import { seedDemo, type DemoOutput } from '../../src/dev/demo.js';
 import { startServer, type RunningServer } from '../../src/http/app.js';
+import { seedDemoInGroup } from '../../src/dev/demo.js';
 import { tempDbPath } from '../helpers/platform.js';
 import { saleBody, US_BILLING } from '../helpers/bodies.js';
 import { httpJson, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
@@ -50,7 +51,7 @@ before(async () => {
     spawnServe({ db: url, args: serveArgs(TOKEN_B, 100), env: dataDir() }),
   ]);
   cPlatform = await openPlatform({ db: url });
-  c = await startServer({ platform: cPlatform, port: 0, tickMs: 0, accessLog: 'off', settings: { eventStreamPollMs: 600_000, eventStreamHeartbeatMs: 60_000 } });
+  c = await startServer({ platform: cPlatform, port: 0, tickMs: 0, accessLog: 'off', seedDemo: seedDemoInGroup, settings: { eventStreamPollMs: 600_000, eventStreamHeartbeatMs: 60_000 } });
 });
 
 after(async () => {

@@ -1,4 +1,4 @@
-// The store fails under load (DESIGN.md "When the store fails"), part one of the fault
+// The store fails under load (docs/decisions.md#store-outage), part one of the fault
 // suite (part two: store-faults.soak.ts), with the harness of helpers/store-fault-load.ts.
 // SQLite: another process holds the write lock for 12 s — the 10 s plus 2: the
 // busy timeout is 10 s, so a hold of exactly 10 s is mostly absorbed by waiting, and

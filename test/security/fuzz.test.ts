@@ -2,7 +2,7 @@
 // from the route's own zod schema (via z.toJSONSchema) and from a known-good body, then
 // damaged (fields dropped, unknown fields added, values swapped for hostile ones, values
 // wrapped in arrays); raw bodies that are not JSON or not objects; hostile path
-// parameters. Property: never a 5xx, and every /api error has the DESIGN.md shape with
+// parameters. Property: never a 5xx, and every /api error has the shape of docs/decisions.md#errors with
 // validation errors naming their fields. Seeds are fixed (FUZZ_SEED to change them) so a
 // failure reproduces; FUZZ_RUNS sets the runs per route.
 import '../helpers/env.js';

@@ -1,7 +1,7 @@
 // Targeted hostile input for every route of the table (OWASP API3 mass assignment,
 // API4 resource consumption): unknown fields such as status / group_id /
-// captured_amount are refused by name; every amount field takes exactly what DESIGN.md
-// "Amounts" allows (0..2^53-1 integers, digit strings only where the spec says "as
+// captured_amount are refused by name; every amount field takes exactly what docs/decisions.md
+// #amounts allows (0..2^53-1 integers, digit strings only where the spec says "as
 // string") and names the field otherwise; bodies over 1 MiB are 413 (declared or
 // streamed); list limits over the maximum are refused or clamped.
 import '../helpers/env.js';
@@ -76,13 +76,13 @@ for (const route of bodyRoutes) {
     }
   });
 
-  // Amounts (0 or 1 to MAX_AMOUNT, DESIGN.md "Bounds") and uint64 whole numbers (to 2^53-1);
+  // Amounts (0 or 1 to MAX_AMOUNT, docs/decisions.md#amounts) and uint64 whole numbers (to 2^53-1);
   // z.int() alone starts below 0 and is neither.
   const amountFields = fieldsOf(toJsonSchema(route.body!)).filter(
     (f) => f.schema.type === 'integer' && (f.schema.maximum === Number.MAX_SAFE_INTEGER || f.schema.maximum === MAX_AMOUNT) && (f.schema.minimum ?? -1) >= 0,
   );
   if (amountFields.length === 0) continue;
-  test(`amounts per DESIGN.md: ${route.method} ${route.path}`, async () => {
+  test(`amounts per docs/decisions.md#amounts: ${route.method} ${route.path}`, async () => {
     const base = await baseline(route);
     const seen = new Set<string>();
     for (const field of amountFields) {
@@ -172,7 +172,7 @@ test('a body of exactly 1 MiB is read (not 413)', async () => {
 });
 
 for (const route of routes.filter((r) => r.query && 'limit' in ((toJsonSchema(r.query).properties ?? {}) as object))) {
-  test(`limit=100000 is refused or clamped, and paging values per DESIGN.md: ${route.method} ${route.path}`, async () => {
+  test(`limit=100000 is refused or clamped, and paging values per docs/decisions.md#reporting-queries: ${route.method} ${route.path}`, async () => {
     const q = (extra: string) => [baselineQuery(route), extra].filter(Boolean).join('&');
     const r = await send(route, { query: q('limit=100000') }, 'limit=100000');
     if (r.status === 400) assert.ok(fieldPaths(r).includes('limit'), r.text);

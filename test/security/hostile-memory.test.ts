@@ -2,7 +2,7 @@
 // 100,000 levels deep, arrays of hundreds of thousands of items, 100,000-character
 // strings in every string field, a 100,000-character query, and a streamed body that
 // never stops at 1 MiB — sent to every route that reads a body. Each is refused (4xx,
-// DESIGN.md error shape) and the server's resident memory stays bounded; it keeps
+// error shape of docs/decisions.md#errors) and the server's resident memory stays bounded; it keeps
 // serving afterwards.
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';

@@ -12,10 +12,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { packageRoot } from '../../src/lib/paths.js';
+import { RECEIVER_LIMITS } from '../../src/domain/webhooks.js';
 import { post, type PostOptions, type PostResult } from '../../src/lib/http1.js';
 
 const tlsDir = path.join(packageRoot, 'test', 'fixtures', 'tls');
-const opts: PostOptions = { timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
+const opts: PostOptions = { limits: RECEIVER_LIMITS, timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
 const clientModule = pathToFileURL(path.join(packageRoot, 'dist', 'src', 'lib', 'http1.js')).href;
 
 let server: https.Server;

@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { RECEIVER_LIMITS } from '../../src/domain/webhooks.js';
 import { post, type PostOptions } from '../../src/lib/http1.js';
 import { signatureHeader } from '../../src/services/webhooks/signing.js';
 import { eventBody } from '../../src/services/webhooks/sender.js';
 
-const opts: PostOptions = { timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
+const opts: PostOptions = { limits: RECEIVER_LIMITS, timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
 
 interface Seen {
   method: string;

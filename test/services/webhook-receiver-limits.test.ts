@@ -12,7 +12,7 @@ import { post, type PostOptions } from '../../src/lib/http1.js';
 import { RECEIVER_LIMITS } from '../../src/domain/webhooks.js';
 import { behaviours, endlessly, startHostile, type Behaviour } from '../helpers/hostile-receiver.js';
 
-const opts: PostOptions = { timeoutMs: 1_500, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes };
+const opts: PostOptions = { limits: RECEIVER_LIMITS, timeoutMs: 1_500, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes };
 
 /** POST once to a receiver that behaves so; the result and how many bytes the receiver got to send before the client closed. */
 async function against(behave: Behaviour, o: PostOptions = opts) {

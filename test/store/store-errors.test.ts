@@ -4,8 +4,8 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asStoreUnavailable, StoreUnavailable } from '../../src/store/errors.js';
-import { storeUnavailable } from '../../src/errors.js';
+import { asStoreUnavailable, isMissingReference, isRefusedRow, StoreUnavailable } from '../../src/store/errors.js';
+import { storeUnavailable } from '../../src/http/pipeline/store-outage.js';
 import { MAX_BACKOFF_MS, StoreWatch } from '../../src/services/store-watch.js';
 import { waitForStore } from '../../src/cli/wait-for-store.js';
 import { DbTargetError } from '../../src/config/env.js';
@@ -54,6 +54,19 @@ test('anything else is not an outage: a constraint, a serialization failure, a b
   }
   assert.equal(asStoreUnavailable('a string'), undefined);
   assert.equal(asStoreUnavailable(null), undefined);
+});
+
+test('a refused row is any constraint of either store; a missing reference only a foreign key', () => {
+  const sqliteUnique = Object.assign(new Error('SQLITE_CONSTRAINT: UNIQUE constraint failed: transactions.id'), { code: 'SQLITE_CONSTRAINT' });
+  const sqliteFk = Object.assign(new Error('SQLITE_CONSTRAINT: FOREIGN KEY constraint failed'), { code: 'SQLITE_CONSTRAINT' });
+  const pgUnique = Object.assign(new Error('duplicate key value violates unique constraint "transactions_pkey"'), { code: '23505' });
+  const pgFk = Object.assign(new Error('insert or update violates foreign key constraint'), { code: '23503' });
+  const pgCheck = Object.assign(new Error('new row violates check constraint'), { code: '23514' });
+  for (const err of [sqliteUnique, sqliteFk, pgUnique, pgFk, pgCheck]) assert.equal(isRefusedRow(err), true, err.message);
+  for (const err of [Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'SQLITE_BUSY' }), Object.assign(new Error('could not serialize access'), { code: '40001' }), new Error('boom')]) {
+    assert.equal(isRefusedRow(err), false, err.message);
+  }
+  assert.deepEqual([sqliteUnique, sqliteFk, pgUnique, pgFk].map(isMissingReference), [false, true, false, true]);
 });
 
 test('the 503 names the cause in words, says when to ask again, and never shows the driver text', () => {

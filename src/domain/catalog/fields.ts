@@ -9,7 +9,7 @@ import { dateSchema, readInstant } from '../time.js';
 
 export const PRODUCT_NAME_MAX = 100;
 export const PRODUCT_DESCRIPTION_MAX = 255;
-/** Lines per invoice (the spec shows no limit; arrays are bounded, DESIGN.md). */
+/** Lines per invoice (the spec shows no limit; arrays are bounded, docs/decisions.md#unknown-fields). */
 export const INVOICE_LINES_MAX = 100;
 export const EXTERNAL_ID_MAX = 255;
 export const PROCESSOR_ID_MAX = 100;

@@ -54,7 +54,7 @@ function copyOf(product: ProductValues): Omit<NewInvoiceLine, 'quantity'> {
   };
 }
 
-/** The invoice total is an amount the platform makes: held to MAX_AMOUNT (DESIGN.md "Bounds"). */
+/** The invoice total is an amount the platform makes: held to MAX_AMOUNT (docs/decisions.md#amounts). */
 function checkTotal(lines: ReadonlyArray<{ amount: number; quantity: number }>, problems: FieldProblem[]): number {
   const total = invoiceTotal(lines);
   if (total > BigInt(MAX_AMOUNT)) {

@@ -1,7 +1,7 @@
 // Invoices: the request shapes (create, update and their lines, pay), the API object,
 // the list, and the pure rules of an invoice's amount, status, due date, number and
 // slug. The line reconciliation of an update is invoice-lines.ts. Spec: "Invoice",
-// endpoints 9-10, "Invoice status"; DESIGN.md "Invoices".
+// endpoints 9-10, "Invoice status"; docs/decisions.md#invoices.
 import { z } from 'zod';
 import { MAX_AMOUNT, amountLoose, storedAmount, uint64 } from '../money.js';
 import { requiredText, text, timestamp, uuid } from '../strings.js';

@@ -1,5 +1,5 @@
 // Enumerations and defaults of recurring billing. The defaults fill the spec's gaps
-// (DESIGN.md "Decisions"); the lead documents them in the README.
+// (docs/decisions.md#recurring-defaults).
 
 export const BILLING_CYCLES = ['daily', 'weekly', 'monthly', 'quarterly', 'semiannual', 'annual'] as const;
 export type BillingCycle = (typeof BILLING_CYCLES)[number];

@@ -41,8 +41,8 @@ export function reanchor<S extends Schedule & Pick<SubscriptionEntity, 'charge_c
 }
 
 /**
- * A new subscription whose first charge date has passed at `now` (DESIGN "Backdated
- * starts"): it bills once, at creation, never each missed cycle.
+ * A new subscription whose first charge date has passed at `now` (docs/decisions.md#time,
+ * backdated starts): it bills once, at creation, never each missed cycle.
  * - Still inside its trial: the trial charge is due now.
  * - Past its first regular bill date: the trial (if any) is over unbilled, and the period
  *   that contains `now` on the start's calendar (same day of month and time of day) is
@@ -192,7 +192,7 @@ export function changeAmount<S extends SubscriptionEntity>(
 
 /**
  * Prorations add up across updates (up, down, up …): what waits for the next charge is
- * held to the money bound (DESIGN.md "Bounds"), so the next charge (amount + pending)
+ * held to the money bound (docs/decisions.md#amounts), so the next charge (amount + pending)
  * is at most MAX_AMOUNT and a carried credit at most MAX_AMOUNT. An update that would
  * pass it is refused with a 400 naming the field that set the amount.
  */

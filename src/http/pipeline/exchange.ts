@@ -3,6 +3,7 @@
 // function of both and the dispatcher reads as the list of steps.
 import type http from 'node:http';
 import type { Platform } from '../../services/platform.js';
+import type { DemoSeeder } from '../../services/sandboxes/sandboxes.js';
 import type { IdempotencyClaim } from '../../services/idempotency.js';
 import { contextFor, type GroupContext } from '../../services/context.js';
 import type { InjectedFault } from '../../domain/faults.js';
@@ -32,6 +33,8 @@ export interface Pipeline {
   runtime: ServerRuntime;
   /** `GET /metrics` figures, when on (`payctl serve --metrics`). */
   metrics?: Metrics;
+  /** What fills a sandbox created with `demo` (ServerOptions.seedDemo). */
+  seedDemo?: DemoSeeder;
 }
 
 /** One request on its way through the steps: what the answer and the access log need. */
@@ -74,6 +77,7 @@ export function routeContext(p: Pipeline, ex: Exchange): RouteContext {
     headers: req.headers,
     clientIp: clientAddress(req, p.trustProxy),
     baseUrl: p.runtime.baseUrl,
+    ...(p.seedDemo ? { seedDemo: p.seedDemo } : {}),
   };
 }
 

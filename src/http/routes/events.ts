@@ -3,7 +3,8 @@ import { keyAuth, route } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
 import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
-import { openEventStream, runEventStream, STREAM_HEARTBEAT_MS } from '../../services/events/stream.js';
+import { openEventStream } from '../../services/events/stream.js';
+import { STREAM_HEARTBEAT_MS, streamEvents } from '../sse.js';
 import { StreamResponse } from '../route.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
 
@@ -64,7 +65,7 @@ export const eventRoutes: RouteDef[] = [
     handler: async (c) => {
       const header = c.headers['last-event-id'];
       const plan = await executeRaw(openEventStream, c.platform, c.groupCtx, withParams(c.query, typeof header === 'string' ? { 'Last-Event-ID': header } : {}));
-      return new StreamResponse((io) => runEventStream(c.groupCtx, plan, io));
+      return new StreamResponse((io) => streamEvents(c.groupCtx, plan, io));
     },
   }),
   route({

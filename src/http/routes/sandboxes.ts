@@ -18,10 +18,6 @@ import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
 import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
 import { RawResponse } from '../route.js';
-import { seedDemoInGroup } from '../../dev/demo.js';
-
-/** Creating a sandbox with `demo` seeds it with `payctl init --demo`'s data (the service is handed the seeder). */
-const createSandboxWithDemo = createSandbox(seedDemoInGroup);
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -40,7 +36,8 @@ export const sandboxRoutes: RouteDef[] = [
     response: sandboxSchema,
     status: 201,
     noIdempotency: carriesKeys,
-    handler: (c) => executeRaw(createSandboxWithDemo, c.platform, c.ctx, c.body ?? {}),
+    // `demo` seeds it with `payctl init --demo`'s data: the server was handed the seeder (ServerOptions.seedDemo).
+    handler: (c) => executeRaw(createSandbox(c.seedDemo), c.platform, c.ctx, c.body ?? {}),
   },
   {
     method: 'GET',

@@ -37,7 +37,7 @@ import { formatMoney } from '../../domain/money.js';
 import { AppError, invalidRequest, notFound, parseOrThrow, validationError, type FieldProblem } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { requireGroup, requireProcessor } from '../groups/groups.js';
-import { queueEmail } from '../../mail/outbox.js';
+import { queueEmail } from '../mail/outbox.js';
 
 // ---------------------------------------------------------------- reading
 

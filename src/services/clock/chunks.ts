@@ -1,4 +1,4 @@
-// The budget of one chunk of catch-up work (DESIGN "Bounds: clock moves"). Work a clock
+// The budget of one chunk of catch-up work (docs/decisions.md#clock-moves). Work a clock
 // move makes due — billing missed cycles and retries, settlement, auth expiry, past due —
 // runs as a series of short write transactions: each stops taking on more once it has
 // worked CHUNK_BUDGET_MS, commits, and the job yields before the next one, so the writes

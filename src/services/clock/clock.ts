@@ -7,7 +7,7 @@ import type { Executor, Store } from '../../store/interfaces/db.js';
 import { MAX_INSTANT_MS } from '../../domain/time.js';
 
 /**
- * A clock stands still at the last instant of year 9999 (DESIGN.md "Bounds": moves stop
+ * A clock stands still at the last instant of year 9999 (docs/decisions.md#time: moves stop
  * there, but real time runs on under the offset), so every time it answers keeps the
  * fixed-width form.
  */

@@ -10,13 +10,11 @@
 // event once, and hands the page to its connections — so a hundred listeners cost one
 // poll, not a hundred. A connection that starts behind the feed (a resume from an older
 // Last-Event-ID) or falls behind it (a slow client: its queue is bounded) reads the log
-// itself from its position until it has caught up, then follows the feed again. The
-// SSE framing, the heartbeat comments and the response head are better-sse's.
-import { once } from 'node:events';
+// itself from its position until it has caught up, then follows the feed again. This
+// module hands out the events (eventFeed); the wire — the SSE framing, heartbeats, the
+// response head, waiting for a slow socket — is src/http/sse.ts's.
 import type { z } from 'zod';
-import { createSession } from 'better-sse';
 import type { GroupContext } from '../context.js';
-import type { StreamIo } from '../../http/route.js';
 import type { SequencedEvent } from '../../store/interfaces/events.js';
 import { eventStreamQuerySchema, matchesTypes, streamCursor, type StreamReady } from '../../domain/events.js';
 import { validationError } from '../../errors.js';
@@ -34,10 +32,6 @@ export const STREAM_PAGE = 500;
 export const STREAM_POLL_MS = 250;
 /** The same when the store announces every server's commits (the poll is then only a safety net). */
 export const STREAM_POLL_NOTICED_MS = 5_000;
-/** Heartbeat comment interval, so proxies and clients see a live connection (server setting `eventStreamHeartbeatMs`). */
-export const STREAM_HEARTBEAT_MS = 15_000;
-/** The reconnection delay suggested to clients (`retry:`). */
-export const STREAM_RETRY_MS = 1_000;
 
 export interface StreamPlan {
   group: string;
@@ -197,10 +191,21 @@ export function streamFeeds(store: object): Array<{ group: string; connections: 
   return [...(feeds.get(store)?.values() ?? [])].map((f) => ({ group: f.group, connections: f.followers.size }));
 }
 
-/** Sends the stream until the client goes away or the server shuts down. */
-export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: StreamIo): Promise<void> {
-  const pollMs = positive(io.settings.eventStreamPollMs) ?? (ctx.store.notices ? STREAM_POLL_NOTICED_MS : STREAM_POLL_MS);
-  const heartbeatMs = positive(io.settings.eventStreamHeartbeatMs) ?? STREAM_HEARTBEAT_MS;
+/** What the feed hands a connection: first where it starts, then the events it wants, page by page. */
+export type FeedItem =
+  | { kind: 'ready'; ready: StreamReady; id: string }
+  /** Events past the connection's position, of its types (JSON text, serialized once per feed); possibly none. */
+  | { kind: 'events'; events: Array<{ id: string; type: string; json: string }> };
+
+/**
+ * One connection's events, from the plan's position on, until `signal` aborts (the client
+ * went away, the server shuts down) or the consumer stops asking. The consumer takes each
+ * item before the next is read, so a slow one holds only its own place (and falls behind
+ * the shared feed, onto the log, when its queue is full). `pollMs`: the server's setting.
+ */
+export async function* eventFeed(ctx: GroupContext, plan: StreamPlan, o: { signal: AbortSignal; pollMs?: number }): AsyncGenerator<FeedItem, void, undefined> {
+  const signal = o.signal;
+  const pollMs = o.pollMs ?? (ctx.store.notices ? STREAM_POLL_NOTICED_MS : STREAM_POLL_MS);
   let wake: (() => void) | undefined;
   let woken = false;
   const follower: Follower = {
@@ -214,31 +219,19 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
   const feed = feedFor(ctx.store, plan.group, plan.after, pollMs);
   feed.followers.add(follower);
   const onAbort = () => wake?.();
-  io.signal.addEventListener('abort', onAbort);
+  signal.addEventListener('abort', onAbort);
   telemetry.sseClients++;
   try {
-    const session = await createSession(io.req, io.res, {
-      keepAlive: heartbeatMs,
-      retry: STREAM_RETRY_MS,
-      // The position is ours (the log), not better-sse's.
-      trustClientEventId: false,
-      headers: { 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' },
-      // Event data is pushed as JSON text already (serialized once per feed).
-      serializer: (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
-    });
     let cursor = plan.after;
-    const ready: StreamReady = { last_event_id: String(cursor), types: plan.types };
-    session.push(JSON.stringify(ready), 'ready', String(cursor));
-    const send = async (entries: Entry[]) => {
+    yield { kind: 'ready', ready: { last_event_id: String(cursor), types: plan.types }, id: String(cursor) };
+    /** The events past the cursor, of the plan's types; the cursor moves past all of them once they are taken. */
+    const send = async function* (entries: Entry[]): AsyncGenerator<FeedItem, void, undefined> {
       const wanted = entries.filter((e) => e.seq > cursor);
       if (wanted.length === 0) return;
-      await session.batch((buffer) => {
-        for (const e of wanted) if (matchesTypes(plan.types, e.type)) buffer.push(e.json, e.type, String(e.seq));
-      });
+      yield { kind: 'events', events: wanted.filter((e) => matchesTypes(plan.types, e.type)).map((e) => ({ id: String(e.seq), type: e.type, json: e.json })) };
       cursor = wanted[wanted.length - 1]!.seq;
-      if (io.res.writableNeedDrain) await once(io.res, 'drain', { signal: io.signal }).catch(() => undefined);
     };
-    while (!io.signal.aborted && session.isConnected) {
+    while (!signal.aborted) {
       if (follower.behind) {
         // Everything the feed handed out so far ends at or before its head: at the head, follow it.
         if (cursor >= feed.head) {
@@ -249,15 +242,15 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
         // Every event of the group up to the feed's head was committed before the head was known.
         const headBefore = feed.head;
         const rows = await readBehind(ctx.store, plan.group, cursor);
-        if (io.signal.aborted || !session.isConnected) break;
+        if (signal.aborted) break;
         if (rows === undefined) {
           // The read failed (a store outage): tried again after a poll's wait, as the feed's
           // own read is; the connection stays open (its heartbeats go on), so a browser's
           // EventSource, which gives up on a stream that ends in an error, keeps it.
-          await pause(pollMs, io.signal);
+          await pause(pollMs, signal);
           continue;
         }
-        await send(rows.map(entry));
+        yield* send(rows.map(entry));
         // A partial page is all there is up to headBefore (positions between are other groups').
         if (rows.length < STREAM_PAGE) cursor = Math.max(cursor, headBefore);
         continue;
@@ -265,21 +258,20 @@ export async function runEventStream(ctx: GroupContext, plan: StreamPlan, io: St
       if (follower.queue.length > 0) {
         const entries = follower.queue;
         follower.queue = [];
-        await send(entries);
+        yield* send(entries);
         continue;
       }
       woken = false;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        if (woken || io.signal.aborted || follower.queue.length > 0 || follower.behind) resolve();
+        if (woken || signal.aborted || follower.queue.length > 0 || follower.behind) resolve();
       });
       wake = undefined;
     }
   } finally {
     telemetry.sseClients--;
     feed.remove(follower);
-    io.signal.removeEventListener('abort', onAbort);
-    if (!io.res.writableEnded) io.res.end();
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -300,8 +292,4 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done);
   });
-}
-
-function positive(v: unknown): number | undefined {
-  return typeof v === 'number' && v > 0 ? v : undefined;
 }

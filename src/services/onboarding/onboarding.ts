@@ -20,7 +20,7 @@ import {
 } from '../../domain/onboarding-response.js';
 import { fieldsFromZod, validationError, type FieldProblem } from '../../errors.js';
 import type { Executor } from '../../store/interfaces/db.js';
-import { deliverNow, queueEmail } from '../../mail/outbox.js';
+import { deliverNow, queueEmail } from '../mail/outbox.js';
 import { newId } from '../../lib/ids.js';
 
 export const createSignupForm = useCase({

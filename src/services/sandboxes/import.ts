@@ -24,6 +24,7 @@ import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { newWebhookSecret } from '../webhooks/endpoints.js';
 import { newId } from '../../lib/ids.js';
 import { AppError, notFound } from '../../errors.js';
+import { isRefusedRow } from '../../store/errors.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { issueKeys } from './keys.js';
 
@@ -127,12 +128,6 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
 /** Rows of the spool, in file order: [line, table, row]. */
 async function* spooledRows(spool: string): AsyncGenerator<[number, string, Row]> {
   for await (const { text } of splitLines(createReadStream(spool))) yield JSON.parse(text) as [number, string, Row];
-}
-
-/** Whether a store error is a row the database refused (a constraint): the file's fault, not the server's. */
-function refusedRow(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return (typeof e.code === 'string' && (e.code.startsWith('SQLITE_CONSTRAINT') || e.code.startsWith('23'))) || /constraint/i.test(String(e.message ?? ''));
 }
 
 /** Imports running in this process, by new group id (the tick leaves them alone). */
@@ -260,7 +255,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
     }, CHUNK_WRITE);
   } catch (err) {
     await p.db.write((tx) => tx.repos.groupRows.delete(tx, groupId)).catch(() => undefined);
-    if (err instanceof AppError || !refusedRow(err)) throw err;
+    if (err instanceof AppError || !isRefusedRow(err)) throw err;
     throw fileRefused({ lines }, `the database refused a row of these lines: ${String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '')}`);
   } finally {
     await source.return?.(undefined);

@@ -14,6 +14,7 @@ import type { Store } from '../../store/interfaces/db.js';
 import { configCache } from '../../store/config-cache.js';
 import type { RecordedCall } from '../../store/interfaces/recordings.js';
 import { recordingQuerySchema, recordingToScenario, redact, type CallRecord } from '../../domain/recording.js';
+import { testCards } from '../../processor/test-cards.js';
 import { forGroup } from '../platform.js';
 
 interface Loaded {
@@ -143,6 +144,7 @@ export const getRecording = useCase({
       linked_account_id: account?.id ?? '',
       demo: demo === null ? null : (JSON.parse(demo) as Record<string, unknown>),
       started_at: state.started_at,
+      test_cards: testCards().cards,
     });
     return { scenario: `# Recorded by payctl (docs/scenarios.md): replay with \`payctl scenario run FILE\`.\n${stringify(scenario, { lineWidth: 0 })}` };
   },

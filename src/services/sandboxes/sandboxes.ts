@@ -52,16 +52,18 @@ export interface SandboxIds {
 
 /**
  * Fills a new sandbox with demo data at its clock and returns the demo ids (customer_id …):
- * dev/demo.ts's seedDemoInGroup, handed in by the route or command, so this service does
- * not depend on the demo scripts (which call services themselves).
+ * dev/demo.ts's seedDemoInGroup, handed in by the command (or, through the server's
+ * options, the route), so this service does not depend on the demo scripts (which call
+ * services themselves).
  */
 export type DemoSeeder = (g: Platform, ids: SandboxIds) => Promise<Record<string, unknown>>;
 
-/** Create a sandbox (`demo`: filled by `seedDemo`). */
-export const createSandbox = (seedDemo: DemoSeeder) =>
+/** Create a sandbox (`demo`: filled by `seedDemo`; a server started without one refuses `demo`). */
+export const createSandbox = (seedDemo: DemoSeeder | undefined) =>
   useCase({ input: createSandboxSchema, run: (p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>) => create(p, ctx, input, seedDemo) });
 
-async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>, seedDemo: DemoSeeder): Promise<Sandbox> {
+async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>, seedDemo: DemoSeeder | undefined): Promise<Sandbox> {
+  if (input.demo && !seedDemo) throw validationError([{ path: 'demo', message: 'is not available on this server (it was started without the demo data)' }]);
   const base = platformClock(p);
   const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
   const groupId = newId();
@@ -77,7 +79,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
     return issueKeys(tx, groupId, now);
   });
   const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
-  const demo = input.demo ? await seedDemo(g, ids) : {};
+  const demo = input.demo && seedDemo ? await seedDemo(g, ids) : {};
   // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
   if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
   return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...demo };
@@ -306,7 +308,7 @@ export async function moveClock(
     if (status === 'forking') throw sandboxForking(groupId);
     if (status === 'importing') throw sandboxImporting(groupId);
     const current = base.now().getTime() + own;
-    // Never backwards, at most 10 years per request, within the supported years (DESIGN.md "Clock moves").
+    // Never backwards, at most 10 years per request, within the supported years (docs/decisions.md#clock-moves).
     const move = clockMoveTarget(current, input);
     if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
     const target = move.ms;

@@ -9,14 +9,13 @@ import type { CustomerBankAccountEntity, CustomerCardEntity } from '../../domain
 import type { ProcessorEntity } from '../../domain/groups.js';
 import type { Address } from '../../domain/address.js';
 import type { Commission, Transaction, TransactionEntity, TransactionSource } from '../../domain/transactions.js';
-import { formatMoney } from '../../domain/money.js';
-import { bankAccountText, cardText } from '../../render/format.js';
+import { receiptEmail } from '../../mail/receipt.js';
 import { decide } from '../../processor/simulator.js';
 import type { Outcome } from '../../processor/test-cards.js';
 import { newId } from '../../lib/ids.js';
 import { validationError } from '../../errors.js';
 import { toApiTransaction } from './mapper.js';
-import { queueEmail } from '../../mail/outbox.js';
+import { queueEmail } from '../mail/outbox.js';
 
 /** What a charge reads of a token, a stored card or a stored bank account. */
 export type ChargeableCard = Pick<CustomerCardEntity, 'id' | 'brand' | 'card_type' | 'first_six' | 'last_four' | 'exp_month' | 'exp_year' | 'holder_name' | 'test_outcome'>;
@@ -174,18 +173,11 @@ export async function chargeInTx(tx: Tx, p: Platform, clock: Clock, input: Charg
   await tx.repos.transactions.insert(tx, row);
   if (approved && input.emailReceipt && row.email_address) {
     // The receipt names the brand and last four only.
-    const method = m.payment_method === 'card' ? cardText({ brand: m.brand, last_four: m.last_four }) : bankAccountText({ account_type: m.card_type, last_four: m.last_four });
+    const receipt = receiptEmail({ id: row.id, requested_amount: row.requested_amount, description: row.description, status: row.status, authorized: input.type === 'auth', method: m });
     await queueEmail(tx, p, {
       kind: 'receipt',
       to: row.email_address,
-      subject: `Receipt: ${formatMoney(row.requested_amount)} ${input.type === 'auth' ? 'authorized' : 'paid'}`,
-      body: [
-        `Amount: ${formatMoney(row.requested_amount)}`,
-        `Paid with: ${method}`,
-        `Transaction: ${row.id}`,
-        row.description ? `Description: ${row.description}` : '',
-        `Status: ${row.status}`,
-      ].filter(Boolean).join('\n'),
+      ...receipt,
       relatedId: row.id,
       groupId: row.group_id,
     });

@@ -18,7 +18,7 @@
 // batch's fast path); HMAC-SHA256 signatures with node:crypto (signing.ts: the replaced
 // secret too during a rotation's grace period); POSTs over lib/http1.ts's keep-alive
 // connections, pooled per endpoint. A delivery's CPU is the bench's limit:
-// BENCHMARKS.md, "Webhooks".
+// docs/benchmarks/webhooks.md.
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Store, WriteOptions } from '../../store/interfaces/db.js';
@@ -131,7 +131,7 @@ export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: numbe
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signatureHeader(signing, r.event_id, timestamp, body),
       },
-      { timeoutMs, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
+      { timeoutMs, limits: RECEIVER_LIMITS, keepBytes: RECEIVER_LIMITS.keptBodyBytes, bodyMaxBytes: RECEIVER_LIMITS.bodyBytes, pool: r.endpoint_id },
     );
   const res = await send();
   // duplicate: the same message (same webhook-id) once more after the first answer; the attempt is the first's.

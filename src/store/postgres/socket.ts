@@ -2,7 +2,7 @@
 // protocol message of a statement (parse, bind, describe, execute, sync) with a socket
 // write of its own and uncorks after each statement, and an idle socket sends each at
 // once: a system call per statement (or per message), which was a quarter of a loaded
-// server's CPU (BENCHMARKS.md, "More servers, more sales"). Corked until the end of the
+// server's CPU (docs/benchmarks/postgresql.md, "More servers, more sales"). Corked until the end of the
 // tick, the messages of every statement sent in that tick leave in one `writev` — with
 // pipelining (db.ts), a sale's whole trip before its COMMIT.
 import net from 'node:net';

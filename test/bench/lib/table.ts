@@ -1,4 +1,4 @@
-// The printed table (also pasted into BENCHMARKS.md): one line per figure, the median
+// The printed table (also pasted into docs/benchmarks/full-run.md): one line per figure, the median
 // first and the range of the repeated runs after it.
 import type { Outcome, Row } from './outcome.js';
 import type { Summary } from './stats.js';

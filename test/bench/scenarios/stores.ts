@@ -258,7 +258,7 @@ export async function storeSaleScenario(cfg: BenchConfig, log: (line: string) =>
   }
 }
 
-/** The scaling targets (BENCHMARKS.md, "More servers, more sales"), each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
+/** The scaling targets (docs/benchmarks/postgresql.md, "More servers, more sales"), each a ratio of runs made side by side (run i of one side against run i of the other), medians. */
 function targets(results: Map<SideId, Run[]>, anchorId: AnchorId): Row[] {
   const of = (id: SideId, f: (r: Run) => number) => (results.get(id) ?? []).map(f);
   const rate = (r: Run) => r.rate;

@@ -3,7 +3,7 @@
 // test/reliability/hostile-values.soak.ts (npm run test:reliability) differ only in it.
 // Every route that takes a body or a query gets values at and past each bound
 // (support/hostile-values.ts), 1 to 3 at once, with a fixed seed; group B sells in a loop
-// the whole time. Asserted: never a 5xx; every /api error in the DESIGN.md shape, a
+// the whole time. Asserted: never a 5xx; every /api error in the shape of docs/decisions.md#errors, a
 // validation error naming its field; a refusal leaves the group's rows exactly as they
 // were; group B's sales all answered 200, some during every route's probe, and its net
 // amount grew by exactly the sum of what it sold.

@@ -1,4 +1,4 @@
-// Values at and past every bound (DESIGN.md "Bounds"), by the kind of field they go to,
+// Values at and past every bound (docs/decisions.md: #amounts, #time, #unknown-fields), by the kind of field they go to,
 // and the probe that sends them to a route while another group keeps selling:
 // amounts (0 … 2^53 and beyond, signs, fractions, exponents, strings), dates (years 1969,
 // 1970, 9999, 10000, leap days, impossible days and hours, offsets, missing zones, odd

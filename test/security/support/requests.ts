@@ -1,5 +1,5 @@
 // Sending a request to any route of the table as a legitimate caller of group A would
-// (its key, its session token, its ids in the path), and the DESIGN.md error-shape check.
+// (its key, its session token, its ids in the path), and the error-shape check (docs/decisions.md#errors).
 import assert from 'node:assert/strict';
 import type { RouteDef } from '../../../src/http/route.js';
 import { ADMIN_TOKEN, fillPath, type World } from './fixtures.js';
@@ -105,7 +105,7 @@ export async function answerText(res: Response): Promise<string> {
   return res.text();
 }
 
-/** No 5xx, and an /api error in the DESIGN.md shape (validation errors name their fields). */
+/** No 5xx, and an /api error in the shape of docs/decisions.md#errors (validation errors name their fields). */
 export function assertWellFormed(route: RouteDef, r: Reply, input: unknown): void {
   const show = () => `${route.method} ${route.path} → ${r.status} ${r.text.slice(0, 400)}\ninput: ${safeShow(input)}`;
   assert.ok(r.status < 500, `server error: ${show()}`);

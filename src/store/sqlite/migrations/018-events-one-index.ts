@@ -1,5 +1,5 @@
 // The event log with one b-tree beside its rows instead of three: every sale, auth and
-// capture writes an event, so each b-tree is paid per write (BENCHMARKS.md, "Fourth round").
+// capture writes an event, so each b-tree is paid per write (docs/benchmarks/writes.md, "Fourth round").
 //
 // What each read needs, and what serves it:
 // - one event, the webhook sender's join, a stream resuming after an event id: `group_id`
@@ -12,7 +12,7 @@
 // platform time — real time plus an offset that `clock set` moves backwards too, and
 // clock work stamps its events with the time the work fell due. So a window far from
 // the group's newest events reads every newer event of the group (measured in
-// BENCHMARKS.md) — the price of not writing a (group_id, created_at) entry per event.
+// docs/benchmarks/writes.md) — the price of not writing a (group_id, created_at) entry per event.
 //
 // `seq` keeps AUTOINCREMENT: positions are never reused, also when a sandbox drop deletes
 // the log's newest rows — a stream past such a position must still see the next events.

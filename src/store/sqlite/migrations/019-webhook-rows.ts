@@ -1,5 +1,5 @@
 // Fewer b-trees per webhook attempt and delivery (each one is written per delivery, and a
-// delivery's database work is most of its server CPU: BENCHMARKS.md, "Webhooks").
+// delivery's database work is most of its server CPU: docs/benchmarks/webhooks.md).
 //
 // Attempts are only ever read by endpoint, newest first (the attempts list, `webhook
 // deliveries ID`), deleted by endpoint (with it) or by group (a sandbox drop, a scan). As

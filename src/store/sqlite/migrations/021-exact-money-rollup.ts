@@ -1,4 +1,4 @@
-// Exact money in the reporting rollups (DESIGN.md "Bounds"). A rollup row's net amount
+// Exact money in the reporting rollups (docs/decisions.md#amounts). A rollup row's net amount
 // was one INTEGER: past 2^63 SQLite's `+` turns it into a float and SUM() fails with
 // "integer overflow" (1,100 sales of 2^53-1 in a day made amount_sum answer 500), and a
 // sum past 2^53 cannot reach JavaScript exactly as a number. Each net amount x is now

@@ -1,4 +1,4 @@
-// A fork of a sandbox runs in chunks (DESIGN "Bounds"): fork_jobs holds each
+// A fork of a sandbox runs in chunks (docs/decisions.md#bulk-work): fork_jobs holds each
 // fork under way (its new group's id, its source, which phase, table and row it is at,
 // rows copied so far) and fork_map its ids old → new, kept per fork so a fork resumes
 // after a kill -9 where its last committed chunk stopped. They replace the single

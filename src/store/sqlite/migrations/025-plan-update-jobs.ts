@@ -1,5 +1,5 @@
 // A plan update that reaches every active subscription of its plan (update_subscriptions)
-// runs in chunks (DESIGN "Bounds"): plan_update_jobs holds each one under way — the
+// runs in chunks (docs/decisions.md#bulk-work): plan_update_jobs holds each one under way — the
 // plan, the proration behaviour, the time of the update, the request that made it, and
 // the last subscription id done — so the chunks go on where the last committed one
 // stopped, after a kill -9 too (the server's tick).

@@ -1,14 +1,16 @@
 // The e-mail outbox: every e-mail the platform sends is a row here (readable with
-// `payctl outbox`). When PAYCTL_SMTP_URL is set it is also delivered over SMTP after
-// the write commits; the outcome is recorded on the row. Callers that must know the
-// outcome (onboarding: 201 vs 202) call `deliverNow` after their write.
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../domain/paging.js';
-import type { Platform } from '../services/platform.js';
-import type { Tx } from '../store/interfaces/db.js';
-import { toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../domain/email.js';
-import { notFound } from '../errors.js';
-import { newId } from '../lib/ids.js';
-import { ENV } from '../config/env.js';
+// `payctl outbox`). When PAYCTL_SMTP_URL is set it is also delivered over SMTP
+// (src/mail/smtp.ts) after the write commits; the outcome is recorded on the row.
+// Callers that must know the outcome (onboarding: 201 vs 202) call `deliverNow` after
+// their write.
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/paging.js';
+import type { Platform } from '../platform.js';
+import type { Tx } from '../../store/interfaces/db.js';
+import { toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../../domain/email.js';
+import { notFound } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { ENV } from '../../config/env.js';
+import { sendSmtp } from '../../mail/smtp.js';
 
 export interface EmailInput {
   kind: EmailKind;
@@ -48,15 +50,12 @@ export async function deliverNow(p: Platform, id: string): Promise<{ delivered: 
   if (!row) return { delivered: false, error: 'no such e-mail' };
   if (!smtp) return { delivered: false, error: 'no SMTP server configured (PAYCTL_SMTP_URL)' };
   try {
-    const { default: nodemailer } = await import('nodemailer');
-    const transport = nodemailer.createTransport(smtp);
-    await transport.sendMail({
+    await sendSmtp(smtp, {
       from: p.env[ENV.mailFrom] ?? 'payctl <no-reply@payctl.local>',
       to: row.to_address,
       subject: row.subject,
       text: row.body,
     });
-    transport.close();
     await p.db.write((tx) => tx.repos.outbox.markDelivered(tx, id, 'sent', null, p.clock.nowIso()));
     return { delivered: true };
   } catch (err) {
