@@ -82,7 +82,7 @@ test('recordingToScenario escapes recorded text (bodies, headers, paths), so a r
     { method: 'GET', path: '/api/v1/groups/g1/events/stream', route: '/api/v1/groups/:group_id/events/stream', headers: null, body: null, status: 200, answer: null },
     { method: 'GET', path: '/api/v1/groups/g1/customers/%E0%A4%A', route: '/api/v1/groups/:group_id/customers/:customer_id', headers: null, body: null, status: 404, answer: null },
   ];
-  const made = recordingToScenario(calls, { name: 'r', group_id: 'g1', processor_id: 'p1', linked_account_id: 'l1', demo: null, started_at: '2030-01-15T12:00:00.000Z' });
+  const made = recordingToScenario(calls, { name: 'r', group_id: 'g1', processor_id: 'p1', linked_account_id: 'l1', demo: null, started_at: '2030-01-15T12:00:00.000Z', test_cards: [] });
   const loaded = parseScenario(stringify(made), 'r.yaml');
   assert.equal(loaded.scenario.steps.length, 2, 'the stream call is not a step');
   const step = loaded.scenario.steps[0] as { body: Record<string, unknown>; headers: Record<string, string> };
