@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { typePattern } from './events.js';
 import { text, timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
+import { waitQuery } from './waiting.js';
 
 /** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
@@ -174,6 +175,7 @@ export type WebhookAttemptList = z.output<typeof webhookAttemptListSchema>;
 export const webhookAttemptListQuerySchema = z.strictObject({
   limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an attempt id: answer the attempts older than it' }),
+  ...waitQuery,
 });
 
 export const resendEventSchema = z

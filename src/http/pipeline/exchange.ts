@@ -12,6 +12,7 @@ import type { RouteContext, RouteDef } from '../route.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { Metrics } from '../metrics.js';
 import { clientAddress } from '../client-ip.js';
+import { connectionSignal } from './connection-signal.js';
 
 /** A request as polka hands it to a route: its path, decoded query and path parameters. */
 export type Req = http.IncomingMessage & { params: Record<string, string>; query: Record<string, string | string[]>; path: string };
@@ -62,6 +63,7 @@ export interface Exchange {
 /** The route's context before authentication: no group, no permissions, the decoded path parameters. */
 export function routeContext(p: Pipeline, ex: Exchange): RouteContext {
   const { route, req } = ex;
+  let signal: AbortSignal | undefined;
   return {
     platform: p.platform,
     ctx: contextFor(p.platform, undefined, { requestId: ex.requestId, permissions: [] }),
@@ -74,6 +76,10 @@ export function routeContext(p: Pipeline, ex: Exchange): RouteContext {
     headers: req.headers,
     clientIp: clientAddress(req, p.trustProxy),
     baseUrl: p.runtime.baseUrl,
+    // Made only for the routes that read it (a waiting list): no listener on every request.
+    get signal() {
+      return (signal ??= connectionSignal(ex.res, p.runtime.closing));
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth, route } from '../route.js';
+import { keyAuth, route, withSignal } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
 import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
@@ -23,7 +23,7 @@ export const eventRoutes: RouteDef[] = [
     auth: anyKey,
     query: eventListQuerySchema,
     response: eventListSchema,
-    handler: (c) => executeRaw(listEvents, c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listEvents, c.platform, withSignal(c.groupCtx, c.signal), c.query),
   },
   route({
     method: 'GET',

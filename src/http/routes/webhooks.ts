@@ -1,7 +1,7 @@
 // Webhook endpoints of a group, the attempts made to each, and resending an event: all
 // for keys with manage_webhooks.
 import type { RouteDef } from '../route.js';
-import { keyAuth, route } from '../route.js';
+import { keyAuth, route, withSignal } from '../route.js';
 import {
   createWebhookEndpointSchema,
   deletedWebhookEndpointSchema,
@@ -99,7 +99,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     query: webhookAttemptListQuerySchema,
     response: webhookAttemptListSchema,
-    handler: (c) => executeRaw(listWebhookAttempts, c.platform, c.groupCtx, withParams(c.query, { endpoint_id: c.params.endpoint_id })),
+    handler: (c) => executeRaw(listWebhookAttempts, c.platform, withSignal(c.groupCtx, c.signal), withParams(c.query, { endpoint_id: c.params.endpoint_id })),
   }),
   route({
     method: 'POST',

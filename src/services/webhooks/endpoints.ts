@@ -15,6 +15,9 @@ import { requireEvent } from '../events/events.js';
 import { matchesTypes } from '../../domain/events.js';
 import { nudgeDelivery } from './delivery-loop.js';
 import { SECRET_GRACE_MS } from './signing.js';
+import { onAttemptsRecorded } from './recorded.js';
+import { longPoll } from '../long-poll.js';
+import { waitPlan } from '../../domain/waiting.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
   changesSomething,
@@ -164,13 +167,23 @@ export const deleteWebhookEndpoint = useCase({
   },
 });
 
-/** The attempts made to an endpoint, newest first. */
+/** The attempts made to an endpoint, newest first; with `wait`, once `count` exist (long-poll.ts). */
 export const listWebhookAttempts = useCase({
   input: webhookAttemptListQuerySchema.extend(endpointId.shape),
   async run(p: Platform, ctx: GroupContext, q): Promise<WebhookAttemptList> {
+    const { waitMs, count } = waitPlan(q);
     await requireEndpoint(ctx, q.endpoint_id);
-    const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
-    return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };
+    return longPoll({
+      waitMs,
+      count,
+      signal: ctx.signal,
+      read: async () => {
+        const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
+        return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };
+      },
+      size: (page) => page.data.items.length,
+      wake: (notify) => onAttemptsRecorded(ctx.group, notify),
+    });
   },
 });
 

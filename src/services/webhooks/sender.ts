@@ -35,6 +35,7 @@ import { injectWebhookFault, mayFaultEndpoint } from '../faults/webhook-injector
 import { describeWebhookFault } from '../../domain/faults.js';
 import { webhookAttempted } from '../telemetry.js';
 import { storeWatch } from '../store-watch.js';
+import { attemptsRecorded } from './recorded.js';
 
 /** While the store is away, a write of attempt outcomes is tried again this often, this many times (then the lease decides). */
 const RECORD_RETRY_MS = 1_000;
@@ -395,6 +396,7 @@ async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Arr
       for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   }
+  attemptsRecorded(attempts.map((a) => a.group_id));
   const byId = new Map(items.map((it, i) => [it.id, next[i]!]));
   return all.map((it) => (byId.has(it.id) ? byId.get(it.id)! : retryOf(it.o)));
 }
