@@ -27,8 +27,13 @@ export interface LongPoll<P> {
   pollMs?: number;
 }
 
+let waiting = 0;
+/** Requests waiting now, in this process (tests: a client that went away leaves none; the bench). */
+export const waitingRequests = (): number => waiting;
+
 export async function longPoll<P>(o: LongPoll<P>): Promise<P> {
   if (o.waitMs <= 0) return o.read();
+  waiting++;
   const deadline = Date.now() + o.waitMs;
   let woken = false;
   let resume: (() => void) | undefined;
@@ -59,6 +64,7 @@ export async function longPoll<P>(o: LongPoll<P>): Promise<P> {
       if (o.signal?.aborted) return page;
     }
   } finally {
+    waiting--;
     off?.();
     o.signal?.removeEventListener('abort', notify);
   }
