@@ -17,7 +17,7 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/v1/groups/:group_id/events',
     summary: 'List events, newest first',
     description:
-      'The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page).',
+      'The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page). `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` (default 1) matching events exist, else at the deadline with what there is (200): `?types=transaction.settled&wait=5s` waits for a settlement without polling.',
     tag: 'Events',
     extension: true,
     auth: anyKey,

@@ -93,7 +93,7 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: `${base}/:endpoint_id/deliveries`,
     summary: 'List the delivery attempts made to a webhook endpoint, newest first',
-    description: 'Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page).',
+    description: 'Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page); `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` attempts exist, else at the deadline with what there is.',
     tag,
     extension: true,
     auth,
