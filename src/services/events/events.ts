@@ -158,6 +158,7 @@ export const listEvents = useCase({
       read,
       size: (page) => page.data.items.length,
       wake: (notify) => onEventsCommitted(ctx.store, ctx.group, notify),
+      share: { store: ctx.store, key: JSON.stringify(['events', ctx.group, patterns, q.created_from, q.created_to, q.starting_after, q.limit]) },
     });
   },
 });
