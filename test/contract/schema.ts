@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * List events, newest first
-         * @description The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page).
+         * @description The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page). `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` (default 1) matching events exist, else at the deadline with what there is (200): `?types=transaction.settled&wait=5s` waits for a settlement without polling.
          *
          *     Authorization: an API key of the path's group with the `manage_transactions` or `view_transactions` or `manage_products` or `manage_invoices` or `view_invoices` or `manage_customers` or `manage_partners` or `manage_webhooks` permission.
          */
@@ -848,7 +848,7 @@ export interface paths {
         };
         /**
          * List the delivery attempts made to a webhook endpoint, newest first
-         * @description Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page).
+         * @description Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page); `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` attempts exist, else at the deadline with what there is.
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          */
