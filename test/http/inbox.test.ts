@@ -129,6 +129,28 @@ describe('an endpoint of kind collect', () => {
   });
 });
 
+test("the endpoint's faults apply: a duplicate is kept twice, a bad signature is kept, refused and retried", async () => {
+  const sb = await newSandbox(s, { webhooks: 'collect', clock: noonToday() });
+  const faults = `${hooks(sb.group_id)}/${sb.webhook_endpoint_id}/faults`;
+  const key = sb.keys.manage_webhooks!;
+  assert.equal((await s.call('POST', faults, { key, body: { action: 'duplicate', first: 1 } })).status, 201);
+  await customer(sb, 'Twice');
+  const twice = await collected(sb.group_id, 2);
+  assert.equal(twice[0].headers['webhook-id'], twice[1].headers['webhook-id']);
+  assert.equal(twice[0].body, twice[1].body);
+  for (const rule of (await s.call('GET', faults, { key })).body.data) await s.call('DELETE', `${faults}/${rule.id}`, { key });
+
+  assert.equal((await s.call('POST', faults, { key, body: { action: 'bad_signature', first: 1 } })).status, 201);
+  const made = await customer(sb, 'Forged');
+  const [forged] = await collected(sb.group_id, 3); // newest first: the badly signed one is kept
+  assert.throws(() => verified(forged, String(sb.webhook_secret)));
+  const attempts = await s.call('GET', `${hooks(sb.group_id)}/${sb.webhook_endpoint_id}/deliveries?limit=1`, { key });
+  assert.equal(attempts.body.data.items[0].status, 'failed');
+  assert.match(attempts.body.data.items[0].fault, /^bad_signature/);
+  assert.notEqual(attempts.body.data.items[0].next_attempt_at, null, 'retried, as after a receiver refused it');
+  assert.equal(JSON.parse(forged.body).data.object.id, made.body.id);
+});
+
 describe('forks and imports keep collecting', () => {
   test("a fork gets a collector of its own: a new secret, the fork's webhooks in the fork's inbox", async () => {
     const sb = await newSandbox(s, { webhooks: 'collect', clock: noonToday() });

@@ -127,3 +127,16 @@ test('wait on the delivery attempts of an endpoint: answered when its first atte
   assert.equal(r.body.data.items[0].status, 'succeeded');
   assert.equal(r.body.data.items[0].event_type, 'customer.created');
 });
+
+test('a server shutting down answers its waiting requests at once, with what there is', async () => {
+  const own = await startTestServer({ adminToken: ADMIN });
+  const r = await own.call('POST', '/api/v1/sandboxes', { key: ADMIN, body: {} });
+  const waiting = own.call('GET', `${events(r.body.group_id)}?types=transaction.*&wait=30s`, { key: r.body.keys.manage_webhooks });
+  await waitersReach(1);
+  const started = Date.now();
+  await own.close(); // drains in-flight requests: the wait must not hold it for 30 s
+  const answer = await waiting;
+  assert.equal(answer.status, 200, answer.text);
+  assert.deepEqual(answer.body.data.items, []);
+  assert.ok(Date.now() - started < 15_000, `closed in ${Date.now() - started} ms, not at the wait's deadline`);
+});

@@ -127,7 +127,9 @@ export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: numbe
   const signing = action === 'bad_signature' ? [`whsec_${randomBytes(24).toString('base64')}`] : secrets;
   if (r.kind === 'collect') {
     const collected = collect(r.event_id, body, signing, timestamp, action === 'duplicate');
-    return { delivery: r, status: undefined, body: null, error: null, latencyMs: 0, sentAt, collected, ...fault };
+    // A badly signed message is kept, and refused as a verifying receiver refuses it: retried, signed properly.
+    const error = action === 'bad_signature' ? 'injected fault: bad_signature (kept in the inbox; a receiver that verifies refuses it)' : null;
+    return { delivery: r, status: undefined, body: null, error, latencyMs: 0, sentAt, collected, ...fault };
   }
   const started = performance.now();
   const send = () =>
