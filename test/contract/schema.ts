@@ -822,8 +822,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a webhook endpoint, its waiting deliveries and its attempts
-         * @description Delete a webhook endpoint, its waiting deliveries and its attempts.
+         * Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too)
+         * @description Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too).
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          */

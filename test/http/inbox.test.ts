@@ -123,6 +123,9 @@ describe('an endpoint of kind collect', () => {
     await customer(sb, 'Ada');
     const [m] = await collected(sb.group_id, 1);
     assert.equal(verified(m, made.body.secret).type, 'customer.created');
+    // Deleted, it takes its messages with it.
+    assert.equal((await s.call('DELETE', `${hooks(sb.group_id)}/${made.body.id}`, { key })).status, 200);
+    assert.deepEqual((await s.call('GET', inbox(sb.group_id), { key: ADMIN })).body.data.items, []);
     // A url endpoint's answer says its kind too.
     const urlEndpoint = await s.call('POST', hooks(sb.group_id), { key, body: { url: rx.url, enabled_events: ['*'] } });
     assert.equal(urlEndpoint.body.kind, 'url');

@@ -117,7 +117,7 @@ export const webhookRoutes: RouteDef[] = [
   route({
     method: 'DELETE',
     path: `${base}/:endpoint_id`,
-    summary: 'Delete a webhook endpoint, its waiting deliveries and its attempts',
+    summary: 'Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too)',
     tag,
     extension: true,
     auth,

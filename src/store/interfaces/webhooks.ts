@@ -65,7 +65,7 @@ export interface WebhookEndpointStore {
   list(ex: Executor, groupId: string, page: CursorPage): Promise<WebhookEndpointEntity[]>;
   count(ex: Executor, groupId: string): Promise<number>;
   update(tx: Tx, e: WebhookEndpointEntity): Promise<RunResult>;
-  /** The endpoint, its deliveries and its attempts; how many endpoints went (0 or 1). */
+  /** The endpoint, its deliveries, its attempts and (a collector) its inbox messages; how many endpoints went (0 or 1). */
   delete(tx: Tx, groupId: string, id: string): Promise<number>;
   /** The groups that have an enabled endpoint. */
   activeGroups(ex: Executor): Promise<string[]>;

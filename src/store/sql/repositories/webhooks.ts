@@ -57,6 +57,7 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
       await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [id]);
       await tx.run('DELETE FROM webhook_fault_rules WHERE endpoint_id = ?', [id]);
       await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id]);
+      await tx.run('DELETE FROM webhook_inbox WHERE group_id = ? AND endpoint_id = ?', [groupId, id]);
     }
     return changes;
   },
