@@ -56,7 +56,7 @@ describe('wait on the events list', () => {
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.data, { items: [], has_more: false });
     assert.ok(took >= 1500, `waited the whole 1.5 s (${took} ms)`);
-    assert.ok(took < 1500 + 3_000, `never long past the deadline (${took} ms)`);
+    assert.ok(took < 1500 + 5_000, `never long past the deadline (${took} ms)`);
   });
 
   test('items that already exist answer at once; without wait it reads once', async () => {
