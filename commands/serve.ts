@@ -50,6 +50,7 @@ export default class Serve extends PayctlCommand {
     '<%= config.bin %> serve --pay-rate-limit 1000/1m --access-log -',
     '<%= config.bin %> serve --metrics-port 9464',
     'PAYCTL_ADMIN_TOKEN=padm_ci_secret <%= config.bin %> serve --port 0',
+    '<%= config.bin %> serve --port 0 --print-address --db /tmp/test.db',
   ];
   static override enableJsonFlag = false;
   static override flags = {
@@ -68,6 +69,9 @@ export default class Serve extends PayctlCommand {
     }),
     metrics: Flags.boolean({ description: 'serve GET /metrics (Prometheus text) on this port; see docs/operations.md' }),
     'metrics-port': Flags.integer({ description: 'serve GET /metrics on a port of its own instead (0 picks a free one)', min: 0, max: 65535 }),
+    'print-address': Flags.boolean({
+      description: 'print the address alone (http://HOST:PORT) as the first line of stdout, before anything else: for scripts and tests in any language (docs/cli.md)',
+    }),
     'admin-token': Flags.string({
       description: 'the sandbox admin token (authorises /api/v1/sandboxes) [default: a random one, printed at start]',
       env: ENV.adminToken,
@@ -101,6 +105,8 @@ export default class Serve extends PayctlCommand {
     });
     // Other commands print page URLs with this address while the server runs (server.json).
     writeServerRecord(p.dataDir, { url: server.url, public_url: p.publicUrl, db: p.db.location });
+    // The first line, alone: whoever started `serve --port 0` reads the address without parsing prose.
+    if (flags['print-address']) process.stdout.write(`${server.url}\n`);
     const page = await demoPayPage(p);
     // One write: whoever waits for the first line has the second too.
     this.log(

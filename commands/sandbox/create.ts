@@ -12,17 +12,24 @@ export default class SandboxCreate extends PayctlCommand {
     '<%= config.bin %> sandbox create --json',
     '<%= config.bin %> sandbox create --demo --name "checkout suite"',
     '<%= config.bin %> sandbox create --clock 2027-01-01T00:00:00Z',
+    '<%= config.bin %> sandbox create --webhooks collect --json',
   ];
   static override flags = {
     name: Flags.string({ description: 'a name to recognise it by [default: Sandbox]' }),
     demo: Flags.boolean({ description: 'add the demo data of `payctl init --demo` inside the sandbox' }),
     clock: Flags.string({ description: "the sandbox clock's start time (RFC 3339) [default: the platform clock]" }),
+    webhooks: Flags.string({ description: "collect: keep the sandbox's webhooks, signed, in its inbox (GET /api/v1/sandboxes/ID/inbox)", options: ['collect'] }),
   };
 
   async run(): Promise<Sandbox> {
     const { flags } = await this.parse(SandboxCreate);
     const p = await this.platform(flags.db);
-    const sandbox = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
+    const sandbox = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), {
+      name: flags.name,
+      demo: flags.demo,
+      clock: flags.clock,
+      ...(flags.webhooks === 'collect' ? { webhooks: 'collect' as const } : {}),
+    });
     this.log(sandboxCreated(sandbox));
     return sandbox;
   }

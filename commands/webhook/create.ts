@@ -13,11 +13,13 @@ export default class WebhookCreate extends PayctlCommand {
   static override examples = [
     "<%= config.bin %> webhook create --group GROUP_ID --url https://example.com/hooks --events 'transaction.*,invoice.paid'",
     "<%= config.bin %> webhook create --group GROUP_ID --url http://localhost:3000/hooks --events '*' --description 'local app' --json",
+    "<%= config.bin %> webhook create --group GROUP_ID --collect --events '*'",
   ];
   static override bodySchema = createWebhookEndpoint.input;
   static override flags = {
     group: groupFlag,
-    url: Flags.string({ description: 'the receiver (http:// or https://)', required: true }),
+    url: Flags.string({ description: 'the receiver (http:// or https://); or --collect', exactlyOne: ['url', 'collect'] }),
+    collect: Flags.boolean({ description: 'keep the deliveries, signed, in the group\'s inbox (GET /api/v1/sandboxes/GROUP/inbox) instead of POSTing them', exactlyOne: ['url', 'collect'] }),
     events: setsField(Flags.string({ description: "event types, comma separated: exact types, wildcards like transaction.*, or '*'", required: true }), 'enabled_events'),
     description: Flags.string({ description: 'a note to recognise the endpoint by' }),
     disabled: Flags.boolean({ description: 'create it disabled (no deliveries until enabled)' }),
@@ -27,7 +29,7 @@ export default class WebhookCreate extends PayctlCommand {
     const { flags } = await this.parse(WebhookCreate);
     const p = await this.platform(flags.db);
     const endpoint = await execute(createWebhookEndpoint, p, contextFor(p, flags.group), {
-      url: flags.url,
+      ...(flags.collect ? { kind: 'collect' as const } : { url: flags.url }),
       enabled_events: flags.events.split(',').map((t) => t.trim()).filter(Boolean),
       ...(flags.description !== undefined ? { description: flags.description } : {}),
       ...(flags.disabled ? { disabled: true } : {}),

@@ -12,6 +12,7 @@ import { paymentLinkSchema } from './payment-links.js';
 import { signupEntryResultSchema } from './onboarding-response.js';
 import { timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
+import { waitQuery } from './waiting.js';
 import type { Permission } from './permissions.js';
 
 /** A settlement batch as events carry it (the API has no batch resource of its own). */
@@ -145,6 +146,7 @@ export const eventListQuerySchema = z.strictObject({
   created_to: isoInstant.optional(),
   limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an event id: answer the events older than it' }),
+  ...waitQuery,
 });
 export type EventListQuery = z.output<typeof eventListQuerySchema>;
 

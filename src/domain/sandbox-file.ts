@@ -61,6 +61,7 @@ export const UPGRADES: ReadonlyArray<{ version: number; why: string; tables?: st
   { version: 16, why: 'invoices record when their due day passed (null: not yet told)', add: { invoices: { past_due_notified_at: null } } },
   { version: 20, why: 'sandbox fault rules', tables: ['fault_rules'] },
   { version: 22, why: 'webhook endpoint fault rules', tables: ['webhook_fault_rules'] },
+  { version: 36, why: 'webhook endpoints have a kind (url, or collect: delivered to the inbox)', add: { webhook_endpoints: { kind: 'url' } } },
 ];
 
 /** Tables a file written at `schema` may hold, of the current list `tables`. */

@@ -23,6 +23,10 @@ export const createSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to "Sandbox"'),
   demo: z.boolean({ error: 'must be true or false' }).optional().describe('Add the demo data of `payctl init --demo`'),
   clock: instant.optional().describe("The sandbox's start time (its clock runs on from there); default: the platform clock"),
+  webhooks: z
+    .enum(['collect'], { error: 'must be "collect" (keep the sandbox\'s webhooks in its inbox)' })
+    .optional()
+    .describe('"collect": the sandbox gets a collect endpoint for every event type — each webhook kept, signed, in GET /api/v1/sandboxes/{group_id}/inbox — and the answer carries its signing secret as webhook_secret'),
 }).meta({ id: 'CreateSandboxRequest' });
 export type CreateSandbox = z.output<typeof createSandboxSchema>;
 
@@ -97,6 +101,8 @@ export const sandboxSchema = z
     created_at: timestamp,
     customer_id: z.string().optional(),
     forked_from: z.string().optional(),
+    webhook_secret: z.string().optional().describe('With webhooks "collect" (or a fork of a sandbox that collects): the signing secret of its collect endpoint, `whsec_…`, shown here only'),
+    webhook_endpoint_id: z.string().optional().describe('That collect endpoint'),
   })
   .catchall(z.unknown())
   .meta({ id: 'Sandbox', description: 'The shape `payctl init --demo --json` prints: ids, keys, and with demo the ids of the demo objects' });
@@ -111,6 +117,8 @@ export const forkingSandboxSchema = z
     clock: timestamp.describe("The sandbox's time now"),
     created_at: timestamp,
     forked_from: z.string(),
+    webhook_secret: z.string().optional().describe("When the source collects its webhooks: the signing secret of the fork's own collect endpoint, shown here only"),
+    webhook_endpoint_id: z.string().optional(),
     fork: forkProgressSchema,
   })
   .meta({ id: 'ForkingSandbox', description: 'A fork still copying: the copy goes on in the server (and after a restart); poll GET /api/v1/sandboxes/{group_id}' });

@@ -2,9 +2,10 @@
 // each, used by the routes, the CLI and the OpenAPI document) and the pure rules of
 // delivery — which events an endpoint takes, the retry schedule, what counts as success.
 import { z } from 'zod';
-import { typePattern } from './events.js';
+import { typePattern, typePatterns } from './events.js';
 import { text, timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
+import { waitQuery } from './waiting.js';
 
 /** Delay before each attempt after the previous one failed (the first is immediate); after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
@@ -86,13 +87,27 @@ const enabledEvents = z
 
 const endpointDescription = text(500).nullable();
 
+/** `url`: POSTed to the receiver at url; `collect`: kept in the group's inbox (GET /api/v1/sandboxes/{group_id}/inbox), signed the same way. */
+export const webhookEndpointKind = z
+  .enum(['url', 'collect'], { error: 'must be "url" (POST to a receiver) or "collect" (keep them in the inbox)' })
+  .meta({ description: '`url` (default): deliveries are POSTed to `url`. `collect`: each delivery is kept, as it would have been sent, in the inbox of the group (GET /api/v1/sandboxes/{group_id}/inbox); such an endpoint has no `url`.' });
+export type WebhookEndpointKind = z.output<typeof webhookEndpointKind>;
+
+/** A url is required of a receiver and refused of a collector. */
+const urlFitsKind = (b: { kind?: WebhookEndpointKind | undefined; url?: string | undefined }, ctx: z.RefinementCtx) => {
+  if (b.kind === 'collect' && b.url !== undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'a collect endpoint has no url (its deliveries go to the inbox)' });
+  if (b.kind !== 'collect' && b.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required (or "kind": "collect" to keep deliveries in the inbox)' });
+};
+
 export const createWebhookEndpointSchema = z
   .strictObject({
-    url: webhookUrl,
+    kind: webhookEndpointKind.optional(),
+    url: webhookUrl.optional(),
     enabled_events: enabledEvents,
     description: endpointDescription.optional(),
     disabled: z.boolean({ error: 'must be true or false' }).optional(),
   })
+  .superRefine(urlFitsKind)
   .meta({ id: 'CreateWebhookEndpointRequest' });
 export type CreateWebhookEndpoint = z.output<typeof createWebhookEndpointSchema>;
 
@@ -117,7 +132,8 @@ export const webhookEndpointSchema = z
   .object({
     id: uuid,
     group_id: z.string(),
-    url: z.string(),
+    kind: webhookEndpointKind,
+    url: z.string().meta({ description: 'the receiver; for a collect endpoint the path of its inbox' }),
     description: z.string().nullable(),
     enabled_events: z.array(z.string()),
     disabled: z.boolean().meta({ description: 'a disabled endpoint gets no new deliveries; its waiting retries resume when it is enabled again' }),
@@ -174,6 +190,7 @@ export type WebhookAttemptList = z.output<typeof webhookAttemptListSchema>;
 export const webhookAttemptListQuerySchema = z.strictObject({
   limit: pageLimit,
   starting_after: uuid.optional().meta({ description: 'an attempt id: answer the attempts older than it' }),
+  ...waitQuery,
 });
 
 export const resendEventSchema = z
@@ -184,3 +201,36 @@ export const resendResultSchema = z
   .object({ event_id: uuid, endpoint_ids: z.array(uuid).meta({ description: 'the endpoints a new delivery was queued for' }) })
   .meta({ id: 'ResendEventResult' });
 export type ResendResult = z.output<typeof resendResultSchema>;
+
+/** A delivery a collect endpoint kept (the inbox): exactly what a receiver would have got. */
+export const inboxMessageSchema = z
+  .object({
+    id: uuid,
+    endpoint_id: uuid.meta({ description: 'the collect endpoint' }),
+    event_id: uuid,
+    event_type: z.string(),
+    received_at: timestamp.meta({ description: "when it was delivered, on the group's clock" }),
+    headers: z
+      .object({
+        'content-type': z.literal('application/json'),
+        'webhook-id': z.string(),
+        'webhook-timestamp': z.string().meta({ description: 'Unix seconds, real time (receivers check it against their own clock)' }),
+        'webhook-signature': z.string().meta({ description: '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space separated' }),
+      })
+      .meta({ description: 'the headers the POST would have carried (Standard Webhooks)' }),
+    body: z.string().meta({ description: 'the raw body, byte for byte what a receiver would have got: verify the signature over this text, then parse it' }),
+  })
+  .meta({ id: 'InboxMessage' });
+export type InboxMessage = z.output<typeof inboxMessageSchema>;
+
+export const inboxListSchema = z
+  .object({ data: z.object({ items: z.array(inboxMessageSchema), has_more: z.boolean() }) })
+  .meta({ id: 'InboxMessageList' });
+export type InboxList = z.output<typeof inboxListSchema>;
+
+export const inboxQuerySchema = z.strictObject({
+  types: typePatterns.optional().meta({ description: 'only these event types (exact, or wildcards like `transaction.*`), comma separated' }),
+  limit: pageLimit,
+  starting_after: uuid.optional().meta({ description: 'a message id: answer the messages older than it' }),
+  ...waitQuery,
+});

@@ -48,6 +48,8 @@ export interface RouteContext<Param extends string = string> {
   baseUrl: string;
   /** What fills a sandbox created with `demo` (handed to the server by its starter: src/dev is above http). */
   seedDemo?: DemoSeeder;
+  /** Aborts when the client's connection closes or the server shuts down (made on first read). */
+  readonly signal: AbortSignal;
 }
 
 /** A response other than a JSON 200: a status, a content type, raw bytes. */
@@ -141,6 +143,9 @@ export function route<const Path extends string>(def: RouteDef<Path>): RouteDef 
  */
 export const faultsApply = (r: Pick<RouteDef, 'auth' | 'path' | 'faultGroupOf'>): boolean =>
   r.auth.kind !== 'admin' && (r.path.includes(':group_id') || r.faultGroupOf !== undefined);
+
+/** `ctx` with the request's signal, for a use case that waits (a list's `wait`). */
+export const withSignal = <C extends RequestContext>(ctx: C, signal: AbortSignal): C => ({ ...ctx, signal });
 
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
 export const publicAuth: RouteAuth = { kind: 'public' };

@@ -45,11 +45,12 @@ export const clockShown = (state: { now: string; offset_ms: number }, groupId?: 
   `${clockTime(state.now)}; ${groupId ? `group ${groupId}: ` : ''}${Math.round(state.offset_ms / 1000)}s from ${groupId ? 'the platform clock' : 'real time'}`;
 
 /** A new sandbox (or a demo group): its ids, one key per permission, the ids of its demo data. */
-export function sandboxCreated(s: { group_id: string; name: string; clock: string; processor_id: string; linked_account_id: string; keys: Record<string, string> }): string {
+export function sandboxCreated(s: { group_id: string; name: string; clock: string; processor_id: string; linked_account_id: string; keys: Record<string, string>; webhook_secret?: unknown }): string {
   return [
     `Sandbox ${s.group_id} (${s.name}), clock ${clockTime(s.clock)}`,
     `Processor:       ${s.processor_id}`,
     `Linked account:  ${s.linked_account_id}`,
+    ...(typeof s.webhook_secret === 'string' ? [`Webhooks collected in GET /api/v1/sandboxes/${s.group_id}/inbox, signed with (shown once): ${s.webhook_secret}`] : []),
     'API keys (one per permission; shown once):',
     keyLines(s.keys),
   ].join('\n');

@@ -492,11 +492,14 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
 
   // Sandboxes (extensions, admin token): create, list, clock, fork, drop.
   const admin = { Authorization: world.adminToken };
-  const sandbox = await expect(api.POST('/api/v1/sandboxes', { headers: admin, body: { name: 'Contract sandbox' } }), 201);
+  const sandbox = await expect(api.POST('/api/v1/sandboxes', { headers: admin, body: { name: 'Contract sandbox', webhooks: 'collect' } }), 201);
+  assert.match(sandbox.webhook_secret ?? '', /^whsec_/);
   const sandboxes = await expect(api.GET('/api/v1/sandboxes', { headers: admin }), 200);
   assert.ok(sandboxes.data.some((x) => x.group_id === sandbox.group_id));
   const sandboxPath = { group_id: sandbox.group_id };
   const clock = await expect(api.GET('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin }), 200);
+  const inbox = await expect(api.GET('/api/v1/sandboxes/{group_id}/inbox', { params: { path: sandboxPath, query: { types: ['transaction.*'], wait: '0' } }, headers: admin }), 200);
+  assert.deepEqual(inbox.data.items, []);
   const moved = await expect(api.POST('/api/v1/sandboxes/{group_id}/clock', { params: { path: sandboxPath }, headers: admin, body: { advance: '1d' } }), 200);
   assert.equal(Date.parse(moved.now) - Date.parse(clock.now) >= 86_400_000, true);
   // Fault rules of the sandbox (extensions): an injected 503 is a documented answer too.

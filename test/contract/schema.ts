@@ -56,7 +56,7 @@ export interface paths {
         };
         /**
          * List events, newest first
-         * @description The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page).
+         * @description The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page). `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` (default 1) matching events exist, else at the deadline with what there is (200): `?types=transaction.settled&wait=5s` waits for a settlement without polling.
          *
          *     Authorization: an API key of the path's group with the `manage_transactions` or `view_transactions` or `manage_products` or `manage_invoices` or `view_invoices` or `manage_customers` or `manage_partners` or `manage_webhooks` permission.
          */
@@ -822,8 +822,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a webhook endpoint, its waiting deliveries and its attempts
-         * @description Delete a webhook endpoint, its waiting deliveries and its attempts.
+         * Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too)
+         * @description Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too).
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          */
@@ -848,7 +848,7 @@ export interface paths {
         };
         /**
          * List the delivery attempts made to a webhook endpoint, newest first
-         * @description Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page).
+         * @description Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page); `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` attempts exist, else at the deadline with what there is.
          *
          *     Authorization: an API key of the path's group with the `manage_webhooks` permission.
          */
@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock
-         * @description demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). The answer has the shape `payctl init --demo --json` prints; keys are shown only here.
+         * @description demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
@@ -1227,6 +1227,28 @@ export interface paths {
          *     Idempotency-Key is refused (400): the answer carries new API keys, which are shown once and never stored (a replay could not repeat them).
          */
         post: operations["postApiV1SandboxesGroupIdFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{group_id}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhooks the group's collect endpoints kept, newest first, each as a receiver would have got it
+         * @description A sandbox made with {"webhooks": "collect"} (or any group with a webhook endpoint of kind collect) keeps each delivery here instead of POSTing it: `body` is the raw text a receiver would get and `headers` its Standard Webhooks headers, signed with the secret its create answer showed (`webhook_secret`), so a test in any language verifies it with its standardwebhooks library. Faults of the endpoint apply (a drop keeps nothing, a duplicate keeps it twice). `types` filters by event type; page with `starting_after`; `wait` (e.g. 5s, at most 30s) answers as soon as `count` messages exist, else at the deadline with what there is. docs/testing.md.
+         *
+         *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_webhooks` permission.
+         */
+        get: operations["getApiV1SandboxesGroupIdInbox"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2192,6 +2214,11 @@ export interface components {
             demo?: boolean;
             /** @description Defaults to "Sandbox" */
             name?: string;
+            /**
+             * @description "collect": the sandbox gets a collect endpoint for every event type — each webhook kept, signed, in GET /api/v1/sandboxes/{group_id}/inbox — and the answer carries its signing secret as webhook_secret
+             * @enum {string}
+             */
+            webhooks?: "collect";
         };
         /** @description Cross-field rules: exactly one payment method — card_id, bank_account_id or payment_details.token; amounts.included_tax_amount + included_shipping_amount ≤ requested_amount. Amounts left out (or null) are the plan's; start_date defaults to now (platform clock). */
         CreateSubscriptionRequest: {
@@ -2245,10 +2272,15 @@ export interface components {
              */
             enabled_events: string[];
             /**
+             * @description `url` (default): deliveries are POSTed to `url`. `collect`: each delivery is kept, as it would have been sent, in the inbox of the group (GET /api/v1/sandboxes/{group_id}/inbox); such an endpoint has no `url`.
+             * @enum {string}
+             */
+            kind?: "url" | "collect";
+            /**
              * Format: uri
              * @example https://example.com/hooks/payctl
              */
-            url: string;
+            url?: string;
         };
         Customer: {
             bank_accounts: components["schemas"]["CustomerBankAccount"][];
@@ -3099,6 +3131,9 @@ export interface components {
             name: string;
             /** @constant */
             status: "forking";
+            webhook_endpoint_id?: string;
+            /** @description When the source collects its webhooks: the signing secret of the fork's own collect endpoint, shown here only */
+            webhook_secret?: string;
         };
         /** @description How far a fork is (read from the database: it survives a restart, and the server goes on with it) */
         ForkProgress: {
@@ -3199,6 +3234,36 @@ export interface components {
             source_id: string;
             /** @description The table being written */
             table: string | null;
+        };
+        InboxMessage: {
+            /** @description the raw body, byte for byte what a receiver would have got: verify the signature over this text, then parse it */
+            body: string;
+            /** @description the collect endpoint */
+            endpoint_id: string;
+            event_id: string;
+            event_type: string;
+            /** @description the headers the POST would have carried (Standard Webhooks) */
+            headers: {
+                /** @constant */
+                "content-type": "application/json";
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space separated */
+                "webhook-signature": string;
+                /** @description Unix seconds, real time (receivers check it against their own clock) */
+                "webhook-timestamp": string;
+            };
+            id: string;
+            /**
+             * Format: date-time
+             * @description when it was delivered, on the group's clock
+             */
+            received_at: string;
+        };
+        InboxMessageList: {
+            data: {
+                has_more: boolean;
+                items: components["schemas"]["InboxMessage"][];
+            };
         };
         Invoice: {
             ach_enabled: boolean;
@@ -3730,6 +3795,10 @@ export interface components {
             processor_id: string;
             /** @enum {string} */
             status?: "active" | "forking" | "importing";
+            /** @description That collect endpoint */
+            webhook_endpoint_id?: string;
+            /** @description With webhooks "collect" (or a fork of a sandbox that collects): the signing secret of its collect endpoint, `whsec_…`, shown here only */
+            webhook_secret?: string;
         } & {
             [key: string]: unknown;
         };
@@ -4373,6 +4442,11 @@ export interface components {
             enabled_events: string[];
             group_id: string;
             id: string;
+            /**
+             * @description `url` (default): deliveries are POSTed to `url`. `collect`: each delivery is kept, as it would have been sent, in the inbox of the group (GET /api/v1/sandboxes/{group_id}/inbox); such an endpoint has no `url`.
+             * @enum {string}
+             */
+            kind: "url" | "collect";
             /** @description the signing secret (`whsec_` + base64): only in the answers of create and rotate_secret, never again */
             secret?: string;
             /**
@@ -4380,6 +4454,7 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             updated_at: string;
+            /** @description the receiver; for a collect endpoint the path of its inbox */
             url: string;
         };
         WebhookEndpointList: {
@@ -4863,6 +4938,8 @@ export interface operations {
     getApiV1GroupsGroupIdEvents: {
         parameters: {
             query?: {
+                /** @description with `wait`: how many matching items end the wait (default 1; at most `limit`) */
+                count?: number;
                 /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
                 created_from?: string;
                 /** @description RFC 3339 (or a date YYYY-MM-DD: midnight UTC); years 1970 to 9999 */
@@ -4872,6 +4949,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
                 types?: string[];
+                /** @description Wait up to this long (real time; at most 30s) for at least `count` matching items: the answer comes as soon as they exist, else at the deadline with what there is (still 200). E.g. `5s`, `1500ms`. */
+                wait?: string;
             };
             header?: {
                 /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
@@ -13266,6 +13345,7 @@ export interface operations {
                      *           {
                      *             "id": "01a207f6-75f5-744b-babe-b99601535636",
                      *             "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *             "kind": "url",
                      *             "url": "https://shop.example.com/hooks/payctl",
                      *             "description": "Shop backend",
                      *             "enabled_events": [
@@ -13441,6 +13521,7 @@ export interface operations {
                      * @example {
                      *       "id": "01a207f6-75f5-744b-babe-b99601535636",
                      *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "kind": "url",
                      *       "url": "https://shop.example.com/hooks/payctl",
                      *       "description": "Shop backend",
                      *       "enabled_events": [
@@ -13630,6 +13711,7 @@ export interface operations {
                      * @example {
                      *       "id": "01a207f6-75f5-744b-babe-b99601535636",
                      *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "kind": "url",
                      *       "url": "https://shop.example.com/hooks/payctl",
                      *       "description": "Shop backend",
                      *       "enabled_events": [
@@ -13943,6 +14025,7 @@ export interface operations {
                      * @example {
                      *       "id": "01a207f6-75f5-744b-babe-b99601535636",
                      *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "kind": "url",
                      *       "url": "https://shop.example.com/hooks/payctl",
                      *       "description": "Shop backend",
                      *       "enabled_events": [
@@ -14097,9 +14180,13 @@ export interface operations {
     getApiV1GroupsGroupIdWebhookEndpointsEndpointIdDeliveries: {
         parameters: {
             query?: {
+                /** @description with `wait`: how many matching items end the wait (default 1; at most `limit`) */
+                count?: number;
                 limit?: number;
                 /** @description an attempt id: answer the attempts older than it */
                 starting_after?: string;
+                /** @description Wait up to this long (real time; at most 30s) for at least `count` matching items: the answer comes as soon as they exist, else at the deadline with what there is (still 200). E.g. `5s`, `1500ms`. */
+                wait?: string;
             };
             header?: {
                 /** @description Sandboxes only (400 elsewhere): one injected fault for this call. `timeout_after_commit` (the work commits, the connection closes unanswered), `error=503` (or 500, 502, 504, `error=429;retry_after=2`; answered before anything is done), `latency=2s`, `decline=91`, `avs_mismatch`, `cvv_mismatch`. See docs/faults.md. */
@@ -14827,6 +14914,7 @@ export interface operations {
                      * @example {
                      *       "id": "01a207f6-75f5-744b-babe-b99601535636",
                      *       "group_id": "01a207f6-6197-7089-adad-b1f484bbaed3",
+                     *       "kind": "url",
                      *       "url": "https://shop.example.com/hooks/payctl",
                      *       "description": "Shop backend",
                      *       "enabled_events": [
@@ -17131,6 +17219,133 @@ export interface operations {
             };
             /** @description Request body is not JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdInbox: {
+        parameters: {
+            query?: {
+                /** @description with `wait`: how many matching items end the wait (default 1; at most `limit`) */
+                count?: number;
+                limit?: number;
+                /** @description a message id: answer the messages older than it */
+                starting_after?: string;
+                /** @description only these event types (exact, or wildcards like `transaction.*`), comma separated A list: `types=a,b`; repeated keys (`types=a&types=b`) and bracket keys (`types[]=a&types[]=b`) are accepted too. */
+                types?: string[];
+                /** @description Wait up to this long (real time; at most 30s) for at least `count` matching items: the answer comes as soon as they exist, else at the deadline with what there is (still 200). E.g. `5s`, `1500ms`. */
+                wait?: string;
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01a20800-1d00-7abc-8def-000000000001",
+                     *             "endpoint_id": "01a20800-0b00-7abc-8def-000000000001",
+                     *             "event_id": "01a20800-1c2d-7e3f-9a1b-2c3d4e5f6a7b",
+                     *             "event_type": "customer.created",
+                     *             "received_at": "2030-01-15T12:00:00.000Z",
+                     *             "headers": {
+                     *               "content-type": "application/json",
+                     *               "webhook-id": "01a20800-1c2d-7e3f-9a1b-2c3d4e5f6a7b",
+                     *               "webhook-timestamp": "1894017600",
+                     *               "webhook-signature": "v1,+3zNzcMgBjXKWnJPsIPtPeJG8G7dPfIXbl/VaPMOuXo="
+                     *             },
+                     *             "body": "{\"id\":\"01a20800-1c2d-7e3f-9a1b-2c3d4e5f6a7b\",\"type\":\"customer.created\",\"created_at\":\"2030-01-15T12:00:00.000Z\",\"group_id\":\"01a20800-0a0b-7c0d-8e0f-101112131415\",\"data\":{\"object\":{\"id\":\"01a20800-1c2d-7aaa-9bbb-ccccdddd0001\",\"first_name\":\"Ada\",\"last_name\":\"Lovelace\"}},\"request\":{\"id\":\"01a20800-1c2c-7000-8000-000000000001\",\"idempotency_key\":null}}"
+                     *           }
+                     *         ],
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InboxMessageList"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
+            409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

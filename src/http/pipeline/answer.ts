@@ -7,6 +7,7 @@ import { AppError } from '../../errors.js';
 import { isMissingReference } from '../../store/errors.js';
 import { JsonResponse, RawResponse, StreamResponse } from '../route.js';
 import type { Exchange, Pipeline } from './exchange.js';
+import { connectionSignal } from './connection-signal.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 export const CORS = {
@@ -62,15 +63,4 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export async function dropAnswer(res: http.ServerResponse, holdMs: number): Promise<void> {
   if (holdMs > 0) await sleep(holdMs);
   res.destroy();
-}
-
-/** Aborts when the server shuts down or the client's connection closes. */
-function connectionSignal(res: http.ServerResponse, closing: AbortSignal): AbortSignal {
-  const ac = new AbortController();
-  const abort = () => ac.abort();
-  if (closing.aborted || res.destroyed) abort();
-  closing.addEventListener('abort', abort, { once: true });
-  res.once('close', abort); // also when the client goes away
-  ac.signal.addEventListener('abort', () => closing.removeEventListener('abort', abort), { once: true });
-  return ac.signal;
 }

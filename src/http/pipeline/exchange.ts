@@ -13,6 +13,7 @@ import type { RouteContext, RouteDef } from '../route.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { Metrics } from '../metrics.js';
 import { clientAddress } from '../client-ip.js';
+import { connectionSignal } from './connection-signal.js';
 
 /** A request as polka hands it to a route: its path, decoded query and path parameters. */
 export type Req = http.IncomingMessage & { params: Record<string, string>; query: Record<string, string | string[]>; path: string };
@@ -65,6 +66,7 @@ export interface Exchange {
 /** The route's context before authentication: no group, no permissions, the decoded path parameters. */
 export function routeContext(p: Pipeline, ex: Exchange): RouteContext {
   const { route, req } = ex;
+  let signal: AbortSignal | undefined;
   return {
     platform: p.platform,
     ctx: contextFor(p.platform, undefined, { requestId: ex.requestId, permissions: [] }),
@@ -78,6 +80,10 @@ export function routeContext(p: Pipeline, ex: Exchange): RouteContext {
     clientIp: clientAddress(req, p.trustProxy),
     baseUrl: p.runtime.baseUrl,
     ...(p.seedDemo ? { seedDemo: p.seedDemo } : {}),
+    // Made only for the routes that read it (a waiting list): no listener on every request.
+    get signal() {
+      return (signal ??= connectionSignal(ex.res, p.runtime.closing));
+    },
   };
 }
 

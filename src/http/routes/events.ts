@@ -1,5 +1,5 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth, route } from '../route.js';
+import { keyAuth, route, withSignal } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
 import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
@@ -18,13 +18,13 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/v1/groups/:group_id/events',
     summary: 'List events, newest first',
     description:
-      'The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page).',
+      'The events of the group that the key may read: all with manage_webhooks, otherwise those whose object its permissions view. `types` takes exact types and wildcards like `transaction.*`, comma separated; page with `starting_after` (the last id of a page). `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` (default 1) matching events exist, else at the deadline with what there is (200): `?types=transaction.settled&wait=5s` waits for a settlement without polling.',
     tag: 'Events',
     extension: true,
     auth: anyKey,
     query: eventListQuerySchema,
     response: eventListSchema,
-    handler: (c) => executeRaw(listEvents, c.platform, c.groupCtx, c.query),
+    handler: (c) => executeRaw(listEvents, c.platform, withSignal(c.groupCtx, c.signal), c.query),
   },
   route({
     method: 'GET',

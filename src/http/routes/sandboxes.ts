@@ -1,7 +1,9 @@
 // Sandboxes (extension): groups for test suites, with their own keys, data and clock.
 // Authorised by the sandbox admin token that `payctl serve` prints; moving a sandbox's
 // clock also by a manage_transactions key of that group.
-import { adminAuth, adminOrKey, JsonResponse, type RouteDef, route } from '../route.js';
+import { adminAuth, adminOrKey, JsonResponse, type RouteDef, route, withSignal } from '../route.js';
+import { inboxListSchema, inboxQuerySchema } from '../../domain/webhooks.js';
+import { listInbox } from '../../services/webhooks/inbox.js';
 import {
   createSandboxSchema,
   deletedSandboxSchema,
@@ -28,7 +30,7 @@ export const sandboxRoutes: RouteDef[] = [
     path: '/api/v1/sandboxes',
     summary: 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock',
     description:
-      'demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). The answer has the shape `payctl init --demo --json` prints; keys are shown only here.',
+      'demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.',
     tag,
     extension: true,
     auth: adminAuth,
@@ -120,6 +122,20 @@ export const sandboxRoutes: RouteDef[] = [
       const state = await executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id }));
       return state.catch_up?.status === 'running' ? new JsonResponse(202, state) : state;
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id/inbox',
+    summary: "The webhooks the group's collect endpoints kept, newest first, each as a receiver would have got it",
+    description:
+      'A sandbox made with {"webhooks": "collect"} (or any group with a webhook endpoint of kind collect) keeps each delivery here instead of POSTing it: `body` is the raw text a receiver would get and `headers` its Standard Webhooks headers, signed with the secret its create answer showed (`webhook_secret`), so a test in any language verifies it with its standardwebhooks library. ' +
+      'Faults of the endpoint apply (a drop keeps nothing, a duplicate keeps it twice). `types` filters by event type; page with `starting_after`; `wait` (e.g. 5s, at most 30s) answers as soon as `count` messages exist, else at the deadline with what there is. docs/testing.md.',
+    tag,
+    extension: true,
+    auth: adminOrKey('manage_webhooks'),
+    query: inboxQuerySchema,
+    response: inboxListSchema,
+    handler: (c) => executeRaw(listInbox, c.platform, withSignal(c.ctx, c.signal), withParams(c.query, { group_id: c.params.group_id })),
   }),
   route({
     method: 'POST',

@@ -1,7 +1,7 @@
 // Webhook endpoints of a group, the attempts made to each, and resending an event: all
 // for keys with manage_webhooks.
 import type { RouteDef } from '../route.js';
-import { keyAuth, route } from '../route.js';
+import { keyAuth, route, withSignal } from '../route.js';
 import {
   createWebhookEndpointSchema,
   deletedWebhookEndpointSchema,
@@ -93,13 +93,13 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: `${base}/:endpoint_id/deliveries`,
     summary: 'List the delivery attempts made to a webhook endpoint, newest first',
-    description: 'Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page).',
+    description: 'Every attempt: its outcome, the response status, latency and the first 1 KiB of the response body, and when the next attempt is due. Page with `starting_after` (the last id of a page); `wait` (e.g. `5s`, at most 30 s) answers as soon as at least `count` attempts exist, else at the deadline with what there is.',
     tag,
     extension: true,
     auth,
     query: webhookAttemptListQuerySchema,
     response: webhookAttemptListSchema,
-    handler: (c) => executeRaw(listWebhookAttempts, c.platform, c.groupCtx, withParams(c.query, { endpoint_id: c.params.endpoint_id })),
+    handler: (c) => executeRaw(listWebhookAttempts, c.platform, withSignal(c.groupCtx, c.signal), withParams(c.query, { endpoint_id: c.params.endpoint_id })),
   }),
   route({
     method: 'POST',
@@ -117,7 +117,7 @@ export const webhookRoutes: RouteDef[] = [
   route({
     method: 'DELETE',
     path: `${base}/:endpoint_id`,
-    summary: 'Delete a webhook endpoint, its waiting deliveries and its attempts',
+    summary: 'Delete a webhook endpoint, its waiting deliveries and its attempts (a collect endpoint: its inbox messages too)',
     tag,
     extension: true,
     auth,

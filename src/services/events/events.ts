@@ -24,7 +24,9 @@ import { notFound } from '../../errors.js';
 import { useCase } from '../use-case.js';
 import type { Platform } from '../platform.js';
 import { uuid } from '../../domain/strings.js';
-import { nudgeAfterCommit } from './nudge.js';
+import { nudgeAfterCommit, onEventsCommitted } from './nudge.js';
+import { longPoll } from '../long-poll.js';
+import { waitPlan } from '../../domain/waiting.js';
 import { nudgeDelivery } from '../webhooks/delivery-loop.js';
 
 /** Something that happened, recorded with the change that made it happen. */
@@ -128,24 +130,36 @@ export function toEvent(row: EventEntity): Event {
   };
 }
 
-/** GET …/events: newest first, of the types asked for that the caller may read, a page after `starting_after`. */
+/** GET …/events: newest first, of the types asked for that the caller may read, a page after `starting_after`; with `wait`, once `count` exist (long-poll.ts). */
 export const listEvents = useCase({
   input: eventListQuerySchema,
   async run(p: Platform, ctx: GroupContext, q): Promise<EventList> {
+    const { waitMs, count } = waitPlan(q);
     const patterns = readablePatterns(ctx.permissions, q.types ?? ['*']);
     if (patterns.length === 0) return { data: { items: [], has_more: false } };
     const all = patterns.includes('*');
-    const events = await ctx.store.repos.events.list(ctx.store, {
-      groupId: ctx.group,
-      ...(all
-        ? {}
-        : { types: patterns.filter((x) => !x.endsWith('.*')), prefixes: patterns.filter((x) => x.endsWith('.*')).map((x) => x.slice(0, -1)) }),
-      ...(q.created_from ? { createdFrom: q.created_from } : {}),
-      ...(q.created_to ? { createdTo: q.created_to } : {}),
-      ...(q.starting_after ? { before: q.starting_after } : {}),
-      limit: q.limit + 1,
+    const read = async (): Promise<EventList> => {
+      const events = await ctx.store.repos.events.list(ctx.store, {
+        groupId: ctx.group,
+        ...(all
+          ? {}
+          : { types: patterns.filter((x) => !x.endsWith('.*')), prefixes: patterns.filter((x) => x.endsWith('.*')).map((x) => x.slice(0, -1)) }),
+        ...(q.created_from ? { createdFrom: q.created_from } : {}),
+        ...(q.created_to ? { createdTo: q.created_to } : {}),
+        ...(q.starting_after ? { before: q.starting_after } : {}),
+        limit: q.limit + 1,
+      });
+      return { data: { items: events.slice(0, q.limit).map(toEvent), has_more: events.length > q.limit } };
+    };
+    return longPoll({
+      waitMs,
+      count,
+      signal: ctx.signal,
+      read,
+      size: (page) => page.data.items.length,
+      wake: (notify) => onEventsCommitted(ctx.store, ctx.group, notify),
+      share: { store: ctx.store, key: JSON.stringify(['events', ctx.group, patterns, q.created_from, q.created_to, q.starting_after, q.limit]) },
     });
-    return { data: { items: events.slice(0, q.limit).map(toEvent), has_more: events.length > q.limit } };
   },
 });
 

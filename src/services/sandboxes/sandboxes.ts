@@ -28,6 +28,7 @@ import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
 import { issueKeys } from './keys.js';
+import { addCollector, copyCollectors } from '../webhooks/endpoints.js';
 import type { ForkProgress } from '../../store/interfaces/platform.js';
 import type { RequestContext } from '../context.js';
 
@@ -72,18 +73,22 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const group: SandboxEntity = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
   const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
   const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
-  const keys = await unitOfWork(ctx, async ({ tx }) => {
+  const { keys, collector } = await unitOfWork(ctx, async ({ tx }) => {
     await tx.repos.sandboxes.insert(tx, group);
     await tx.repos.processors.insert(tx, processor);
     await tx.repos.linkedAccounts.insert(tx, account);
-    return issueKeys(tx, groupId, now);
+    const keys = await issueKeys(tx, groupId, now);
+    return { keys, collector: input.webhooks === 'collect' ? await addCollector(tx, groupId, now) : undefined };
   });
   const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
   const demo = input.demo && seedDemo ? await seedDemo(g, ids) : {};
   // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
   if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
-  return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...demo };
+  return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...collectorFields(collector), ...demo };
 }
+
+/** A collect endpoint's secret and id, in the answer that made it (shown there only). */
+const collectorFields = (c: { id: string; secret: string } | undefined) => (c ? { webhook_secret: c.secret, webhook_endpoint_id: c.id } : {});
 
 export const listSandboxes = useCase({
   input: z.object({}),
@@ -177,7 +182,9 @@ export async function fork(
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
     const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
     await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
-    return { name, at, keys: await issueKeys(tx, newGroupId, at) };
+    const keys = await issueKeys(tx, newGroupId, at);
+    // Endpoints are not copied (their secrets were shown once); a collector is made anew, so the fork's webhooks are collected too.
+    return { name, at, keys, collector: collectorFields(await copyCollectors(tx, sourceId, newGroupId, at)) };
   });
   const run = runFork(p, newGroupId, finishFork(p), opts.progress);
   const budget = opts.answerWithinMs;
@@ -191,10 +198,10 @@ export async function fork(
     run.catch((err: unknown) => process.stderr.write(`fork ${newGroupId} of sandbox ${sourceId} stopped: ${String(err)}; the server's tick goes on with it\n`));
     const state = await sandboxState(p, newGroupId);
     if (state?.status === 'forking' && state.fork) {
-      return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork };
+      return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, ...started.collector, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork };
     }
   } else if (outcome) {
-    return { ...(outcome.extra as ForkedSandbox), keys: started.keys };
+    return { ...(outcome.extra as ForkedSandbox), keys: started.keys, ...started.collector };
   }
   // Over meanwhile without this run: dropped, or finished by another server (the answer then has no id map).
   const g = await ctx.store.repos.sandboxes.find(ctx.store, newGroupId);
@@ -209,6 +216,7 @@ export async function fork(
     processor_id: processor?.id ?? '',
     linked_account_id: account?.id ?? '',
     keys: started.keys,
+    ...started.collector,
     clock: state?.clock ?? started.at,
     created_at: g.created_at,
     forked_from: sourceId,

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
-import type { Executor } from '../../store/interfaces/db.js';
+import type { Executor, Tx } from '../../store/interfaces/db.js';
+import { newId } from '../../lib/ids.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { newInGroup } from '../groups/groups.js';
@@ -15,6 +16,9 @@ import { requireEvent } from '../events/events.js';
 import { matchesTypes } from '../../domain/events.js';
 import { nudgeDelivery } from './delivery-loop.js';
 import { SECRET_GRACE_MS } from './signing.js';
+import { onAttemptsRecorded } from './recorded.js';
+import { longPoll } from '../long-poll.js';
+import { waitPlan } from '../../domain/waiting.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
   changesSomething,
@@ -31,7 +35,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointList,
 } from '../../domain/webhooks.js';
-import { invalidRequest, notFound } from '../../errors.js';
+import { invalidRequest, notFound, validationError } from '../../errors.js';
 import { uuid } from '../../domain/strings.js';
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
@@ -39,11 +43,15 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** Where a collector's deliveries are read: its group's inbox (docs/testing.md). */
+export const inboxPath = (groupId: string): string => `/api/v1/sandboxes/${groupId}/inbox`;
+
 export function toEndpoint(e: WebhookEndpointEntity, opts: { withSecret?: boolean } = {}): WebhookEndpoint {
   return {
     id: e.id,
     group_id: e.group_id,
-    url: e.url,
+    kind: e.kind,
+    url: e.kind === 'collect' ? inboxPath(e.group_id) : e.url,
     description: e.description,
     enabled_events: e.enabled_events,
     disabled: e.disabled,
@@ -84,7 +92,8 @@ export const createWebhookEndpoint = useCase({
   input: createWebhookEndpointSchema,
   async run(p: Platform, ctx: GroupContext, input): Promise<WebhookEndpoint> {
     const endpoint: WebhookEndpointEntity = await newInGroup(ctx, {
-      url: input.url,
+      kind: input.kind ?? 'url',
+      url: input.url ?? '',
       description: input.description ?? null,
       enabled_events: input.enabled_events,
       disabled: input.disabled ?? false,
@@ -99,6 +108,35 @@ export const createWebhookEndpoint = useCase({
     });
   },
 });
+
+/** A new collect endpoint of `groupId` (a sandbox made with webhooks "collect", or the fork of one), in the caller's write: its id and secret. */
+export async function addCollector(tx: Tx, groupId: string, at: string, from?: Pick<WebhookEndpointEntity, 'enabled_events' | 'description' | 'disabled'>): Promise<{ id: string; secret: string }> {
+  const endpoint: WebhookEndpointEntity = {
+    id: newId(),
+    group_id: groupId,
+    kind: 'collect',
+    url: '',
+    description: from?.description ?? null,
+    enabled_events: from?.enabled_events ?? ['*'],
+    disabled: from?.disabled ?? false,
+    secret: newWebhookSecret(),
+    created_at: at,
+    updated_at: at,
+  };
+  await tx.repos.webhookEndpoints.insert(tx, endpoint);
+  return { id: endpoint.id, secret: endpoint.secret };
+}
+
+/** A fork's collectors: one for each of the source's (new secrets), so the fork's webhooks are collected too; the first's id and secret. */
+export async function copyCollectors(tx: Tx, sourceId: string, forkId: string, at: string): Promise<{ id: string; secret: string } | undefined> {
+  const source = (await tx.repos.webhookEndpoints.list(tx, sourceId, { limit: ENDPOINTS_PER_GROUP_MAX })).filter((e) => e.kind === 'collect').reverse();
+  let first: { id: string; secret: string } | undefined;
+  for (const e of source) {
+    const made = await addCollector(tx, forkId, at, e);
+    first ??= made;
+  }
+  return first;
+}
 
 export const listWebhookEndpoints = useCase({
   input: webhookEndpointListQuerySchema,
@@ -120,6 +158,7 @@ export const updateWebhookEndpoint = useCase({
   run(p: Platform, ctx: GroupContext, input): Promise<WebhookEndpoint> {
     return unitOfWork(ctx, async ({ tx }) => {
       const endpoint = await requireEndpoint(ctx, input.endpoint_id, tx);
+      if (endpoint.kind === 'collect' && input.url !== undefined) throw validationError([{ path: 'url', message: 'a collect endpoint has no url (its deliveries go to the inbox)' }]);
       const next: WebhookEndpointEntity = {
         ...endpoint,
         ...(input.url !== undefined ? { url: input.url } : {}),
@@ -164,13 +203,24 @@ export const deleteWebhookEndpoint = useCase({
   },
 });
 
-/** The attempts made to an endpoint, newest first. */
+/** The attempts made to an endpoint, newest first; with `wait`, once `count` exist (long-poll.ts). */
 export const listWebhookAttempts = useCase({
   input: webhookAttemptListQuerySchema.extend(endpointId.shape),
   async run(p: Platform, ctx: GroupContext, q): Promise<WebhookAttemptList> {
+    const { waitMs, count } = waitPlan(q);
     await requireEndpoint(ctx, q.endpoint_id);
-    const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
-    return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };
+    return longPoll({
+      waitMs,
+      count,
+      signal: ctx.signal,
+      read: async () => {
+        const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
+        return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };
+      },
+      size: (page) => page.data.items.length,
+      wake: (notify) => onAttemptsRecorded(ctx.group, notify),
+      share: { store: ctx.store, key: JSON.stringify(['attempts', ctx.group, q.endpoint_id, q.starting_after, q.limit]) },
+    });
   },
 });
 

@@ -25,6 +25,7 @@ import type { Store, WriteOptions } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
+import { collect, inboxRow, type CollectedMessage } from './collect.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RECEIVER_LIMITS, succeeded } from '../../domain/webhooks.js';
 import { post } from '../../lib/http1.js';
 import { signatureHeader } from './signing.js';
@@ -35,6 +36,7 @@ import { injectWebhookFault, mayFaultEndpoint } from '../faults/webhook-injector
 import { describeWebhookFault } from '../../domain/faults.js';
 import { webhookAttempted } from '../telemetry.js';
 import { storeWatch } from '../store-watch.js';
+import { attemptsRecorded } from './recorded.js';
 
 /** While the store is away, a write of attempt outcomes is tried again this often, this many times (then the lease decides). */
 const RECORD_RETRY_MS = 1_000;
@@ -70,6 +72,8 @@ export interface Outcome {
   fault?: string;
   /** A fault held the attempt back (delay, reorder): nothing was sent; due again then (group time). */
   heldUntil?: string;
+  /** A collector's attempt: the messages kept in the inbox instead of POSTed (collect.ts). */
+  collected?: CollectedMessage[];
 }
 
 /** An attempt's outcome waiting for its record: its attempt row's id is chosen once, so a try again can tell whether an earlier one was saved. */
@@ -121,6 +125,12 @@ export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: numbe
   const secrets = r.previous_secret && r.previous_secret_expires_at && sentAt < r.previous_secret_expires_at ? [r.secret, r.previous_secret] : [r.secret];
   // bad_signature: signed with a secret nobody has, so a receiver that verifies refuses it.
   const signing = action === 'bad_signature' ? [`whsec_${randomBytes(24).toString('base64')}`] : secrets;
+  if (r.kind === 'collect') {
+    const collected = collect(r.event_id, body, signing, timestamp, action === 'duplicate');
+    // A badly signed message is kept, and refused as a verifying receiver refuses it: retried, signed properly.
+    const error = action === 'bad_signature' ? 'injected fault: bad_signature (kept in the inbox; a receiver that verifies refuses it)' : null;
+    return { delivery: r, status: undefined, body: null, error, latencyMs: 0, sentAt, collected, ...fault };
+  }
   const started = performance.now();
   const send = () =>
     post(
@@ -378,9 +388,11 @@ async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Arr
       fault: o.fault ?? null,
     };
   });
+  const inbox = items.flatMap(({ o }) => (o.collected ?? []).map((m) => inboxRow(o.delivery, m, o.sentAt)));
   try {
     await db.write(async (tx) => {
       for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      for (const m of inbox) tx.repos.webhookInbox.insert(tx, m);
       for (const [owner, { ok, failed }] of byOwner) tx.repos.webhookDeliveries.settle(tx, owner, ok, failed, lost);
       for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
@@ -388,6 +400,7 @@ async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Arr
     if (!(err instanceof Lost)) throw err;
     await db.write(async (tx) => {
       for (const a of attempts) tx.repos.webhookAttempts.insert(tx, a);
+      for (const m of inbox) tx.repos.webhookInbox.insert(tx, m);
       for (const [owner, { ok, failed }] of byOwner) {
         if (ok.length > 0) await tx.repos.webhookDeliveries.succeeded(tx, ok, owner);
         for (const f of failed) await tx.repos.webhookDeliveries.failed(tx, f.id, owner, f.next);
@@ -395,6 +408,7 @@ async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Arr
       for (const h of holds) await tx.repos.webhookDeliveries.hold(tx, h.id, h.owner, h.next);
     });
   }
+  attemptsRecorded(attempts.map((a) => a.group_id));
   const byId = new Map(items.map((it, i) => [it.id, next[i]!]));
   return all.map((it) => (byId.has(it.id) ? byId.get(it.id)! : retryOf(it.o)));
 }

@@ -15,7 +15,7 @@ import type { PlanStore, SubscriptionChargeStore, SubscriptionStore } from './re
 import type { ReportingStore, SummaryStore } from './reporting.js';
 import type { TokenStore } from './tokens.js';
 import type { SettlementStore, TransactionStore } from './transactions.js';
-import type { WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointStore, WebhookSendStore } from './webhooks.js';
+import type { WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointStore, WebhookInboxStore, WebhookSendStore } from './webhooks.js';
 import type { ClockStore, GroupClockStore, GroupRowsStore, InvoicePastDueStore, SettingsStore, VersionStore } from './platform.js';
 import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
@@ -63,6 +63,7 @@ export interface Repositories {
   webhookAttempts: WebhookAttemptStore;
   webhookDeliveries: WebhookDeliveryStore;
   webhookEndpoints: WebhookEndpointStore;
+  webhookInbox: WebhookInboxStore;
   webhookSends: WebhookSendStore;
 }
 

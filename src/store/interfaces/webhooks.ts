@@ -4,10 +4,15 @@
 import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { GroupScope } from './scope.js';
 
+/** How an endpoint gets its deliveries: POSTed to its `url`, or collected in its group's inbox. */
+export type WebhookEndpointKind = 'url' | 'collect';
+
 /** A webhook endpoint: its type patterns as a list, `disabled` a boolean. */
 export interface WebhookEndpointEntity {
   id: string;
   group_id: string;
+  kind: WebhookEndpointKind;
+  /** '' for a collector. */
   url: string;
   description: string | null;
   /** Exact types, `family.*` wildcards or `*`. */
@@ -60,7 +65,7 @@ export interface WebhookEndpointStore {
   list(ex: Executor, groupId: string, page: CursorPage): Promise<WebhookEndpointEntity[]>;
   count(ex: Executor, groupId: string): Promise<number>;
   update(tx: Tx, e: WebhookEndpointEntity): Promise<RunResult>;
-  /** The endpoint, its deliveries and its attempts; how many endpoints went (0 or 1). */
+  /** The endpoint, its deliveries, its attempts and (a collector) its inbox messages; how many endpoints went (0 or 1). */
   delete(tx: Tx, groupId: string, id: string): Promise<number>;
   /** The groups that have an enabled endpoint. */
   activeGroups(ex: Executor): Promise<string[]>;
@@ -107,6 +112,28 @@ export interface WebhookAttemptStore {
   recorded(ex: Executor, endpointId: string, ids: readonly string[]): Promise<string[]>;
 }
 
+/** A delivery to a collector, as it would have been sent: the body's exact text and its Standard Webhooks headers. */
+export interface InboxMessageEntity {
+  id: string;
+  group_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  webhook_id: string;
+  webhook_timestamp: string;
+  webhook_signature: string;
+  /** Group time when it was collected. */
+  received_at: string;
+}
+
+export interface WebhookInboxStore {
+  /** Inside a write: sent with the write's other rows (the attempt it is). */
+  insert(tx: Tx, m: InboxMessageEntity): void;
+  /** A group's messages, newest first: of these exact types or type prefixes (none: every type), ids below `before`. */
+  list(ex: Executor, groupId: string, f: { types?: readonly string[]; prefixes?: readonly string[]; before?: string | undefined; limit: number }): Promise<InboxMessageEntity[]>;
+}
+
 /**
  * A due delivery with what a sender needs to send it: the delivery (which attempt), its
  * event and the endpoint's URL and signing secrets. `data` is the event's
@@ -131,6 +158,8 @@ export interface WebhookSend {
   request_id: string | null;
   idempotency_key: string | null;
   data: string;
+  /** `collect`: the attempt is stored in the group's inbox instead of POSTed. */
+  kind: WebhookEndpointKind;
   url: string;
   secret: string;
   previous_secret: string | null;

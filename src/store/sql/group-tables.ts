@@ -114,6 +114,7 @@ export const GROUP_TABLES: GroupTable[] = [
   },
   { table: 'webhook_deliveries', owner: { column: 'group_id' }, forkSkip: "deliveries are of the source's events, which a fork does not copy" },
   { table: 'webhook_attempts', owner: { column: 'group_id' }, forkSkip: "attempts are of the source's deliveries, which a fork does not copy" },
+  { table: 'webhook_inbox', owner: { column: 'group_id' }, id: 'id', forkSkip: "collected messages are the source's deliveries: a fork's collector collects its own" },
   // A fork keeps its source's faults and their counters: it goes on from the same point of each rule's sequence.
   { table: 'fault_rules', owner: { column: 'group_id' }, id: 'id' },
   { table: 'webhook_fault_rules', owner: { column: 'group_id' }, id: 'id', forkSkip: "rules of the source's endpoints, which a fork does not copy" },

@@ -39,6 +39,7 @@ import * as m023 from '../../sqlite/migrations/023-fork-jobs.js';
 import * as m025 from '../../sqlite/migrations/025-plan-update-jobs.js';
 import * as m026 from '../../sqlite/migrations/026-webhook-held-once.js';
 import * as m028 from '../../sqlite/migrations/028-idempotency-settling.js';
+import * as m036 from '../../sqlite/migrations/036-webhook-inbox.js';
 import { utcDay } from '../types.js';
 import { EVENTS_WRITER_LOCK } from '../events.js';
 
@@ -545,6 +546,16 @@ END $$`,
       'CREATE INDEX sandbox_recording_calls_group ON sandbox_recording_calls (group_id, id)',
       'CREATE TABLE sandbox_demos (group_id TEXT COLLATE "C" PRIMARY KEY REFERENCES groups(id), ids json NOT NULL)',
       'CREATE TRIGGER sandbox_recordings_payctl_config_bump AFTER INSERT OR UPDATE OR DELETE ON sandbox_recordings FOR EACH STATEMENT EXECUTE FUNCTION payctl_config_bump()',
+    ],
+  },
+  {
+    version: 36,
+    name: 'webhook-inbox',
+    statements: [
+      `ALTER TABLE webhook_endpoints ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'url'`,
+      ...m036.ddl(POSTGRES_DDL),
+      // Instants are timestamptz on PostgreSQL (migration 30); read back as SQLite's text.
+      'ALTER TABLE webhook_inbox ALTER COLUMN received_at TYPE timestamptz USING received_at::timestamptz',
     ],
   },
 ];

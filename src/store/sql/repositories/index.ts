@@ -33,6 +33,7 @@ import { transactionRepo } from './transactions.js';
 import { versionsRepo } from './versions.js';
 import { webhookSendRepo } from './webhook-sends.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo } from './webhooks.js';
+import { inboxRepo } from './webhook-inbox.js';
 import { groupRowsRepo } from '../group-tables.js';
 
 export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
@@ -76,5 +77,6 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   webhookAttempts: attemptRepo,
   webhookDeliveries: deliveryRepo,
   webhookEndpoints: webhookEndpointRepo,
+  webhookInbox: inboxRepo,
   webhookSends: webhookSendRepo,
 });

@@ -21,6 +21,7 @@ export const NOT_IN_FILE: Record<string, string> = {
   idempotency_keys: "stored answers are the source's requests: an import starts with none",
   webhook_deliveries: "deliveries are sends of the source's events to its receivers: the import's endpoints get the events made after it",
   webhook_attempts: 'attempts are of the deliveries, which a file does not hold',
+  webhook_inbox: "collected messages are the source's deliveries, signed with its secret: the import's collector collects the events made after it",
   sandbox_recordings: "a recording is of the source sandbox's own traffic (GET …/recording?format=scenario makes a file of it)",
   sandbox_recording_calls: "a recording is of the source sandbox's own traffic",
   sandbox_demos: "the demo's ids as the source's creation answered them: an import renews every id",

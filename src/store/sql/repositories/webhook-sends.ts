@@ -17,7 +17,7 @@ export const webhookSendRepo: WebhookSendStore = {
     return ex.all<WebhookSend>(
       `SELECT d.id AS delivery_id, d.endpoint_id, d.attempts, d.next_attempt_at, d.held_once,
               e.id AS event_id, e.type, e.created_at, e.group_id, e.request_id, e.idempotency_key, e.data,
-              w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+              w.kind, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
        FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id
          JOIN events e ON e.group_id = d.group_id AND e.id = d.event_id

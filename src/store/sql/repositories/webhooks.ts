@@ -16,7 +16,7 @@ interface WebhookEndpointRow extends Omit<WebhookEndpointEntity, 'enabled_events
   disabled: number;
 }
 
-const ENDPOINT = 'id, group_id, url, description, enabled_events, disabled, secret, created_at, updated_at';
+const ENDPOINT = 'id, group_id, kind, url, description, enabled_events, disabled, secret, created_at, updated_at';
 const ATTEMPT_COLUMNS = [
   'id', 'group_id', 'endpoint_id', 'delivery_id', 'event_id', 'event_type', 'attempt', 'status', 'response_status',
   'response_body', 'error', 'latency_ms', 'scheduled_at', 'next_attempt_at', 'created_at', 'fault',
@@ -33,8 +33,8 @@ const endpoint = (row: WebhookEndpointRow | undefined) => row && (toEntity(row) 
 
 export const webhookEndpointRepo: WebhookEndpointStore = {
   insert: (tx, e) =>
-    tx.run(`INSERT INTO webhook_endpoints (${ENDPOINT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      e.id, e.group_id, e.url, e.description, jsonColumn(e.enabled_events), flagColumn(e.disabled), e.secret, e.created_at, e.updated_at,
+    tx.run(`INSERT INTO webhook_endpoints (${ENDPOINT}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      e.id, e.group_id, e.kind, e.url, e.description, jsonColumn(e.enabled_events), flagColumn(e.disabled), e.secret, e.created_at, e.updated_at,
     ]),
   find: async (ex, groupId, id) =>
     endpoint(await ex.get<WebhookEndpointRow>(`SELECT ${ENDPOINT} FROM webhook_endpoints WHERE group_id = ? AND id = ?`, [groupId, id])),
@@ -57,6 +57,7 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
       await tx.run('DELETE FROM webhook_attempts WHERE endpoint_id = ?', [id]);
       await tx.run('DELETE FROM webhook_fault_rules WHERE endpoint_id = ?', [id]);
       await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id]);
+      await tx.run('DELETE FROM webhook_inbox WHERE group_id = ? AND endpoint_id = ?', [groupId, id]);
     }
     return changes;
   },
