@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { requiredText, timestamp } from './strings.js';
 import { instantSchema, MAX_CLOCK_MOVE_YEARS, parseDuration } from './time.js';
+import { ttlSchema } from './sandbox-ttl.js';
 
 /** RFC 3339 or a date (midnight UTC), years 1970–9999: src/domain/time.ts. */
 const instant = instantSchema({ date: true });
@@ -23,6 +24,7 @@ export const createSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to "Sandbox"'),
   demo: z.boolean({ error: 'must be true or false' }).optional().describe('Add the demo data of `payctl init --demo`'),
   clock: instant.optional().describe("The sandbox's start time (its clock runs on from there); default: the platform clock"),
+  ttl: ttlSchema.optional(),
 }).meta({ id: 'CreateSandboxRequest' });
 export type CreateSandbox = z.output<typeof createSandboxSchema>;
 
@@ -148,6 +150,7 @@ export type ImportedSandbox = z.output<typeof importedSandboxSchema>;
 
 export const importSandboxQuerySchema = z.strictObject({
   name: requiredText(100).optional().describe("The new sandbox's name (default: the exported sandbox's)"),
+  ttl: ttlSchema.optional(),
 });
 
 export const sandboxSummarySchema = z.object({

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { EventGlob, EventOf, EventType, GlobEvent } from './typed.js';
 
 /** An event as delivered: the envelope every payctl webhook carries. */
 export interface WebhookEvent {
@@ -39,14 +40,22 @@ export interface AllOptions {
   duplicates?: boolean;
 }
 
-/** The verified webhooks of one sandbox. */
+/**
+ * The verified webhooks of one sandbox. An event type (`'transaction.settled'`) gives that
+ * type's event (its `data.object` typed from the OpenAPI document) and must be a type payctl
+ * sends; a glob (`'transaction.*'`) the events it names; a predicate any event.
+ */
 export interface Webhooks {
   /** The first matching event that no earlier `next` returned, waiting up to `timeout` for it; rejects listing what did arrive. */
-  next(match?: EventMatcher, opts?: NextOptions): Promise<WebhookEvent>;
+  next<T extends EventType>(type: T, opts?: NextOptions): Promise<EventOf<T>>;
+  next<G extends EventGlob>(glob: G, opts?: NextOptions): Promise<GlobEvent<G>>;
+  next(match?: (event: WebhookEvent) => boolean, opts?: NextOptions): Promise<WebhookEvent>;
   /** Resolves when no matching event that no `next` returned arrived (so far, and for `within` ms more); rejects naming the one that did. */
-  none(match?: EventMatcher, opts?: NoneOptions): Promise<void>;
+  none(match?: EventType | EventGlob | ((event: WebhookEvent) => boolean), opts?: NoneOptions): Promise<void>;
   /** The events received so far, in arrival order, each once unless `duplicates`. */
-  all(match?: EventMatcher, opts?: AllOptions): WebhookEvent[];
+  all<T extends EventType>(type: T, opts?: AllOptions): EventOf<T>[];
+  all<G extends EventGlob>(glob: G, opts?: AllOptions): GlobEvent<G>[];
+  all(match?: (event: WebhookEvent) => boolean, opts?: AllOptions): WebhookEvent[];
   /** Forget what arrived (events and failed verifications); `next` then waits for new events. */
   clear(): void;
 }
@@ -56,6 +65,19 @@ export function typeMatches(pattern: string, type: string): boolean {
   if (!pattern.includes('*')) return pattern === type;
   const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
   return re.test(type);
+}
+
+/** The stack of whoever called `fn` (its frames only), taken at the call. */
+function callerStack(fn: (...args: never[]) => unknown): string {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, fn);
+  return (holder.stack ?? '').split('\n').slice(1).join('\n');
+}
+
+/** `err` with the frames of the call that waited, not of the timer that gave up. */
+function withStack(err: Error, frames: string): Error {
+  err.stack = `${err.name}: ${err.message}\n${frames}`;
+  return err;
 }
 
 const matcherOf = (match: EventMatcher | undefined): ((e: WebhookEvent) => boolean) =>
@@ -74,14 +96,16 @@ interface Waiter {
   check(): void;
 }
 
-/** One sandbox's inbox in the collector. */
-export class Inbox implements Webhooks {
+/** One sandbox's inbox in the collector (the sandbox's `Webhooks`: the interface types its overloads). */
+export class Inbox {
   private readonly verifier: Webhook;
   private readonly deliveries: Delivery[] = [];
   private readonly seen = new Set<string>();
   private readonly taken = new Set<Delivery>();
   private readonly failures: string[] = [];
   private readonly waiters = new Set<Waiter>();
+  /** Set when the sandbox is dropped: what a call then says. */
+  closed: string | undefined;
 
   constructor(
     readonly groupId: string,
@@ -124,6 +148,9 @@ export class Inbox implements Webhooks {
   next(match?: EventMatcher, opts: NextOptions = {}): Promise<WebhookEvent> {
     const matches = matcherOf(match);
     const timeoutMs = opts.timeout ?? 10_000;
+    // The caller's stack, taken now: a timeout's error points at the test's line, not at a timer.
+    const caller = callerStack(this.next);
+    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
     return new Promise<WebhookEvent>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
@@ -136,7 +163,7 @@ export class Inbox implements Webhooks {
         },
       };
       const timer = setTimeout(
-        () => done(() => reject(new Error(`no ${describeMatch(match)} webhook within ${timeoutMs} ms for sandbox ${this.groupId} (${this.arrived()})`))),
+        () => done(() => reject(withStack(new Error(`no ${describeMatch(match)} webhook within ${timeoutMs} ms for sandbox ${this.groupId} (${this.arrived()})`), caller))),
         timeoutMs,
       );
       const done = (settle: () => void) => {
@@ -152,13 +179,15 @@ export class Inbox implements Webhooks {
   none(match?: EventMatcher, opts: NoneOptions = {}): Promise<void> {
     const matches = matcherOf(match);
     const withinMs = opts.within ?? 500;
+    const caller = callerStack(this.none);
+    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
           const failure = this.failures.shift();
           if (failure !== undefined) return done(() => reject(new Error(failure)));
           const d = this.firstUntaken(matches, false);
-          if (d) done(() => reject(new Error(`expected no ${describeMatch(match)} webhook for sandbox ${this.groupId}, got ${d.event.type} (event ${d.event.id})`)));
+          if (d) done(() => reject(withStack(new Error(`expected no ${describeMatch(match)} webhook for sandbox ${this.groupId}, got ${d.event.type} (event ${d.event.id})`), caller)));
         },
       };
       const timer = setTimeout(() => done(resolve), withinMs);
@@ -234,7 +263,10 @@ export class Collector {
     return inbox;
   }
 
-  close(groupId: string): void {
+  /** The sandbox was dropped: its inbox is closed (what its calls then say: `reason`). */
+  close(groupId: string, reason?: string): void {
+    const inbox = this.inboxes.get(groupId);
+    if (inbox && reason !== undefined) inbox.closed = reason;
     this.inboxes.delete(groupId);
   }
 

@@ -6,6 +6,7 @@ import { adminAuth, JsonResponse, type RouteDef, route, StreamResponse } from '.
 import { importedSandboxSchema, importSandboxQuerySchema } from '../../domain/sandboxes.js';
 import { exportSandbox } from '../../services/sandboxes/export.js';
 import { importSandbox } from '../../services/sandboxes/import.js';
+import { ttlMs } from '../../domain/sandbox-ttl.js';
 import { answerBudget } from '../../services/sandboxes/sandboxes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION } from '../../domain/sandbox-file.js';
 import { ENV } from '../../config/env.js';
@@ -72,6 +73,7 @@ export const sandboxFileRoutes: RouteDef[] = [
       const query = parseOrThrow(importSandboxQuerySchema, c.query);
       const sandbox = await importSandbox(c.platform, c.ctx, c.upload!, {
         ...(query.name !== undefined ? { name: query.name } : {}),
+        ...(query.ttl !== undefined ? { ttlMs: ttlMs(query.ttl) } : {}),
         answerWithinMs: answerBudget(c.platform.env, ENV.importAnswerMs),
       });
       return sandbox.status === 'importing' ? new JsonResponse(202, sandbox) : sandbox;

@@ -28,6 +28,8 @@ import { unitOfWork } from '../unit-of-work.js';
 import { useCase } from '../use-case.js';
 import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
 import { issueKeys } from './keys.js';
+import { beginLease, copyLease } from './leases.js';
+import { ttlMs } from '../../domain/sandbox-ttl.js';
 import type { ForkProgress } from '../../store/interfaces/platform.js';
 import type { RequestContext } from '../context.js';
 
@@ -74,6 +76,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
     await tx.repos.sandboxes.insert(tx, group);
     await tx.repos.processors.insert(tx, processor);
     await tx.repos.linkedAccounts.insert(tx, account);
+    await beginLease(tx, groupId, input.ttl === undefined ? undefined : ttlMs(input.ttl));
     return issueKeys(tx, groupId, now);
   });
   const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
@@ -175,6 +178,7 @@ export async function fork(
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
     const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
     await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
+    await copyLease(tx, sourceId, newGroupId);
     return { name, at, keys: await issueKeys(tx, newGroupId, at) };
   });
   const run = runFork(p, newGroupId, finishFork(p), opts.progress);

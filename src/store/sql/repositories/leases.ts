@@ -1,0 +1,18 @@
+// Sandboxes' time to live, in SQL both stores accept.
+import type { LeaseStore } from '../../interfaces/leases.js';
+
+export const leaseRepo: LeaseStore = {
+  async insert(tx, groupId, ttlMs, nowMs) {
+    await tx.run('INSERT INTO sandbox_leases (group_id, ttl_ms, last_request_ms) VALUES (?, ?, ?)', [groupId, ttlMs, nowMs]);
+  },
+  async copy(tx, from, to, nowMs) {
+    await tx.run('INSERT INTO sandbox_leases (group_id, ttl_ms, last_request_ms) SELECT ?, ttl_ms, ? FROM sandbox_leases WHERE group_id = ?', [to, nowMs, from]);
+  },
+  touch: (tx, groupIds, atMs) =>
+    tx.run(`UPDATE sandbox_leases SET last_request_ms = ? WHERE last_request_ms < ? AND group_id IN (${groupIds.map(() => '?').join(', ')})`, [atMs, atMs, ...groupIds]),
+  expired: async (ex, nowMs, limit) =>
+    (await ex.all<{ group_id: string }>('SELECT group_id FROM sandbox_leases WHERE last_request_ms + ttl_ms <= ? ORDER BY last_request_ms + ttl_ms, group_id LIMIT ?', [nowMs, limit])).map(
+      (r) => r.group_id,
+    ),
+  find: (ex, groupId) => ex.get<{ ttl_ms: number; last_request_ms: number }>('SELECT ttl_ms, last_request_ms FROM sandbox_leases WHERE group_id = ?', [groupId]),
+};
