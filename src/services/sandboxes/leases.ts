@@ -29,21 +29,20 @@ export function copyLease(tx: Tx, from: string, to: string): Promise<void> {
   return tx.repos.leases.copy(tx, from, to, Date.now());
 }
 
-/** The tick's job: write the requests noted since the last run, then drop sandboxes whose lease ran out. Returns sandboxes dropped. */
-export async function expireSandboxes(p: Platform): Promise<number> {
+/** The tick's job: write the requests noted since the last run (as made by `nowMs`), then drop sandboxes whose lease ran out by then. Returns sandboxes dropped. */
+export async function expireSandboxes(p: Platform, nowMs = Date.now()): Promise<number> {
   const set = noted.get(p.db);
   if (set && set.size > 0) {
     const ids = [...set];
     set.clear();
-    const at = Date.now();
-    // A few hundred ids a statement: well under either store's limit of parameters.
-    for (let i = 0; i < ids.length; i += 500) await p.db.write((tx) => tx.repos.leases.touch(tx, ids.slice(i, i + 500), at));
+    const at = nowMs;
+    await p.db.write((tx) => tx.repos.leases.touch(tx, ids, at));
   }
   let dropped = 0;
-  for (const groupId of await p.db.repos.leases.expired(p.db, Date.now(), DROPS_PER_TICK)) {
+  for (const groupId of await p.db.repos.leases.expired(p.db, nowMs, DROPS_PER_TICK)) {
     const gone = await p.db.write(async (tx) => {
       // Checked again in the transaction: a request noted by another server meanwhile keeps it.
-      if (!(await stillExpired(tx, groupId))) return false;
+      if (!(await stillExpired(tx, groupId, nowMs))) return false;
       await tx.repos.groupRows.delete(tx, groupId);
       return true;
     });
@@ -52,7 +51,7 @@ export async function expireSandboxes(p: Platform): Promise<number> {
   return dropped;
 }
 
-async function stillExpired(ex: Executor, groupId: string): Promise<boolean> {
+async function stillExpired(ex: Executor, groupId: string, nowMs: number): Promise<boolean> {
   const lease = await ex.repos.leases.find(ex, groupId);
-  return lease !== undefined && lease.last_request_ms + lease.ttl_ms <= Date.now();
+  return lease !== undefined && lease.last_request_ms + lease.ttl_ms <= nowMs;
 }
