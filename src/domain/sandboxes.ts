@@ -162,6 +162,8 @@ export const sandboxSummarySchema = z.object({
   created_at: timestamp,
   fork: forkProgressSchema.optional().describe('While status is forking'),
   import: importProgressSchema.optional().describe('While status is importing'),
+  ttl_seconds: z.number().int().optional().describe('Its time to live, if it was made with one: dropped after this long without a request (real time)'),
+  expires_at: timestamp.optional().describe('When the server drops it if no request comes (real time; the last request is written by the tick, so this is exact to about a tick)'),
 }).meta({ id: 'SandboxSummary' });
 export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) }).meta({ id: 'SandboxList' });
 export type SandboxSummary = z.output<typeof sandboxSummarySchema>;

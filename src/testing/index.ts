@@ -287,7 +287,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
   }
 
   /** This sandbox's whole state as a file (JSON lines, no secrets): written to `file` (default: a new file in the temporary folder); resolves with its path. */
-  export(file?: string): Promise<string> {
+  async export(file?: string): Promise<string> {
     this.usable();
     return exportFile(this.server, this.groupId, file);
   }

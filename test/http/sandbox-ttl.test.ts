@@ -32,8 +32,17 @@ test('ttl: a duration or whole seconds, 1s to 30d; anything else is a 400 naming
     assert.match(r.body.error.message, /from 1s to 30d/);
   }
   assert.equal(await count(), before);
+  // Shown by GET and the list: the ttl and when it runs out without a request.
+  const shown = await newSandbox(s, { ttl: '2h' });
+  const one = (await s.call('GET', `/api/v1/sandboxes/${shown.group_id}`, { key: ADMIN })).body;
+  assert.equal(one.ttl_seconds, 7200);
+  assert.equal(Date.parse(one.expires_at), (await lease(shown.group_id))!.last_request_ms + 7_200_000);
+  const listed = (await s.call('GET', '/api/v1/sandboxes', { key: ADMIN })).body.data.find((x: { group_id: string }) => x.group_id === shown.group_id);
+  assert.equal(listed.ttl_seconds, 7200);
   // Without ttl: no lease, kept until dropped.
-  assert.equal(await lease((await newSandbox(s)).group_id), undefined);
+  const plain = await newSandbox(s);
+  assert.equal(await lease(plain.group_id), undefined);
+  assert.equal((await s.call('GET', `/api/v1/sandboxes/${plain.group_id}`, { key: ADMIN })).body.ttl_seconds, undefined);
 });
 
 test('the tick drops a sandbox after ttl without a request; a request starts the lease again; others are untouched', async () => {

@@ -92,10 +92,16 @@ export const listSandboxes = useCase({
     const base = platformClock(p);
     await base.refresh();
     const sandboxes = await ctx.store.repos.sandboxes.list(ctx.store);
+    const leases = new Map((await ctx.store.repos.leases.list(ctx.store)).map((l) => [l.group_id, l]));
     const now = base.now().getTime();
-    return { data: sandboxes.map((r) => toSummary(r, now)) };
+    return { data: sandboxes.map((r) => ({ ...toSummary(r, now), ...leaseFields(leases.get(r.id)) })) };
   },
 });
+
+/** A sandbox's time to live as its summary shows it (nothing without one). */
+function leaseFields(l: { ttl_ms: number; last_request_ms: number } | undefined): Pick<SandboxSummary, 'ttl_seconds' | 'expires_at'> {
+  return l ? { ttl_seconds: Math.round(l.ttl_ms / 1000), expires_at: new Date(l.last_request_ms + l.ttl_ms).toISOString() } : {};
+}
 
 function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
   return {
@@ -228,7 +234,7 @@ async function sandboxState(p: Platform, id: string, reread = false): Promise<Sa
   await base.refresh();
   const g = await p.db.repos.sandboxes.find(p.db, id);
   if (!g) return undefined;
-  const summary = toSummary(g, base.now().getTime());
+  const summary = { ...toSummary(g, base.now().getTime()), ...leaseFields(await p.db.repos.leases.find(p.db, id)) };
   if (summary.status === 'importing') {
     const j = await p.db.repos.sandboxFiles.importProgress(p.db, id);
     if (j) return { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } };

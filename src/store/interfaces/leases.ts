@@ -11,6 +11,8 @@ export interface LeaseStore {
   touch(tx: Tx, groupIds: readonly string[], atMs: number): Promise<RunResult>;
   /** Sandboxes whose lease ran out by `nowMs`, at most `limit`, the longest expired first. */
   expired(ex: Executor, nowMs: number, limit: number): Promise<string[]>;
+  /** Every lease (the sandbox list shows them). */
+  list(ex: Executor): Promise<{ group_id: string; ttl_ms: number; last_request_ms: number }[]>;
   /** A sandbox's lease: its ttl and last request (ms). */
   find(ex: Executor, groupId: string): Promise<{ ttl_ms: number; last_request_ms: number } | undefined>;
 }

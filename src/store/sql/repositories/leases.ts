@@ -26,5 +26,6 @@ export const leaseRepo: LeaseStore = {
     (await ex.all<{ group_id: string }>('SELECT group_id FROM sandbox_leases WHERE last_request_ms + ttl_ms <= ? ORDER BY last_request_ms + ttl_ms, group_id LIMIT ?', [nowMs, limit])).map(
       (r) => r.group_id,
     ),
+  list: (ex) => ex.all<{ group_id: string; ttl_ms: number; last_request_ms: number }>('SELECT group_id, ttl_ms, last_request_ms FROM sandbox_leases'),
   find: (ex, groupId) => ex.get<{ ttl_ms: number; last_request_ms: number }>('SELECT ttl_ms, last_request_ms FROM sandbox_leases WHERE group_id = ?', [groupId]),
 };
