@@ -2192,6 +2192,8 @@ export interface components {
             demo?: boolean;
             /** @description Defaults to "Sandbox" */
             name?: string;
+            /** @description Drop the sandbox once it has had no request for this long, in real time (not its clock): a duration (30s, 10m, 1h, 1d) or whole seconds, 1s to 30d. Default: kept until dropped */
+            ttl?: string | number;
         };
         /** @description Cross-field rules: exactly one payment method — card_id, bank_account_id or payment_details.token; amounts.included_tax_amount + included_shipping_amount ≤ requested_amount. Amounts left out (or null) are the plan's; start_date defaults to now (platform clock). */
         CreateSubscriptionRequest: {
@@ -3747,6 +3749,11 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the server drops it if no request comes (real time; the last request is written by the tick, so this is exact to about a tick)
+             */
+            expires_at?: string;
             /** @description While status is forking */
             fork?: components["schemas"]["ForkProgress"];
             group_id: string;
@@ -3756,6 +3763,8 @@ export interface components {
             offset_ms: number;
             /** @enum {string} */
             status: "active" | "forking" | "importing";
+            /** @description Its time to live, if it was made with one: dropped after this long without a request (real time) */
+            ttl_seconds?: number;
         };
         SettlementBatch: {
             /**
@@ -17546,6 +17555,8 @@ export interface operations {
             query?: {
                 /** @description The new sandbox's name (default: the exported sandbox's) */
                 name?: string;
+                /** @description Drop the sandbox once it has had no request for this long, in real time (not its clock): a duration (30s, 10m, 1h, 1d) or whole seconds, 1s to 30d. Default: kept until dropped */
+                ttl?: string | number;
             };
             header?: never;
             path?: never;
