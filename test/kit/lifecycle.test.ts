@@ -4,7 +4,9 @@
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../../src/lib/paths.js';
 import { startPayctl, DEFAULT_TTL, type Payctl, type Sandbox } from '../../src/testing/index.js';
 import { traceableName } from '../../src/testing/test-name.js';
 
@@ -130,4 +132,27 @@ test('after stop(): calls say the server was stopped, not "fetch failed"', async
   await assert.rejects(sb.clock.now(), /was stopped/);
   await assert.rejects(own.sandbox(), /was stopped/);
   await assert.rejects(sb.export(), /was stopped/);
+});
+
+test('docs/testing.md: a declined card is a 200 with status "declined" (the example as the page shows it)', async () => {
+  const sb = await payctl.sandbox();
+  const r = await sb.request('POST', '/api/v1/groups/{group_id}/transaction', {
+    body: {
+      type: 'sale', source: 'api', processor_id: sb.processorId, currency: 'USD',
+      email_address: 'ada@example.com', email_receipt: false, amounts: { requested_amount: 1500 },
+      billing_address: { first_name: 'Ada', last_name: 'Lovelace', line_1: '1 Main St', city: 'Springfield',
+        subdivision: 'IL', postal_code: '62701', country: 'US', email: 'ada@example.com' },
+      payment_details: { token: 'tok_visa_declined' },
+    },
+  });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.status, 'declined');
+  assert.equal(r.body.response_code, '05'); // do not honor
+  const ev = await sb.webhooks.next('transaction.declined');
+  assert.equal(ev.data.object.id, r.body.id);
+  await sb.drop();
+  const page = readFileSync(path.join(packageRoot, 'docs/testing.md'), 'utf8');
+  for (const line of ["payment_details: { token: 'tok_visa_declined' },", "assert.equal(r.status, 200);", "assert.equal(r.body.status, 'declined');", "assert.equal(r.body.response_code, '05'); // do not honor"]) {
+    assert.ok(page.includes(line), `docs/testing.md shows ${line}`);
+  }
 });
