@@ -12,17 +12,19 @@ export default class SandboxCreate extends PayctlCommand {
     '<%= config.bin %> sandbox create --json',
     '<%= config.bin %> sandbox create --demo --name "checkout suite"',
     '<%= config.bin %> sandbox create --clock 2027-01-01T00:00:00Z',
+    '<%= config.bin %> sandbox create --ttl 1h',
   ];
   static override flags = {
     name: Flags.string({ description: 'a name to recognise it by [default: Sandbox]' }),
     demo: Flags.boolean({ description: 'add the demo data of `payctl init --demo` inside the sandbox' }),
     clock: Flags.string({ description: "the sandbox clock's start time (RFC 3339) [default: the platform clock]" }),
+    ttl: Flags.string({ description: 'drop it after this long without a request, in real time (30m, 1h, 1d or seconds; docs/sandboxes.md) [default: kept]' }),
   };
 
   async run(): Promise<Sandbox> {
     const { flags } = await this.parse(SandboxCreate);
     const p = await this.platform(flags.db);
-    const sandbox = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock });
+    const sandbox = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: flags.name, demo: flags.demo, clock: flags.clock, ttl: flags.ttl });
     this.log(sandboxCreated(sandbox));
     return sandbox;
   }
