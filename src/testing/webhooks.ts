@@ -9,6 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { EventGlob, EventOf, EventType, GlobEvent } from './typed.js';
+import { EVENT_TYPES } from '../client/api.js';
+import { closest } from '../lib/closest.js';
 
 /** An event as delivered: the envelope every payctl webhook carries. */
 export interface WebhookEvent {
@@ -80,8 +82,17 @@ function withStack(err: Error, frames: string): Error {
   return err;
 }
 
-const matcherOf = (match: EventMatcher | undefined): ((e: WebhookEvent) => boolean) =>
-  match === undefined ? () => true : typeof match === 'function' ? match : (e) => typeMatches(match, e.type);
+/** An exact type payctl never sends would only ever time out: refused at once (JavaScript has no compiler to say so). */
+function checkType(match: EventMatcher | undefined): void {
+  if (typeof match !== 'string' || match.includes('*') || (EVENT_TYPES as readonly string[]).includes(match)) return;
+  const guess = closest(match, EVENT_TYPES);
+  throw new TypeError(`"${match}" is not an event type payctl sends${guess ? ` (did you mean "${guess}"?)` : ''}; see docs/events-and-webhooks.md for the list`);
+}
+
+const matcherOf = (match: EventMatcher | undefined): ((e: WebhookEvent) => boolean) => {
+  checkType(match);
+  return match === undefined ? () => true : typeof match === 'function' ? match : (e) => typeMatches(match, e.type);
+};
 
 const describeMatch = (match: EventMatcher | undefined): string =>
   match === undefined ? 'any event' : typeof match === 'function' ? 'an event matching the predicate' : `"${match}"`;
@@ -146,11 +157,16 @@ export class Inbox {
   }
 
   next(match?: EventMatcher, opts: NextOptions = {}): Promise<WebhookEvent> {
-    const matches = matcherOf(match);
     const timeoutMs = opts.timeout ?? 10_000;
     // The caller's stack, taken now: a timeout's error points at the test's line, not at a timer.
     const caller = callerStack(this.next);
     if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
+    let matches: (e: WebhookEvent) => boolean;
+    try {
+      matches = matcherOf(match);
+    } catch (err) {
+      return Promise.reject(withStack(err as Error, caller));
+    }
     return new Promise<WebhookEvent>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
@@ -177,10 +193,15 @@ export class Inbox {
   }
 
   none(match?: EventMatcher, opts: NoneOptions = {}): Promise<void> {
-    const matches = matcherOf(match);
     const withinMs = opts.within ?? 500;
     const caller = callerStack(this.none);
     if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
+    let matches: (e: WebhookEvent) => boolean;
+    try {
+      matches = matcherOf(match);
+    } catch (err) {
+      return Promise.reject(withStack(err as Error, caller));
+    }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {

@@ -156,3 +156,15 @@ test('docs/testing.md: a declined card is a 200 with status "declined" (the exam
     assert.ok(page.includes(line), `docs/testing.md shows ${line}`);
   }
 });
+
+test('an exact event type payctl never sends is refused at once, with a guess (JavaScript has no compiler to say so)', async () => {
+  const sb = await payctl.sandbox();
+  const untyped = sb.webhooks as unknown as { next(t: string): Promise<unknown>; none(t: string): Promise<void>; all(t: string): unknown[] };
+  // Its own error, not the timeout's ("no … webhook within …").
+  await assert.rejects(untyped.next('transaction.setled'), /"transaction\.setled" is not an event type payctl sends \(did you mean "transaction\.settled"\?\)/);
+  await assert.rejects(untyped.none('customer.creatd'), /did you mean "customer\.created"/);
+  assert.throws(() => untyped.all('nothing.like.it'), /"nothing\.like\.it" is not an event type/);
+  // Globs and predicates are not checked.
+  assert.deepEqual(untyped.all('nothing.*'), []);
+  await sb.drop();
+});
