@@ -4,7 +4,10 @@
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { packageRoot } from '../../src/lib/paths.js';
 import { startPayctl, DEFAULT_TTL, type Payctl, type Sandbox } from '../../src/testing/index.js';
@@ -58,6 +61,23 @@ test("vitest's and jest's current test name name the sandbox", () => {
   } finally {
     delete g[vitest];
     delete g[jest];
+  }
+});
+
+test('under vitest itself, a sandbox is named after the running test', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-vitest-name-'));
+  try {
+    const kit = pathToFileURL(path.join(packageRoot, 'dist/src/testing/test-name.js')).href;
+    writeFileSync(
+      path.join(dir, 'name.test.mjs'),
+      `import { test, expect } from 'vitest';\nimport { traceableName } from ${JSON.stringify(kit)};\n` +
+        `test('checkout declines a card', () => { expect(traceableName()).toBe('checkout declines a card'); });\n`,
+    );
+    const r = spawnSync(process.execPath, [path.join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /Tests\s+1 passed \(1\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
