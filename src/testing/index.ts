@@ -393,7 +393,10 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     },
   });
   let stopped: Promise<void> | undefined;
-  const makeWebhooks = (on: boolean) => (sb: Schemas['Sandbox']) => (on ? repointInbox(server, sb) : Promise.resolve(noWebhooks(sb.group_id)));
+  // The inboxes of this server's sandboxes (a dropped one's is gone from the collector): after stop() their `next` says so too.
+  const groups = new Set<string>();
+  const track = (w: Webhooks) => (w instanceof Inbox && groups.add(w.groupId), w);
+  const makeWebhooks = (on: boolean) => async (sb: Schemas['Sandbox']) => (on ? track(await repointInbox(server, sb)) : noWebhooks(sb.group_id));
   const payctl: Payctl = {
     url,
     adminToken,
@@ -405,19 +408,21 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
       const created = await client.POST('/api/v1/sandboxes', { body });
       if (!created.data) throw failed('creating a sandbox', { status: created.response.status, headers: created.response.headers, body: created.error });
       const sb = created.data;
-      const inbox = webhooks ? await openInbox(url, sb) : noWebhooks(sb.group_id);
+      const inbox = webhooks ? track(await openInbox(url, sb)) : noWebhooks(sb.group_id);
       return new Sandbox(server, sb, inbox, () => void (webhooks && collector().then((c) => c.close(sb.group_id))), makeWebhooks(webhooks)) as never;
     },
     async importSandbox(file, o = {}) {
       const { webhooks = true, ttl = DEFAULT_TTL, name } = o;
       const created = (await importFile(server, file, { ttl, ...(name !== undefined ? { name } : {}) })) as Schemas['Sandbox'];
       const secrets = (created as { webhook_secrets?: Record<string, string> }).webhook_secrets ?? {};
-      const inbox = webhooks ? await repointInbox(server, created, secrets) : noWebhooks(created.group_id);
+      const inbox = webhooks ? track(await repointInbox(server, created, secrets)) : noWebhooks(created.group_id);
       return new Sandbox(server, created, inbox, () => void (webhooks && collector().then((c) => c.close(created.group_id))), makeWebhooks(webhooks));
     },
     stop: () =>
       (stopped ??= (async () => {
         server.stopped = `payctl: the server at ${url} was stopped (payctl.stop() ran): calls after it are refused; start another with startPayctl()`;
+        const c = await collector();
+        for (const id of groups) c.inbox(id)?.close(server.stopped);
         await stopServer();
       })()),
     [Symbol.asyncDispose]: () => payctl.stop(),

@@ -51,7 +51,7 @@ export function sweepDeadFolders(tmp = os.tmpdir()): number {
     try {
       owners = JSON.parse(readFileSync(path.join(dir, OWNERS_FILE), 'utf8')) as typeof owners;
     } catch {
-      // No owners yet (a start under way in another process) or not ours: left alone.
+      // Not ours, or its owners file half-written: left alone.
       continue;
     }
     if (alive(owners.server) || alive(owners.parent)) continue;
@@ -69,6 +69,8 @@ export function sweepDeadFolders(tmp = os.tmpdir()): number {
 export async function spawnServer(opts: { args?: string[]; env?: Record<string, string> }, adminToken: string): Promise<ServerProcess> {
   sweepDeadFolders();
   const dir = mkdtempSync(path.join(os.tmpdir(), FOLDER_PREFIX));
+  // Named at once: a test process killed before the server starts leaves a folder the next start removes.
+  writeFileSync(path.join(dir, OWNERS_FILE), JSON.stringify({ parent: process.pid }));
   const args = [
     path.join(packageRoot, 'bin/run.js'), 'serve', '--port', '0', '--db', path.join(dir, 'payctl.db'), '--access-log', 'off',
     '--stop-with-stdin', '--remove-on-stop', dir, ...(opts.args ?? []),

@@ -115,8 +115,13 @@ export class Inbox {
   private readonly taken = new Set<Delivery>();
   private readonly failures: string[] = [];
   private readonly waiters = new Set<Waiter>();
-  /** Set when the sandbox is dropped: what a call then says. */
+  /** Set when the sandbox is dropped or its server stopped: what a call then says. */
   closed: string | undefined;
+
+  /** Refuse every later call with `reason`. */
+  close(reason: string): void {
+    this.closed ??= reason;
+  }
 
   constructor(
     readonly groupId: string,
@@ -282,6 +287,11 @@ export class Collector {
     const inbox = new Inbox(groupId, secret);
     this.inboxes.set(groupId, inbox);
     return inbox;
+  }
+
+  /** A sandbox's inbox, while it is open. */
+  inbox(groupId: string): Inbox | undefined {
+    return this.inboxes.get(groupId);
   }
 
   /** The sandbox was dropped: its inbox is closed (what its calls then say: `reason`). */

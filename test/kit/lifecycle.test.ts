@@ -146,7 +146,9 @@ test("a next that times out: the error's stack points at the test's line", async
 test('after stop(): calls say the server was stopped, not "fetch failed"', async () => {
   const own = await startPayctl();
   const sb = await own.sandbox({ webhooks: false });
+  const collected = await own.sandbox();
   await own.stop();
+  await assert.rejects(collected.webhooks.next('transaction.settled'), /was stopped/);
   await assert.rejects(sb.request('GET', '/api/v1/groups/{group_id}/events'), /the server at http:\/\/127\.0\.0\.1:\d+ was stopped \(payctl\.stop\(\) ran\)/);
   await assert.rejects(sb.client.GET('/api/v1/groups/{group_id}/events'), /was stopped/);
   await assert.rejects(sb.clock.now(), /was stopped/);
