@@ -80,6 +80,8 @@ export async function generateApi(doc) {
     await schemaTypes(doc),
     '/** Who may call each operation (`METHOD /path`): a key with one of `key` (the first is used), the admin token, a session token, or nothing. */',
     `export const OPERATION_AUTH: Record<string, { key: readonly string[]; admin: boolean; session?: boolean }> = {\n${Object.entries(operationAuth(doc)).map(([op, auth]) => `  ${JSON.stringify(op)}: ${JSON.stringify(auth)},`).join('\n')}\n};`,
+    '/** Every event type the server sends (the document\'s `webhooks`): `payctl/testing` refuses another at once. */',
+    `export const EVENT_TYPES: readonly (keyof webhooks)[] = ${JSON.stringify(Object.keys(doc.webhooks ?? {}))};`,
     '',
   ].join('\n');
 }

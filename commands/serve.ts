@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PayctlCommand } from '../src/cli/base.js';
@@ -76,6 +77,10 @@ export default class Serve extends PayctlCommand {
       description: 'the sandbox admin token (authorises /api/v1/sandboxes) [default: a random one, printed at start]',
       env: ENV.adminToken,
     }),
+    'stop-with-stdin': Flags.boolean({
+      description: 'stop (as on SIGTERM) when stdin closes: started with a pipe as stdin, the server ends with the process that started it, however that ends (docs/testing.md)',
+    }),
+    'remove-on-stop': Flags.string({ description: 'a folder to remove once stopped (a temporary database beside it; docs/testing.md)' }),
   };
 
   async run(): Promise<void> {
@@ -126,16 +131,29 @@ export default class Serve extends PayctlCommand {
       process.stdout.write(`payctl stats ${JSON.stringify({ at_ms: performance.now(), elu: { active: elu.active, idle: elu.idle }, writer: p.db.stats() })}\n`);
     });
     await new Promise<void>((resolve) => {
+      let stopping = false;
       const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
         process.stderr.write(`${signal}: finishing in-flight requests…\n`);
         resolve();
       };
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
+      // The starting process's end (a SIGKILL included) closes its end of the pipe.
+      if (flags['stop-with-stdin']) {
+        // Its stdout and stderr are likely that process's pipes too: a write to one gone is no crash.
+        for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
+        process.stdin.once('close', () => stop('stdin closed')).once('error', () => stop('stdin closed'));
+        process.stdin.on('data', () => undefined).resume();
+      }
     });
     removeServerRecord(p.dataDir);
     await server.close();
     await p.close();
+    if (flags['remove-on-stop']) rmSync(flags['remove-on-stop'], { recursive: true, force: true });
     process.stderr.write('stopped cleanly\n');
+    // stdin read (--stop-with-stdin) keeps the loop alive: the process is done.
+    if (flags['stop-with-stdin']) process.exit(0);
   }
 }

@@ -13,12 +13,14 @@ export default class SandboxCreate extends PayctlCommand {
     '<%= config.bin %> sandbox create --demo --name "checkout suite"',
     '<%= config.bin %> sandbox create --clock 2027-01-01T00:00:00Z',
     '<%= config.bin %> sandbox create --webhooks collect --json',
+    '<%= config.bin %> sandbox create --ttl 1h',
   ];
   static override flags = {
     name: Flags.string({ description: 'a name to recognise it by [default: Sandbox]' }),
     demo: Flags.boolean({ description: 'add the demo data of `payctl init --demo` inside the sandbox' }),
     clock: Flags.string({ description: "the sandbox clock's start time (RFC 3339) [default: the platform clock]" }),
     webhooks: Flags.string({ description: "collect: keep the sandbox's webhooks, signed, in its inbox (GET /api/v1/sandboxes/ID/inbox)", options: ['collect'] }),
+    ttl: Flags.string({ description: 'drop it after this long without a request, in real time (30m, 1h, 1d or seconds; docs/sandboxes.md) [default: kept]' }),
   };
 
   async run(): Promise<Sandbox> {
@@ -28,6 +30,7 @@ export default class SandboxCreate extends PayctlCommand {
       name: flags.name,
       demo: flags.demo,
       clock: flags.clock,
+      ttl: flags.ttl,
       ...(flags.webhooks === 'collect' ? { webhooks: 'collect' as const } : {}),
     });
     this.log(sandboxCreated(sandbox));

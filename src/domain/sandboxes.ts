@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { requiredText, timestamp } from './strings.js';
 import { instantSchema, MAX_CLOCK_MOVE_YEARS, parseDuration } from './time.js';
+import { ttlSchema } from './sandbox-ttl.js';
 
 /** RFC 3339 or a date (midnight UTC), years 1970–9999: src/domain/time.ts. */
 const instant = instantSchema({ date: true });
@@ -27,6 +28,7 @@ export const createSandboxSchema = z.strictObject({
     .enum(['collect'], { error: 'must be "collect" (keep the sandbox\'s webhooks in its inbox)' })
     .optional()
     .describe('"collect": the sandbox gets a collect endpoint for every event type — each webhook kept, signed, in GET /api/v1/sandboxes/{group_id}/inbox — and the answer carries its signing secret as webhook_secret'),
+  ttl: ttlSchema.optional(),
 }).meta({ id: 'CreateSandboxRequest' });
 export type CreateSandbox = z.output<typeof createSandboxSchema>;
 
@@ -156,6 +158,7 @@ export type ImportedSandbox = z.output<typeof importedSandboxSchema>;
 
 export const importSandboxQuerySchema = z.strictObject({
   name: requiredText(100).optional().describe("The new sandbox's name (default: the exported sandbox's)"),
+  ttl: ttlSchema.optional(),
 });
 
 export const sandboxSummarySchema = z.object({
@@ -167,6 +170,8 @@ export const sandboxSummarySchema = z.object({
   created_at: timestamp,
   fork: forkProgressSchema.optional().describe('While status is forking'),
   import: importProgressSchema.optional().describe('While status is importing'),
+  ttl_seconds: z.number().int().optional().describe('Its time to live, if it was made with one: dropped after this long without a request (real time)'),
+  expires_at: timestamp.optional().describe('When the server drops it if no request comes (real time; the last request is written by the tick, so this is exact to about a tick)'),
 }).meta({ id: 'SandboxSummary' });
 export const sandboxListSchema = z.object({ data: z.array(sandboxSummarySchema) }).meta({ id: 'SandboxList' });
 export type SandboxSummary = z.output<typeof sandboxSummarySchema>;

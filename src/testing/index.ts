@@ -4,19 +4,22 @@
 // data, clock), with the process's webhook collector as an endpoint, a typed client that
 // fills the group's ids and the key each operation needs, its clock and its faults.
 // Sandboxes are independent, so tests using them run concurrently.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createClient, type TypedClient } from '../client/index.js';
 import { OPERATION_AUTH, type components, type paths } from '../client/api.js';
-import { packageRoot } from '../lib/paths.js';
 import { ENV } from '../config/env.js';
-import { collector, type Webhooks } from './webhooks.js';
+import type { Permission } from '../domain/permissions.js';
+import { collector, Inbox, type Webhooks } from './webhooks.js';
 import type { SandboxPaths } from './sandbox-paths.js';
+import { spawnServer } from './server-process.js';
+import { traceableName } from './test-name.js';
+import type { CheckedMethod, CheckedPath, RequestArgs } from './typed.js';
+import { exportFile, importFile, reach, waitActive, type ImportOptions } from './files.js';
 
 export type { Webhooks, WebhookEvent, EventMatcher, NextOptions, NoneOptions, AllOptions } from './webhooks.js';
+export type { EventType, EventOf, AnyEvent, EventGlob, GlobEvent, PathTemplate } from './typed.js';
+export type { Permission } from '../domain/permissions.js';
+export type { ImportOptions } from './files.js';
 export type { SandboxPaths } from './sandbox-paths.js';
 export type { paths, components } from '../client/api.js';
 export type { TypedClient } from '../client/index.js';
@@ -44,10 +47,18 @@ export interface SandboxOptions {
   demo?: boolean;
   /** The sandbox's start time (RFC 3339 or a date); default: the platform clock. */
   clock?: string;
+  /** Its name (default: the running test's name where the runner tells it — vitest, jest, or `test` below — else this file and a counter). */
   name?: string;
+  /** node:test: the test's context (`t`), whose name names the sandbox. */
+  test?: { name: string; fullName?: string };
+  /** Dropped by the server after this long without a request, in real time: a duration (`30m`, `1h`) or seconds (default `1h`; docs/sandboxes.md). */
+  ttl?: string | number;
   /** Make the process's webhook collector an endpoint of the sandbox (default true). */
   webhooks?: boolean;
 }
+
+/** The kit's default time to live: a test's sandbox left behind on a shared server is gone an hour after its last request. */
+export const DEFAULT_TTL = '1h';
 
 /** The demo objects' ids (`sandbox({ demo: true })`). */
 export interface DemoIds {
@@ -88,6 +99,8 @@ export interface Payctl {
   /** A typed client with the admin token (sandboxes, forks). */
   client: TypedClient<paths>;
   sandbox<O extends SandboxOptions>(opts?: O): Promise<Sandbox<O extends { demo: true } ? DemoIds : undefined>>;
+  /** A new sandbox from a file `sb.export()` wrote (this server's or another's): new ids and keys, the same clock; its collector endpoint points at this process's collector. */
+  importSandbox(file: string, opts?: ImportOptions): Promise<Sandbox>;
   /** Stop the server this started (a running server given by url is left running). */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -125,6 +138,13 @@ async function answerOf(res: Response): Promise<Answer> {
   return { status: res.status, headers: res.headers, body };
 }
 
+/** The server as sandboxes see it; `stopped` says why calls are refused once `stop()` ran. */
+export interface ServerHandle {
+  url: string;
+  adminToken: string;
+  stopped?: string;
+}
+
 /** A failed call of the kit's own (creating, moving, dropping): the answer's status and message. */
 function failed(what: string, a: Answer): Error {
   const message = (a.body as { error?: { message?: string } } | undefined)?.error?.message ?? JSON.stringify(a.body);
@@ -136,7 +156,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
   readonly processorId: string;
   readonly linkedAccountId: string;
   /** One API key per permission kind. */
-  readonly keys: Record<string, string>;
+  readonly keys: Record<Permission, string>;
   /** The demo objects' ids, with `demo: true`. */
   readonly demo: Demo;
   /** The sandbox's answer at creation, as the API gave it. */
@@ -160,17 +180,21 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
     remove(id: string): Promise<void>;
   };
 
+  /** Set by drop(): what a call then says. */
+  private dropped: string | undefined;
+
   constructor(
-    private readonly server: { url: string; adminToken: string },
+    private readonly server: ServerHandle,
     created: Schemas['Sandbox'],
     webhooks: Webhooks,
     private readonly onDrop: () => void,
+    private readonly makeWebhooks: (created: Schemas['Sandbox']) => Promise<Webhooks> = async () => webhooks,
   ) {
     this.created = created;
     this.groupId = created.group_id;
     this.processorId = created.processor_id;
     this.linkedAccountId = created.linked_account_id;
-    this.keys = created.keys;
+    this.keys = created.keys as Record<Permission, string>;
     this.webhooks = webhooks;
     const { group_id: _g, name: _n, status: _s, keys: _k, clock: _c, created_at: _a, ...ids } = created as Record<string, unknown>;
     this.demo = ('customer_id' in ids ? ids : undefined) as Demo;
@@ -203,12 +227,21 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
     const auth = op ? OPERATION_AUTH[op] : undefined;
     if (!auth) return undefined;
     const permission = auth.key[0];
-    if (permission !== undefined) return this.keys[permission];
+    if (permission !== undefined) return this.keys[permission as Permission];
     return auth.admin ? this.server.adminToken : undefined;
   }
 
-  /** Any call: the path's {group_id} and {linked_account_id} filled, the operation's key sent (unless `key`). */
-  async request<T = any>(method: string, template: string, opts: RequestOptions = {}): Promise<Answer<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * Any call: the path's {group_id} and {linked_account_id} filled, the operation's key sent
+   * (unless `key`). A path template of the API is checked, with its method and its body
+   * (typed from the OpenAPI document); a filled path (no `{…}`) is sent as it is.
+   */
+  async request<T = any, M extends string = string, P extends string = string>( // eslint-disable-line @typescript-eslint/no-explicit-any
+    method: M & CheckedMethod<M, P>,
+    template: P & CheckedPath<P>,
+    ...[opts = {}]: RequestArgs<M, P, RequestOptions>
+  ): Promise<Answer<T>> {
+    this.usable();
     const pathname = this.fill(template);
     const url = new URL(pathname, this.server.url);
     for (const [name, value] of Object.entries(opts.query ?? {})) {
@@ -221,14 +254,46 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    return (await answerOf(await fetch(url, { method: method.toUpperCase(), headers, body }))) as Answer<T>;
+    return (await answerOf(await reach(this.server, url, { method: method.toUpperCase(), headers, body }))) as Answer<T>;
   }
 
-  /** Drop the sandbox and every row of it; its webhooks stop arriving. */
+  /** Refuses a call once the sandbox was dropped or its server stopped, saying which (not "unknown API key", "fetch failed"). */
+  private usable(): void {
+    if (this.server.stopped !== undefined) throw new Error(this.server.stopped);
+    if (this.dropped !== undefined) throw new Error(this.dropped);
+  }
+
+  /** Drop the sandbox and every row of it; its webhooks stop arriving. A second drop does nothing. */
   async drop(): Promise<void> {
-    this.onDrop();
+    if (this.dropped !== undefined || this.server.stopped !== undefined) return;
     const a = await this.request('DELETE', '/api/v1/sandboxes/{group_id}');
     if (a.status !== 200 && a.status !== 404) throw failed(`dropping sandbox ${this.groupId}`, a);
+    this.dropped = `payctl: sandbox ${this.groupId} ("${this.created.name}") was dropped (its drop() ran): make a new one with payctl.sandbox()`;
+    if (this.webhooks instanceof Inbox) this.webhooks.closed = this.dropped;
+    this.onDrop();
+  }
+
+  /**
+   * A copy of this sandbox (every row, new ids, the same clock) as a new sandbox with keys
+   * of its own; its collector endpoint points at this process's collector. The old → new
+   * ids are in `fork.created.id_map`.
+   */
+  async fork(opts: { name?: string } = {}): Promise<Sandbox> {
+    const a = await this.request('POST', '/api/v1/sandboxes/{group_id}/fork', { body: { name: opts.name ?? `${this.created.name} (fork)`.slice(0, 100) } });
+    if (a.status !== 201 && a.status !== 202) throw failed(`forking sandbox ${this.groupId}`, a);
+    const created = (a.status === 202 ? { ...a.body, ...(await waitActive(this.server, a.body.group_id)) } : a.body) as Schemas['Sandbox'];
+    const sb = new Sandbox(this.server, created, await this.makeWebhooks(created), this.onDropOf(created), this.makeWebhooks);
+    return sb;
+  }
+
+  /** This sandbox's whole state as a file (JSON lines, no secrets): written to `file` (default: a new file in the temporary folder); resolves with its path. */
+  async export(file?: string): Promise<string> {
+    this.usable();
+    return exportFile(this.server, this.groupId, file);
+  }
+
+  private onDropOf(created: Schemas['Sandbox']): () => void {
+    return () => void collector().then((c) => c.close(created.group_id));
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -258,6 +323,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
     const base = createClient<SandboxPaths>({ baseUrl: this.server.url, headers: OWN_CONNECTION });
     base.use({
       onRequest: ({ request, schemaPath }) => {
+        this.usable();
         if (request.headers.has('authorization')) return undefined;
         const key = this.keyFor(request.method, this.fill(schemaPath));
         if (key) request.headers.set('authorization', key);
@@ -275,46 +341,6 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
       },
     });
   }
-}
-
-/** A server of its own: `payctl serve` on a free port over a temporary SQLite database. */
-async function spawnServer(opts: StartOptions, adminToken: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'payctl-testing-'));
-  const args = [path.join(packageRoot, 'bin/run.js'), 'serve', '--port', '0', '--db', path.join(dir, 'payctl.db'), '--access-log', 'off', ...(opts.args ?? [])];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, NO_COLOR: '1', ...(opts.env ?? {}), [ENV.adminToken]: adminToken },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // A test process that ends without stop() leaves no server behind.
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /payctl serving (http:\/\/[^\s/]+)\/api\/v1/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('error', reject);
-    void exited.then(() => reject(new Error(`payctl serve exited before listening:\n${out}`)));
-  });
-  child.stdout!.resume();
-  return {
-    url,
-    pid: child.pid!,
-    async stop() {
-      process.removeListener('exit', kill);
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(kill, 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Resolves once GET /ready answers 200; rejects with its last answer after `timeoutMs`. */
@@ -358,23 +384,47 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     await stopServer();
     throw err;
   }
-  const server = { url, adminToken };
+  const server: ServerHandle = { url, adminToken };
   const client = createClient({ baseUrl: url, key: adminToken, headers: OWN_CONNECTION });
+  client.use({
+    onRequest: () => {
+      if (server.stopped !== undefined) throw new Error(server.stopped);
+      return undefined;
+    },
+  });
   let stopped: Promise<void> | undefined;
+  // The inboxes of this server's sandboxes (a dropped one's is gone from the collector): after stop() their `next` says so too.
+  const groups = new Set<string>();
+  const track = (w: Webhooks) => (w instanceof Inbox && groups.add(w.groupId), w);
+  const makeWebhooks = (on: boolean) => async (sb: Schemas['Sandbox']) => (on ? track(await repointInbox(server, sb)) : noWebhooks(sb.group_id));
   const payctl: Payctl = {
     url,
     adminToken,
     ...(pid !== undefined ? { pid } : {}),
     client,
     async sandbox(o?: SandboxOptions) {
-      const { webhooks = true, ...body } = o ?? {};
+      const { webhooks = true, test, name, ttl = DEFAULT_TTL, ...rest } = o ?? {};
+      const body = { ...rest, name: name ?? traceableName(test), ttl };
       const created = await client.POST('/api/v1/sandboxes', { body });
       if (!created.data) throw failed('creating a sandbox', { status: created.response.status, headers: created.response.headers, body: created.error });
       const sb = created.data;
-      const inbox = webhooks ? await openInbox(url, sb) : noWebhooks(sb.group_id);
-      return new Sandbox(server, sb, inbox, () => void (webhooks && collector().then((c) => c.close(sb.group_id)))) as never;
+      const inbox = webhooks ? track(await openInbox(url, sb)) : noWebhooks(sb.group_id);
+      return new Sandbox(server, sb, inbox, () => void (webhooks && collector().then((c) => c.close(sb.group_id))), makeWebhooks(webhooks)) as never;
     },
-    stop: () => (stopped ??= stopServer()),
+    async importSandbox(file, o = {}) {
+      const { webhooks = true, ttl = DEFAULT_TTL, name } = o;
+      const created = (await importFile(server, file, { ttl, ...(name !== undefined ? { name } : {}) })) as Schemas['Sandbox'];
+      const secrets = (created as { webhook_secrets?: Record<string, string> }).webhook_secrets ?? {};
+      const inbox = webhooks ? track(await repointInbox(server, created, secrets)) : noWebhooks(created.group_id);
+      return new Sandbox(server, created, inbox, () => void (webhooks && collector().then((c) => c.close(created.group_id))), makeWebhooks(webhooks));
+    },
+    stop: () =>
+      (stopped ??= (async () => {
+        server.stopped = `payctl: the server at ${url} was stopped (payctl.stop() ran): calls after it are refused; start another with startPayctl()`;
+        const c = await collector();
+        for (const id of groups) c.inbox(id)?.close(server.stopped);
+        await stopServer();
+      })()),
     [Symbol.asyncDispose]: () => payctl.stop(),
   };
   return payctl;
@@ -389,7 +439,34 @@ async function openInbox(url: string, sb: Schemas['Sandbox']): Promise<Webhooks>
     body: { url: c.urlOf(sb.group_id), enabled_events: ['*'], description: 'payctl/testing webhook collector' },
   });
   if (!r.data?.secret) throw failed(`adding the webhook collector to sandbox ${sb.group_id}`, { status: r.response.status, headers: r.response.headers, body: r.error });
-  return c.open(sb.group_id, r.data.secret);
+  return c.open(sb.group_id, r.data.secret) as unknown as Webhooks;
+}
+
+/** The path of a collector endpoint (this process's or the one a file was exported from). */
+const COLLECTOR_PATH = /^http:\/\/127\.0\.0\.1:\d+\/payctl\/[^/]+$/;
+
+/**
+ * A fork's or an import's webhooks: its copy of the source's collector endpoint is pointed
+ * at this process's collector, with a secret known here (the import's answer has the new
+ * secrets; a fork's is rolled); without such a copy, a new endpoint.
+ */
+async function repointInbox(server: ServerHandle, sb: Schemas['Sandbox'], secrets: Record<string, string> = {}): Promise<Webhooks> {
+  const c = await collector();
+  const api = createClient({ baseUrl: server.url, key: sb.keys.manage_webhooks, headers: OWN_CONNECTION });
+  const group = { group_id: sb.group_id };
+  const list = await api.GET('/api/v1/groups/{group_id}/webhook_endpoints', { params: { path: group, query: { limit: 100 } } });
+  const copy = list.data?.data.items.find((e) => COLLECTOR_PATH.test(e.url));
+  if (!copy) return openInbox(server.url, sb);
+  const path = { ...group, endpoint_id: copy.id };
+  const moved = await api.PATCH('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path }, body: { url: c.urlOf(sb.group_id) } });
+  if (!moved.data) throw failed(`pointing sandbox ${sb.group_id}'s webhook endpoint at the collector`, { status: moved.response.status, headers: moved.response.headers, body: moved.error });
+  let secret = secrets[copy.id];
+  if (secret === undefined) {
+    const rolled = await api.POST('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/rotate_secret', { params: { path } });
+    if (!rolled.data?.secret) throw failed(`rolling the secret of sandbox ${sb.group_id}'s webhook endpoint`, { status: rolled.response.status, headers: rolled.response.headers, body: rolled.error });
+    secret = rolled.data.secret;
+  }
+  return c.open(sb.group_id, secret) as unknown as Webhooks;
 }
 
 /** `webhooks: false`: every use says how to get them. */

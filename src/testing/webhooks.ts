@@ -8,6 +8,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { EventGlob, EventOf, EventType, GlobEvent } from './typed.js';
+import { EVENT_TYPES } from '../client/api.js';
+import { closest } from '../lib/closest.js';
 
 /** An event as delivered: the envelope every payctl webhook carries. */
 export interface WebhookEvent {
@@ -39,14 +42,22 @@ export interface AllOptions {
   duplicates?: boolean;
 }
 
-/** The verified webhooks of one sandbox. */
+/**
+ * The verified webhooks of one sandbox. An event type (`'transaction.settled'`) gives that
+ * type's event (its `data.object` typed from the OpenAPI document) and must be a type payctl
+ * sends; a glob (`'transaction.*'`) the events it names; a predicate any event.
+ */
 export interface Webhooks {
   /** The first matching event that no earlier `next` returned, waiting up to `timeout` for it; rejects listing what did arrive. */
-  next(match?: EventMatcher, opts?: NextOptions): Promise<WebhookEvent>;
+  next<T extends EventType>(type: T, opts?: NextOptions): Promise<EventOf<T>>;
+  next<G extends EventGlob>(glob: G, opts?: NextOptions): Promise<GlobEvent<G>>;
+  next(match?: (event: WebhookEvent) => boolean, opts?: NextOptions): Promise<WebhookEvent>;
   /** Resolves when no matching event that no `next` returned arrived (so far, and for `within` ms more); rejects naming the one that did. */
-  none(match?: EventMatcher, opts?: NoneOptions): Promise<void>;
+  none(match?: EventType | EventGlob | ((event: WebhookEvent) => boolean), opts?: NoneOptions): Promise<void>;
   /** The events received so far, in arrival order, each once unless `duplicates`. */
-  all(match?: EventMatcher, opts?: AllOptions): WebhookEvent[];
+  all<T extends EventType>(type: T, opts?: AllOptions): EventOf<T>[];
+  all<G extends EventGlob>(glob: G, opts?: AllOptions): GlobEvent<G>[];
+  all(match?: (event: WebhookEvent) => boolean, opts?: AllOptions): WebhookEvent[];
   /** Forget what arrived (events and failed verifications); `next` then waits for new events. */
   clear(): void;
 }
@@ -58,8 +69,30 @@ export function typeMatches(pattern: string, type: string): boolean {
   return re.test(type);
 }
 
-const matcherOf = (match: EventMatcher | undefined): ((e: WebhookEvent) => boolean) =>
-  match === undefined ? () => true : typeof match === 'function' ? match : (e) => typeMatches(match, e.type);
+/** The stack of whoever called `fn` (its frames only), taken at the call. */
+function callerStack(fn: (...args: never[]) => unknown): string {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, fn);
+  return (holder.stack ?? '').split('\n').slice(1).join('\n');
+}
+
+/** `err` with the frames of the call that waited, not of the timer that gave up. */
+function withStack(err: Error, frames: string): Error {
+  err.stack = `${err.name}: ${err.message}\n${frames}`;
+  return err;
+}
+
+/** An exact type payctl never sends would only ever time out: refused at once (JavaScript has no compiler to say so). */
+function checkType(match: EventMatcher | undefined): void {
+  if (typeof match !== 'string' || match.includes('*') || (EVENT_TYPES as readonly string[]).includes(match)) return;
+  const guess = closest(match, EVENT_TYPES);
+  throw new TypeError(`"${match}" is not an event type payctl sends${guess ? ` (did you mean "${guess}"?)` : ''}; see docs/events-and-webhooks.md for the list`);
+}
+
+const matcherOf = (match: EventMatcher | undefined): ((e: WebhookEvent) => boolean) => {
+  checkType(match);
+  return match === undefined ? () => true : typeof match === 'function' ? match : (e) => typeMatches(match, e.type);
+};
 
 const describeMatch = (match: EventMatcher | undefined): string =>
   match === undefined ? 'any event' : typeof match === 'function' ? 'an event matching the predicate' : `"${match}"`;
@@ -74,14 +107,21 @@ interface Waiter {
   check(): void;
 }
 
-/** One sandbox's inbox in the collector. */
-export class Inbox implements Webhooks {
+/** One sandbox's inbox in the collector (the sandbox's `Webhooks`: the interface types its overloads). */
+export class Inbox {
   private readonly verifier: Webhook;
   private readonly deliveries: Delivery[] = [];
   private readonly seen = new Set<string>();
   private readonly taken = new Set<Delivery>();
   private readonly failures: string[] = [];
   private readonly waiters = new Set<Waiter>();
+  /** Set when the sandbox is dropped or its server stopped: what a call then says. */
+  closed: string | undefined;
+
+  /** Refuse every later call with `reason`. */
+  close(reason: string): void {
+    this.closed ??= reason;
+  }
 
   constructor(
     readonly groupId: string,
@@ -122,8 +162,16 @@ export class Inbox implements Webhooks {
   }
 
   next(match?: EventMatcher, opts: NextOptions = {}): Promise<WebhookEvent> {
-    const matches = matcherOf(match);
     const timeoutMs = opts.timeout ?? 10_000;
+    // The caller's stack, taken now: a timeout's error points at the test's line, not at a timer.
+    const caller = callerStack(this.next);
+    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
+    let matches: (e: WebhookEvent) => boolean;
+    try {
+      matches = matcherOf(match);
+    } catch (err) {
+      return Promise.reject(withStack(err as Error, caller));
+    }
     return new Promise<WebhookEvent>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
@@ -136,7 +184,7 @@ export class Inbox implements Webhooks {
         },
       };
       const timer = setTimeout(
-        () => done(() => reject(new Error(`no ${describeMatch(match)} webhook within ${timeoutMs} ms for sandbox ${this.groupId} (${this.arrived()})`))),
+        () => done(() => reject(withStack(new Error(`no ${describeMatch(match)} webhook within ${timeoutMs} ms for sandbox ${this.groupId} (${this.arrived()})`), caller))),
         timeoutMs,
       );
       const done = (settle: () => void) => {
@@ -150,15 +198,22 @@ export class Inbox implements Webhooks {
   }
 
   none(match?: EventMatcher, opts: NoneOptions = {}): Promise<void> {
-    const matches = matcherOf(match);
     const withinMs = opts.within ?? 500;
+    const caller = callerStack(this.none);
+    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
+    let matches: (e: WebhookEvent) => boolean;
+    try {
+      matches = matcherOf(match);
+    } catch (err) {
+      return Promise.reject(withStack(err as Error, caller));
+    }
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
           const failure = this.failures.shift();
           if (failure !== undefined) return done(() => reject(new Error(failure)));
           const d = this.firstUntaken(matches, false);
-          if (d) done(() => reject(new Error(`expected no ${describeMatch(match)} webhook for sandbox ${this.groupId}, got ${d.event.type} (event ${d.event.id})`)));
+          if (d) done(() => reject(withStack(new Error(`expected no ${describeMatch(match)} webhook for sandbox ${this.groupId}, got ${d.event.type} (event ${d.event.id})`), caller)));
         },
       };
       const timer = setTimeout(() => done(resolve), withinMs);
@@ -234,7 +289,15 @@ export class Collector {
     return inbox;
   }
 
-  close(groupId: string): void {
+  /** A sandbox's inbox, while it is open. */
+  inbox(groupId: string): Inbox | undefined {
+    return this.inboxes.get(groupId);
+  }
+
+  /** The sandbox was dropped: its inbox is closed (what its calls then say: `reason`). */
+  close(groupId: string, reason?: string): void {
+    const inbox = this.inboxes.get(groupId);
+    if (inbox && reason !== undefined) inbox.closed = reason;
     this.inboxes.delete(groupId);
   }
 

@@ -35,6 +35,12 @@ test('sandbox create / list / fork / delete', async () => {
   assert.deepEqual((await json<Array<{ name: string }>>(['sandbox', 'list'], d)).map((x) => x.name), ['Sandbox', 'suite A copy']);
   assertUserError(await runCli(['sandbox', 'delete', sb.group_id], { db: d }), /sandbox not found/);
   assertUserError(await runCli(['sandbox', 'create', '--clock', 'tomorrow'], { db: d }), /clock/);
+  // A time to live (docs/sandboxes.md): shown by the list.
+  const leased = await json(['sandbox', 'create', '--ttl', '2h'], d);
+  const listed = (await json<Array<{ group_id: string; ttl_seconds?: number; expires_at?: string }>>(['sandbox', 'list'], d)).find((x) => x.group_id === leased.group_id)!;
+  assert.equal(listed.ttl_seconds, 7200);
+  assert.ok(listed.expires_at);
+  assertUserError(await runCli(['sandbox', 'create', '--ttl', 'forever'], { db: d }), /ttl: must be a duration/);
   // The demo of init still works as before for a single user.
   const demo = await json(['init', '--demo'], d);
   assert.ok(demo.group_id && demo.keys.manage_transactions);

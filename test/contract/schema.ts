@@ -1064,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock
-         * @description demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.
+         * @description demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. ttl (`1h`, `30m` or seconds; 1s to 30d) has the server drop it after that long without a request, in real time (default: kept until dropped; docs/sandboxes.md). The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
@@ -1302,7 +1302,7 @@ export interface paths {
         put?: never;
         /**
          * Make a new sandbox from an export file: new ids, new API keys, new webhook secrets, the same clock
-         * @description The body is the file as `GET …/export` wrote it (any size; it is read as it arrives). It is checked whole before anything is written: a line that breaks a rule, a cut-off or changed file (trailer counts, SHA-256), a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name).
+         * @description The body is the file as `GET …/export` wrote it (any size; it is read as it arrives). It is checked whole before anything is written: a line that breaks a rule, a cut-off or changed file (trailer counts, SHA-256), a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name); `?ttl=` gives it a time to live, as on `POST /api/v1/sandboxes` (default: none).
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          *
@@ -2214,6 +2214,8 @@ export interface components {
             demo?: boolean;
             /** @description Defaults to "Sandbox" */
             name?: string;
+            /** @description Drop the sandbox once it has had no request for this long, in real time (not its clock): a duration (30s, 10m, 1h, 1d) or whole seconds, 1s to 30d. Default: kept until dropped */
+            ttl?: string | number;
             /**
              * @description "collect": the sandbox gets a collect endpoint for every event type — each webhook kept, signed, in GET /api/v1/sandboxes/{group_id}/inbox — and the answer carries its signing secret as webhook_secret
              * @enum {string}
@@ -3816,6 +3818,11 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When the server drops it if no request comes (real time; the last request is written by the tick, so this is exact to about a tick)
+             */
+            expires_at?: string;
             /** @description While status is forking */
             fork?: components["schemas"]["ForkProgress"];
             group_id: string;
@@ -3825,6 +3832,8 @@ export interface components {
             offset_ms: number;
             /** @enum {string} */
             status: "active" | "forking" | "importing";
+            /** @description Its time to live, if it was made with one: dropped after this long without a request (real time) */
+            ttl_seconds?: number;
         };
         SettlementBatch: {
             /**
@@ -17761,6 +17770,8 @@ export interface operations {
             query?: {
                 /** @description The new sandbox's name (default: the exported sandbox's) */
                 name?: string;
+                /** @description Drop the sandbox once it has had no request for this long, in real time (not its clock): a duration (30s, 10m, 1h, 1d) or whole seconds, 1s to 30d. Default: kept until dropped */
+                ttl?: string | number;
             };
             header?: never;
             path?: never;

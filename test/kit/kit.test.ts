@@ -43,7 +43,15 @@ test('a sandbox: ids, one key per permission, demo ids; drop makes its keys fail
   assert.equal(Object.keys(sb.keys).length, 8);
   assert.match(await sb.clock.now(), /^2030-01-01T00:0/);
   await sb.drop();
-  const r = await sb.request('GET', '/api/v1/groups/{group_id}/customers/{customer_id}'.replace('{customer_id}', sb.demo.customer_id));
+  // The kit says the sandbox was dropped (not the server's "unknown API key") …
+  await assert.rejects(
+    sb.request('GET', `/api/v1/groups/{group_id}/customers/${sb.demo.customer_id}`),
+    new RegExp(`sandbox ${sb.groupId} \\("kit\\.test\\.js #\\d+"\\) was dropped \\(its drop\\(\\) ran\\)`),
+  );
+  await assert.rejects(sb.client.GET('/api/v1/groups/{group_id}/events'), /was dropped/);
+  await assert.rejects(sb.webhooks.next('customer.created'), /was dropped/);
+  // … and its keys no longer work.
+  const r = await fetch(`${payctl.url}/api/v1/groups/${sb.groupId}/customers/${sb.demo.customer_id}`, { headers: { authorization: sb.keys.manage_customers } });
   assert.equal(r.status, 401);
   const plain = await payctl.sandbox();
   assert.equal(plain.demo, undefined);

@@ -35,3 +35,49 @@ export async function typed(sb: Sandbox, baseUrl: string): Promise<void> {
   // @ts-expect-error no such path
   await sb.client.GET('/api/v1/groups/{group_id}/transactionz');
 }
+
+/** Events, keys and `request` are typed from the OpenAPI document (its event schemas and operations). */
+export async function typedEvents(sb: Sandbox): Promise<void> {
+  const settled = await sb.webhooks.next('transaction.settled');
+  // data.object is the settled transaction: its fields are typed …
+  const amount: number = settled.data.object.amounts.captured_amount;
+  const type: 'transaction.settled' = settled.type;
+  // @ts-expect-error … and a field a transaction does not have is an error
+  void settled.data.object.no_such_field;
+  // @ts-expect-error an event type payctl does not send is an error
+  await sb.webhooks.next('transaction.setled');
+  // A glob gives the events it names; a predicate any event.
+  const tx = await sb.webhooks.next('transaction.*');
+  const txType: `transaction.${string}` = tx.type;
+  await sb.webhooks.next((e) => e.type === 'customer.created');
+  const all: { data: { object: { id: string } } }[] = sb.webhooks.all('transaction.settled');
+  // @ts-expect-error all() of an unknown event type
+  sb.webhooks.all('invoice.payd');
+  // @ts-expect-error none() of an unknown event type
+  await sb.webhooks.none('customer.creatd');
+  void amount, type, txType, all;
+
+  // sb.keys: the permission names are its keys.
+  const key: string = sb.keys.manage_webhooks;
+  // @ts-expect-error no such permission
+  void sb.keys.manage_everything;
+  void key;
+
+  // sb.request: a known template's method and body are checked.
+  const billing_address = { first_name: 'Ada', last_name: 'Lovelace', line_1: '1 Main St', city: 'Springfield', subdivision: 'IL', postal_code: '62701', country: 'US', email: 'ada@example.com' };
+  const sale = {
+    type: 'sale', source: 'api', processor_id: sb.processorId, currency: 'USD', email_address: 'ada@example.com', email_receipt: false,
+    amounts: { requested_amount: 1500 }, billing_address, payment_details: { token: 'tok_visa' },
+  } as const;
+  await sb.request('POST', '/api/v1/groups/{group_id}/transaction', { body: sale });
+  // @ts-expect-error requested_amount must be a number
+  await sb.request('POST', '/api/v1/groups/{group_id}/transaction', { body: { ...sale, amounts: { requested_amount: '15.00' } } });
+  // @ts-expect-error the operation takes a body: it is required
+  await sb.request('POST', '/api/v1/groups/{group_id}/transaction');
+  // @ts-expect-error no such path template
+  await sb.request('GET', '/api/v1/groups/{group_id}/transactionz');
+  // @ts-expect-error the template answers POST only
+  await sb.request('PUT', '/api/v1/groups/{group_id}/transaction', { body: sale });
+  // A filled path (no template) is sent as it is.
+  await sb.request('GET', `/api/v1/groups/${sb.groupId}/transactions`);
+}

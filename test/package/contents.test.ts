@@ -35,7 +35,12 @@ describe('npm pack', () => {
     const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { license: string };
     assert.equal(pkg.license, 'MIT');
     assert.match(readFileSync(path.join(packageRoot, 'LICENSE'), 'utf8'), /^MIT License/);
-    for (const page of readdirSync(path.join(packageRoot, 'docs'))) assert.ok(shipped.has(`docs/${page}`), `docs/${page} is not shipped`);
+    // Pages in folders too (docs/benchmarks/): every file, not the folder.
+    const pages = readdirSync(path.join(packageRoot, 'docs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const e of pages) {
+      const page = path.relative(packageRoot, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+      assert.ok(shipped.has(page), `${page} is not shipped`);
+    }
   });
 
   it('ships no tests, compiled or not', () => {

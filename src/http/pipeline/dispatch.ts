@@ -18,6 +18,7 @@ import { recordExchange } from './record.js';
 import type { RouteContext } from '../route.js';
 import { outageAsAnswer } from './store-outage.js';
 import { storeWatch } from '../../services/store-watch.js';
+import { noteRequest } from '../../services/sandboxes/leases.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -60,6 +61,9 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       else sendError(res, err, cors);
     } finally {
       ex.release?.();
+      // A sandbox's time to live counts from its last request (no write here: services/sandboxes/leases.ts).
+      const group = ctx?.key?.group_id ?? ctx?.params.group_id;
+      if (group !== undefined) noteRequest(p.platform.db, group);
       const ms = performance.now() - ex.started;
       logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
       p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);

@@ -6,6 +6,7 @@ import { adminAuth, JsonResponse, type RouteDef, route, StreamResponse } from '.
 import { importedSandboxSchema, importSandboxQuerySchema } from '../../domain/sandboxes.js';
 import { exportSandbox } from '../../services/sandboxes/export.js';
 import { importSandbox } from '../../services/sandboxes/import.js';
+import { ttlMs } from '../../domain/sandbox-ttl.js';
 import { answerBudget } from '../../services/sandboxes/sandboxes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION } from '../../domain/sandbox-file.js';
 import { ENV } from '../../config/env.js';
@@ -56,7 +57,7 @@ export const sandboxFileRoutes: RouteDef[] = [
       'a newer format or schema version is a 400 naming the line and the rule, and nothing is left behind. A file of an older schema version is brought up to date row by row. ' +
       'Every row gets a new id (the import can sit beside its source); references and the ids inside event payloads point at the new ones; id_map lists the new id of each processor, linked account, customer, stored payment method, plan, subscription, product, partner, invoice, payment link and webhook endpoint. ' +
       "The sandbox's clock starts at the exported sandbox's time. The rows are written in short chunks that let other groups' writes through: 201 when they are all written within the answer budget (10 s, PAYCTL_IMPORT_ANSWER_MS); " +
-      "else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name).",
+      "else 202 with status importing and the progress (import): poll GET /api/v1/sandboxes/{group_id} until status is active; its keys are refused with 409 until then. `?name=` names the new sandbox (default: the exported one's name); `?ttl=` gives it a time to live, as on `POST /api/v1/sandboxes` (default: none).",
     tag,
     extension: true,
     auth: adminAuth,
@@ -72,6 +73,7 @@ export const sandboxFileRoutes: RouteDef[] = [
       const query = parseOrThrow(importSandboxQuerySchema, c.query);
       const sandbox = await importSandbox(c.platform, c.ctx, c.upload!, {
         ...(query.name !== undefined ? { name: query.name } : {}),
+        ...(query.ttl !== undefined ? { ttlMs: ttlMs(query.ttl) } : {}),
         answerWithinMs: answerBudget(c.platform.env, ENV.importAnswerMs),
       });
       return sandbox.status === 'importing' ? new JsonResponse(202, sandbox) : sandbox;

@@ -30,7 +30,7 @@ export const sandboxRoutes: RouteDef[] = [
     path: '/api/v1/sandboxes',
     summary: 'Create a sandbox: a group with a processor, a linked account, one key per permission kind and its own clock',
     description:
-      'demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.',
+      'demo: true adds the demo data of `payctl init --demo` inside the sandbox. clock sets the start time of its clock (default: the platform clock). webhooks: "collect" keeps its webhooks in its inbox (GET …/inbox), signed with `webhook_secret`. ttl (`1h`, `30m` or seconds; 1s to 30d) has the server drop it after that long without a request, in real time (default: kept until dropped; docs/sandboxes.md). The answer has the shape `payctl init --demo --json` prints; keys and webhook_secret are shown only here.',
     tag,
     extension: true,
     auth: adminAuth,

@@ -18,6 +18,7 @@ import { deliverDue } from '../webhooks/delivery.js';
 import { resumeForks } from '../sandboxes/fork-run.js';
 import { dropStaleImports } from '../sandboxes/import.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
+import { expireSandboxes } from '../sandboxes/leases.js';
 import type { Progress } from './chunks.js';
 
 /** Work of the groups in `scope`, due by `until` (their time); `p.clock` reads their time. Returns a count of work done. */
@@ -57,6 +58,8 @@ const platformJobs: PlatformJob[] = [
   { name: 'sandbox-imports', run: (p) => dropStaleImports(p) },
   // Plan updates a killed server left part-way over the plan's subscriptions.
   { name: 'plan-updates', run: (p) => resumePlanUpdates(p) },
+  // Sandboxes past their time to live (real time without a request).
+  { name: 'sandbox-ttl', run: (p) => expireSandboxes(p) },
   // Keys used without an API key (public routes) belong to no group.
   { name: 'idempotency-purge', run: (p, until) => purgeIdempotencyKeys(p, until, { groupId: 'public' }) },
 ];

@@ -27,6 +27,7 @@ import { AppError, notFound } from '../../errors.js';
 import { isRefusedRow } from '../../store/errors.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { issueKeys } from './keys.js';
+import { beginLease } from './leases.js';
 
 /** A line longer than this is refused (a row is a few KiB; this bounds what one line can make the server hold). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -37,6 +38,8 @@ export const STALE_IMPORT_MS = 120_000;
 
 export interface ImportOptions {
   name?: string;
+  /** The new sandbox's time to live (ms of real time without a request: leases.ts). */
+  ttlMs?: number;
   /** Answer (with status importing and the progress) when the rows are not all written after this long. */
   answerWithinMs?: number;
   progress?: Progress;
@@ -158,6 +161,7 @@ export async function importSandbox(p: Platform, ctx: RequestContext, source: As
   try {
     keys = await unitOfWork(ctx, async ({ tx }) => {
       await tx.repos.sandboxFiles.beginImport(tx, group, header.source.group_id, rowsOf(file.counts), Date.now());
+      await beginLease(tx, groupId, opts.ttlMs);
       return issueKeys(tx, groupId, at);
     });
   } catch (err) {

@@ -29,6 +29,8 @@ import { useCase } from '../use-case.js';
 import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
 import { issueKeys } from './keys.js';
 import { addCollector, copyCollectors } from '../webhooks/endpoints.js';
+import { beginLease, copyLease } from './leases.js';
+import { ttlMs } from '../../domain/sandbox-ttl.js';
 import type { ForkProgress } from '../../store/interfaces/platform.js';
 import type { RequestContext } from '../context.js';
 
@@ -77,6 +79,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
     await tx.repos.sandboxes.insert(tx, group);
     await tx.repos.processors.insert(tx, processor);
     await tx.repos.linkedAccounts.insert(tx, account);
+    await beginLease(tx, groupId, input.ttl === undefined ? undefined : ttlMs(input.ttl));
     const keys = await issueKeys(tx, groupId, now);
     return { keys, collector: input.webhooks === 'collect' ? await addCollector(tx, groupId, now) : undefined };
   });
@@ -96,10 +99,16 @@ export const listSandboxes = useCase({
     const base = platformClock(p);
     await base.refresh();
     const sandboxes = await ctx.store.repos.sandboxes.list(ctx.store);
+    const leases = new Map((await ctx.store.repos.leases.list(ctx.store)).map((l) => [l.group_id, l]));
     const now = base.now().getTime();
-    return { data: sandboxes.map((r) => toSummary(r, now)) };
+    return { data: sandboxes.map((r) => ({ ...toSummary(r, now), ...leaseFields(leases.get(r.id)) })) };
   },
 });
+
+/** A sandbox's time to live as its summary shows it (nothing without one). */
+function leaseFields(l: { ttl_ms: number; last_request_ms: number } | undefined): Pick<SandboxSummary, 'ttl_seconds' | 'expires_at'> {
+  return l ? { ttl_seconds: Math.round(l.ttl_ms / 1000), expires_at: new Date(l.last_request_ms + l.ttl_ms).toISOString() } : {};
+}
 
 function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
   return {
@@ -182,6 +191,7 @@ export async function fork(
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
     const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
     await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
+    await copyLease(tx, sourceId, newGroupId);
     const keys = await issueKeys(tx, newGroupId, at);
     // Endpoints are not copied (their secrets were shown once); a collector is made anew, so the fork's webhooks are collected too.
     return { name, at, keys, collector: collectorFields(await copyCollectors(tx, sourceId, newGroupId, at)) };
@@ -234,7 +244,7 @@ async function sandboxState(p: Platform, id: string, reread = false): Promise<Sa
   await base.refresh();
   const g = await p.db.repos.sandboxes.find(p.db, id);
   if (!g) return undefined;
-  const summary = toSummary(g, base.now().getTime());
+  const summary = { ...toSummary(g, base.now().getTime()), ...leaseFields(await p.db.repos.leases.find(p.db, id)) };
   if (summary.status === 'importing') {
     const j = await p.db.repos.sandboxFiles.importProgress(p.db, id);
     if (j) return { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } };

@@ -20,6 +20,7 @@ import type { ClockStore, GroupClockStore, GroupRowsStore, InvoicePastDueStore, 
 import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
 import type { RecordingStore } from './recordings.js';
+import type { LeaseStore } from './leases.js';
 
 export interface Repositories {
   apiKeys: ApiKeyStore;
@@ -30,6 +31,7 @@ export interface Repositories {
   events: EventStore;
   faultRules: FaultRuleStore;
   recordings: RecordingStore;
+  leases: LeaseStore;
   webhookFaultRules: WebhookFaultRuleStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;

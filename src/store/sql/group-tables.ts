@@ -121,6 +121,7 @@ export const GROUP_TABLES: GroupTable[] = [
   { table: 'sandbox_demos', owner: { column: 'group_id' }, forkSkip: "the demo's ids as the source's creation answered them, not the copy's" },
   { table: 'sandbox_recordings', owner: { column: 'group_id' }, forkSkip: 'a recording is of the source sandbox\'s own traffic' },
   { table: 'sandbox_recording_calls', owner: { column: 'group_id' }, id: 'id', forkSkip: 'a recording is of the source sandbox\'s own traffic' },
+  { table: 'sandbox_leases', owner: { column: 'group_id' }, forkSkip: 'a fork gets a lease of its own, begun at the fork' },
 ];
 
 /** Tables whose rows belong to no group, and why. */

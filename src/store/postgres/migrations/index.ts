@@ -40,6 +40,7 @@ import * as m025 from '../../sqlite/migrations/025-plan-update-jobs.js';
 import * as m026 from '../../sqlite/migrations/026-webhook-held-once.js';
 import * as m028 from '../../sqlite/migrations/028-idempotency-settling.js';
 import * as m036 from '../../sqlite/migrations/036-webhook-inbox.js';
+import * as m037 from '../../sqlite/migrations/037-sandbox-leases.js';
 import { utcDay } from '../types.js';
 import { EVENTS_WRITER_LOCK } from '../events.js';
 
@@ -558,4 +559,5 @@ END $$`,
       'ALTER TABLE webhook_inbox ALTER COLUMN received_at TYPE timestamptz USING received_at::timestamptz',
     ],
   },
+  shared(m037),
 ];

@@ -25,6 +25,7 @@ export const NOT_IN_FILE: Record<string, string> = {
   sandbox_recordings: "a recording is of the source sandbox's own traffic (GET …/recording?format=scenario makes a file of it)",
   sandbox_recording_calls: "a recording is of the source sandbox's own traffic",
   sandbox_demos: "the demo's ids as the source's creation answered them: an import renews every id",
+  sandbox_leases: "a time to live is the server's, not the data's: an import takes its own (the import request's ttl)",
 };
 
 /** Columns a file never holds: secrets, and the store's own sequence numbers (an import's rows get new ones, in file order). */

@@ -35,6 +35,7 @@ import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 import eventsWatermark from './032-events-watermark.js';
 import sandboxRecordings from './033-sandbox-recordings.js';
 import webhookInbox from './036-webhook-inbox.js';
+import sandboxLeases from './037-sandbox-leases.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -81,4 +82,5 @@ export const migrations: Migration[] = [
   eventsWatermark,
   sandboxRecordings,
   webhookInbox,
+  sandboxLeases,
 ].sort((a, b) => a.version - b.version);
