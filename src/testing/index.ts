@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient, type TypedClient } from '../client/index.js';
 import { OPERATION_AUTH, type components, type paths } from '../client/api.js';
 import { ENV } from '../config/env.js';
-import type { Permission } from '../domain/permissions.js';
+import type { Permission } from '../client/api.js';
 import { collector, Inbox, type Webhooks } from './webhooks.js';
 import type { SandboxPaths } from './sandbox-paths.js';
 import { spawnServer } from './server-process.js';
@@ -18,7 +18,7 @@ import { exportFile, importFile, reach, waitActive, type ImportOptions } from '.
 
 export type { Webhooks, WebhookEvent, EventMatcher, NextOptions, NoneOptions, AllOptions } from './webhooks.js';
 export type { EventType, EventOf, AnyEvent, EventGlob, GlobEvent, PathTemplate } from './typed.js';
-export type { Permission } from '../domain/permissions.js';
+export type { Permission } from '../client/api.js';
 export type { ImportOptions } from './files.js';
 export type { SandboxPaths } from './sandbox-paths.js';
 export type { paths, components } from '../client/api.js';
