@@ -80,8 +80,7 @@ export function runFork(p: Platform, forkId: string, finish: Finish, progress?: 
 /** The last step of a fork, in the write that makes its group whole: its name, creation time and status active (its keys were issued at the start). */
 export function finishFork(p: Platform): Finish {
   return async (tx, newGroupId, done): Promise<ForkedGroup> => {
-    const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
-    const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
+    const now = withGroupClock(p, newGroupId, (await tx.repos.groupClocks.get(tx, newGroupId)) ?? 0).clock.nowIso();
     await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
     const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
     const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);

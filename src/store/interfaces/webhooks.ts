@@ -94,6 +94,8 @@ export interface WebhookDeliveryStore {
   markHeld(tx: Tx, id: number): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
+  /** Every pending delivery of a group due again at `at` (its clock changed between real time and its own: docs/clock.md). */
+  rescheduleGroup(tx: Tx, groupId: string, at: string): Promise<RunResult>;
   /** Deliveries not yet delivered nor failed for good, of every group (metrics). */
   countPending(ex: Executor): Promise<number>;
 }

@@ -127,6 +127,8 @@ export const deliveryRepo: WebhookDeliveryStore = {
   markHeld: (tx: Tx, id: number) => tx.run('UPDATE webhook_deliveries SET held_once = 1 WHERE id = ?', [id]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
   failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
+  rescheduleGroup: (tx: Tx, groupId: string, at: string) =>
+    tx.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE group_id = ? AND status = 'pending'", [at, groupId]),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert: (tx: Tx, groupId: string, endpointId: string, eventId: string, at: string) =>
     tx.run(
