@@ -34,20 +34,25 @@ export const sandboxTable = (rows: SandboxSummary[]): string =>
 export const clockTime = (iso: string): string => `${dateTime(iso)} (${iso})`;
 
 /** What a clock move did: the new time and the work that fell due. */
-export function clockMoved(state: { now: string; work?: Record<string, number> }, groupId?: string): string {
-  const lines = [`${groupId ? `Clock of group ${groupId}` : 'Clock'} now ${clockTime(state.now)}`];
+/** A clock's mode in words: `frozen`, `accelerated ×60` (nothing for the platform clock, which always runs). */
+const modeWords = (state: { mode?: string; rate?: number }): string => (state.mode === undefined ? '' : state.mode === 'accelerated' ? ` (accelerated ×${state.rate})` : ` (${state.mode})`);
+
+export function clockMoved(state: { now: string; work?: Record<string, number>; mode?: string; rate?: number }, groupId?: string): string {
+  const lines = [`${groupId ? `Clock of group ${groupId}` : 'Clock'} now ${clockTime(state.now)}${groupId ? modeWords(state) : ''}`];
   for (const [job, n] of Object.entries(state.work ?? {})) if (n > 0) lines.push(`  ${job}: ${n}`);
   return lines.join('\n');
 }
 
 /** The clock now, and how far it is from what it runs on (real time, or the platform clock for a group). */
-export const clockShown = (state: { now: string; offset_ms: number }, groupId?: string): string =>
-  `${clockTime(state.now)}; ${groupId ? `group ${groupId}: ` : ''}${Math.round(state.offset_ms / 1000)}s from ${groupId ? 'the platform clock' : 'real time'}`;
+export const clockShown = (state: { now: string; offset_ms: number; mode?: string; rate?: number }, groupId?: string): string =>
+  groupId && state.mode !== undefined && state.mode !== 'running'
+    ? `${clockTime(state.now)}; group ${groupId}: ${modeWords(state).trim().replace(/^\(|\)$/g, '')}`
+    : `${clockTime(state.now)}; ${groupId ? `group ${groupId}: ` : ''}${Math.round(state.offset_ms / 1000)}s from ${groupId ? 'the platform clock' : 'real time'}${groupId ? ' (running)' : ''}`;
 
 /** A new sandbox (or a demo group): its ids, one key per permission, the ids of its demo data. */
-export function sandboxCreated(s: { group_id: string; name: string; clock: string; processor_id: string; linked_account_id: string; keys: Record<string, string> }): string {
+export function sandboxCreated(s: { group_id: string; name: string; clock: string; clock_mode?: string; clock_rate?: number; processor_id: string; linked_account_id: string; keys: Record<string, string> }): string {
   return [
-    `Sandbox ${s.group_id} (${s.name}), clock ${clockTime(s.clock)}`,
+    `Sandbox ${s.group_id} (${s.name}), clock ${clockTime(s.clock)}${modeWords({ mode: s.clock_mode, rate: s.clock_rate })}`,
     `Processor:       ${s.processor_id}`,
     `Linked account:  ${s.linked_account_id}`,
     'API keys (one per permission; shown once):',

@@ -2183,11 +2183,8 @@ export interface components {
             unit_of_measure: "pc";
         };
         CreateSandboxRequest: {
-            /**
-             * Format: date-time
-             * @description The sandbox's start time (its clock runs on from there); default: the platform clock
-             */
-            clock?: string;
+            /** @description The sandbox's start time (a running clock from there), or its clock: {time, mode, rate}; default: the platform's time, running */
+            clock?: string | components["schemas"]["SandboxClock"];
             /** @description Add the demo data of `payctl init --demo` */
             demo?: boolean;
             /** @description Defaults to "Sandbox" */
@@ -3085,6 +3082,13 @@ export interface components {
              */
             clock: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
+            /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
@@ -3126,12 +3130,19 @@ export interface components {
             catch_up?: components["schemas"]["CatchUp"];
             group_id: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            mode: "running" | "frozen" | "accelerated";
+            /**
              * Format: date-time
-             * @description The group's time: the platform clock plus the group's offset
+             * @description The group's time: running, the platform clock plus the group's offset; frozen, the instant it stands at
              */
             now: string;
-            /** @description The group's own offset from the platform clock */
+            /** @description The group's own offset from the platform clock (0 unless running) */
             offset_ms: number;
+            /** @description Accelerated only: sandbox seconds per real second */
+            rate?: number;
             /** @description Due work done by this move so far, per job */
             work?: {
                 [key: string]: number;
@@ -3149,6 +3160,13 @@ export interface components {
              * @description The sandbox's time now: the exported sandbox's time when it was exported
              */
             clock: string;
+            /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
@@ -3289,10 +3307,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Exactly one of advance or set. */
+        /** @description One of advance or set, and/or a mode (with rate when accelerated). */
         MoveClockRequest: {
             /** @description Move forward by a duration: 30d, 12h, 1d12h; at most 10 years per request */
             advance?: string;
+            /**
+             * @description Change the clock's mode (running, frozen, accelerated) at its time now, or at the time advance or set move it to
+             * @enum {string}
+             */
+            mode?: "running" | "frozen" | "accelerated";
+            /** @description accelerated only: sandbox seconds per real second, 2 to 86400 */
+            rate?: number;
             /**
              * Format: date-time
              * @description Move to a time: never earlier than the group clock now, at most 10 years later
@@ -3714,6 +3739,13 @@ export interface components {
              */
             clock: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
+            /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
@@ -3733,6 +3765,20 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SandboxClock: {
+            /**
+             * @description Default running
+             * @enum {string}
+             */
+            mode?: "running" | "frozen" | "accelerated";
+            /** @description accelerated only: sandbox seconds per real second, 2 to 86400 */
+            rate?: number;
+            /**
+             * Format: date-time
+             * @description The sandbox's start time; default: the platform's time
+             */
+            time?: string;
+        };
         SandboxList: {
             data: components["schemas"]["SandboxSummary"][];
         };
@@ -3742,6 +3788,13 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             clock: string;
+            /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds

@@ -15,6 +15,7 @@ import { requireEvent } from '../events/events.js';
 import { matchesTypes } from '../../domain/events.js';
 import { nudgeDelivery } from './delivery-loop.js';
 import { SECRET_GRACE_MS } from './signing.js';
+import { deliveryClock } from '../clock/clock.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
   changesSomething,
@@ -145,7 +146,8 @@ export const rotateWebhookSecret = useCase({
       const endpoint = await requireEndpoint(ctx, input.endpoint_id, tx);
       const next = { ...endpoint, secret: newWebhookSecret(), updated_at: ctx.clock.nowIso() };
       await tx.repos.webhookEndpoints.update(tx, next);
-      const graceUntil = new Date(ctx.clock.now().getTime() + SECRET_GRACE_MS).toISOString();
+      // On the clock deliveries keep (their send time is what it is compared with).
+      const graceUntil = new Date(deliveryClock(ctx.clock).clock.now().getTime() + SECRET_GRACE_MS).toISOString();
       await tx.repos.webhookSends.retireSecret(tx, ctx.group, endpoint.id, endpoint.secret, graceUntil);
       return toEndpoint(next, { withSecret: true });
     });
@@ -191,7 +193,7 @@ export const resendEvent = useCase({
         const enabled = await tx.repos.webhookEndpoints.enabled(tx, ctx.group);
         endpointIds = enabled.filter((e) => matchesTypes(e.enabled_events, event.type)).map((e) => e.id);
       }
-      const at = ctx.clock.nowIso();
+      const at = deliveryClock(ctx.clock).clock.nowIso();
       for (const id of endpointIds) await tx.repos.webhookDeliveries.insert(tx, ctx.group, id, event.id, at);
       return { event_id: event.id, endpoint_ids: endpointIds };
     });
