@@ -3,6 +3,7 @@
 // checked; the run stops at the first failed step (later steps would only fail on what
 // it did not make). It is a client like any integration: it holds the sandbox's keys and
 // talks HTTP, so the same file runs against `payctl serve` here or a server elsewhere.
+import { TEST_CLOCK } from '../lib/test-clock.js';
 import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_WAIT,
@@ -306,7 +307,7 @@ export async function createSandboxOverApi(url: string, adminToken: string, spec
   const res = await fetch(new URL('/api/v1/sandboxes', url), {
     method: 'POST',
     headers: { Authorization: adminToken, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: spec?.name ?? name.slice(0, 100), ...(spec?.demo !== undefined ? { demo: spec.demo } : {}), ...(spec?.clock ? { clock: spec.clock } : {}) }),
+    body: JSON.stringify({ name: spec?.name ?? name.slice(0, 100), ...(spec?.demo !== undefined ? { demo: spec.demo } : {}), clock: { ...TEST_CLOCK, ...(spec?.clock ? { time: spec.clock } : {}) } }),
   });
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status !== 201) throw new Error(`creating the sandbox answered ${res.status}: ${JSON.stringify(body)}`);

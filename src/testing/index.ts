@@ -4,6 +4,7 @@
 // data, clock), with the process's webhook collector as an endpoint, a typed client that
 // fills the group's ids and the key each operation needs, its clock and its faults.
 // Sandboxes are independent, so tests using them run concurrently.
+import { TEST_CLOCK } from '../lib/test-clock.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,8 +43,11 @@ export interface StartOptions {
 export interface SandboxOptions {
   /** Add the demo data of `payctl init --demo` (a customer with a stored card, products, plans …). */
   demo?: boolean;
-  /** The sandbox's start time (RFC 3339 or a date); default: the platform clock. */
-  clock?: string;
+  /**
+   * The sandbox's clock: a start time (RFC 3339 or a date: frozen there), or `{ time, mode, rate }`.
+   * Default: frozen at 2030-01-15T12:00:00.000Z (docs/testing.md "Time in tests"); `mode: 'running'` for real time.
+   */
+  clock?: string | { time?: string; mode?: 'running' | 'frozen' | 'accelerated'; rate?: number };
   name?: string;
   /** Make the process's webhook collector an endpoint of the sandbox (default true). */
   webhooks?: boolean;
@@ -172,7 +176,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
     this.linkedAccountId = created.linked_account_id;
     this.keys = created.keys;
     this.webhooks = webhooks;
-    const { group_id: _g, name: _n, status: _s, keys: _k, clock: _c, created_at: _a, ...ids } = created as Record<string, unknown>;
+    const { group_id: _g, name: _n, status: _s, keys: _k, clock: _c, clock_mode: _m, clock_rate: _r, created_at: _a, ...ids } = created as Record<string, unknown>;
     this.demo = ('customer_id' in ids ? ids : undefined) as Demo;
     this.client = this.sandboxClient();
     const move = async (body: { advance: string } | { set: string }) => {
@@ -367,7 +371,9 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     ...(pid !== undefined ? { pid } : {}),
     client,
     async sandbox(o?: SandboxOptions) {
-      const { webhooks = true, ...body } = o ?? {};
+      const { webhooks = true, clock, ...rest } = o ?? {};
+      // Frozen unless told otherwise, at the anchor unless given a time: the same dates on every run.
+      const body = { ...rest, clock: { ...TEST_CLOCK, ...(typeof clock === 'string' ? { time: clock } : clock) } };
       const created = await client.POST('/api/v1/sandboxes', { body });
       if (!created.data) throw failed('creating a sandbox', { status: created.response.status, headers: created.response.headers, body: created.error });
       const sb = created.data;
