@@ -60,6 +60,7 @@ export const POSTGRES_SUITE = [
   'dev/logs-tail.test.js',
   'http/catalog.test.js',
   'http/clock-catch-up.test.js',
+  'http/clock-modes.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/event-stream.test.js',
