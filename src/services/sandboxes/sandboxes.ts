@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { clockSettingOn, groupTimeOn, type Clock, type GroupClock } from '../clock/clock.js';
-import { clockOfRow, modeFields, sandboxClockAnswer, type ClockMode, type GroupClockSetting } from '../../domain/clock-modes.js';
+import { clockOfRow, modeFields, runningClock, sandboxClockAnswer, type ClockMode, type GroupClockSetting } from '../../domain/clock-modes.js';
 import type { Progress } from '../clock/chunks.js';
 import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
@@ -70,7 +70,8 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const base = platformClock(p);
   const asked = requestedClock(input.clock);
   const start = asked.time === undefined ? base.now().getTime() : parseInstant(asked.time).getTime();
-  const setting = clockSettingOn(base, asked.mode, start, asked.rate);
+  // No start time, running: the platform's own time (offset 0), not a second reading of it.
+  const setting = asked.time === undefined && asked.mode === 'running' ? runningClock(0) : clockSettingOn(base, asked.mode, start, asked.rate);
   const groupId = newId();
   const g = withGroupClock(p, groupId, setting);
   const now = g.clock.nowIso();
@@ -351,7 +352,8 @@ export async function moveClock(
       target = move.ms;
     }
     const mode = (input.mode ?? own.mode) as ClockMode;
-    const next = clockSettingOn(base, mode, target, input.rate ?? own.rate);
+    // A running clock stays running by its offset, moved by exactly the move (no second reading of real time).
+    const next = mode === 'running' && own.mode === 'running' ? runningClock(own.offset_ms + (target - current)) : clockSettingOn(base, mode, target, input.rate ?? own.rate);
     await tx.repos.groupClocks.put(tx, groupId, next);
     // Deliveries keep real time unless the clock runs (clock.ts deliveryClock): a change of
     // that makes the group's pending deliveries due now, in the new clock's time.
