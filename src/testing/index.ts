@@ -45,7 +45,7 @@ export interface SandboxOptions {
   demo?: boolean;
   /**
    * The sandbox's clock: a start time (RFC 3339 or a date: frozen there), or `{ time, mode, rate }`.
-   * Default: frozen at 2030-01-15T12:00:00.000Z (docs/testing.md "Time in tests"); `mode: 'running'` for real time.
+   * Default: frozen at 2030-01-15T12:00:00.000Z (docs/testing.md "Time in tests"); `{ mode: 'running' }` runs from real time.
    */
   clock?: string | { time?: string; mode?: 'running' | 'frozen' | 'accelerated'; rate?: number };
   name?: string;
@@ -373,7 +373,9 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     async sandbox(o?: SandboxOptions) {
       const { webhooks = true, clock, ...rest } = o ?? {};
       // Frozen unless told otherwise, at the anchor unless given a time: the same dates on every run.
-      const body = { ...rest, clock: { ...TEST_CLOCK, ...(typeof clock === 'string' ? { time: clock } : clock) } };
+      // A clock asked to run without a time runs from the platform's (real) time.
+      const asked = typeof clock === 'string' ? { time: clock } : clock;
+      const body = { ...rest, clock: asked?.mode && asked.mode !== 'frozen' ? asked : { ...TEST_CLOCK, ...asked } };
       const created = await client.POST('/api/v1/sandboxes', { body });
       if (!created.data) throw failed('creating a sandbox', { status: created.response.status, headers: created.response.headers, body: created.error });
       const sb = created.data;
