@@ -15883,6 +15883,7 @@ export interface operations {
                      *           "name": "Contract sandbox",
                      *           "status": "active",
                      *           "clock": "2026-11-25T07:47:27.862Z",
+                     *           "clock_mode": "running",
                      *           "offset_ms": 0,
                      *           "created_at": "2026-11-25T07:47:27.803Z"
                      *         }
@@ -15997,6 +15998,7 @@ export interface operations {
                      *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
                      *       },
                      *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-25T07:47:27.803Z"
                      *     }
                      */
@@ -16110,6 +16112,7 @@ export interface operations {
                      *       "name": "Contract fork",
                      *       "status": "active",
                      *       "clock": "2026-11-29T15:46:41.433Z",
+                     *       "clock_mode": "running",
                      *       "offset_ms": 86400000,
                      *       "created_at": "2026-11-29T15:46:41.420Z"
                      *     }
@@ -16317,7 +16320,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -16431,7 +16435,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -16449,7 +16454,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -17078,6 +17084,7 @@ export interface operations {
                      *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
                      *       },
                      *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-25T07:47:27.803Z"
                      *     }
                      */
@@ -17107,6 +17114,7 @@ export interface operations {
                      *         "manage_webhooks": "sk_test_fNeOfvWV2bMvsSYygDd97Zb082C3rQrn"
                      *       },
                      *       "clock": "2026-11-26T15:45:45.706Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-26T15:45:45.693Z",
                      *       "forked_from": "01a21888-c2b3-7709-88de-700881f2c332",
                      *       "fork": {
@@ -17639,6 +17647,7 @@ export interface operations {
                      *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
                      *       },
                      *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-28T16:40:00.000Z",
                      *       "imported_from": {
                      *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
@@ -17692,6 +17701,7 @@ export interface operations {
                      *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
                      *       },
                      *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-28T16:40:00.000Z",
                      *       "imported_from": {
                      *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
