@@ -28,14 +28,15 @@ export const keyLines = (keys: Record<string, string>): string => Object.entries
 export const signupFormTable = (forms: SignupForm[]): string => table(['id', 'name', 'created'], forms.map((f) => [f.id, f.name, dateTime(f.created_at)]));
 
 export const sandboxTable = (rows: SandboxSummary[]): string =>
-  table(['group', { title: 'name', truncate: 12 }, 'status', 'clock', 'created'], rows.map((s) => [s.group_id, s.name, s.status, clockTime(s.clock), dateTime(s.created_at)]));
+  table(['group', { title: 'name', truncate: 12 }, 'status', 'clock', 'mode', 'created'], rows.map((s) => [s.group_id, s.name, s.status, clockTime(s.clock), modeWords({ mode: s.clock_mode, rate: s.clock_rate }).trim().replace(/^\(|\)$/g, ''), dateTime(s.created_at)]));
 
 /** A clock's time: "2027-01-01 00:00 UTC (2027-01-01T00:00:00.000Z)". */
 export const clockTime = (iso: string): string => `${dateTime(iso)} (${iso})`;
 
-/** What a clock move did: the new time and the work that fell due. */
 /** A clock's mode in words: `frozen`, `accelerated ×60` (nothing for the platform clock, which always runs). */
 const modeWords = (state: { mode?: string; rate?: number }): string => (state.mode === undefined ? '' : state.mode === 'accelerated' ? ` (accelerated ×${state.rate})` : ` (${state.mode})`);
+
+/** What a clock move did: the new time and the work that fell due. */
 
 export function clockMoved(state: { now: string; work?: Record<string, number>; mode?: string; rate?: number }, groupId?: string): string {
   const lines = [`${groupId ? `Clock of group ${groupId}` : 'Clock'} now ${clockTime(state.now)}${groupId ? modeWords(state) : ''}`];

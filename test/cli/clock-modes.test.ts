@@ -19,6 +19,10 @@ test('sandbox create --clock-mode frozen: shown by create and clock show; advanc
   assert.equal(human.code, 0, human.stderr);
   assert.match(human.stdout, /clock .*\(frozen\)/);
 
+  const list = await runCli(['sandbox', 'list'], { db: d, env: { COLUMNS: '200' } });
+  assert.match(list.stdout, /frozen/);
+  assert.equal((await json<Array<{ clock_mode: string }>>(['sandbox', 'list'], d))[0]!.clock_mode, 'frozen');
+
   const shown = await json(['clock', 'show', '--group', sb.group_id], d);
   assert.deepEqual([shown.now, shown.mode], [ANCHOR, 'frozen']);
   const words = await runCli(['clock', 'show', '--group', sb.group_id], { db: d });
