@@ -3,7 +3,6 @@
 // checked; the run stops at the first failed step (later steps would only fail on what
 // it did not make). It is a client like any integration: it holds the sandbox's keys and
 // talks HTTP, so the same file runs against `payctl serve` here or a server elsewhere.
-import { TEST_CLOCK } from '../lib/test-clock.js';
 import { performance } from 'node:perf_hooks';
 import {
   DEFAULT_WAIT,
@@ -22,6 +21,7 @@ import { parseDuration } from '../domain/time.js';
 import type { Permission } from '../domain/permissions.js';
 import { defaultKey, type KeyChoice } from './route-keys.js';
 import type { LoadedScenario } from './scenario-file.js';
+import { TEST_CLOCK } from '../lib/test-clock.js';
 
 /** The sandbox a run acts in: its ids, a key per permission kind, and what its creation answered (for ${demo.*}). */
 export interface SandboxHandle {

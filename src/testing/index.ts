@@ -4,7 +4,6 @@
 // data, clock), with the process's webhook collector as an endpoint, a typed client that
 // fills the group's ids and the key each operation needs, its clock and its faults.
 // Sandboxes are independent, so tests using them run concurrently.
-import { TEST_CLOCK } from '../lib/test-clock.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +13,7 @@ import { createClient, type TypedClient } from '../client/index.js';
 import { OPERATION_AUTH, type components, type paths } from '../client/api.js';
 import { packageRoot } from '../lib/paths.js';
 import { ENV } from '../config/env.js';
+import { TEST_CLOCK } from '../lib/test-clock.js';
 import { collector, type Webhooks } from './webhooks.js';
 import type { SandboxPaths } from './sandbox-paths.js';
 
