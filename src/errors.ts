@@ -119,9 +119,21 @@ export function unknownName(what: string, key: string, known: readonly string[] 
   return `is not a ${what}${guess ? `: did you mean ${guess}?` : ''}`;
 }
 
+/**
+ * A union's failure in the terms of the one option whose type the value had (a sandbox's
+ * `clock` given as an object is told about its `mode`, not "Invalid input"); the union's
+ * own issue when no single option matched the type.
+ */
+function unfoldUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || !('errors' in issue) || !Array.isArray(issue.errors)) return [issue];
+  const typed = (issue.errors as z.core.$ZodIssue[][]).filter((option) => !option.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+  if (typed.length !== 1) return [issue];
+  return typed[0]!.flatMap((i) => unfoldUnion({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue));
+}
+
 /** `known`: the top-level field names of the schema, for a suggestion after an unknown one. */
 export function fieldsFromZod(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = [], input?: unknown, known?: readonly string[]): FieldProblem[] {
-  return error.issues.flatMap((issue) =>
+  return error.issues.flatMap(unfoldUnion).flatMap((issue) =>
     // An unknown field gets its own path (no mass assignment: `status` on a sale is refused by name).
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({

@@ -9,32 +9,49 @@ import { parseOrThrow, validationError } from '../../src/errors.js';
 import { contextFor } from '../../src/services/context.js';
 import { clockMoveTarget, parseInstant } from '../../src/domain/time.js';
 import { ttyProgress } from '../../src/cli/progress.js';
+import { CLOCK_MODES, MAX_CLOCK_RATE } from '../../src/domain/clock-modes.js';
 
 export default class ClockSet extends PayctlCommand {
-  static override description = 'Set the clock to a time and run the work that fell due: the platform clock, or with --group that group only (never backwards)';
-  static override examples = ['<%= config.bin %> clock set 2027-01-01T00:00:00Z', '<%= config.bin %> clock set 2027-01-01T00:00:00Z --group GROUP_ID'];
-  static override args = { time: Args.string({ description: 'RFC 3339 time (or a date YYYY-MM-DD: midnight UTC), years 1970 to 9999; at most 10 years ahead', required: true }) };
+  static override description =
+    "Set the clock to a time and run the work that fell due: the platform clock, or with --group that group only (never backwards); with --mode, the group clock's mode";
+  static override examples = [
+    '<%= config.bin %> clock set 2027-01-01T00:00:00Z',
+    '<%= config.bin %> clock set 2027-01-01T00:00:00Z --group GROUP_ID',
+    '<%= config.bin %> clock set --group GROUP_ID --mode frozen',
+    '<%= config.bin %> clock set --group GROUP_ID --mode accelerated --rate 60',
+  ];
+  static override args = { time: Args.string({ description: 'RFC 3339 time (or a date YYYY-MM-DD: midnight UTC), years 1970 to 9999; at most 10 years ahead (optional with --mode)' }) };
   static override flags = {
     group: groupFilterFlag("set only this group's clock and run only its due work"),
+    mode: Flags.string({ description: "the group clock's mode from now on (docs/clock.md): running, frozen or accelerated", options: [...CLOCK_MODES] }),
+    rate: Flags.integer({ description: `with --mode accelerated: sandbox seconds per real second (2 to ${MAX_CLOCK_RATE})` }),
   };
 
   async run(): Promise<(ClockState | GroupClockState) & { work: Record<string, number> }> {
     const { args, flags } = await this.parse(ClockSet);
+    if (args.time === undefined && flags.mode === undefined) throw usage('give a TIME (or --mode with --group)');
+    if ((flags.mode !== undefined || flags.rate !== undefined) && !flags.group) throw usage('--mode and --rate change a group clock: add --group (the platform clock always runs)');
+    if (flags.rate !== undefined && flags.mode !== 'accelerated') throw usage('--rate goes with --mode accelerated');
+    if (flags.group) {
+      const p = await this.platform(flags.db);
+      const body = { group_id: flags.group, set: args.time, mode: flags.mode, rate: flags.rate };
+      const state = await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, body), ttyProgress({ json: this.jsonEnabled() }));
+      this.log(clockMoved(state, flags.group));
+      return state;
+    }
     let to: Date;
     try {
-      to = parseInstant(args.time);
+      to = parseInstant(args.time!);
     } catch (err) {
       throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
-    if (!flags.group) {
-      // The platform clock keeps the rules of a group's clock: never backwards, at most 10 years per move.
-      await p.clock.refresh();
-      const move = clockMoveTarget(p.clock.now().getTime(), { set: args.time }, { advance: 'duration', set: 'time' });
-      if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
-    }
-    const state = flags.group ? await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, { group_id: flags.group, set: args.time }), ttyProgress({ json: this.jsonEnabled() })) : await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
-    this.log(clockMoved(state, flags.group));
+    // The platform clock keeps the rules of a group's clock: never backwards, at most 10 years per move.
+    await p.clock.refresh();
+    const move = clockMoveTarget(p.clock.now().getTime(), { set: args.time }, { advance: 'duration', set: 'time' });
+    if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
+    const state = await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
+    this.log(clockMoved(state));
     return state;
   }
 }

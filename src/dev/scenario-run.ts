@@ -29,6 +29,7 @@ import { readEventStream, type StreamMessage } from './scenario-stream.js';
 import type { Permission } from '../domain/permissions.js';
 import { defaultKey, type KeyChoice } from './route-keys.js';
 import type { LoadedScenario } from './scenario-file.js';
+import { TEST_CLOCK } from '../lib/test-clock.js';
 
 /** The sandbox a run acts in: its ids, a key per permission kind, and what its creation answered (for ${demo.*}). */
 export interface SandboxHandle {
@@ -367,7 +368,7 @@ export async function createSandboxOverApi(url: string, adminToken: string, spec
   const res = await fetch(new URL('/api/v1/sandboxes', url), {
     method: 'POST',
     headers: { Authorization: adminToken, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: spec?.name ?? name.slice(0, 100), ...(spec?.demo !== undefined ? { demo: spec.demo } : {}), ...(spec?.clock ? { clock: spec.clock } : {}) }),
+    body: JSON.stringify({ name: spec?.name ?? name.slice(0, 100), ...(spec?.demo !== undefined ? { demo: spec.demo } : {}), clock: { ...TEST_CLOCK, ...(spec?.clock ? { time: spec.clock } : {}) } }),
   });
   const body = (await res.json()) as Record<string, unknown>;
   if (res.status !== 201) throw new Error(`creating the sandbox answered ${res.status}: ${JSON.stringify(body)}`);

@@ -13,12 +13,16 @@ import { createSandbox } from '../services/sandboxes/sandboxes.js';
 import { seedDemoInGroup } from './demo.js';
 import { execute } from '../services/use-case.js';
 import { createSandboxOverApi, handleOf, type SandboxHandle } from './scenario-run.js';
+import { TEST_CLOCK } from '../lib/test-clock.js';
 
 export interface RunSandbox {
   handle: SandboxHandle;
   /** Undo what the run made for itself (the run's key with --group). */
   release(): Promise<void>;
 }
+
+/** A scenario's sandbox clock: frozen, at the file's start time or the test anchor (docs/scenarios.md). */
+export const scenarioClock = (start: string | undefined) => ({ ...TEST_CLOCK, ...(start ? { time: start } : {}) });
 
 export async function sandboxForRun(
   opts: { url: string; adminToken?: string; group?: string; platform: () => Promise<Platform> },
@@ -40,6 +44,6 @@ export async function sandboxForRun(
   if (opts.adminToken) return { handle: await createSandboxOverApi(opts.url, opts.adminToken, scenario.sandbox, scenario.name), release: async () => {} };
   const p = await opts.platform();
   const spec = scenario.sandbox ?? {};
-  const made = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: spec.name ?? scenario.name.slice(0, 100), demo: spec.demo, clock: spec.clock });
+  const made = await execute(createSandbox(seedDemoInGroup), p, contextFor(p, undefined), { name: spec.name ?? scenario.name.slice(0, 100), demo: spec.demo, clock: scenarioClock(spec.clock) });
   return { handle: handleOf(made as unknown as Record<string, unknown>), release: async () => {} };
 }

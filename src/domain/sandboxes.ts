@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requiredText, timestamp } from './strings.js';
 import { instantSchema, MAX_CLOCK_MOVE_YEARS, parseDuration } from './time.js';
 import { ttlSchema } from './sandbox-ttl.js';
+import { CLOCK_MODES, clockModeSchema, clockRateSchema, rateProblem, type ClockMode } from './clock-modes.js';
 
 /** RFC 3339 or a date (midnight UTC), years 1970–9999: src/domain/time.ts. */
 const instant = instantSchema({ date: true });
@@ -23,7 +24,10 @@ const duration = z.string().max(40, { error: 'must be at most 40 characters' }).
 export const createSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to "Sandbox"'),
   demo: z.boolean({ error: 'must be true or false' }).optional().describe('Add the demo data of `payctl init --demo`'),
-  clock: instant.optional().describe("The sandbox's start time (its clock runs on from there); default: the platform clock"),
+  clock: z
+    .union([instant, z.lazy(() => sandboxClockSchema)])
+    .optional()
+    .describe("The sandbox's start time (a running clock from there), or its clock: {time, mode, rate}; default: the platform's time, running"),
   webhooks: z
     .enum(['collect'], { error: 'must be "collect" (keep the sandbox\'s webhooks in its inbox)' })
     .optional()
@@ -32,6 +36,26 @@ export const createSandboxSchema = z.strictObject({
 }).meta({ id: 'CreateSandboxRequest' });
 export type CreateSandbox = z.output<typeof createSandboxSchema>;
 
+/** A new sandbox's clock (docs/clock.md "Clock modes"): where it starts, its mode (default running) and, accelerated, its rate. */
+export const sandboxClockSchema = z
+  .strictObject({
+    time: instant.optional().describe("The sandbox's start time; default: the platform's time"),
+    mode: clockModeSchema.optional().describe('Default running'),
+    rate: clockRateSchema.optional(),
+  })
+  .superRefine((v, ctx) => {
+    const p = rateProblem(v.mode, v.rate);
+    if (p) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message, continue: true });
+  })
+  .meta({ id: 'SandboxClock' });
+
+/** The clock a create request asks for, whichever form it took (a string is a start time, running). */
+export function requestedClock(clock: CreateSandbox['clock']): { time?: string; mode: ClockMode; rate?: number } {
+  if (clock === undefined) return { mode: 'running' };
+  if (typeof clock === 'string') return { time: clock, mode: 'running' };
+  return { time: clock.time, mode: (clock.mode ?? 'running') as ClockMode, rate: clock.rate };
+}
+
 export const forkSandboxSchema = z.strictObject({
   name: requiredText(100).optional().describe('Defaults to the original name with " (fork)"'),
 }).meta({ id: 'ForkSandboxRequest' });
@@ -39,18 +63,23 @@ export const forkSandboxSchema = z.strictObject({
 const moveClockFields = {
   advance: duration.optional().describe(`Move forward by a duration: 30d, 12h, 1d12h; at most ${MAX_CLOCK_MOVE_YEARS} years per request`),
   set: instant.optional().describe(`Move to a time: never earlier than the group clock now, at most ${MAX_CLOCK_MOVE_YEARS} years later`),
+  mode: clockModeSchema.optional().describe(`Change the clock's mode (${CLOCK_MODES.join(', ')}) at its time now, or at the time advance or set move it to`),
+  rate: clockRateSchema.optional(),
 };
 
-const exactlyOne = (v: { advance?: string; set?: string }, ctx: z.RefinementCtx) => {
-  if ((v.advance === undefined) === (v.set === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [v.advance === undefined ? 'advance' : 'set'], message: 'give exactly one of advance or set' });
+const exactlyOne = (v: { advance?: string; set?: string; mode?: string; rate?: number }, ctx: z.RefinementCtx) => {
+  if (v.advance !== undefined && v.set !== undefined) ctx.addIssue({ code: 'custom', path: ['set'], message: 'give one of advance or set, not both' });
+  else if (v.advance === undefined && v.set === undefined && v.mode === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['advance'], message: 'give exactly one of advance or set (or a mode)' });
   }
+  const p = rateProblem(v.mode, v.rate);
+  if (p) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
 };
 
 export const moveClockSchema = z
   .strictObject(moveClockFields)
   .superRefine(exactlyOne)
-  .meta({ id: 'MoveClockRequest', description: 'Exactly one of advance or set.' });
+  .meta({ id: 'MoveClockRequest', description: 'One of advance or set, and/or a mode (with rate when accelerated).' });
 /** The move of one group's clock: the request's fields and the group it names. */
 export const moveGroupClockInput = z.strictObject({ ...moveClockFields, group_id: z.string() }).superRefine(exactlyOne);
 export type MoveClock = z.output<typeof moveClockSchema>;
@@ -65,10 +94,22 @@ export const catchUpSchema = z.object({
   transactions_to_settle: z.number().int().describe('Transactions waiting for a settlement cutoff that has passed (counted up to 1,000)'),
 }).meta({ id: 'CatchUp', description: "How far the group's due work is (read from the database: it survives a restart)" });
 
+/** What every answer showing a group's clock adds: its mode, and its rate when accelerated. */
+const clockModeFields = {
+  mode: z.enum(CLOCK_MODES).describe('running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time'),
+  rate: z.number().int().optional().describe('Accelerated only: sandbox seconds per real second'),
+};
+/** The same on a sandbox's answers (beside its `clock`). */
+const sandboxClockFields = {
+  clock_mode: clockModeFields.mode,
+  clock_rate: clockModeFields.rate,
+};
+
 export const groupClockSchema = z.object({
   group_id: z.string(),
-  now: timestamp.describe("The group's time: the platform clock plus the group's offset"),
-  offset_ms: z.number().int().describe("The group's own offset from the platform clock"),
+  now: timestamp.describe("The group's time: running, the platform clock plus the group's offset; frozen, the instant it stands at"),
+  offset_ms: z.number().int().describe("The group's own offset from the platform clock (0 unless running)"),
+  ...clockModeFields,
   work: z.record(z.string(), z.number().int()).optional().describe('Due work done by this move so far, per job'),
   catch_up: catchUpSchema.optional(),
 }).meta({ id: 'GroupClock' });
@@ -100,6 +141,7 @@ export const sandboxSchema = z
     linked_account_id: z.string(),
     keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once)'),
     clock: timestamp.describe("The sandbox's time now"),
+    ...sandboxClockFields,
     created_at: timestamp,
     customer_id: z.string().optional(),
     forked_from: z.string().optional(),
@@ -117,6 +159,7 @@ export const forkingSandboxSchema = z
     status: z.literal('forking'),
     keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once): refused with 409 until GET /api/v1/sandboxes/{group_id} shows status active'),
     clock: timestamp.describe("The sandbox's time now"),
+    ...sandboxClockFields,
     created_at: timestamp,
     forked_from: z.string(),
     webhook_secret: z.string().optional().describe("When the source collects its webhooks: the signing secret of the fork's own collect endpoint, shown here only"),
@@ -147,6 +190,7 @@ export const importedSandboxSchema = z
     keys: z.record(z.string(), z.string()).describe('One API key per permission kind (shown once); refused with 409 while status is importing'),
     webhook_secrets: z.record(z.string(), z.string()).describe("Each webhook endpoint's new signing secret (shown once), by its new id: secrets are never exported"),
     clock: timestamp.describe("The sandbox's time now: the exported sandbox's time when it was exported"),
+    ...sandboxClockFields,
     created_at: timestamp,
     imported_from: z.object({ group_id: z.string(), name: z.string(), exported_at: timestamp, schema_version: z.number().int() }),
     id_map: z.record(z.string(), z.string()).describe('Old → new id of every row of the file that has one (new ids: an import can sit beside its source)'),
@@ -166,6 +210,7 @@ export const sandboxSummarySchema = z.object({
   name: z.string(),
   status: sandboxStatusSchema,
   clock: timestamp,
+  ...sandboxClockFields,
   offset_ms: z.number().int(),
   created_at: timestamp,
   fork: forkProgressSchema.optional().describe('While status is forking'),

@@ -28,26 +28,32 @@ export const keyLines = (keys: Record<string, string>): string => Object.entries
 export const signupFormTable = (forms: SignupForm[]): string => table(['id', 'name', 'created'], forms.map((f) => [f.id, f.name, dateTime(f.created_at)]));
 
 export const sandboxTable = (rows: SandboxSummary[]): string =>
-  table(['group', { title: 'name', truncate: 12 }, 'status', 'clock', 'created'], rows.map((s) => [s.group_id, s.name, s.status, clockTime(s.clock), dateTime(s.created_at)]));
+  table(['group', { title: 'name', truncate: 12 }, 'status', 'clock', 'mode', 'created'], rows.map((s) => [s.group_id, s.name, s.status, clockTime(s.clock), modeWords({ mode: s.clock_mode, rate: s.clock_rate }).trim().replace(/^\(|\)$/g, ''), dateTime(s.created_at)]));
 
 /** A clock's time: "2027-01-01 00:00 UTC (2027-01-01T00:00:00.000Z)". */
 export const clockTime = (iso: string): string => `${dateTime(iso)} (${iso})`;
 
+/** A clock's mode in words: `frozen`, `accelerated ×60` (nothing for the platform clock, which always runs). */
+const modeWords = (state: { mode?: string; rate?: number }): string => (state.mode === undefined ? '' : state.mode === 'accelerated' ? ` (accelerated ×${state.rate})` : ` (${state.mode})`);
+
 /** What a clock move did: the new time and the work that fell due. */
-export function clockMoved(state: { now: string; work?: Record<string, number> }, groupId?: string): string {
-  const lines = [`${groupId ? `Clock of group ${groupId}` : 'Clock'} now ${clockTime(state.now)}`];
+
+export function clockMoved(state: { now: string; work?: Record<string, number>; mode?: string; rate?: number }, groupId?: string): string {
+  const lines = [`${groupId ? `Clock of group ${groupId}` : 'Clock'} now ${clockTime(state.now)}${groupId ? modeWords(state) : ''}`];
   for (const [job, n] of Object.entries(state.work ?? {})) if (n > 0) lines.push(`  ${job}: ${n}`);
   return lines.join('\n');
 }
 
 /** The clock now, and how far it is from what it runs on (real time, or the platform clock for a group). */
-export const clockShown = (state: { now: string; offset_ms: number }, groupId?: string): string =>
-  `${clockTime(state.now)}; ${groupId ? `group ${groupId}: ` : ''}${Math.round(state.offset_ms / 1000)}s from ${groupId ? 'the platform clock' : 'real time'}`;
+export const clockShown = (state: { now: string; offset_ms: number; mode?: string; rate?: number }, groupId?: string): string =>
+  groupId && state.mode !== undefined && state.mode !== 'running'
+    ? `${clockTime(state.now)}; group ${groupId}: ${modeWords(state).trim().replace(/^\(|\)$/g, '')}`
+    : `${clockTime(state.now)}; ${groupId ? `group ${groupId}: ` : ''}${Math.round(state.offset_ms / 1000)}s from ${groupId ? 'the platform clock' : 'real time'}${groupId ? ' (running)' : ''}`;
 
 /** A new sandbox (or a demo group): its ids, one key per permission, the ids of its demo data. */
-export function sandboxCreated(s: { group_id: string; name: string; clock: string; processor_id: string; linked_account_id: string; keys: Record<string, string>; webhook_secret?: unknown }): string {
+export function sandboxCreated(s: { group_id: string; name: string; clock: string; clock_mode?: string; clock_rate?: number; processor_id: string; linked_account_id: string; keys: Record<string, string>; webhook_secret?: unknown }): string {
   return [
-    `Sandbox ${s.group_id} (${s.name}), clock ${clockTime(s.clock)}`,
+    `Sandbox ${s.group_id} (${s.name}), clock ${clockTime(s.clock)}${modeWords({ mode: s.clock_mode, rate: s.clock_rate })}`,
     `Processor:       ${s.processor_id}`,
     `Linked account:  ${s.linked_account_id}`,
     ...(typeof s.webhook_secret === 'string' ? [`Webhooks collected in GET /api/v1/sandboxes/${s.group_id}/inbox, signed with (shown once): ${s.webhook_secret}`] : []),

@@ -5,6 +5,7 @@
 import type { Executor, Store } from '../store/interfaces/db.js';
 import { openSqliteStore } from '../store/sqlite/index.js';
 import { DbClock, GroupClock, ShiftedClock, type Clock } from './clock/clock.js';
+import type { GroupClockSetting } from '../domain/clock-modes.js';
 import { checkEnv, dataDirFrom, ENV, parseDbTarget, type DbTarget, type Env } from '../config/env.js';
 
 export interface Platform {
@@ -61,18 +62,18 @@ export async function openPlatform(opts: OpenOptions): Promise<Platform> {
 /** The platform clock, whichever view `p` is. */
 export const platformClock = (p: Platform): Clock => p.platformClock ?? p.clock;
 
-/** `p` seen from group `groupId`, whose own clock offset is `offsetMs` (already read). */
-export function withGroupClock(p: Platform, groupId: string, offsetMs: number): Platform {
+/** `p` seen from group `groupId`, whose clock (already read) is `clock` (a number: a running clock with that offset). */
+export function withGroupClock(p: Platform, groupId: string, clock: GroupClockSetting | number): Platform {
   if (p.groupId === groupId) return p;
   const base = platformClock(p);
-  return { ...p, clock: new GroupClock(base, p.db, groupId, offsetMs), platformClock: base, groupId };
+  return { ...p, clock: new GroupClock(base, p.db, groupId, clock), platformClock: base, groupId };
 }
 
 /** `p` seen from group `groupId` (its clock offset read through `ex`); `p` itself for an unknown group. */
 export async function forGroup(p: Platform, groupId: string, ex: Executor = p.db): Promise<Platform> {
   if (p.groupId === groupId) return p;
-  const offset = await ex.repos.groupClocks.offset(ex, groupId);
-  return offset === undefined ? p : withGroupClock(p, groupId, offset);
+  const clock = await ex.repos.groupClocks.get(ex, groupId);
+  return clock === undefined ? p : withGroupClock(p, groupId, clock);
 }
 
 /** `p` on the clock of every group whose own offset is `offsetMs` (the scheduler's view of them). */

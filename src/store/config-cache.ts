@@ -4,9 +4,10 @@
 // key revoked by `payctl key revoke` in another process is refused by the next request.
 import type { Executor, Store } from './interfaces/db.js';
 import type { ApiKeyEntity, GroupEntity, ProcessorEntity } from '../domain/groups.js';
+import type { GroupClockColumns } from './interfaces/groups.js';
 
-/** A key as authentication reads it: with its group's clock offset. */
-export type AuthKeyRow = ApiKeyEntity & { clock_offset_ms: number; group_status: string };
+/** A key as authentication reads it: with its group's clock. */
+export type AuthKeyRow = ApiKeyEntity & GroupClockColumns & { group_status: string };
 
 /** Entries per map: past it a map is emptied (only hostile traffic makes that many distinct lookups). */
 const MAX_ENTRIES = 10_000;

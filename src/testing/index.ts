@@ -9,6 +9,7 @@ import { createClient, type TypedClient } from '../client/index.js';
 import { OPERATION_AUTH, type components, type paths } from '../client/api.js';
 import { ENV } from '../config/env.js';
 import type { Permission } from '../client/api.js';
+import { TEST_CLOCK } from '../lib/test-clock.js';
 import { collector, Inbox, type Webhooks } from './webhooks.js';
 import type { SandboxPaths } from './sandbox-paths.js';
 import { spawnServer } from './server-process.js';
@@ -45,8 +46,11 @@ export interface StartOptions {
 export interface SandboxOptions {
   /** Add the demo data of `payctl init --demo` (a customer with a stored card, products, plans …). */
   demo?: boolean;
-  /** The sandbox's start time (RFC 3339 or a date); default: the platform clock. */
-  clock?: string;
+  /**
+   * The sandbox's clock: a start time (RFC 3339 or a date: frozen there), or `{ time, mode, rate }`.
+   * Default: frozen at 2030-01-15T12:00:00.000Z (docs/testing.md "Time in tests"); `{ mode: 'running' }` runs from real time.
+   */
+  clock?: string | { time?: string; mode?: 'running' | 'frozen' | 'accelerated'; rate?: number };
   /** Its name (default: the running test's name where the runner tells it — vitest, jest, or `test` below — else this file and a counter). */
   name?: string;
   /** node:test: the test's context (`t`), whose name names the sandbox. */
@@ -196,7 +200,7 @@ export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
     this.linkedAccountId = created.linked_account_id;
     this.keys = created.keys as Record<Permission, string>;
     this.webhooks = webhooks;
-    const { group_id: _g, name: _n, status: _s, keys: _k, clock: _c, created_at: _a, ...ids } = created as Record<string, unknown>;
+    const { group_id: _g, name: _n, status: _s, keys: _k, clock: _c, clock_mode: _m, clock_rate: _r, created_at: _a, ...ids } = created as Record<string, unknown>;
     this.demo = ('customer_id' in ids ? ids : undefined) as Demo;
     this.client = this.sandboxClient();
     const move = async (body: { advance: string } | { set: string }) => {
@@ -403,8 +407,11 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     ...(pid !== undefined ? { pid } : {}),
     client,
     async sandbox(o?: SandboxOptions) {
-      const { webhooks = true, test, name, ttl = DEFAULT_TTL, ...rest } = o ?? {};
-      const body = { ...rest, name: name ?? traceableName(test), ttl };
+      const { webhooks = true, test, name, ttl = DEFAULT_TTL, clock, ...rest } = o ?? {};
+      // Frozen unless told otherwise, at the anchor unless given a time: the same dates on every run.
+      // A clock asked to run without a time runs from the platform's (real) time.
+      const asked = typeof clock === 'string' ? { time: clock } : clock;
+      const body = { ...rest, name: name ?? traceableName(test), ttl, clock: asked?.mode && asked.mode !== 'frozen' ? asked : { ...TEST_CLOCK, ...asked } };
       const created = await client.POST('/api/v1/sandboxes', { body });
       if (!created.data) throw failed('creating a sandbox', { status: created.response.status, headers: created.response.headers, body: created.error });
       const sb = created.data;

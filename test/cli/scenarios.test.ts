@@ -90,6 +90,43 @@ test('a failed expectation shows expected against got and the step\'s line; exit
   assert.match(xml, /<testcase classname="[^"]*fails\.yaml" name="request \(steps\.0, line 3\)" time="[\d.]+">\n\s+<failure message="POST/);
 });
 
+test('a run\'s sandbox is frozen at 2030-01-15T12:00:00.000Z: what it makes carries that instant, a clock step moves it exactly', async () => {
+  const file = path.join(dir, 'frozen.yaml');
+  const sale = [
+    '    request: POST /api/v1/groups/{group_id}/transaction',
+    '    body:',
+    '      type: sale',
+    '      source: api',
+    '      currency: USD',
+    '      email_address: ada@example.com',
+    '      email_receipt: false',
+    '      processor_id: "${sandbox.processor_id}"',
+    '      amounts: { requested_amount: 1500 }',
+    '      billing_address: { first_name: Ada, last_name: Lovelace, line_1: 1 Main St, city: Springfield, subdivision: IL, postal_code: "62701", country: US, email: ada@example.com }',
+    '      payment_details: { token: tok_visa }',
+  ];
+  writeFileSync(
+    file,
+    [
+      'name: the default clock of a scenario run',
+      'steps:',
+      '  - name: at the anchor',
+      ...sale,
+      '    expect: { status: 200, body: { status: pending, created_at: "2030-01-15T12:00:00.000Z" } }',
+      '    save: first',
+      '  - clock: { advance: 1d }',
+      '  - name: a day later, to the millisecond',
+      ...sale,
+      '    expect: { status: 200, body: { created_at: "2030-01-16T12:00:00.000Z" } }',
+      '  - request: GET /api/v1/groups/{group_id}/transaction/${first.id}',
+      '    expect: { status: 200, body: { status: settled } }',
+    ].join('\n'),
+  );
+  const r = await run([file]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^passed: .* 0 failed/m);
+});
+
 test('expect_webhooks: the run\'s verifying receiver gets the sandbox\'s signed webhooks; a missing one fails with what arrived', async () => {
   const file = path.join(dir, 'webhooks.yaml');
   writeFileSync(

@@ -1121,8 +1121,8 @@ export interface paths {
         get: operations["getApiV1SandboxesGroupIdClock"];
         put?: never;
         /**
-         * Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)
-         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). The due work runs in short chunks that let other groups' writes through. 200 when the group has caught up; 202 when it has not after the answer budget (10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.
+         * Move one group's clock forward (or change its mode) and run that group's due work (billing, settlement, retries, expiry)
+         * @description {"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). With "mode" (running, frozen, or accelerated with "rate"), alone or with a move, the clock runs in that mode from its time then: frozen stands still until moved (docs/clock.md). The due work runs in short chunks that let other groups' writes through. 200 when the group has caught up; 202 when it has not after the answer budget (10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.
          *
          *     Authorization: the sandbox admin token, or an API key of the path's group with the `manage_transactions` permission.
          *
@@ -2205,11 +2205,8 @@ export interface components {
             unit_of_measure: "pc";
         };
         CreateSandboxRequest: {
-            /**
-             * Format: date-time
-             * @description The sandbox's start time (its clock runs on from there); default: the platform clock
-             */
-            clock?: string;
+            /** @description The sandbox's start time (a running clock from there), or its clock: {time, mode, rate}; default: the platform's time, running */
+            clock?: string | components["schemas"]["SandboxClock"];
             /** @description Add the demo data of `payctl init --demo` */
             demo?: boolean;
             /** @description Defaults to "Sandbox" */
@@ -3119,6 +3116,13 @@ export interface components {
              */
             clock: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
+            /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
@@ -3163,12 +3167,19 @@ export interface components {
             catch_up?: components["schemas"]["CatchUp"];
             group_id: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            mode: "running" | "frozen" | "accelerated";
+            /**
              * Format: date-time
-             * @description The group's time: the platform clock plus the group's offset
+             * @description The group's time: running, the platform clock plus the group's offset; frozen, the instant it stands at
              */
             now: string;
-            /** @description The group's own offset from the platform clock */
+            /** @description The group's own offset from the platform clock (0 unless running) */
             offset_ms: number;
+            /** @description Accelerated only: sandbox seconds per real second */
+            rate?: number;
             /** @description Due work done by this move so far, per job */
             work?: {
                 [key: string]: number;
@@ -3186,6 +3197,13 @@ export interface components {
              * @description The sandbox's time now: the exported sandbox's time when it was exported
              */
             clock: string;
+            /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
@@ -3356,10 +3374,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Exactly one of advance or set. */
+        /** @description One of advance or set, and/or a mode (with rate when accelerated). */
         MoveClockRequest: {
             /** @description Move forward by a duration: 30d, 12h, 1d12h; at most 10 years per request */
             advance?: string;
+            /**
+             * @description Change the clock's mode (running, frozen, accelerated) at its time now, or at the time advance or set move it to
+             * @enum {string}
+             */
+            mode?: "running" | "frozen" | "accelerated";
+            /** @description accelerated only: sandbox seconds per real second, 2 to 86400 */
+            rate?: number;
             /**
              * Format: date-time
              * @description Move to a time: never earlier than the group clock now, at most 10 years later
@@ -3781,6 +3806,13 @@ export interface components {
              */
             clock: string;
             /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
+            /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
@@ -3804,6 +3836,20 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SandboxClock: {
+            /**
+             * @description Default running
+             * @enum {string}
+             */
+            mode?: "running" | "frozen" | "accelerated";
+            /** @description accelerated only: sandbox seconds per real second, 2 to 86400 */
+            rate?: number;
+            /**
+             * Format: date-time
+             * @description The sandbox's start time; default: the platform's time
+             */
+            time?: string;
+        };
         SandboxList: {
             data: components["schemas"]["SandboxSummary"][];
         };
@@ -3813,6 +3859,13 @@ export interface components {
              * @description RFC 3339 timestamp, UTC with milliseconds
              */
             clock: string;
+            /**
+             * @description running: real time plus an offset; frozen: stands still until moved; accelerated: `rate` times real time
+             * @enum {string}
+             */
+            clock_mode: "running" | "frozen" | "accelerated";
+            /** @description Accelerated only: sandbox seconds per real second */
+            clock_rate?: number;
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC with milliseconds
@@ -15927,6 +15980,7 @@ export interface operations {
                      *           "name": "Contract sandbox",
                      *           "status": "active",
                      *           "clock": "2026-11-25T07:47:27.862Z",
+                     *           "clock_mode": "running",
                      *           "offset_ms": 0,
                      *           "created_at": "2026-11-25T07:47:27.803Z"
                      *         }
@@ -16041,6 +16095,7 @@ export interface operations {
                      *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
                      *       },
                      *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-25T07:47:27.803Z"
                      *     }
                      */
@@ -16154,6 +16209,7 @@ export interface operations {
                      *       "name": "Contract fork",
                      *       "status": "active",
                      *       "clock": "2026-11-29T15:46:41.433Z",
+                     *       "clock_mode": "running",
                      *       "offset_ms": 86400000,
                      *       "created_at": "2026-11-29T15:46:41.420Z"
                      *     }
@@ -16361,7 +16417,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -16475,7 +16532,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -16493,7 +16551,8 @@ export interface operations {
                      * @example {
                      *       "group_id": "01a2075f-c9bb-747a-a035-9be0ae1f7bce",
                      *       "now": "2026-11-25T07:47:27.882Z",
-                     *       "offset_ms": 0
+                     *       "offset_ms": 0,
+                     *       "mode": "running"
                      *     }
                      */
                     "application/json": components["schemas"]["GroupClock"];
@@ -17122,6 +17181,7 @@ export interface operations {
                      *         "manage_partners": "sk_test_VUDqcxcMKZVLTxRMsNWvB4AMfaCe8AY0"
                      *       },
                      *       "clock": "2026-11-25T07:47:27.851Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-25T07:47:27.803Z"
                      *     }
                      */
@@ -17151,6 +17211,7 @@ export interface operations {
                      *         "manage_webhooks": "sk_test_fNeOfvWV2bMvsSYygDd97Zb082C3rQrn"
                      *       },
                      *       "clock": "2026-11-26T15:45:45.706Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-26T15:45:45.693Z",
                      *       "forked_from": "01a21888-c2b3-7709-88de-700881f2c332",
                      *       "fork": {
@@ -17812,6 +17873,7 @@ export interface operations {
                      *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
                      *       },
                      *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-28T16:40:00.000Z",
                      *       "imported_from": {
                      *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",
@@ -17865,6 +17927,7 @@ export interface operations {
                      *         "01a22310-5b7e-7c41-9a0e-3f7d2c1b8e43": "whsec_3Jq0mQ3v9xV2kR8bC5nP1zL7yT4wE6sA0dF9gH2jK5m="
                      *       },
                      *       "clock": "2030-01-31T12:00:00.000Z",
+                     *       "clock_mode": "running",
                      *       "created_at": "2026-11-28T16:40:00.000Z",
                      *       "imported_from": {
                      *         "group_id": "01a2230f-0c1d-7e2f-8a3b-4c5d6e7f8091",

@@ -119,6 +119,22 @@ test('clock and webhooks: a sale settles when the clock moves, next waits for th
   await sb.drop();
 });
 
+test('the clock: frozen at 2030-01-15T12:00:00.000Z by default, moved exactly; { mode: running } or a start time override', async () => {
+  const sb = await payctl.sandbox({ webhooks: false });
+  assert.equal(await sb.clock.now(), '2030-01-15T12:00:00.000Z');
+  const shown = await payctl.client.GET('/api/v1/sandboxes/{group_id}/clock', { params: { path: { group_id: sb.groupId } } });
+  assert.equal(shown.data?.mode, 'frozen');
+  assert.equal((await sb.clock.advance('1d')).now, '2030-01-16T12:00:00.000Z');
+  assert.equal(await sb.clock.now(), '2030-01-16T12:00:00.000Z', 'stands still between moves');
+  const at = await payctl.sandbox({ webhooks: false, clock: '2031-03-15T12:00:00Z' });
+  assert.equal(await at.clock.now(), '2031-03-15T12:00:00.000Z');
+  const running = await payctl.sandbox({ webhooks: false, clock: { mode: 'running' } });
+  const real = await payctl.client.GET('/api/v1/sandboxes/{group_id}/clock', { params: { path: { group_id: running.groupId } } });
+  assert.equal(real.data?.mode, 'running');
+  assert.ok(Math.abs(Date.parse(real.data!.now) - Date.now()) < 60_000, real.data?.now);
+  for (const s of [sb, at, running]) await s.drop();
+});
+
 test('next rejects listing what did arrive', async () => {
   const sb = await payctl.sandbox({ demo: true });
   await sb.request('POST', '/api/v1/groups/{group_id}/transaction', { body: saleBody(sb) });

@@ -10,6 +10,7 @@ import { contextFor } from '../../src/services/context.js';
 import { groupClockRepo } from '../../src/store/sql/repositories/group-clocks.js';
 import { execute } from '../../src/services/use-case.js';
 import { seedDemoInGroup } from '../../src/dev/demo.js';
+import { runningClock } from '../../src/domain/clock-modes.js';
 
 const DAY = 86_400_000;
 
@@ -32,8 +33,8 @@ test('a platform advance bills each group at its own time; a group advance bills
 
     // One group's due work only, even when another group has work due too: `behind` is
     // put 31 days ahead without running anything, then only `other` is run.
-    await p.db.write((tx) => groupClockRepo.put(tx, behind.group_id, 29 * DAY));
-    await p.db.write((tx) => groupClockRepo.put(tx, other.group_id, 29 * DAY));
+    await p.db.write((tx) => groupClockRepo.put(tx, behind.group_id, runningClock(29 * DAY)));
+    await p.db.write((tx) => groupClockRepo.put(tx, other.group_id, runningClock(29 * DAY)));
     const done = await runDueWork(p, { groupId: other.group_id });
     assert.ok(done['subscription-billing']! >= 1, JSON.stringify(done));
     assert.ok((await charges(p, other.group_id)) >= 1);

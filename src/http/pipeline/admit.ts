@@ -50,7 +50,7 @@ async function authorizeKey(p: Pipeline, ex: Exchange, ctx: RouteContext, author
   if (!anyOf.some((perm) => key.permissions.includes(perm))) {
     throw permissionError(`this API key lacks the ${anyOf.join(' or ')} permission`);
   }
-  const { groupClockOffsetMs, ...info } = key;
+  const { groupClock, ...info } = key;
   ctx.key = info;
-  ctx.platform = withGroupClock(p.platform, key.group_id, groupClockOffsetMs);
+  ctx.platform = withGroupClock(p.platform, key.group_id, groupClock);
 }

@@ -107,9 +107,10 @@ export const sandboxRoutes: RouteDef[] = [
   route({
     method: 'POST',
     path: '/api/v1/sandboxes/:group_id/clock',
-    summary: "Move one group's clock forward and run that group's due work (billing, settlement, retries, expiry)",
+    summary: "Move one group's clock forward (or change its mode) and run that group's due work (billing, settlement, retries, expiry)",
     description:
       '{"advance": "30d"} or {"set": "2027-01-01T00:00:00Z"}. Only this group moves; time never moves backwards (a set before its time now is a 400 naming set). ' +
+      'With "mode" (running, frozen, or accelerated with "rate"), alone or with a move, the clock runs in that mode from its time then: frozen stands still until moved (docs/clock.md). ' +
       'The due work runs in short chunks that let other groups\' writes through. 200 when the group has caught up; 202 when it has not after the answer budget ' +
       '(10 s, PAYCTL_CLOCK_ANSWER_MS): the work goes on in the server, `work` is what was done so far and `catch_up` what is left; poll GET …/clock until catch_up.status is caught_up.',
     tag,

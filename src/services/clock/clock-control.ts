@@ -6,12 +6,14 @@ import type { Progress } from './chunks.js';
 export interface ClockState {
   now: string;
   offset_ms: number;
+  /** The platform clock always runs (a group's clock may stand still: docs/clock.md). */
+  mode: 'running';
   real_now: string;
 }
 
 export async function showClock(p: Platform): Promise<ClockState> {
   await p.clock.refresh();
-  return { now: p.clock.nowIso(), offset_ms: p.clock.offsetMs(), real_now: new Date(Date.now()).toISOString() };
+  return { now: p.clock.nowIso(), offset_ms: p.clock.offsetMs(), mode: 'running', real_now: new Date(Date.now()).toISOString() };
 }
 
 export async function advanceClock(p: Platform, ms: number, progress?: Progress): Promise<ClockState & { work: Record<string, number> }> {

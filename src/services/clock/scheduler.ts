@@ -7,14 +7,16 @@
 // Each group has its own clock, so group work runs per group at that group's time:
 // for one group (`clock advance --group`, the sandbox clock route) or for every group,
 // one pass per distinct clock offset (groups that share an offset share a pass, so a
-// database of groups on the plain platform clock costs one pass, as before).
-import { forGroup, platformClock, withClockOffset, type Platform } from '../platform.js';
+// database of groups on the plain platform clock costs one pass, as before). Frozen
+// groups have no pass (their work runs when they are moved); accelerated ones one each
+// (docs/clock.md "Clock modes").
+import { forGroup, platformClock, withClockOffset, withGroupClock, type Platform } from '../platform.js';
 import { purgeIdempotencyKeys } from '../idempotency.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import { runSettlement } from '../transactions/settlement.js';
 import { billDueSubscriptions } from '../recurring/billing.js';
 import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
-import { deliverDue } from '../webhooks/delivery.js';
+import { deliverGroupDue, deliverRealTimeDue } from '../webhooks/delivery.js';
 import { resumeForks } from '../sandboxes/fork-run.js';
 import { dropStaleImports } from '../sandboxes/import.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
@@ -40,7 +42,7 @@ const groupJobs: GroupJob[] = [
   { name: 'invoice-past-due', run: (p, scope, until, progress) => notifyPastDueInvoices(p, until, scope, progress) },
   { name: 'idempotency-purge', run: (p, scope, until) => purgeIdempotencyKeys(p, until, scope) },
   // Last: the events the jobs above appended are delivered in the same pass.
-  { name: 'webhook-deliveries', run: (p, scope, until) => deliverDue({ db: p.db, clock: p.clock, env: p.env }, scope, until) },
+  { name: 'webhook-deliveries', run: (p, scope, until) => deliverGroupDue(p, scope, until) },
 ];
 
 const platformJobs: PlatformJob[] = [
@@ -95,6 +97,15 @@ export async function runDueWork(p: Platform, opts: DueWorkOptions | Progress = 
     const until = shifted.clock.now();
     for (const job of groupJobs) add(job.name, await job.run(shifted, { offsetMs }, until, progress));
   }
+  // An accelerated clock moves by itself: its group's work, at its own time (deliveries below).
+  for (const { id, ...clock } of await p.db.repos.groupClocks.accelerated(p.db)) {
+    const g = withGroupClock(p, id, clock);
+    const until = g.clock.now();
+    for (const job of groupJobs) if (job.name !== 'webhook-deliveries') add(job.name, await job.run(g, { groupId: id }, until, progress));
+  }
+  // A frozen clock stands still: nothing of its group falls due until it is moved (a move
+  // runs the group's work). The deliveries of frozen and accelerated groups keep real time.
+  add('webhook-deliveries', await deliverRealTimeDue(p));
   for (const job of platformJobs) add(job.name, await job.run(p, now));
   return done;
 }

@@ -10,6 +10,7 @@ import { newId, randomBase62 } from '../../lib/ids.js';
 import { sha256 } from '../../lib/hash.js';
 import { authenticationError, notFound, sandboxForking, sandboxImporting } from '../../errors.js';
 import type { Permission } from '../../domain/permissions.js';
+import { clockOfRow, type GroupClockSetting } from '../../domain/clock-modes.js';
 import { requireGroup } from './groups.js';
 import { configCache } from '../../store/config-cache.js';
 
@@ -70,7 +71,7 @@ export const revokeKey = useCase({
  * its group's clock offset. `checked`: the configuration version the caller read already
  * (the request pipeline's one read), else it is read here.
  */
-export async function authenticateKey(p: Platform, header: string | undefined, checked?: Promise<number>): Promise<ApiKey & { groupClockOffsetMs: number }> {
+export async function authenticateKey(p: Platform, header: string | undefined, checked?: Promise<number>): Promise<ApiKey & { groupClock: GroupClockSetting }> {
   if (!header) throw authenticationError('missing Authorization header: send your API key as its value');
   const key = header.replace(/^Bearer\s+/i, '').trim();
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) throw authenticationError('malformed API key');
@@ -88,5 +89,5 @@ export async function authenticateKey(p: Platform, header: string | undefined, c
   // A fork's or an import's keys are issued when it starts, and work once its rows are all written.
   if (row.group_status === 'forking') throw sandboxForking(row.group_id);
   if (row.group_status === 'importing') throw sandboxImporting(row.group_id);
-  return { ...toApiKey(row), groupClockOffsetMs: row.clock_offset_ms };
+  return { ...toApiKey(row), groupClock: clockOfRow(row) };
 }

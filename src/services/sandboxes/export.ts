@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Platform } from '../platform.js';
 import { platformClock } from '../platform.js';
+import { groupTimeOn } from '../clock/clock.js';
+import { clockOfRow } from '../../domain/clock-modes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
 import type { Progress } from '../clock/chunks.js';
@@ -42,7 +44,7 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
     format_version: FILE_FORMAT_VERSION,
     schema_version: await db.repos.sandboxFiles.schemaVersion(db),
     exported_at: new Date(now).toISOString(),
-    source: { group_id: groupId, name: g.name, clock: new Date(now + g.clock_offset_ms).toISOString() },
+    source: { group_id: groupId, name: g.name, clock: new Date(groupTimeOn(base, clockOfRow(g))).toISOString() },
     tables: tables.map((t) => t.table),
     counts,
   };

@@ -7,6 +7,7 @@ import { counted } from '../telemetry.js';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { withGroupClock, type Platform } from '../platform.js';
+import { runningClock, sandboxClockAnswer, type ClockMode } from '../../domain/clock-modes.js';
 import type { Store, Tx } from '../../store/interfaces/db.js';
 import type { FinishedFork, ForkProgress } from '../../store/interfaces/platform.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
@@ -30,6 +31,8 @@ export interface ForkedGroup {
   processor_id: string;
   linked_account_id: string;
   clock: string;
+  clock_mode: ClockMode;
+  clock_rate?: number;
   created_at: string;
   forked_from: string;
   id_map: Record<string, string>;
@@ -80,8 +83,8 @@ export function runFork(p: Platform, forkId: string, finish: Finish, progress?: 
 /** The last step of a fork, in the write that makes its group whole: its name, creation time and status active (its keys were issued at the start). */
 export function finishFork(p: Platform): Finish {
   return async (tx, newGroupId, done): Promise<ForkedGroup> => {
-    const offset = (await tx.repos.groupClocks.offset(tx, newGroupId)) ?? 0;
-    const now = withGroupClock(p, newGroupId, offset).clock.nowIso();
+    const clock = (await tx.repos.groupClocks.get(tx, newGroupId)) ?? runningClock(0);
+    const now = withGroupClock(p, newGroupId, clock).clock.nowIso();
     await tx.repos.sandboxes.nameFork(tx, newGroupId, done.name, now);
     const [processor] = await tx.repos.processors.listByGroup(tx, newGroupId);
     const [account] = await tx.repos.linkedAccounts.listByGroup(tx, newGroupId);
@@ -92,6 +95,7 @@ export function finishFork(p: Platform): Finish {
       processor_id: processor?.id ?? '',
       linked_account_id: account?.id ?? '',
       clock: now,
+      ...sandboxClockAnswer(clock),
       created_at: now,
       forked_from: done.source_id,
       id_map: done.idMap,

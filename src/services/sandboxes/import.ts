@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Platform } from '../platform.js';
 import { platformClock, withGroupClock } from '../platform.js';
+import { clockSettingOn } from '../clock/clock.js';
+import { CLOCK_MODES, clockOfRow, sandboxClockAnswer } from '../../domain/clock-modes.js';
 import type { RequestContext } from '../context.js';
 import type { Progress } from '../clock/chunks.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
@@ -149,12 +151,26 @@ export async function importSandbox(p: Platform, ctx: RequestContext, source: As
   const { header, ids, listed } = file;
   const base = platformClock(p);
   await base.refresh();
-  // The new sandbox's clock starts where the exported one's was.
-  const offset = Date.parse(header.source.clock) - base.now().getTime();
+  // The new sandbox's clock starts where the exported one's was, in its mode (a file from before modes: running).
+  const mode = CLOCK_MODES.find((m) => m === file.group.clock_mode) ?? 'running';
+  const setting = clockSettingOn(base, mode, Date.parse(header.source.clock), Number(file.group.clock_rate ?? 1));
   const groupId = ids.get(String(file.group.id))!;
-  const at = withGroupClock(p, groupId, offset).clock.nowIso();
+  const at = withGroupClock(p, groupId, setting).clock.nowIso();
   const name = opts.name ?? header.source.name;
-  const group = { ...remapRow(file.group, ids), id: groupId, name, status: 'importing', sandbox: 1, clock_offset_ms: offset, created_at: at, updated_at: at };
+  const group = {
+    ...remapRow(file.group, ids),
+    id: groupId,
+    name,
+    status: 'importing',
+    sandbox: 1,
+    clock_offset_ms: setting.offset_ms,
+    clock_mode: setting.mode,
+    clock_rate: setting.rate,
+    clock_at_ms: setting.at_ms,
+    clock_since_ms: setting.since_ms,
+    created_at: at,
+    updated_at: at,
+  };
   // Secrets are made now, so the answer has them whenever it comes.
   const secrets = Object.fromEntries((listed.webhook_endpoints ?? []).map(([, id]) => [id, newWebhookSecret()]));
   let keys: Record<string, string>;
@@ -187,7 +203,8 @@ export async function importSandbox(p: Platform, ctx: RequestContext, source: As
     linked_account_id: listed.linked_accounts?.[0]?.[1] ?? '',
     keys,
     webhook_secrets: secrets,
-    clock: withGroupClock(p, groupId, offset).clock.nowIso(),
+    clock: withGroupClock(p, groupId, setting).clock.nowIso(),
+    ...sandboxClockAnswer(setting),
     created_at: at,
     imported_from: { group_id: header.source.group_id, name: header.source.name, exported_at: header.exported_at, schema_version: header.schema_version },
     id_map: Object.fromEntries(Object.values(listed).flat()),
@@ -255,7 +272,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
     await p.db.write(async (tx) => {
       const g = await tx.repos.sandboxes.find(tx, groupId);
       if (!g) throw importDropped();
-      await tx.repos.sandboxFiles.finishImport(tx, groupId, withGroupClock(p, groupId, g.clock_offset_ms).clock.nowIso());
+      await tx.repos.sandboxFiles.finishImport(tx, groupId, withGroupClock(p, groupId, clockOfRow(g)).clock.nowIso());
     }, CHUNK_WRITE);
   } catch (err) {
     await p.db.write((tx) => tx.repos.groupRows.delete(tx, groupId)).catch(() => undefined);

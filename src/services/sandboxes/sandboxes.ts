@@ -7,6 +7,8 @@
 // time comes from its own clock.
 import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
+import { clockSettingOn, groupTimeOn, type Clock, type GroupClock } from '../clock/clock.js';
+import { clockOfRow, modeFields, runningClock, sandboxClockAnswer, type ClockMode, type GroupClockSetting } from '../../domain/clock-modes.js';
 import type { Progress } from '../clock/chunks.js';
 import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
@@ -16,6 +18,7 @@ import {
   createSandboxSchema,
   forkSandboxSchema,
   moveGroupClockInput,
+  requestedClock,
   type ForkingSandbox,
   type ForkProgressState,
   type MoveClock,
@@ -42,6 +45,8 @@ export interface Sandbox {
   linked_account_id: string;
   keys: Record<Permission, string>;
   clock: string;
+  clock_mode: ClockMode;
+  clock_rate?: number;
   created_at: string;
   [demoIds: string]: unknown;
 }
@@ -68,11 +73,22 @@ export const createSandbox = (seedDemo: DemoSeeder | undefined) =>
 async function create(p: Platform, ctx: RequestContext, input: z.output<typeof createSandboxSchema>, seedDemo: DemoSeeder | undefined): Promise<Sandbox> {
   if (input.demo && !seedDemo) throw validationError([{ path: 'demo', message: 'is not available on this server (it was started without the demo data)' }]);
   const base = platformClock(p);
-  const offset = input.clock === undefined ? 0 : parseInstant(input.clock).getTime() - base.now().getTime();
+  const asked = requestedClock(input.clock);
+  const start = asked.time === undefined ? base.now().getTime() : parseInstant(asked.time).getTime();
+  // No start time, running: the platform's own time (offset 0), not a second reading of it.
+  const setting = asked.time === undefined && asked.mode === 'running' ? runningClock(0) : clockSettingOn(base, asked.mode, start, asked.rate);
   const groupId = newId();
-  const g = withGroupClock(p, groupId, offset);
+  const g = withGroupClock(p, groupId, setting);
   const now = g.clock.nowIso();
-  const group: SandboxEntity = { id: groupId, name: input.name ?? 'Sandbox', pricing: 'flat', status: 'active', created_at: now, updated_at: now, clock_offset_ms: offset };
+  const group: SandboxEntity = {
+    id: groupId,
+    name: input.name ?? 'Sandbox',
+    pricing: 'flat',
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+    ...clockColumns(setting),
+  };
   const processor = { id: newId(), group_id: groupId, name: 'Simulated Processor', type: 'transaction_level', created_at: now };
   const account = { id: newId(), group_id: groupId, processor_id: processor.id, name: 'Sandbox linked account', created_at: now };
   const { keys, collector } = await unitOfWork(ctx, async ({ tx }) => {
@@ -87,7 +103,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const demo = input.demo && seedDemo ? await seedDemo(g, ids) : {};
   // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
   if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
-  return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), created_at: now, ...collectorFields(collector), ...demo };
+  return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), ...sandboxClockAnswer(setting), created_at: now, ...collectorFields(collector), ...demo };
 }
 
 /** A collect endpoint's secret and id, in the answer that made it (shown there only). */
@@ -100,8 +116,7 @@ export const listSandboxes = useCase({
     await base.refresh();
     const sandboxes = await ctx.store.repos.sandboxes.list(ctx.store);
     const leases = new Map((await ctx.store.repos.leases.list(ctx.store)).map((l) => [l.group_id, l]));
-    const now = base.now().getTime();
-    return { data: sandboxes.map((r) => ({ ...toSummary(r, now), ...leaseFields(leases.get(r.id)) })) };
+    return { data: sandboxes.map((r) => ({ ...toSummary(r, base), ...leaseFields(leases.get(r.id)) })) };
   },
 });
 
@@ -110,16 +125,24 @@ function leaseFields(l: { ttl_ms: number; last_request_ms: number } | undefined)
   return l ? { ttl_seconds: Math.round(l.ttl_ms / 1000), expires_at: new Date(l.last_request_ms + l.ttl_ms).toISOString() } : {};
 }
 
-function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
+function toSummary(r: SandboxEntity, base: Clock): SandboxSummary {
+  const clock = clockOfRow(r);
   return {
     group_id: r.id,
     name: r.name,
     status: r.status === 'forking' || r.status === 'importing' ? r.status : 'active',
-    clock: new Date(platformNow + r.clock_offset_ms).toISOString(),
-    offset_ms: r.clock_offset_ms,
+    clock: new Date(groupTimeOn(base, clock)).toISOString(),
+    ...sandboxClockAnswer(clock),
+    offset_ms: clock.mode === 'running' ? clock.offset_ms : 0,
     created_at: r.created_at,
   };
 }
+
+/** A sandbox row's clock columns for a setting. */
+const clockColumns = (s: GroupClockSetting) => ({ clock_offset_ms: s.offset_ms, clock_mode: s.mode, clock_rate: s.rate, clock_at_ms: s.at_ms, clock_since_ms: s.since_ms });
+
+/** The clock mode fields of a summary, for another answer. */
+const modeOf = (s: SandboxSummary): { clock_mode: ClockMode; clock_rate?: number } => (s.clock_rate === undefined ? { clock_mode: s.clock_mode } : { clock_mode: s.clock_mode, clock_rate: s.clock_rate });
 
 /** A fork's progress as the API shows it. */
 function toForkState(f: ForkProgress): ForkProgressState {
@@ -189,7 +212,7 @@ export async function fork(
     if (source.status === 'forking') throw sandboxForking(sourceId);
     if (source.status === 'importing') throw sandboxImporting(sourceId);
     const name = input.name ?? `${source.name} (fork)`.slice(0, 100);
-    const at = withGroupClock(p, newGroupId, source.clock_offset_ms).clock.nowIso();
+    const at = withGroupClock(p, newGroupId, clockOfRow(source)).clock.nowIso();
     await tx.repos.groupRows.beginFork(tx, sourceId, newGroupId, name, at);
     await copyLease(tx, sourceId, newGroupId);
     const keys = await issueKeys(tx, newGroupId, at);
@@ -208,7 +231,18 @@ export async function fork(
     run.catch((err: unknown) => process.stderr.write(`fork ${newGroupId} of sandbox ${sourceId} stopped: ${String(err)}; the server's tick goes on with it\n`));
     const state = await sandboxState(p, newGroupId);
     if (state?.status === 'forking' && state.fork) {
-      return { group_id: newGroupId, name: started.name, status: 'forking', keys: started.keys, ...started.collector, clock: state.clock, created_at: started.at, forked_from: sourceId, fork: state.fork };
+      return {
+        group_id: newGroupId,
+        name: started.name,
+        status: 'forking',
+        keys: started.keys,
+        ...started.collector,
+        clock: state.clock,
+        ...modeOf(state),
+        created_at: started.at,
+        forked_from: sourceId,
+        fork: state.fork,
+      };
     }
   } else if (outcome) {
     return { ...(outcome.extra as ForkedSandbox), keys: started.keys, ...started.collector };
@@ -228,6 +262,7 @@ export async function fork(
     keys: started.keys,
     ...started.collector,
     clock: state?.clock ?? started.at,
+    ...sandboxClockAnswer(clockOfRow(g)),
     created_at: g.created_at,
     forked_from: sourceId,
   };
@@ -244,7 +279,7 @@ async function sandboxState(p: Platform, id: string, reread = false): Promise<Sa
   await base.refresh();
   const g = await p.db.repos.sandboxes.find(p.db, id);
   if (!g) return undefined;
-  const summary = { ...toSummary(g, base.now().getTime()), ...leaseFields(await p.db.repos.leases.find(p.db, id)) };
+  const summary = { ...toSummary(g, base), ...leaseFields(await p.db.repos.leases.find(p.db, id)) };
   if (summary.status === 'importing') {
     const j = await p.db.repos.sandboxFiles.importProgress(p.db, id);
     if (j) return { ...summary, import: { source_id: j.source_id, table: j.table, rows_imported: j.rows_imported, rows_total: j.rows_total } };
@@ -270,6 +305,8 @@ export interface GroupClockState {
   group_id: string;
   now: string;
   offset_ms: number;
+  mode: ClockMode;
+  rate?: number;
   work?: Record<string, number>;
   catch_up?: CatchUpState;
 }
@@ -284,10 +321,12 @@ async function groupClock(p: Platform, groupId: string, finished = false): Promi
   const g = await forGroup(p, groupId);
   if (g.groupId !== groupId) throw notFound('group');
   await g.clock.refresh();
+  const setting = (g.clock as GroupClock).clockSetting;
   return {
     group_id: groupId,
     now: g.clock.nowIso(),
-    offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs(),
+    offset_ms: setting.mode === 'running' ? setting.offset_ms : 0,
+    ...modeFields(setting),
     catch_up: await catchUpState(p, groupId, finished),
   };
 }
@@ -320,19 +359,30 @@ export async function moveClock(
   const base = platformClock(p);
   await base.refresh();
   await unitOfWork(ctx, async ({ tx }) => {
-    const own = await tx.repos.groupClocks.offset(tx, groupId);
+    const own = await tx.repos.groupClocks.get(tx, groupId);
     if (own === undefined) throw notFound('group');
     const status = (await tx.repos.groups.find(tx, groupId))?.status;
     if (status === 'forking') throw sandboxForking(groupId);
     if (status === 'importing') throw sandboxImporting(groupId);
-    const current = base.now().getTime() + own;
+    const current = groupTimeOn(base, own);
     // Never backwards, at most 10 years per request, within the supported years (docs/decisions.md#clock-moves).
-    const move = clockMoveTarget(current, input);
-    if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
-    const target = move.ms;
-    const next = own + (target - current);
+    let target = current;
+    if (input.advance !== undefined || input.set !== undefined) {
+      const move = clockMoveTarget(current, input);
+      if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
+      target = move.ms;
+    }
+    const mode = (input.mode ?? own.mode) as ClockMode;
+    // A running clock stays running by its offset, moved by exactly the move (no second reading of real time).
+    const next = mode === 'running' && own.mode === 'running' ? runningClock(own.offset_ms + (target - current)) : clockSettingOn(base, mode, target, input.rate ?? own.rate);
     await tx.repos.groupClocks.put(tx, groupId, next);
-    return { group_id: groupId, now: new Date(target).toISOString(), offset_ms: next };
+    // Deliveries keep real time unless the clock runs (clock.ts deliveryClock): a change of
+    // that makes the group's pending deliveries due now, in the new clock's time.
+    if ((mode === 'running') !== (own.mode === 'running')) {
+      const deliveriesAt = mode === 'running' ? new Date(target).toISOString() : base.nowIso();
+      await tx.repos.webhookDeliveries.rescheduleGroup(tx, groupId, deliveriesAt);
+    }
+    return { group_id: groupId };
   });
   const run = startCatchUp(p, groupId, progress);
   let timer: NodeJS.Timeout | undefined;

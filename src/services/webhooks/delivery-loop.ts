@@ -5,7 +5,7 @@
 // here: `deliverDue` hands an all-groups sweep to it, commits nudge it, and a CLI command
 // (no loop) nudges nothing.
 import type { Store } from '../../store/interfaces/db.js';
-import type { Clock } from '../clock/clock.js';
+import { deliveryClock, type Clock } from '../clock/clock.js';
 import { forGroup, type Platform } from '../platform.js';
 import { configCache } from '../../store/config-cache.js';
 import { senderFor, type Sender } from './sender.js';
@@ -81,8 +81,9 @@ export class DeliveryLoop {
       await Promise.all(
         [...groups].map(async ([groupId, clock]) => {
           if (!active.has(groupId)) return;
-          const c = clock ?? (await forGroup(this.p, groupId)).clock;
-          const t = { db: this.p.db, clock: c, env: this.p.env };
+          const d = deliveryClock(clock ?? (await forGroup(this.p, groupId)).clock);
+          const c = d.clock;
+          const t = { db: this.p.db, clock: c, env: this.p.env, realTime: d.realTime };
           for (;;) {
             if (this.stopped) return;
             const r = await this.sender.dispatch(t, { groupId }, c.now().toISOString(), { backlog: true });

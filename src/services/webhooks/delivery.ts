@@ -2,7 +2,9 @@
 // event. Passes of a process's sender (sender.ts) read, claim, send and record what is
 // due on a group's clock; a failed attempt is retried on the group's clock
 // (RETRY_DELAYS_MS, counted from when the attempt fell due, so a clock advance of days
-// runs every retry that fell due in it); after the last it has failed.
+// runs every retry that fell due in it); after the last it has failed. A frozen or
+// accelerated group's deliveries keep real time instead (the platform clock: first
+// attempts at once, retries counted from when the attempt was sent; docs/clock.md).
 //
 // Who runs passes: `payctl serve`'s delivery loop (delivery-loop.ts: nudged after each
 // commit that appended events of a group with endpoints, and when a full lane has room
@@ -13,7 +15,8 @@
 // backlog. The lease is real time: it bounds how long a process that died mid-send keeps
 // a delivery from the others, and an attempt never outlives its lease (one whose turn
 // comes too late to get its time is not sent; it is due again when the lease ends).
-import { withClockOffset, type Platform } from '../platform.js';
+import { platformClock, withClockOffset, type Platform } from '../platform.js';
+import { deliveryClock } from '../clock/clock.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import { senderFor, type PassTarget } from './sender.js';
 import { deliveryLoopOf } from './delivery-loop.js';
@@ -78,12 +81,23 @@ export async function deliverDue(t: PassTarget, scope: GroupScope, until?: Date)
   }
 }
 
-/** Every due delivery of every group, one pass per distinct clock offset (a server's start). */
+/** Every due delivery of every group, one pass per distinct clock offset (a server's start), and one for groups on real time. */
 export async function deliverAllDue(p: Platform): Promise<number> {
   let n = 0;
   for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     n += await deliverDue({ db: p.db, clock: shifted.clock, env: p.env }, { offsetMs });
   }
-  return n;
+  return n + (await deliverRealTimeDue(p));
+}
+
+/** Every due delivery of the groups whose clock is frozen or accelerated: their deliveries keep real time (the platform clock). */
+export function deliverRealTimeDue(p: Platform): Promise<number> {
+  return deliverDue({ db: p.db, clock: platformClock(p), env: p.env, realTime: true }, { realTime: true });
+}
+
+/** A group's (or a scope's) deliveries, on the clock they keep: `p`'s clock when it runs, else real time (clock.ts deliveryClock). */
+export function deliverGroupDue(p: Platform, scope: GroupScope, until: Date): Promise<number> {
+  const d = deliveryClock(p.clock);
+  return deliverDue({ db: p.db, clock: d.clock, env: p.env, realTime: d.realTime }, scope, d.realTime ? undefined : until);
 }

@@ -19,6 +19,7 @@ import { SECRET_GRACE_MS } from './signing.js';
 import { onAttemptsRecorded } from './recorded.js';
 import { longPoll } from '../long-poll.js';
 import { waitPlan } from '../../domain/waiting.js';
+import { deliveryClock } from '../clock/clock.js';
 import type { WebhookAttemptEntity, WebhookEndpointEntity } from '../../store/interfaces/webhooks.js';
 import {
   changesSomething,
@@ -184,7 +185,8 @@ export const rotateWebhookSecret = useCase({
       const endpoint = await requireEndpoint(ctx, input.endpoint_id, tx);
       const next = { ...endpoint, secret: newWebhookSecret(), updated_at: ctx.clock.nowIso() };
       await tx.repos.webhookEndpoints.update(tx, next);
-      const graceUntil = new Date(ctx.clock.now().getTime() + SECRET_GRACE_MS).toISOString();
+      // On the clock deliveries keep (their send time is what it is compared with).
+      const graceUntil = new Date(deliveryClock(ctx.clock).clock.now().getTime() + SECRET_GRACE_MS).toISOString();
       await tx.repos.webhookSends.retireSecret(tx, ctx.group, endpoint.id, endpoint.secret, graceUntil);
       return toEndpoint(next, { withSecret: true });
     });
@@ -241,7 +243,7 @@ export const resendEvent = useCase({
         const enabled = await tx.repos.webhookEndpoints.enabled(tx, ctx.group);
         endpointIds = enabled.filter((e) => matchesTypes(e.enabled_events, event.type)).map((e) => e.id);
       }
-      const at = ctx.clock.nowIso();
+      const at = deliveryClock(ctx.clock).clock.nowIso();
       for (const id of endpointIds) await tx.repos.webhookDeliveries.insert(tx, ctx.group, id, event.id, at);
       return { event_id: event.id, endpoint_ids: endpointIds };
     });

@@ -55,9 +55,14 @@ export function leaseMs(env: Env): number {
 
 export interface PassTarget {
   db: Store;
-  /** The clock of the groups in the scope. */
+  /** The clock the scope's deliveries keep (clock.ts deliveryClock). */
   clock: Clock;
   env: Env;
+  /**
+   * The scope's groups are frozen or accelerated: their deliveries keep real time, not the
+   * groups' clocks — a first attempt is due at once, a retry counts from when its attempt was sent.
+   */
+  realTime?: boolean;
 }
 
 /** What one attempt came to, to record. */
@@ -74,6 +79,8 @@ export interface Outcome {
   heldUntil?: string;
   /** A collector's attempt: the messages kept in the inbox instead of POSTed (collect.ts). */
   collected?: CollectedMessage[];
+  /** Sent for a group whose deliveries keep real time (PassTarget.realTime). */
+  realTime?: boolean;
 }
 
 /** An attempt's outcome waiting for its record: its attempt row's id is chosen once, so a try again can tell whether an earlier one was saved. */
@@ -100,6 +107,8 @@ export interface Claim {
   groupNow: string;
   /** Bodies by event id, built once per event. */
   bodies: Map<string, string>;
+  /** PassTarget.realTime of the pass that claimed them. */
+  realTime?: boolean;
 }
 
 /**
@@ -108,6 +117,11 @@ export interface Claim {
  * Everything an attempt is passes through here.
  */
 export async function sendAttempt(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Store): Promise<Outcome> {
+  const o = await attemptOf(r, claim, timeoutMs, faults);
+  return claim.realTime ? { ...o, realTime: true } : o;
+}
+
+async function attemptOf(r: WebhookSend, claim: Claim, timeoutMs: number, faults?: Store): Promise<Outcome> {
   const sentAt = claim.groupNow;
   // A sandbox's fault for this endpoint (none costs a map lookup): drop and holds send nothing.
   const injected = faults && mayFaultEndpoint(faults, r.endpoint_id) ? await injectWebhookFault(faults, r.endpoint_id, { id: r.delivery_id, heldOnce: r.held_once === 1 }, Date.parse(sentAt)) : undefined;
@@ -204,7 +218,7 @@ export class Sender {
     const skipIds = [...skip, ...full.map((l) => l.endpointId)];
     const waitable = full.some((l) => !skip.has(l.endpointId) && !l.slow(now));
     const realNow = Date.now();
-    const due = await t.db.repos.webhookSends.due(t.db, scope, dueBy, realNow, BATCH, skipIds);
+    const due = await t.db.repos.webhookSends.due(t.db, scope, dueBy, realNow, BATCH, skipIds, t.realTime === true);
     const more = due.length === BATCH;
     // Per endpoint, what its lane has room for (promised until the claim is done).
     const room = new Map<string, number>();
@@ -230,7 +244,7 @@ export class Sender {
       for (const d of picked) this.lanes.lane(d.endpoint_id, d.group_id).reserved--;
     }
     for (const r of claimed) this.held.add(r.delivery_id);
-    const c: Claim = { owner, leaseUntil, groupNow: t.clock.nowIso(), bodies: new Map() };
+    const c: Claim = { owner, leaseUntil, groupNow: t.clock.nowIso(), bodies: new Map(), realTime: t.realTime === true };
     // A queued attempt whose turn comes with less than this left of its lease is not sent.
     const minTimeout = Math.min(ATTEMPT_TIMEOUT_MS, lease / 2);
     const started = claimed.map((r) => {
@@ -333,12 +347,12 @@ export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at
 async function claim(t: PassTarget, due: WebhookSend[], owner: string, leaseUntil: number, realNow: number, dueBy: string): Promise<WebhookSend[]> {
   const picked = due.map((d) => ({ id: d.delivery_id, attempts: d.attempts }));
   try {
-    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost), CLAIMS);
+    await t.db.write(async (tx) => tx.repos.webhookDeliveries.claim(tx, picked, owner, leaseUntil, realNow, dueBy, lost, t.realTime === true), CLAIMS);
     return due;
   } catch (err) {
     if (!(err instanceof Lost)) throw err;
   }
-  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy), CLAIMS));
+  const got = new Set(await t.db.write((tx) => tx.repos.webhookDeliveries.claimSome(tx, picked, owner, leaseUntil, realNow, dueBy, t.realTime === true), CLAIMS));
   return due.filter((d) => got.has(d.delivery_id));
 }
 
@@ -416,7 +430,9 @@ async function recordOutcomes(db: Store, all: readonly Recording[]): Promise<Arr
 /** When an attempt's delivery is due again (null: not again — it succeeded, or that was its last try). */
 function retryOf(o: Outcome): string | null {
   const success = o.error === null && o.heldUntil === undefined;
-  return o.heldUntil ?? (success ? null : (nextAttemptAt(o.delivery.next_attempt_at, o.delivery.attempts + 1) ?? null));
+  // Real time: counted from when the attempt was sent (a first attempt carries its group's frozen or fast time).
+  const from = o.realTime ? o.sentAt : o.delivery.next_attempt_at;
+  return o.heldUntil ?? (success ? null : (nextAttemptAt(from, o.delivery.attempts + 1) ?? null));
 }
 
 /** The ids of `items` an earlier try recorded though its COMMIT went unanswered (read only for those). */

@@ -2,6 +2,7 @@
 // domain entities; src/store implements it (repositories/groups.ts, api-keys.ts).
 import type { Executor, RunResult, Tx } from '../interfaces/db.js';
 import type { ApiKeyEntity, GroupEntity, LinkedAccountEntity, ProcessorEntity } from '../../domain/groups.js';
+import type { ClockMode } from '../../domain/clock-modes.js';
 
 export interface GroupStore {
   insert(tx: Tx, g: GroupEntity): Promise<void>;
@@ -27,16 +28,23 @@ export interface ApiKeyStore {
   insertMany(tx: Tx, keys: readonly ApiKeyEntity[]): Promise<void>;
   findByHash(ex: Executor, hash: string): Promise<ApiKeyEntity | undefined>;
   /** The key with its group's clock offset and status (authentication reads them at once). */
-  findForAuth(ex: Executor, hash: string): Promise<(ApiKeyEntity & { clock_offset_ms: number; group_status: string }) | undefined>;
+  findForAuth(ex: Executor, hash: string): Promise<(ApiKeyEntity & GroupClockColumns & { group_status: string }) | undefined>;
   find(ex: Executor, id: string): Promise<ApiKeyEntity | undefined>;
   list(ex: Executor, groupId?: string): Promise<ApiKeyEntity[]>;
   revoke(tx: Tx, id: string, at: string): Promise<{ changes: number }>;
 }
 
-/** A group made by the sandbox API, with its clock's offset from the platform clock. */
-export interface SandboxEntity extends GroupEntity {
+/** A group's clock as its row holds it (src/domain/clock-modes.ts: clockOfRow reads it). */
+export interface GroupClockColumns {
   clock_offset_ms: number;
+  clock_mode: ClockMode;
+  clock_rate: number;
+  clock_at_ms: number;
+  clock_since_ms: number;
 }
+
+/** A group made by the sandbox API, with its clock. */
+export interface SandboxEntity extends GroupEntity, GroupClockColumns {}
 
 export interface SandboxStore {
   insert(tx: Tx, g: SandboxEntity): Promise<void>;

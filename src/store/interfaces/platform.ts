@@ -3,6 +3,7 @@
 import type { Executor, RunResult, Tx } from './db.js';
 import type { GroupScope } from './scope.js';
 import type { InvoiceEntity } from '../../domain/catalog-entities.js';
+import type { GroupClockSetting } from '../../domain/clock-modes.js';
 
 /** The platform clock's offset from real time. */
 export interface ClockStore {
@@ -11,14 +12,14 @@ export interface ClockStore {
   setOffset(tx: Tx, offsetMs: number): Promise<RunResult>;
 }
 
-/** Each group's own clock offset (added to the platform clock's). */
+/** Each group's own clock: its mode, and its offset added to the platform clock's when running. */
 export interface GroupClockStore {
-  offset(ex: Executor, groupId: string): Promise<number | undefined>;
-  /** Move a group's offset; only forward (compare-and-set on the offset read). */
-  setOffset(tx: Tx, groupId: string, from: number, to: number): Promise<RunResult>;
-  put(tx: Tx, groupId: string, to: number): Promise<RunResult>;
-  /** The distinct offsets in use, with how many groups have each (the scheduler runs once per offset). */
+  get(ex: Executor, groupId: string): Promise<GroupClockSetting | undefined>;
+  put(tx: Tx, groupId: string, setting: GroupClockSetting): Promise<RunResult>;
+  /** The distinct offsets of running clocks, with how many groups have each (the scheduler runs once per offset). */
   distinctOffsets(ex: Executor): Promise<Array<{ offset_ms: number; groups: number }>>;
+  /** Groups whose clock is accelerated, with their settings. */
+  accelerated(ex: Executor): Promise<Array<{ id: string } & GroupClockSetting>>;
 }
 
 /** Change counters: a cache keyed by one of them is good while it has not moved. */

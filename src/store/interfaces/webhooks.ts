@@ -80,9 +80,9 @@ export interface WebhookDeliveryStore {
    * and a due time by `until`, so of two senders only one gets each delivery's attempt.
    * The write fails with `lost()` unless every one was claimed (then `claimSome`).
    */
-  claim(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string, lost: () => unknown): void;
+  claim(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string, lost: () => unknown, firstNow?: boolean): void;
   /** The same claim, now, of whichever of `picked` are still free: the ids this sender got. */
-  claimSome(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string): Promise<number[]>;
+  claimSome(tx: Tx, picked: readonly DeliveryVersion[], owner: string, leaseUntil: number, realNow: number, until: string, firstNow?: boolean): Promise<number[]>;
   /**
    * After a pass's attempts, with the write's other work: `ok` succeeded, each of
    * `failed` is due again at `next` (or failed for good when null). The write fails with
@@ -99,6 +99,8 @@ export interface WebhookDeliveryStore {
   markHeld(tx: Tx, id: number): Promise<RunResult>;
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert(tx: Tx, groupId: string, endpointId: string, eventId: string, at: string): Promise<RunResult>;
+  /** Every pending delivery of a group due again at `at` (its clock changed between real time and its own: docs/clock.md). */
+  rescheduleGroup(tx: Tx, groupId: string, at: string): Promise<RunResult>;
   /** Deliveries not yet delivered nor failed for good, of every group (metrics). */
   countPending(ex: Executor): Promise<number>;
 }
@@ -174,7 +176,8 @@ export interface WebhookSendStore {
    * whose queue is full), oldest due first, each with its event and endpoint: one read
    * for a pass (what to claim and what to send).
    */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip?: readonly string[]): Promise<WebhookSend[]>;
+  /** `firstNow`: first attempts are due whatever their time (groups whose deliveries keep real time, not their clock's: docs/clock.md). */
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip?: readonly string[], firstNow?: boolean): Promise<WebhookSend[]>;
   /** Keep `secret` (just replaced) signing until `until` (group time). */
   retireSecret(tx: Tx, groupId: string, endpointId: string, secret: string, until: string): Promise<RunResult>;
 }

@@ -39,6 +39,7 @@ import * as m023 from '../../sqlite/migrations/023-fork-jobs.js';
 import * as m025 from '../../sqlite/migrations/025-plan-update-jobs.js';
 import * as m026 from '../../sqlite/migrations/026-webhook-held-once.js';
 import * as m028 from '../../sqlite/migrations/028-idempotency-settling.js';
+import * as m034 from '../../sqlite/migrations/034-clock-modes.js';
 import * as m036 from '../../sqlite/migrations/036-webhook-inbox.js';
 import * as m037 from '../../sqlite/migrations/037-sandbox-leases.js';
 import { utcDay } from '../types.js';
@@ -549,6 +550,7 @@ END $$`,
       'CREATE TRIGGER sandbox_recordings_payctl_config_bump AFTER INSERT OR UPDATE OR DELETE ON sandbox_recordings FOR EACH STATEMENT EXECUTE FUNCTION payctl_config_bump()',
     ],
   },
+  shared(m034),
   {
     version: 36,
     name: 'webhook-inbox',

@@ -2,7 +2,7 @@
 // entity's a list — converted here.
 import type { Permission } from '../../../domain/permissions.js';
 import type { ApiKeyEntity } from '../../../domain/groups.js';
-import type { ApiKeyStore } from '../../interfaces/groups.js';
+import type { ApiKeyStore, GroupClockColumns } from '../../interfaces/groups.js';
 
 interface ApiKeyRow extends Omit<ApiKeyEntity, 'permissions'> {
   permissions: string;
@@ -33,8 +33,8 @@ export const apiKeyRepo: ApiKeyStore = {
   /** The key with its group's clock offset and status (authentication reads them in one query). */
   findForAuth: async (ex, hash) =>
     maybe(
-      await ex.get<ApiKeyRow & { clock_offset_ms: number; group_status: string }>(
-        'SELECT k.*, g.clock_offset_ms, g.status AS group_status FROM api_keys k JOIN groups g ON g.id = k.group_id WHERE k.key_hash = ?',
+      await ex.get<ApiKeyRow & GroupClockColumns & { group_status: string }>(
+        'SELECT k.*, g.clock_offset_ms, g.clock_mode, g.clock_rate, g.clock_at_ms, g.clock_since_ms, g.status AS group_status FROM api_keys k JOIN groups g ON g.id = k.group_id WHERE k.key_hash = ?',
         [hash],
       ),
     ),

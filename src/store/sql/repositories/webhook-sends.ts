@@ -5,13 +5,21 @@ import type { Executor, Tx } from '../../interfaces/db.js';
 import type { WebhookSend, WebhookSendStore } from '../../interfaces/webhooks.js';
 import { scopeCondition, type GroupScope } from './group-clocks.js';
 
+/**
+ * A delivery due by the time parameter; `firstNow`: or a first attempt not held back by a
+ * fault (a frozen or accelerated group's events carry its clock's time, its deliveries
+ * keep real time: docs/clock.md "What runs on which clock").
+ */
+export const dueCondition = (prefix: string, firstNow: boolean): string =>
+  firstNow ? `(${prefix}next_attempt_at <= ? OR (${prefix}attempts = 0 AND ${prefix}held_once = 0))` : `${prefix}next_attempt_at <= ?`;
+
 export const webhookSendRepo: WebhookSendStore = {
   /**
    * Pending deliveries of `scope` due by `until` (group time) whose lease is free at
    * `realNow`, to an enabled endpoint not in `skip` (endpoints whose queue is full),
    * oldest due first (the partial due index), each with its event and endpoint.
    */
-  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip: readonly string[] = []) {
+  due(ex: Executor, scope: GroupScope, until: string, realNow: number, limit: number, skip: readonly string[] = [], firstNow = false) {
     const s = scopeCondition(scope, 'd.group_id');
     const skipping = skip.length > 0;
     return ex.all<WebhookSend>(
@@ -21,7 +29,7 @@ export const webhookSendRepo: WebhookSendStore = {
        FROM webhook_deliveries d
          JOIN webhook_endpoints w ON w.id = d.endpoint_id
          JOIN events e ON e.group_id = d.group_id AND e.id = d.event_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql} AND w.disabled = 0${
+       WHERE d.status = 'pending' AND ${dueCondition('d.', firstNow)} AND (d.lease_until IS NULL OR d.lease_until < ?) AND ${s.sql} AND w.disabled = 0${
          skipping ? ` AND d.endpoint_id NOT IN ${ex.dialect.jsonValues()}` : ''
        }
        ORDER BY d.next_attempt_at LIMIT ?`,

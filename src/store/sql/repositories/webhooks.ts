@@ -6,6 +6,7 @@
 import type { Executor, Tx } from '../../interfaces/db.js';
 import type { Dialect } from '../dialect.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
+import { dueCondition } from './webhook-sends.js';
 import type {
   DeliveryVersion, WebhookAttemptEntity, WebhookAttemptStore, WebhookDeliveryStore, WebhookEndpointEntity, WebhookEndpointStore,
 } from '../../interfaces/webhooks.js';
@@ -75,8 +76,8 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
  * again). The picked (id, attempts) pairs travel as one JSON parameter. A delivery
  * another server is claiming at this moment is passed over (Dialect.skipLocked), not waited for.
  */
-const claimSql = (d: Dialect) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
-       WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+const claimSql = (d: Dialect, firstNow = false) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
+       WHERE status = 'pending' AND ${dueCondition('', firstNow)} AND (lease_until IS NULL OR lease_until < ?)
        AND id IN (SELECT id FROM webhook_deliveries WHERE (id, attempts) IN ${d.jsonIntegerPairs()}${d.skipLocked})`;
 const versions = (picked: readonly DeliveryVersion[]) => JSON.stringify(picked.map((d) => [d.id, d.attempts]));
 /** Deliveries that succeeded (ids as one JSON array), among those `owner` still holds. */
@@ -92,18 +93,18 @@ export const deliveryRepo: WebhookDeliveryStore = {
   // 'settle:…'): no row a write inserts has it, so the batch's inserts may still travel
   // together after them (they change only webhook_deliveries, which no write inserts into
   // directly).
-  claim(tx, picked, owner, leaseUntil, realNow, until, lost) {
+  claim(tx, picked, owner, leaseUntil, realNow, until, lost, firstNow) {
     tx.deferChange(
       'webhook_deliveries',
       `claim:${owner}`,
-      claimSql(tx.dialect),
+      claimSql(tx.dialect, firstNow),
       [owner, leaseUntil, until, realNow, versions(picked)],
       { changes: picked.length, error: lost },
     );
   },
-  claimSome: async (tx, picked, owner, leaseUntil, realNow, until) =>
+  claimSome: async (tx, picked, owner, leaseUntil, realNow, until, firstNow) =>
     (
-      await tx.all<{ id: number }>(`${claimSql(tx.dialect)} RETURNING id`, [
+      await tx.all<{ id: number }>(`${claimSql(tx.dialect, firstNow)} RETURNING id`, [
         owner, leaseUntil, until, realNow, versions(picked),
       ])
     ).map((r) => r.id),
@@ -128,6 +129,8 @@ export const deliveryRepo: WebhookDeliveryStore = {
   markHeld: (tx: Tx, id: number) => tx.run('UPDATE webhook_deliveries SET held_once = 1 WHERE id = ?', [id]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
   failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
+  rescheduleGroup: (tx: Tx, groupId: string, at: string) =>
+    tx.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE group_id = ? AND status = 'pending'", [at, groupId]),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
   insert: (tx: Tx, groupId: string, endpointId: string, eventId: string, at: string) =>
     tx.run(

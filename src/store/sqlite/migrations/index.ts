@@ -34,6 +34,7 @@ import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 import eventsWatermark from './032-events-watermark.js';
 import sandboxRecordings from './033-sandbox-recordings.js';
+import clockModes from './034-clock-modes.js';
 import webhookInbox from './036-webhook-inbox.js';
 import sandboxLeases from './037-sandbox-leases.js';
 
@@ -81,6 +82,7 @@ export const migrations: Migration[] = [
   rollupDimsUpsert,
   eventsWatermark,
   sandboxRecordings,
+  clockModes,
   webhookInbox,
   sandboxLeases,
 ].sort((a, b) => a.version - b.version);
