@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { RECEIVER_LIMITS } from '../../src/domain/webhooks.js';
 import { post, type PostOptions } from '../../src/lib/http1.js';
 import { signatureHeader } from '../../src/services/webhooks/signing.js';
-import { eventBody } from '../../src/services/webhooks/sender.js';
+import { eventBody } from '../../src/services/webhooks/event-body.js';
 
 const opts: PostOptions = { limits: RECEIVER_LIMITS, timeoutMs: 5_000, keepBytes: 1024, bodyMaxBytes: 64 * 1024 };
 

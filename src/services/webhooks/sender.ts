@@ -25,6 +25,7 @@ import type { Store, WriteOptions } from '../../store/interfaces/db.js';
 import type { Clock } from '../clock/clock.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import type { WebhookAttemptEntity, WebhookSend } from '../../store/interfaces/webhooks.js';
+import { eventBody } from './event-body.js';
 import { collect, inboxRow, type CollectedMessage } from './collect.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, RECEIVER_LIMITS, succeeded } from '../../domain/webhooks.js';
 import { post } from '../../lib/http1.js';
@@ -327,17 +328,6 @@ export class Sender {
     );
   }
 }
-
-/**
- * The body of a delivery: the event as GET …/events/{id} answers it (the API's masked
- * objects), byte for byte `JSON.stringify(toEvent(row))`, assembled around the stored
- * data text instead of parsing and re-serializing it.
- */
-export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at' | 'group_id' | 'request_id' | 'idempotency_key' | 'data'>): string {
-  const request = r.request_id === null ? 'null' : JSON.stringify({ id: r.request_id, idempotency_key: r.idempotency_key });
-  return `{"id":${JSON.stringify(r.event_id)},"type":${JSON.stringify(r.type)},"created_at":${JSON.stringify(r.created_at)},"group_id":${JSON.stringify(r.group_id)},"data":${r.data},"request":${request}}`;
-}
-
 
 /**
  * Claim what the read picked: as one compare-and-set that travels with the writer's batch

@@ -1,0 +1,12 @@
+// A delivery's body, shared by the sender (a POST) and the inbox (a collected message): the same bytes.
+import type { WebhookSend } from '../../store/interfaces/webhooks.js';
+
+/**
+ * The body of a delivery: the event as GET …/events/{id} answers it (the API's masked
+ * objects), byte for byte `JSON.stringify(toEvent(row))`, assembled around the stored
+ * data text instead of parsing and re-serializing it.
+ */
+export function eventBody(r: Pick<WebhookSend, 'event_id' | 'type' | 'created_at' | 'group_id' | 'request_id' | 'idempotency_key' | 'data'>): string {
+  const request = r.request_id === null ? 'null' : JSON.stringify({ id: r.request_id, idempotency_key: r.idempotency_key });
+  return `{"id":${JSON.stringify(r.event_id)},"type":${JSON.stringify(r.type)},"created_at":${JSON.stringify(r.created_at)},"group_id":${JSON.stringify(r.group_id)},"data":${r.data},"request":${request}}`;
+}
