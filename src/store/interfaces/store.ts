@@ -20,6 +20,7 @@ import type { ClockStore, GroupClockStore, GroupRowsStore, InvoicePastDueStore, 
 import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
 import type { RecordingStore } from './recordings.js';
+import type { JournalStore } from './journal.js';
 
 export interface Repositories {
   apiKeys: ApiKeyStore;
@@ -36,6 +37,7 @@ export interface Repositories {
   groups: GroupStore;
   idempotency: IdempotencyStore;
   invoicePastDue: InvoicePastDueStore;
+  journal: JournalStore;
   invoices: InvoiceStore;
   invoiceLines: InvoiceLineStore;
   linkedAccounts: LinkedAccountStore;

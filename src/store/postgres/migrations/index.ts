@@ -18,6 +18,7 @@
 // test/store/schema.test.ts holds the schema a fresh migrate makes to its golden.
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { POSTGRES_DDL, type Ddl } from '../../sql/ddl.js';
+import requestJournal from './035-request-journal.js';
 import * as m001 from '../../sqlite/migrations/001-foundation.js';
 import * as m002 from '../../sqlite/migrations/002-transactions.js';
 import * as m003 from '../../sqlite/migrations/003-recurring.js';
@@ -547,4 +548,5 @@ END $$`,
       'CREATE TRIGGER sandbox_recordings_payctl_config_bump AFTER INSERT OR UPDATE OR DELETE ON sandbox_recordings FOR EACH STATEMENT EXECUTE FUNCTION payctl_config_bump()',
     ],
   },
+  requestJournal,
 ];

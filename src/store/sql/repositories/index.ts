@@ -25,6 +25,7 @@ import { summaryRepo } from './reporting-summary.js';
 import { sandboxRepo } from './sandboxes.js';
 import { sandboxFilesRepo } from './sandbox-files.js';
 import { recordingRepo } from './recordings.js';
+import { journalRepo } from './journal.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
 import { subscriptionChargeRepo, subscriptionRepo } from './subscriptions.js';
@@ -44,6 +45,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   events: eventRepo,
   faultRules: faultRuleRepo,
   recordings: recordingRepo,
+  journal: journalRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: groupRowsRepo,

@@ -22,7 +22,8 @@ export const NOT_IN_FILE: Record<string, string> = {
   webhook_deliveries: "deliveries are sends of the source's events to its receivers: the import's endpoints get the events made after it",
   webhook_attempts: 'attempts are of the deliveries, which a file does not hold',
   sandbox_recordings: "a recording is of the source sandbox's own traffic (GET …/recording?format=scenario makes a file of it)",
-  sandbox_recording_calls: "a recording is of the source sandbox's own traffic",
+  request_journal: "the journal is the source sandbox's own traffic (a recording is a view of it)",
+  request_journal_groups: "the counts of the source's journal",
   sandbox_demos: "the demo's ids as the source's creation answered them: an import renews every id",
 };
 

@@ -34,6 +34,7 @@ import typedColumns from './030-typed-columns.js';
 import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 import eventsWatermark from './032-events-watermark.js';
 import sandboxRecordings from './033-sandbox-recordings.js';
+import requestJournal from './035-request-journal.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   rollupDimsUpsert,
   eventsWatermark,
   sandboxRecordings,
+  requestJournal,
 ].sort((a, b) => a.version - b.version);
