@@ -71,6 +71,7 @@ export const POSTGRES_SUITE = [
   'http/invoice-page.test.js',
   'http/invoices.test.js',
   'http/jobs-outage.test.js',
+  'http/journal.test.js',
   'http/json-numbers.test.js',
   'http/long-jobs-outage.test.js',
   'http/metrics.test.js',

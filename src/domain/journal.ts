@@ -48,8 +48,9 @@ const kib = (n: number) => `${Math.ceil(n / 1024)} KiB`;
 
 /** A JSON text as the journal keeps it: unchanged when nothing in it can be sensitive, else redacted; refused past the bounds. */
 function keepText(what: string, text: string): Kept {
-  if (text.length > JOURNAL_MAX_BODY_BYTES) return { text: null, note: `${what} of ${kib(text.length)} not kept (over the journal's ${kib(JOURNAL_MAX_BODY_BYTES)} a body)` };
+  // The depth first: its scan stops past MAX_DEPTH, whatever the text's size.
   if (jsonDepth(text) > MAX_DEPTH) return { text: null, note: `${what} refused: nested deeper than ${MAX_DEPTH} levels` };
+  if (text.length > JOURNAL_MAX_BODY_BYTES) return { text: null, note: `${what} of ${kib(text.length)} not kept (over the journal's ${kib(JOURNAL_MAX_BODY_BYTES)} a body)` };
   if (!mayHoldSensitive(text)) return { text, note: null };
   return { text: stringifyJson(redact(parseJson(text))), note: null };
 }
