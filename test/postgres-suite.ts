@@ -113,6 +113,7 @@ export const POSTGRES_SUITE = [
   'security/hostile-values.test.js',
   'security/isolation.test.js',
   'security/rate-limit.test.js',
+  'security/sensitive-outputs.test.js',
   'services/billing.test.js',
   'services/group-clocks.test.js',
   'services/patch-updates.test.js',
