@@ -19,8 +19,8 @@ import { forGroup } from '../platform.js';
 import { flushJournal, journalWriter } from '../journal/writer.js';
 
 const groupInput = z.object({ group_id: z.string() });
-/** Calls read per page of a recording. */
-const PAGE = 50;
+/** Calls read per page of a recording: a call may hold two bodies of up to 256 KiB (domain/journal.ts), so a page stays within a few MiB. */
+const PAGE = 8;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
   if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
@@ -129,8 +129,10 @@ export const getRecording = useCase({
         yield `${stringifyJson(summary).slice(0, -1)},"data":[`;
         let first = true;
         for await (const page of recordedCalls(store, state!)) {
-          yield (first ? '' : ',') + page.map(callText).join(',');
-          first = false;
+          for (const call of page) {
+            yield (first ? '' : ',') + callText(call);
+            first = false;
+          }
         }
         yield ']}';
       }
