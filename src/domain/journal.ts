@@ -7,7 +7,7 @@ import { parseJson, stringifyJson } from '../lib/exact-json.js';
 import { pageLimit } from './paging.js';
 import { instantSchema } from './time.js';
 import { timestamp, uuid } from './strings.js';
-import { jsonDepth, MAX_DEPTH, mayHoldSensitive, redact, redactText } from './sensitive.js';
+import { jsonDepth, MAX_DEPTH, mayHoldSensitive, opensFewer, redact, redactText } from './sensitive.js';
 
 /** Entries a group's journal keeps: the last this many calls. */
 export const JOURNAL_MAX_ENTRIES = 1000;
@@ -37,6 +37,8 @@ export interface CallFacts {
   dropBody: boolean;
   /** The answer's body (undefined or null: none). */
   answer: unknown;
+  /** The answer's JSON text as it was sent, when it was (saves writing it again). */
+  answerText?: string;
 }
 
 interface Kept {
@@ -47,29 +49,33 @@ interface Kept {
 const kib = (n: number) => `${Math.ceil(n / 1024)} KiB`;
 
 /** A JSON text as the journal keeps it: unchanged when nothing in it can be sensitive, else redacted; refused past the bounds. */
-function keepText(what: string, text: string): Kept {
-  // The depth first: its scan stops past MAX_DEPTH, whatever the text's size.
-  if (jsonDepth(text) > MAX_DEPTH) return { text: null, note: `${what} refused: nested deeper than ${MAX_DEPTH} levels` };
+function keepText(what: string, text: string, ours: boolean): Kept {
+  // The depth first (a count when it cannot be deep; the scan stops past MAX_DEPTH, whatever the text's size).
+  // An answer is the server's own: its writing would have failed first.
+  if (!ours && !opensFewer(text) && jsonDepth(text) > MAX_DEPTH) return { text: null, note: `${what} refused: nested deeper than ${MAX_DEPTH} levels` };
   if (text.length > JOURNAL_MAX_BODY_BYTES) return { text: null, note: `${what} of ${kib(text.length)} not kept (over the journal's ${kib(JOURNAL_MAX_BODY_BYTES)} a body)` };
   if (!mayHoldSensitive(text)) return { text, note: null };
   return { text: stringifyJson(redact(parseJson(text))), note: null };
 }
 
-function keepAnswer(answer: unknown): Kept {
+/** The answer as kept: from the text that was sent when there is one (`sent`), else written here. */
+function keepAnswer(answer: unknown, sent: string | undefined): Kept {
   if (answer === undefined || answer === null) return { text: null, note: null };
-  let text: string;
-  try {
-    text = stringifyJson(answer);
-  } catch {
-    return { text: null, note: 'answer refused: it cannot be written as JSON (nested too deep)' };
+  let text = sent;
+  if (text === undefined) {
+    try {
+      text = stringifyJson(answer);
+    } catch {
+      return { text: null, note: 'answer refused: it cannot be written as JSON (nested too deep)' };
+    }
   }
-  return keepText('answer', text);
+  return keepText('answer', text, true);
 }
 
 /** The entry one call makes (../store/interfaces/journal.ts JournalEntry). */
 export function journalEntry(c: CallFacts) {
-  const body = c.raw === '' || c.dropBody ? { text: null, note: null } : keepText('request body', c.raw);
-  const answer = keepAnswer(c.answer);
+  const body = c.raw === '' || c.dropBody ? { text: null, note: null } : keepText('request body', c.raw, false);
+  const answer = keepAnswer(c.answer, c.answerText);
   const path = redactText(c.path);
   const headers = Object.keys(c.headers).length > 0 ? stringifyJson(redact(c.headers)) : null;
   const note = [body.note, answer.note].filter((n) => n !== null).join('; ') || null;

@@ -106,14 +106,26 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-// What in a JSON text may need `redact`: a sensitive field name, a secret's prefix, a run
-// of 13+ digits, a card's `expiration_month` or a CVV of digits. A text with none of them
-// is kept as it is, unparsed (the common case: a sale's body and answer).
-const MAY_HOLD =
-  /"(?:ssn|itin|ein|tax_id|taxpayer_id|routing_number|secret|previous_secret|webhook_secret|account_number|card_number|password|keys|api_key|admin_token|session_token|authorization|expiration_month)"|sk_test_|sk_live_|whsec_|padm_|"cvv"\s*:\s*"\d|\d(?:[ -]?\d){12}/;
+// What in a JSON text may need `redact`: a sensitive field name (a card's
+// `expiration_month` and a CVV of digits among them), a secret's prefix, 13 digits in a
+// row or in groups of four to six. A text with none of them is kept as it is, unparsed
+// (the common case: a sale's body and answer); checked in three plain scans, which run
+// faster than one pattern of every alternative.
+const NAMES = /"(?:ssn|itin|ein|tax_id|taxpayer_id|routing_number|secret|previous_secret|webhook_secret|account_number|card_number|password|keys|api_key|admin_token|session_token|authorization|expiration_month)"|"cvv"\s*:\s*"\d/;
+const PREFIXES = /sk_test_|sk_live_|whsec_|padm_/;
+const DIGITS = /\d{13}|\d{4}[ -]\d{4,6}[ -]\d{4}/;
 
 /** Whether a JSON text may hold something `redact` changes (false: it certainly does not). */
-export const mayHoldSensitive = (json: string): boolean => MAY_HOLD.test(json);
+export const mayHoldSensitive = (json: string): boolean => NAMES.test(json) || PREFIXES.test(json) || DIGITS.test(json);
+
+/** Whether a JSON text opens fewer than `limit` objects and arrays in all (so nests no deeper): a count, cheaper than jsonDepth. */
+export function opensFewer(json: string, limit = MAX_DEPTH): boolean {
+  let n = 0;
+  for (const ch of ['{', '[']) {
+    for (let i = json.indexOf(ch); i >= 0; i = json.indexOf(ch, i + 1)) if (++n >= limit) return false;
+  }
+  return true;
+}
 
 /** How deeply a JSON text nests (brackets outside strings), stopping once past `limit`. */
 export function jsonDepth(json: string, limit = MAX_DEPTH): number {

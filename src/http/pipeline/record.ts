@@ -90,6 +90,7 @@ function journal(p: Pipeline, ex: Exchange, ctx: RouteContext, answered: Answere
     raw: ex.raw,
     dropBody: name === TOKENIZE_ROUTE,
     answer: answered.body,
+    ...(ex.sentJson !== undefined ? { answerText: ex.sentJson } : {}),
   };
   // The key's group exists (it authenticated); so does one an admin route answered for.
   const known = ctx.key !== undefined || (ctx.admin === true && answered.status !== 404) || configCache(p.platform.db).group(groupId) !== undefined;

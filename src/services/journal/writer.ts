@@ -5,7 +5,7 @@
 // writes its journal in a few statements a second instead of a transaction per call.
 // A read of the journal (a list, a recording) first writes what this process holds, so
 // a client that reads after its last answer finds every call it made through this
-// server; another server's calls show within FLUSH_MS. What is held is lost if the
+// server; another server's calls show within FLUSH_MS (100 ms). What is held is lost if the
 // process is killed (never a call's own writes: only its journal entry).
 import type { Store } from '../../store/interfaces/db.js';
 import type { JournalEntry } from '../../store/interfaces/journal.js';
@@ -13,7 +13,7 @@ import { JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES } from '../../domain/journal.js'
 import { journalOn } from '../../config/env.js';
 import type { Platform } from '../platform.js';
 
-const FLUSH_MS = 50;
+const FLUSH_MS = 100;
 const FLUSH_ENTRIES = 256;
 const FLUSH_BYTES = 1024 * 1024;
 

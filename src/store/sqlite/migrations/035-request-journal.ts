@@ -7,7 +7,10 @@ export default {
   version: 35,
   name: 'request-journal',
   statements: [
+    // A rowid table (rows of a few KiB go in at the end of its b-tree; WITHOUT ROWID would
+    // keep them inside the key's), its group's order in an index of its own.
     `CREATE TABLE request_journal (
+      id INTEGER PRIMARY KEY,
       group_id TEXT NOT NULL,
       seq INTEGER NOT NULL,
       request_id TEXT NOT NULL,
@@ -24,9 +27,9 @@ export default {
       body TEXT,
       answer TEXT,
       note TEXT,
-      bytes INTEGER NOT NULL,
-      PRIMARY KEY (group_id, seq)
-    ) WITHOUT ROWID`,
+      bytes INTEGER NOT NULL
+    )`,
+    'CREATE UNIQUE INDEX request_journal_seq ON request_journal (group_id, seq)',
     `CREATE TABLE request_journal_groups (
       group_id TEXT PRIMARY KEY,
       last_seq INTEGER NOT NULL,
