@@ -35,6 +35,23 @@ function where(q: Omit<JournalQuery, 'limit'>): { sql: string; params: unknown[]
 
 type AppendTx = Parameters<JournalStore['append']>[0];
 
+/** Rows per INSERT: a few statements per write, and two SQL texts in all (a chunk, a single row). */
+const CHUNK = 16;
+const insertSql = (n: number) => `INSERT INTO request_journal (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: n }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
+const INSERT_CHUNK = insertSql(CHUNK);
+const INSERT_ONE = insertSql(1);
+
+/**
+ * The rows as plain bound values, not the store's deferred inserts: those travel as one
+ * JSON text that the database parses again, which costs more than binding for rows of a
+ * few KiB of text each (the bodies).
+ */
+async function insertRows(tx: AppendTx, rows: unknown[][]): Promise<void> {
+  let i = 0;
+  for (; i + CHUNK <= rows.length; i += CHUNK) await tx.run(INSERT_CHUNK, rows.slice(i, i + CHUNK).flat());
+  for (; i < rows.length; i++) await tx.run(INSERT_ONE, rows[i]!);
+}
+
 /** Delete a group's entries up to `seq` (the oldest: a group's are numbered without gaps); its counter row says what is left and what went. */
 async function dropThrough(tx: AppendTx, groupId: string, seq: number): Promise<{ entries: number; bytes: number }> {
   const gone = await tx.all<{ bytes: number }>('DELETE FROM request_journal WHERE group_id = ? AND seq <= ? RETURNING bytes', [groupId, seq]);
@@ -74,12 +91,10 @@ RETURNING last_seq, entries, bytes`,
         [groupId, list.length, list.length, bytes],
       ))!;
       let seq = counts.last_seq - list.length;
-      for (const e of list) {
-        seq++;
-        tx.deferInsert('request_journal', COLUMNS, [
-          e.group_id, seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
-        ]);
-      }
+      const rows = list.map((e) => [
+        e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
+      ]);
+      await insertRows(tx, rows);
       let now = { entries: counts.entries, bytes: counts.bytes };
       // Past the count: the oldest go by number, without reading them.
       if (now.entries > bounds.entries) now = await dropThrough(tx, groupId, counts.last_seq - bounds.entries);
