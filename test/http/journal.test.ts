@@ -125,8 +125,8 @@ test(`the journal keeps a group's last ${JOURNAL_MAX_ENTRIES} calls and says how
   assert.equal(r.body.data.has_more, false);
 });
 
-test('the byte bound drops the oldest entries too (both bounds at the store)', async () => {
-  const group = '00000000-0000-7000-8000-0000000b0b0b';
+test('the byte bound drops the oldest entries too (both bounds at the store); a dropped group is journaled no more', async () => {
+  const group = (await newSandbox(s)).group_id;
   const entry = (i: number, bytes: number): JournalEntry => ({
     group_id: group, request_id: `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, at: '2030-01-01T00:00:00.000Z', method: 'GET', path: '/p', route: '/p',
     status: 200, duration_ms: 1, idempotency_key: null, fault: null, recordable: true, headers: null, body: null, answer: null, note: null, bytes,
@@ -138,7 +138,11 @@ test('the byte bound drops the oldest entries too (both bounds at the store)', a
   state = await s.p.db.repos.journal.state(s.p.db, group);
   assert.deepEqual(state, { last_seq: 7, entries: 3, bytes: 30, dropped: 4 });
   assert.equal(await s.p.db.repos.journal.firstSeq(s.p.db, group), 5);
-  await s.p.db.write((tx) => tx.run('DELETE FROM request_journal WHERE group_id = ?', [group]).then(() => tx.run('DELETE FROM request_journal_groups WHERE group_id = ?', [group])));
+  assert.equal((await s.call('DELETE', `/api/v1/sandboxes/${group}`, { key: ADMIN })).status, 200);
+  assert.equal(await s.p.db.repos.journal.state(s.p.db, group), undefined, 'dropping a sandbox drops its journal');
+  await s.p.db.write((tx) => tx.repos.journal.append(tx, [entry(8, 10)], { entries: 3, bytes: 1000 }));
+  assert.equal(await s.p.db.repos.journal.state(s.p.db, group), undefined, 'an entry held while its group was dropped is not written');
+  assert.equal((await s.p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM request_journal WHERE group_id = ?', [group]))!.n, 0);
 });
 
 test('a recording is a view of the journal: calls by others (401/403) are journaled but not recorded; a body too deep is recorded as refused', async () => {

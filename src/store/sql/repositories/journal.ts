@@ -83,13 +83,16 @@ export const journalRepo: JournalStore = {
     }
     for (const [groupId, list] of byGroup) {
       const bytes = list.reduce((n, e) => n + e.bytes, 0);
-      const counts = (await tx.get<{ last_seq: number; entries: number; bytes: number }>(
-        `INSERT INTO request_journal_groups (group_id, last_seq, entries, bytes, dropped) VALUES (?, ?, ?, ?, 0)
+      // No row back: the group was dropped since its calls were made (its journal went with it).
+      const counts = await tx.get<{ last_seq: number; entries: number; bytes: number }>(
+        `INSERT INTO request_journal_groups (group_id, last_seq, entries, bytes, dropped)
+SELECT ?, ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM groups WHERE id = ?)
 ON CONFLICT (group_id) DO UPDATE SET last_seq = request_journal_groups.last_seq + excluded.last_seq,
   entries = request_journal_groups.entries + excluded.entries, bytes = request_journal_groups.bytes + excluded.bytes
 RETURNING last_seq, entries, bytes`,
-        [groupId, list.length, list.length, bytes],
-      ))!;
+        [groupId, list.length, list.length, bytes, groupId],
+      );
+      if (!counts) continue;
       let seq = counts.last_seq - list.length;
       const rows = list.map((e) => [
         e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
