@@ -29,8 +29,12 @@ export async function newSandbox(s: TestServer, body: Record<string, unknown> = 
   return r.body as SandboxReply;
 }
 
-/** The request journal's tables: the group's traffic (every call, reads included), not its state. */
-const TRAFFIC = new Set(['request_journal', 'request_journal_groups']);
+/**
+ * The request journal's tables: a group's traffic (every call is journaled, reads and
+ * refused calls too: docs/journal.md), not its state — like the access log, left out of
+ * "nothing changed" comparisons.
+ */
+export const TRAFFIC_TABLES: ReadonlySet<string> = new Set(['request_journal', 'request_journal_groups']);
 
 /**
  * Every row of every group-owned table of `groupId`, as JSON text per table (sorted); the
@@ -39,7 +43,7 @@ const TRAFFIC = new Set(['request_journal', 'request_journal_groups']);
 export async function dumpGroup(ex: Executor, groupId: string, opts: { traffic?: boolean } = {}): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const t of GROUP_TABLES) {
-    if (TRAFFIC.has(t.table) && !opts.traffic) continue;
+    if (TRAFFIC_TABLES.has(t.table) && !opts.traffic) continue;
     const rows = await ex.all<Record<string, unknown>>(`SELECT * FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
     out[t.table] = rows.map((r) => JSON.stringify(r)).sort();
   }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../../../src/store/interfaces/db.js';
 import { cellText, tableNames, tableRows } from '../../helpers/store.js';
+import { TRAFFIC_TABLES } from '../../helpers/sandboxes.js';
 
 export type DbState = Map<string, string>;
 
@@ -13,14 +14,12 @@ export type DbState = Map<string, string>;
  * timer.
  */
 const SERVER_STATE = new Set(['rate_limit_hits', 'admin_tokens']);
-/** The request journal: every call on a group is in it, a refused one too (docs/journal.md) — traffic, like the access log. */
-const TRAFFIC = new Set(['request_journal', 'request_journal_groups']);
 
 /** On either store: its own tables, read through it (helpers/store.ts). */
 export async function dbState(store: Store): Promise<DbState> {
   const state: DbState = new Map();
   for (const name of await tableNames(store)) {
-    if (SERVER_STATE.has(name) || TRAFFIC.has(name)) continue;
+    if (SERVER_STATE.has(name) || TRAFFIC_TABLES.has(name)) continue;
     const rows = await tableRows(store, name);
     const lines = rows.map((r) => JSON.stringify(Object.entries(r).map(([k, v]) => [k, v === null ? null : cellText(v)]))).sort();
     state.set(name, createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16) + `:${rows.length}`);
