@@ -2,9 +2,10 @@
 // and CVVs, bank account and routing numbers, SSNs, EINs, ITINs and any tax id, API
 // keys, the admin token and webhook secrets. Every output path masks through this
 // module: the onboarding store (tax ids kept as their last four, `•••••6789`), the
-// request journal and the recordings and scenario files made of it, the access log
-// and `payctl logs tail`. A new output path goes through it too; test/security/
-// sensitive-outputs.test.ts walks every field through every output.
+// request journal and the recordings and scenario files made of it, the sandbox export
+// (a column named like a secret field is never in a file), event idempotency keys, the
+// access log and `payctl logs tail`. A new output path goes through it too;
+// test/security/sensitive-outputs.test.ts walks every field through every output.
 //
 // Two forms: a tax id or a routing number keeps its last four (`maskLastFour`), as the
 // store keeps it, so a recorded onboarding still reads and replays; anything that is a

@@ -10,6 +10,7 @@ import type { FilePage, FileRow, FileTable, FreshValue, ImportProgress, SandboxF
 import { GROUP_TABLES, ownerCondition } from '../group-tables.js';
 import { tableColumns } from '../schema.js';
 import { countGroupIntoRollup } from '../rollup.js';
+import { SECRET_FIELDS } from '../../../domain/sensitive.js';
 
 /** Group tables a sandbox file never holds, and why. */
 export const NOT_IN_FILE: Record<string, string> = {
@@ -53,8 +54,10 @@ export const sandboxFilesRepo: SandboxFileStore = {
     const out: FileTable[] = [];
     for (const t of GROUP_TABLES) {
       if (t.table in NOT_IN_FILE) continue;
-      const omit = OMIT[t.table] ?? [];
-      const columns = (await tableColumns(ex, t.table)).filter((c) => !omit.includes(c));
+      const all = await tableColumns(ex, t.table);
+      // A column named like a sensitive field (the one list, domain/sensitive.ts) is never in a file either.
+      const omit = [...new Set([...(OMIT[t.table] ?? []), ...all.filter((c) => SECRET_FIELDS.has(c))])];
+      const columns = all.filter((c) => !omit.includes(c));
       const inIdMap = t.inIdMap === true || t.table === 'webhook_endpoints';
       const owner = { column: t.owner.column, parent: 'parent' in t.owner };
       out.push({ table: t.table, ...(t.id ? { id: t.id } : {}), omit, fresh: FRESH[t.table] ?? {}, inIdMap, owner, refs: [...(t.refs ?? []), ...(MORE_REFS[t.table] ?? [])], columns });
