@@ -32,6 +32,8 @@ export const ENV = {
   pgWriters: 'PAYCTL_PG_WRITERS',
   /** How long a write waits for a busy lane before another opens on PostgreSQL (ms, 0–10000; default 20; 0: lanes open at once). */
   pgLaneWaitMs: 'PAYCTL_PG_LANE_WAIT_MS',
+  /** The request journal (docs/journal.md): `on` (default) or `off` (no call is journaled, recordings hold nothing; for benchmarks). */
+  journal: 'PAYCTL_JOURNAL',
   debug: 'DEBUG',
 } as const;
 
@@ -80,6 +82,15 @@ export function envInteger(env: Env, name: EnvIntegerName): number {
 /** Check every whole-number setting of `env` at once (at start: a bad one is refused before anything runs). */
 export function checkEnv(env: Env): void {
   for (const name of Object.keys(ENV_INTEGERS) as EnvIntegerName[]) envInteger(env, name);
+  journalOn(env);
+}
+
+/** Whether the request journal is on: PAYCTL_JOURNAL unset, blank or `on`; `off` turns it off; anything else is an EnvError. */
+export function journalOn(env: Env): boolean {
+  const raw = env[ENV.journal]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new EnvError(`${ENV.journal}: must be on or off (got ${JSON.stringify(env[ENV.journal])})`);
 }
 
 /** The folder and file of the default database, under a project's folder. */

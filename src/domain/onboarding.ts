@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { amount } from './money.js';
 import { DEFAULT_MAX, email, requiredText, text } from './strings.js';
+import { maskLastFour, TAX_ID_FIELDS } from './sensitive.js';
 
 // ---------------------------------------------------------------------------
 // Enumerations (spec tables, spelled exactly)
@@ -536,21 +537,16 @@ export function relevantSections(entry: unknown): RelevantSections {
   };
 }
 
-const SENSITIVE_KEYS = new Set(['ssn', 'itin', 'ein']);
+/** "123-45-6789" → "•••••6789"; short values are hidden entirely (the one masking: ./sensitive.ts). */
+export const maskValue = maskLastFour;
 
-/** "123-45-6789" → "•••••6789"; short values are hidden entirely. */
-export function maskValue(value: string): string {
-  const plain = value.replace(/[^0-9A-Za-z]/g, '');
-  return plain.length > 4 ? `•••••${plain.slice(-4)}` : '•••••';
-}
-
-/** A copy of the entry (or draft) with every ssn, itin and ein reduced to its last four. */
+/** A copy of the entry (or draft) with every tax id (ssn, itin, ein: ./sensitive.ts) reduced to its last four. */
 export function maskSensitive<T>(entry: T): T {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (!isRecord(v)) return v;
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, SENSITIVE_KEYS.has(k) && typeof x === 'string' ? maskValue(x) : walk(x)]),
+      Object.entries(v).map(([k, x]) => [k, TAX_ID_FIELDS.has(k) && typeof x === 'string' ? maskValue(x) : walk(x)]),
     );
   };
   return walk(entry) as T;

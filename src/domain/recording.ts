@@ -1,7 +1,7 @@
 // A sandbox's recorded API calls, and the scenario file they make (docs/scenarios.md).
-// Two pure rules: what is never kept (`redact`: keys, webhook secrets, card and bank
-// numbers, CVVs, tax ids — a card appears as the token that was used), and how calls
-// become steps (`recordingToScenario`): literal ids become `${name.id}` references to
+// Two pure rules: what is never kept (`redact`, from ./sensitive.ts: keys, webhook
+// secrets, card and bank numbers, CVVs, tax ids — a card appears as the token that was
+// used), and how calls become steps (`recordingToScenario`): literal ids become `${name.id}` references to
 // the step whose answer first carried them, the sandbox's own ids `{group_id}` and its
 // demo's `${demo.*}`, clock moves and fault rules become steps of their own, and every
 // recorded status an `expect`. Recorded text is written with `${` escaped (`$${`), so a
@@ -10,48 +10,8 @@ import { z } from 'zod';
 import { timestamp } from './strings.js';
 import { escapeText } from './scenario-text.js';
 
-export const REDACTED = '[redacted]';
-/** Fields never kept, whatever their value (a card's `number` and `cvv` below: elsewhere they are a phone number, a CVV check's result). */
-const SECRET_FIELDS = new Set(['secret', 'account_number', 'password', 'keys', 'session_token']);
-/**
- * A social security number is kept as one from the range reserved for advertising
- * (987-65-4320…4329, never issued to anyone), so a recorded onboarding still replays.
- */
-const STAND_IN_SSN = '987-65-4321';
-const SECRET_PREFIXES = ['sk_test_', 'sk_live_', 'whsec_', 'padm_'];
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** `value` with every secret replaced by [redacted]: by field name, by prefix, and any card number (13–19 digits passing Luhn). */
-export function redact(value: unknown): unknown {
-  if (typeof value === 'string') {
-    if (SECRET_PREFIXES.some((p) => value.startsWith(p))) return REDACTED;
-    const digits = value.replace(/[ -]/g, '');
-    if (/^\d{13,19}$/.test(digits) && luhn(digits)) return REDACTED;
-    return value;
-  }
-  if (Array.isArray(value)) return value.map(redact);
-  if (value !== null && typeof value === 'object') {
-    const card = 'number' in value && ('cvv' in value || 'expiration_month' in value);
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => {
-        if (v === null || v === undefined) return [k, v];
-        if (SECRET_FIELDS.has(k) || (card && (k === 'number' || k === 'cvv'))) return [k, REDACTED];
-        if (k === 'ssn') return [k, STAND_IN_SSN];
-        return [k, redact(v)];
-      }),
-    );
-  }
-  return value;
-}
+// What is never kept is one list for every output: ./sensitive.ts.
+export { REDACTED, redact } from './sensitive.js';
 
 export interface CallRecord {
   method: string;
@@ -206,6 +166,7 @@ export const recordingSummarySchema = z
     started_at: timestamp.describe("The group's time when the recording started"),
     stopped_at: timestamp.nullable(),
     calls: z.number().int().describe('Calls recorded'),
+    dropped: z.number().int().describe("Calls made while recording that the request journal's bound dropped (it keeps a group's last 1,000 calls, at most 8 MiB: docs/journal.md)"),
   })
   .meta({ id: 'RecordingSummary' });
 
@@ -218,6 +179,7 @@ export const recordedCallSchema = z
     body: z.unknown().describe('The request body, secrets taken out (null for a tokenize call: the card is never recorded)'),
     status: z.number().int(),
     answer: z.unknown().describe('The answer body, secrets taken out'),
+    note: z.string().optional().describe('Why the body or answer was not kept: refused (nested too deep) or too large'),
   })
   .meta({ id: 'RecordedCall' });
 

@@ -16,6 +16,7 @@ import type { Pipeline, Req } from './pipeline/exchange.js';
 import { ServerRuntime } from './runtime.js';
 import { isScrape, Metrics, serveMetrics } from './metrics.js';
 import { storeWatch } from '../services/store-watch.js';
+import { flushJournal } from '../services/journal/writer.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -90,6 +91,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await ownPort?.close();
       metrics?.close();
       await runtime.close();
+      await flushJournal(platform);
       await releaseAdminToken();
       await log.close();
     },

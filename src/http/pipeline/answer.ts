@@ -18,9 +18,12 @@ export const CORS = {
   'Access-Control-Expose-Headers': 'Request-Id, Idempotent-Replayed, Payctl-Fault, Retry-After, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
 };
 
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Send `body` as JSON; returns the text sent (the journal keeps that same text). */
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): string {
+  const text = stringifyJson(body);
   res.writeHead(status, { 'Content-Type': JSON_TYPE, ...headers });
-  res.end(stringifyJson(body));
+  res.end(text);
+  return text;
 }
 
 /** The route's result: a stream runs on the connection, raw bytes and JSON are sent. */
@@ -32,9 +35,9 @@ export async function answer(p: Pipeline, ex: Exchange, result: unknown): Promis
     res.writeHead(result.status, { ...(cors ? CORS : {}), ...result.headers });
     res.end(result.body);
   } else if (result instanceof JsonResponse) {
-    send(res, result.status, result.body, cors ? CORS : {});
+    ex.sentJson = send(res, result.status, result.body, cors ? CORS : {});
   } else {
-    send(res, route.status ?? 200, result, cors ? CORS : {});
+    ex.sentJson = send(res, route.status ?? 200, result, cors ? CORS : {});
   }
 }
 
@@ -46,7 +49,7 @@ export function replay(res: http.ServerResponse, recorded: { status: number; bod
 
 /** An error as its status and body; a bug as a 500 without internals (the operator sees the stack on stderr). */
 export function sendError(res: http.ServerResponse, err: unknown, cors: boolean): void {
-  if (err instanceof AppError) return send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
+  if (err instanceof AppError) return void send(res, err.status, err.toBody(), { ...(err.headers ?? {}), ...(cors ? CORS : {}) });
   if (isMissingReference(err)) {
     return sendError(res, new AppError(404, 'not_found', 'not found: the group of this request, or an object it names, was removed meanwhile'), cors);
   }

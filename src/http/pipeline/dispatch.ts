@@ -14,11 +14,12 @@ import { readFresh } from './fresh.js';
 import { drawFault } from './fault.js';
 import { claimKey, runRoute } from './idempotency.js';
 import { bindRequestContext, routeContext, type Exchange, type Pipeline, type Req } from './exchange.js';
-import { recordExchange } from './record.js';
+import { answeredBy, journalExchange, type Answered } from './record.js';
 import type { RouteContext } from '../route.js';
 import { outageAsAnswer } from './store-outage.js';
 import { storeWatch } from '../../services/store-watch.js';
 import { noteRequest } from '../../services/sandboxes/leases.js';
+import { redactText } from '../../domain/sensitive.js';
 
 /** The handler polka runs for `route`. */
 export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.ServerResponse) => Promise<void> {
@@ -27,6 +28,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
     const ex: Exchange = { route, req, res, cors, requestId: newId(), started: performance.now(), raw: '', faultNote: null, errorType: null };
     p.runtime.requestStarted();
     let ctx: RouteContext | undefined;
+    let answered: Answered | undefined;
     try {
       if (p.runtime.shuttingDown) throw unavailable();
       // Re-read the platform clock and the configuration counter (another process may have
@@ -46,17 +48,23 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       await ex.fresh;
       await drawFault(p, ex, ctx);
       const recorded = await claimKey(p, ex, ctx);
-      if (recorded) return replay(res, recorded, cors);
+      if (recorded) {
+        answered = recorded;
+        return replay(res, recorded, cors);
+      }
       bindRequestContext(ex, ctx);
       const outcome = await runRoute(p, ex, ctx);
-      if ('replay' in outcome) return replay(res, outcome.replay, cors);
-      await recordExchange(p, ex, ctx, outcome);
+      if ('replay' in outcome) {
+        answered = outcome.replay;
+        return replay(res, outcome.replay, cors);
+      }
+      answered = answeredBy(ex, outcome);
       if (ex.fault?.effect.action === 'timeout_after_commit') return await dropAnswer(res, ex.fault.effect.ms);
       await answer(p, ex, outcome.result);
     } catch (caught) {
       const err = outageAsAnswer(p, ex, caught);
       ex.errorType = errorTypeOf(err);
-      await recordExchange(p, ex, ctx, { error: err });
+      answered = answeredBy(ex, { error: err });
       if (ex.fault?.effect.action === 'timeout_after_commit') await dropAnswer(res, ex.fault.effect.ms);
       else sendError(res, err, cors);
     } finally {
@@ -65,6 +73,7 @@ export function dispatcher(p: Pipeline, route: RouteDef): (req: Req, res: http.S
       const group = ctx?.key?.group_id ?? ctx?.params.group_id;
       if (group !== undefined) noteRequest(p.platform.db, group);
       const ms = performance.now() - ex.started;
+      journalExchange(p, ex, ctx, answered, ms);
       logAccess(p, req, res.statusCode, ex.requestId, Math.round(ms * 100) / 100, ex.errorType, ex.faultNote);
       p.metrics?.observe(route.path, route.method, res.statusCode, ms / 1000);
       // Every request read the store (the clock at least): one that met no outage says it is there.
@@ -112,12 +121,12 @@ function logAccess(p: Pipeline, req: Req, status: number, requestId: string, dur
   p.log.write({
     time: new Date().toISOString(),
     method: req.method ?? '',
-    path: req.path,
+    path: redactText(req.path),
     status,
     duration_ms: durationMs,
     ip: req.socket?.remoteAddress ?? '', // socket is null once a client's connection is destroyed (must not throw here)
     request_id: requestId,
-    idempotency_key: typeof idem === 'string' ? idem : null,
+    idempotency_key: typeof idem === 'string' ? redactText(idem) : null,
     error_type: errorType,
     ...(faultNote ? { fault: faultNote } : {}),
   });

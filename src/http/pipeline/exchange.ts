@@ -59,6 +59,8 @@ export interface Exchange {
   release?: () => void;
   /** The error body's type, null for a success (for the access log). */
   errorType: string | null;
+  /** The JSON text the answer sent, when it was a route's JSON result (the journal keeps the same text). */
+  sentJson?: string;
   /** The request's read of the clock and configuration counter (fresh.ts), resolving to the configuration version; none for probes. */
   fresh?: Promise<number>;
 }

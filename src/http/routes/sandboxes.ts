@@ -19,7 +19,10 @@ import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupCloc
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
 import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
-import { RawResponse } from '../route.js';
+import { RawResponse, StreamResponse } from '../route.js';
+import { once } from 'node:events';
+import { JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, journalPageSchema, requestsQuerySchema } from '../../domain/journal.js';
+import { listRequests } from '../../services/journal/list.js';
 
 const tag = 'Sandboxes';
 const carriesKeys = 'the answer carries new API keys, which are shown once and never stored (a replay could not repeat them)';
@@ -175,7 +178,37 @@ export const sandboxRoutes: RouteDef[] = [
     response: recordingSchema,
     handler: async (c) => {
       const out = await executeRaw(getRecording, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }));
-      return 'scenario' in out ? new RawResponse(200, out.scenario, { 'Content-Type': 'application/yaml; charset=utf-8' }) : out;
+      return 'scenario' in out ? new RawResponse(200, out.scenario, { 'Content-Type': 'application/yaml; charset=utf-8' }) : streamText(out.json);
     },
   }),
+  route({
+    method: 'GET',
+    path: '/api/v1/sandboxes/:group_id/requests',
+    summary: "The request journal: a group's API calls (method, path, route, status, latency, Idempotency-Key, fault, bodies masked), oldest first",
+    description:
+      "Any group's id: a sandbox, the demo group, a merchant's. Every API call on the group is journaled — those naming it in their path or made with its keys, and public calls naming it in Payctl-Sandbox — " +
+      `its bodies with every sensitive field masked (card and bank numbers, CVVs, tax ids, keys, secrets). The journal keeps a group's last ${JOURNAL_MAX_ENTRIES} calls (at most ${JOURNAL_MAX_BYTES / 1024 / 1024} MiB); ` +
+      'data.dropped counts those it no longer holds. Newest last; pass the last id as starting_after for the next page. docs/journal.md.',
+    tag,
+    extension: true,
+    auth: adminAuth,
+    query: requestsQuerySchema,
+    response: journalPageSchema,
+    handler: (c) => executeRaw(listRequests, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id })),
+  }),
 ];
+
+/** JSON text written as it is made (a recording, a page of calls at a time). */
+function streamText(pieces: AsyncIterable<string>): StreamResponse {
+  return new StreamResponse(async ({ res, signal }) => {
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    try {
+      for await (const text of pieces) {
+        if (signal.aborted) break;
+        if (!res.write(text)) await once(res, 'drain', { signal });
+      }
+    } finally {
+      res.end();
+    }
+  });
+}

@@ -28,6 +28,7 @@ import { nudgeAfterCommit, onEventsCommitted } from './nudge.js';
 import { longPoll } from '../long-poll.js';
 import { waitPlan } from '../../domain/waiting.js';
 import { nudgeDelivery } from '../webhooks/delivery-loop.js';
+import { redactText } from '../../domain/sensitive.js';
 
 /** Something that happened, recorded with the change that made it happen. */
 export interface PendingEvent {
@@ -113,7 +114,8 @@ function insert(tx: Tx, e: { groupId: string; at: string; type: string; data: un
     type: e.type,
     created_at: e.at,
     request_id: e.request?.id ?? null,
-    idempotency_key: e.request?.idempotency_key ?? null,
+    // A key is the client's own text: a card number or a secret typed into it is taken out (domain/sensitive.ts).
+    idempotency_key: e.request?.idempotency_key === undefined ? null : redactText(e.request.idempotency_key),
     data: e.data,
   });
   nudgeAfterCommit(tx, e.groupId);

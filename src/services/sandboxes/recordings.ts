@@ -1,80 +1,27 @@
 // Recording a sandbox's API traffic (docs/scenarios.md): start, stop, the calls, and the
-// scenario file they make. The server keeps the set of recording groups in memory,
-// reloaded when config_version moves (starting or stopping bumps it, and every request
-// has read that counter already), so a request of a group that does not record costs one
-// set lookup. A recorded call is appended before its answer is sent, so a client that
-// asks for the recording after its last answer finds every call in it.
-import { z } from 'zod';
+// scenario file they make. A recording is a view of the request journal (docs/journal.md):
+// the range of the group's journal between its start and its stop, of the calls made
+// with the sandbox's keys or the admin token (or public calls naming it), so it is as
+// bounded as the journal is and costs a call nothing of its own. Reading one streams it
+// a page at a time.
 import { stringify } from 'yaml';
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { invalidRequest, notFound } from '../../errors.js';
-import type { Store } from '../../store/interfaces/db.js';
-import { configCache } from '../../store/config-cache.js';
-import type { RecordedCall } from '../../store/interfaces/recordings.js';
-import { recordingQuerySchema, recordingToScenario, redact, type CallRecord } from '../../domain/recording.js';
+import type { Executor } from '../../store/interfaces/db.js';
+import type { StoredJournalEntry } from '../../store/interfaces/journal.js';
+import type { RecordingState } from '../../store/interfaces/recordings.js';
+import { recordingQuerySchema, recordingToScenario, type CallRecord } from '../../domain/recording.js';
+import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { testCards } from '../../processor/test-cards.js';
 import { forGroup } from '../platform.js';
-
-interface Loaded {
-  version: number;
-  groups: Set<string>;
-}
-const loaded = new WeakMap<Store, Loaded>();
-
-async function activeNow(db: Store): Promise<Set<string>> {
-  const cache = configCache(db);
-  const version = cache.currentVersion ?? (await cache.check(db));
-  const current = loaded.get(db);
-  if (current?.version === version) return current.groups;
-  const groups = new Set(await db.repos.recordings.listActive(db));
-  loaded.set(db, { version, groups });
-  return groups;
-}
-
-/** Whether `groupId` may be recording, from memory: false only when the current set says it is not. */
-export function mayRecord(db: Store, groupId: string): boolean {
-  const state = loaded.get(db);
-  if (state === undefined || state.version !== configCache(db).currentVersion) return true;
-  return state.groups.has(groupId);
-}
-
-/** Whether any group records now (a public call names its sandbox only then). */
-export function mayRecordAnywhere(db: Store): boolean {
-  const state = loaded.get(db);
-  return state === undefined || state.version !== configCache(db).currentVersion || state.groups.size > 0;
-}
-
-/** Headers a recorded call keeps: they change what the call does (never Authorization). */
-const KEPT_HEADERS = ['idempotency-key', 'payctl-simulate'];
-
-/** Append one call of `groupId` when it records (secrets taken out here, before anything is stored). */
-/** What JSON.parse gives: a request body as its client sent it (any JSON; none is null). */
-export type ParsedJson = null | boolean | number | string | ParsedJson[] | { [key: string]: ParsedJson };
-
-export async function recordCall(p: Platform, groupId: string, call: { method: string; path: string; route: string; headers: Record<string, unknown>; body: ParsedJson; status: number; answer: unknown }): Promise<void> {
-  if (!mayRecord(p.db, groupId) || !(await activeNow(p.db)).has(groupId)) return;
-  const g = await forGroup(p, groupId);
-  const headers = Object.fromEntries(KEPT_HEADERS.filter((h) => typeof call.headers[h] === 'string').map((h) => [h === 'idempotency-key' ? 'Idempotency-Key' : 'Payctl-Simulate', call.headers[h] as string]));
-  const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(redact(v)));
-  // A tokenize call keeps no body at all: the card typed is never recorded.
-  const body = call.route === '/api/v1/tokens' ? null : json(call.body);
-  const row: RecordedCall = {
-    group_id: groupId,
-    method: call.method,
-    path: call.path,
-    route: call.route,
-    headers: Object.keys(headers).length > 0 ? JSON.stringify(headers) : null,
-    body,
-    status: call.status,
-    answer: json(call.answer),
-    recorded_at: g.clock.nowIso(),
-  };
-  await p.db.write((tx) => tx.repos.recordings.append(tx, row));
-}
+import { flushJournal, journalWriter } from '../journal/writer.js';
 
 const groupInput = z.object({ group_id: z.string() });
+/** Calls read per page of a recording: a call may hold two bodies of up to 256 KiB (domain/journal.ts), so a page stays within a few MiB. */
+const PAGE = 8;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
   if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
@@ -86,16 +33,39 @@ export interface RecordingSummary {
   started_at: string;
   stopped_at: string | null;
   calls: number;
+  dropped: number;
+}
+
+/** The journal's last sequence number of the group now (0 before its first call). */
+async function lastSeq(ex: Executor, groupId: string): Promise<number> {
+  return (await ex.repos.journal.state(ex, groupId))?.last_seq ?? 0;
+}
+
+/** The recording's range of the journal: its first and its last sequence number (the last call so far while it records). */
+async function range(ex: Executor, state: RecordingState): Promise<{ from: number; until: number }> {
+  return { from: state.from_seq, until: state.until_seq ?? (await lastSeq(ex, state.group_id)) };
+}
+
+async function summaryOf(ex: Executor, state: RecordingState): Promise<RecordingSummary> {
+  const { from, until } = await range(ex, state);
+  const calls = await ex.repos.journal.count(ex, { group_id: state.group_id, after_seq: from - 1, until_seq: until, recordable: true });
+  // The journal keeps a group's last calls: those of the range it no longer holds were dropped.
+  const first = (await ex.repos.journal.firstSeq(ex, state.group_id)) ?? until + 1;
+  const dropped = Math.max(0, Math.min(first, until + 1) - from);
+  return { group_id: state.group_id, recording: state.stopped_at === null, started_at: state.started_at, stopped_at: state.stopped_at, calls, dropped };
 }
 
 export const startRecording = useCase({
   input: groupInput,
   async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
     await requireSandbox(ctx, input.group_id);
+    if (!journalWriter(p)) throw invalidRequest('the request journal is off (PAYCTL_JOURNAL=off), and a recording is a view of it: docs/journal.md');
+    await flushJournal(p);
     const g = await forGroup(p, input.group_id);
     const at = g.clock.nowIso();
-    await ctx.store.write((tx) => tx.repos.recordings.start(tx, input.group_id, at));
-    return { group_id: input.group_id, recording: true, started_at: at, stopped_at: null, calls: 0 };
+    const from = (await lastSeq(ctx.store, input.group_id)) + 1;
+    await ctx.store.write((tx) => tx.repos.recordings.start(tx, input.group_id, at, from));
+    return { group_id: input.group_id, recording: true, started_at: at, stopped_at: null, calls: 0, dropped: 0 };
   },
 });
 
@@ -103,40 +73,78 @@ export const stopRecording = useCase({
   input: groupInput,
   async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
     await requireSandbox(ctx, input.group_id);
+    await flushJournal(p);
     const g = await forGroup(p, input.group_id);
+    const until = await lastSeq(ctx.store, input.group_id);
     const stopped = await ctx.store.write(async (tx) => {
-      if ((await tx.repos.recordings.stop(tx, input.group_id, g.clock.nowIso())).changes === 0) throw invalidRequest('this sandbox is not recording: POST …/recording starts it');
+      if ((await tx.repos.recordings.stop(tx, input.group_id, g.clock.nowIso(), until)).changes === 0) throw invalidRequest('this sandbox is not recording: POST …/recording starts it');
       return tx.repos.recordings.find(tx, input.group_id);
     });
-    const calls = await ctx.store.repos.recordings.calls(ctx.store, input.group_id);
-    return { group_id: input.group_id, recording: false, started_at: stopped!.started_at, stopped_at: stopped!.stopped_at, calls: calls.length };
+    return summaryOf(ctx.store, stopped!);
   },
 });
 
-const toCall = (r: RecordedCall): CallRecord => ({
-  method: r.method,
-  path: r.path,
-  route: r.route,
-  headers: r.headers === null ? null : (JSON.parse(r.headers) as Record<string, string>),
-  body: r.body === null ? null : JSON.parse(r.body),
-  status: r.status,
-  answer: r.answer === null ? null : JSON.parse(r.answer),
+/** The recording's calls, a page at a time, in order. */
+async function* recordedCalls(ex: Executor, state: RecordingState): AsyncGenerator<StoredJournalEntry[]> {
+  const { from, until } = await range(ex, state);
+  let after = from - 1;
+  for (;;) {
+    const page = await ex.repos.journal.list(ex, { group_id: state.group_id, after_seq: after, until_seq: until, recordable: true, limit: PAGE });
+    if (page.length > 0) yield page;
+    if (page.length < PAGE) return;
+    after = page.at(-1)!.seq;
+  }
+}
+
+/** One recorded call as JSON text, from the journal's texts as they are (nothing parsed). */
+function callText(e: StoredJournalEntry): string {
+  const s = (v: string) => JSON.stringify(v);
+  return `{"method":${s(e.method)},"path":${s(e.path)},"route":${s(e.route)},"headers":${e.headers ?? 'null'},"body":${e.body ?? 'null'},"status":${e.status},"answer":${e.answer ?? 'null'}${e.note ? `,"note":${s(e.note)}` : ''}}`;
+}
+
+const toCall = (e: StoredJournalEntry): CallRecord => ({
+  method: e.method,
+  path: e.path,
+  route: e.route,
+  headers: e.headers === null ? null : (JSON.parse(e.headers) as Record<string, string>),
+  body: e.body === null ? null : parseJson(e.body),
+  status: e.status,
+  answer: e.answer === null ? null : parseJson(e.answer),
 });
 
-/** The recording: its state and calls (format json), or the scenario file they make (format scenario: YAML text). */
+/**
+ * The recording: its state and calls (format json: JSON text in pieces, a page of calls
+ * at a time), or the scenario file they make (format scenario: YAML text).
+ */
 export const getRecording = useCase({
   input: groupInput.extend(recordingQuerySchema.shape),
-  async run(p: Platform, ctx: RequestContext, input): Promise<(RecordingSummary & { data: CallRecord[] }) | { scenario: string }> {
+  async run(p: Platform, ctx: RequestContext, input): Promise<{ json: AsyncIterable<string> } | { scenario: string }> {
     await requireSandbox(ctx, input.group_id);
-    const state = await ctx.store.repos.recordings.find(ctx.store, input.group_id);
+    await flushJournal(p);
+    const store = ctx.store;
+    const state = await store.repos.recordings.find(store, input.group_id);
     if (!state) throw notFound('recording (POST …/recording starts one)');
-    const calls = (await ctx.store.repos.recordings.calls(ctx.store, input.group_id)).map(toCall);
     if (input.format !== 'scenario') {
-      return { group_id: input.group_id, recording: state.stopped_at === null, started_at: state.started_at, stopped_at: state.stopped_at, calls: calls.length, data: calls };
+      const summary = await summaryOf(store, state);
+      async function* pieces(): AsyncGenerator<string> {
+        yield `${stringifyJson(summary).slice(0, -1)},"data":[`;
+        let first = true;
+        for await (const page of recordedCalls(store, state!)) {
+          for (const call of page) {
+            yield (first ? '' : ',') + callText(call);
+            first = false;
+          }
+        }
+        yield ']}';
+      }
+      return { json: pieces() };
     }
-    const [processor] = await ctx.store.repos.processors.listByGroup(ctx.store, input.group_id);
-    const [account] = await ctx.store.repos.linkedAccounts.listByGroup(ctx.store, input.group_id);
-    const demo = await ctx.store.repos.recordings.demo(ctx.store, input.group_id);
+    // The scenario is made whole: a recording is bounded as its journal is (docs/journal.md).
+    const calls: CallRecord[] = [];
+    for await (const page of recordedCalls(store, state)) calls.push(...page.map(toCall));
+    const [processor] = await store.repos.processors.listByGroup(store, input.group_id);
+    const [account] = await store.repos.linkedAccounts.listByGroup(store, input.group_id);
+    const demo = await store.repos.recordings.demo(store, input.group_id);
     const scenario = recordingToScenario(calls, {
       name: `recording of sandbox ${input.group_id}`,
       group_id: input.group_id,

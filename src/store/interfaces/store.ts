@@ -21,6 +21,7 @@ import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
 import type { RecordingStore } from './recordings.js';
 import type { LeaseStore } from './leases.js';
+import type { JournalStore } from './journal.js';
 
 export interface Repositories {
   apiKeys: ApiKeyStore;
@@ -38,6 +39,7 @@ export interface Repositories {
   groups: GroupStore;
   idempotency: IdempotencyStore;
   invoicePastDue: InvoicePastDueStore;
+  journal: JournalStore;
   invoices: InvoiceStore;
   invoiceLines: InvoiceLineStore;
   linkedAccounts: LinkedAccountStore;

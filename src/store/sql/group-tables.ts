@@ -120,8 +120,9 @@ export const GROUP_TABLES: GroupTable[] = [
   { table: 'webhook_fault_rules', owner: { column: 'group_id' }, id: 'id', forkSkip: "rules of the source's endpoints, which a fork does not copy" },
   { table: 'sandbox_demos', owner: { column: 'group_id' }, forkSkip: "the demo's ids as the source's creation answered them, not the copy's" },
   { table: 'sandbox_recordings', owner: { column: 'group_id' }, forkSkip: 'a recording is of the source sandbox\'s own traffic' },
-  { table: 'sandbox_recording_calls', owner: { column: 'group_id' }, id: 'id', forkSkip: 'a recording is of the source sandbox\'s own traffic' },
   { table: 'sandbox_leases', owner: { column: 'group_id' }, forkSkip: 'a fork gets a lease of its own, begun at the fork' },
+  { table: 'request_journal', owner: { column: 'group_id' }, forkSkip: "the journal is the source sandbox's own traffic: a fork starts its own" },
+  { table: 'request_journal_groups', owner: { column: 'group_id' }, forkSkip: "the counts of the source's journal" },
 ];
 
 /** Tables whose rows belong to no group, and why. */

@@ -255,8 +255,8 @@ function serve(args: string[], urlPattern: RegExp, env: Record<string, string> =
 }
 
 /** The real `payctl serve` on a free port (defaults: access log beside the database, clock timer on). */
-export function startPayctl(db: string, extra: string[] = [], opts: { bin?: string; stats?: boolean } = {}): Promise<Served> {
-  return serve([opts.bin ?? payctlBin, 'serve', '--db', db, '--port', '0', ...extra], /payctl serving (http:\/\/[^\s/]+)/, {}, {
+export function startPayctl(db: string, extra: string[] = [], opts: { bin?: string; stats?: boolean; env?: Record<string, string> } = {}): Promise<Served> {
+  return serve([opts.bin ?? payctlBin, 'serve', '--db', db, '--port', '0', ...extra], /payctl serving (http:\/\/[^\s/]+)/, opts.env ?? {}, {
     stats: opts.stats ?? !opts.bin,
   });
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '../../../src/store/interfaces/db.js';
 import { cellText, tableNames, tableRows } from '../../helpers/store.js';
+import { TRAFFIC_TABLES } from '../../helpers/sandboxes.js';
 
 export type DbState = Map<string, string>;
 
@@ -18,7 +19,7 @@ const SERVER_STATE = new Set(['rate_limit_hits', 'admin_tokens']);
 export async function dbState(store: Store): Promise<DbState> {
   const state: DbState = new Map();
   for (const name of await tableNames(store)) {
-    if (SERVER_STATE.has(name)) continue;
+    if (SERVER_STATE.has(name) || TRAFFIC_TABLES.has(name)) continue;
     const rows = await tableRows(store, name);
     const lines = rows.map((r) => JSON.stringify(Object.entries(r).map(([k, v]) => [k, v === null ? null : cellText(v)]))).sort();
     state.set(name, createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16) + `:${rows.length}`);

@@ -18,6 +18,7 @@
 // test/store/schema.test.ts holds the schema a fresh migrate makes to its golden.
 import type { Migration } from '../../sqlite/migrations/index.js';
 import { POSTGRES_DDL, type Ddl } from '../../sql/ddl.js';
+import requestJournal from './035-request-journal.js';
 import * as m001 from '../../sqlite/migrations/001-foundation.js';
 import * as m002 from '../../sqlite/migrations/002-transactions.js';
 import * as m003 from '../../sqlite/migrations/003-recurring.js';
@@ -551,6 +552,7 @@ END $$`,
     ],
   },
   shared(m034),
+  requestJournal,
   {
     version: 36,
     name: 'webhook-inbox',

@@ -10,6 +10,7 @@ import type { FilePage, FileRow, FileTable, FreshValue, ImportProgress, SandboxF
 import { GROUP_TABLES, ownerCondition } from '../group-tables.js';
 import { tableColumns } from '../schema.js';
 import { countGroupIntoRollup } from '../rollup.js';
+import { SECRET_FIELDS } from '../../../domain/sensitive.js';
 
 /** Group tables a sandbox file never holds, and why. */
 export const NOT_IN_FILE: Record<string, string> = {
@@ -23,7 +24,8 @@ export const NOT_IN_FILE: Record<string, string> = {
   webhook_attempts: 'attempts are of the deliveries, which a file does not hold',
   webhook_inbox: "collected messages are the source's deliveries, signed with its secret: the import's collector collects the events made after it",
   sandbox_recordings: "a recording is of the source sandbox's own traffic (GET …/recording?format=scenario makes a file of it)",
-  sandbox_recording_calls: "a recording is of the source sandbox's own traffic",
+  request_journal: "the journal is the source sandbox's own traffic (a recording is a view of it)",
+  request_journal_groups: "the counts of the source's journal",
   sandbox_demos: "the demo's ids as the source's creation answered them: an import renews every id",
   sandbox_leases: "a time to live is the server's, not the data's: an import takes its own (the import request's ttl)",
 };
@@ -54,8 +56,10 @@ export const sandboxFilesRepo: SandboxFileStore = {
     const out: FileTable[] = [];
     for (const t of GROUP_TABLES) {
       if (t.table in NOT_IN_FILE) continue;
-      const omit = OMIT[t.table] ?? [];
-      const columns = (await tableColumns(ex, t.table)).filter((c) => !omit.includes(c));
+      const all = await tableColumns(ex, t.table);
+      // A column named like a sensitive field (the one list, domain/sensitive.ts) is never in a file either.
+      const omit = [...new Set([...(OMIT[t.table] ?? []), ...all.filter((c) => SECRET_FIELDS.has(c))])];
+      const columns = all.filter((c) => !omit.includes(c));
       const inIdMap = t.inIdMap === true || t.table === 'webhook_endpoints';
       const owner = { column: t.owner.column, parent: 'parent' in t.owner };
       out.push({ table: t.table, ...(t.id ? { id: t.id } : {}), omit, fresh: FRESH[t.table] ?? {}, inIdMap, owner, refs: [...(t.refs ?? []), ...(MORE_REFS[t.table] ?? [])], columns });

@@ -35,6 +35,7 @@ import rollupDimsUpsert from './031-rollup-dims-upsert.js';
 import eventsWatermark from './032-events-watermark.js';
 import sandboxRecordings from './033-sandbox-recordings.js';
 import clockModes from './034-clock-modes.js';
+import requestJournal from './035-request-journal.js';
 import webhookInbox from './036-webhook-inbox.js';
 import sandboxLeases from './037-sandbox-leases.js';
 
@@ -83,6 +84,7 @@ export const migrations: Migration[] = [
   eventsWatermark,
   sandboxRecordings,
   clockModes,
+  requestJournal,
   webhookInbox,
   sandboxLeases,
 ].sort((a, b) => a.version - b.version);

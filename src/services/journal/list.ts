@@ -1,0 +1,65 @@
+// Reading the request journal (docs/journal.md): `GET /api/v1/sandboxes/{group_id}/requests`
+// and, later, the dashboard's request views. `listRequests` is a plain function of the
+// filters to a page — oldest first, newest last, a cursor to the next — so a long-poll
+// can run it again until something matches.
+import { z } from 'zod';
+import type { Platform } from '../platform.js';
+import type { RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
+import { notFound, validationError } from '../../errors.js';
+import { parseJson } from '../../lib/exact-json.js';
+import { requestsQuerySchema, statusRange, type JournalItem, type JournalPage } from '../../domain/journal.js';
+import type { JournalQuery, StoredJournalEntry } from '../../store/interfaces/journal.js';
+import type { Executor } from '../../store/interfaces/db.js';
+import { flushJournal } from './writer.js';
+
+const json = (text: string | null): unknown => (text === null ? null : parseJson(text));
+
+export const toJournalItem = (e: StoredJournalEntry): JournalItem => ({
+  id: e.request_id,
+  seq: e.seq,
+  at: e.at,
+  method: e.method,
+  path: e.path,
+  route: e.route,
+  status: e.status,
+  duration_ms: e.duration_ms,
+  idempotency_key: e.idempotency_key,
+  fault: e.fault,
+  body: json(e.body),
+  answer: json(e.answer),
+  note: e.note,
+});
+
+/** 404 unless `groupId` is a group (any group: a sandbox, the demo group, a merchant's). */
+export async function requireGroup(ex: Executor, groupId: string): Promise<void> {
+  if ((await ex.repos.groupClocks.get(ex, groupId)) === undefined) throw notFound('group');
+}
+
+export const listRequestsInput = requestsQuerySchema.extend({ group_id: z.string() });
+
+export const listRequests = useCase({
+  input: listRequestsInput,
+  async run(p: Platform, ctx: RequestContext, input): Promise<JournalPage> {
+    const store = ctx.store;
+    await flushJournal(p);
+    await requireGroup(store, input.group_id);
+    const q: JournalQuery = { group_id: input.group_id, limit: input.limit + 1 };
+    if (input.method) q.method = input.method;
+    if (input.path !== undefined) {
+      if (input.path.endsWith('*')) q.path_prefix = input.path.slice(0, -1);
+      else q.path = input.path;
+    }
+    if (input.status) [q.status_min, q.status_max] = statusRange(input.status);
+    if (input.since) q.since = input.since;
+    if (input.starting_after) {
+      const seq = await store.repos.journal.seqOf(store, input.group_id, input.starting_after);
+      if (seq === undefined) {
+        throw validationError([{ path: 'starting_after', message: "is no call in this group's journal (unknown, or dropped: the journal keeps the last calls only)" }]);
+      }
+      q.after_seq = seq;
+    }
+    const [rows, state] = await Promise.all([store.repos.journal.list(store, q), store.repos.journal.state(store, input.group_id)]);
+    return { data: { items: rows.slice(0, input.limit).map(toJournalItem), has_more: rows.length > input.limit, dropped: state?.dropped ?? 0 } };
+  },
+});

@@ -1,0 +1,123 @@
+// The request journal's cost (docs/journal.md "Cost", docs/benchmarks/journal.md):
+// - journal-sale: server CPU per sale with the journal on and off (PAYCTL_JOURNAL=off),
+//   runs alternated on/off so a slow spell of the shared machine hits both sides; the
+//   goal is at most 10 % more CPU per sale with it on;
+// - journal-recording-read: a recording at its cap (the journal's 8 MiB of a sandbox,
+//   bodies of ~200 KiB), read whole as JSON and as a scenario file: the server's RSS
+//   growth and the time per read.
+import path from 'node:path';
+import { load, jsonHeaders } from '../lib/load.js';
+import { payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
+import { benchSaleJson } from '../lib/sale.js';
+import { pairedRatios, round, summarize } from '../lib/stats.js';
+import type { BenchConfig, Outcome } from '../lib/outcome.js';
+
+interface Demo {
+  group_id: string;
+  processor_id: string;
+  keys: Record<string, string>;
+}
+
+const MiB = 2 ** 20;
+const ADMIN = 'padm_bench_journal_admin_token';
+
+async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<{ cpuMsPerSale: number; salesPerS: number }> {
+  const url = `${server.url}/api/v1/groups/${demo.group_id}/transaction`;
+  const spec = { url, method: 'POST' as const, headers: jsonHeaders(demo.keys.manage_transactions!), body: benchSaleJson(demo.processor_id), connections: 10 };
+  await load({ ...spec, duration: 2 }); // warm-up: JIT, caches, a full journal (its trims run from here on)
+  const before = server.cpuMs();
+  const run = await load({ ...spec, duration: durationS });
+  return { cpuMsPerSale: (server.cpuMs() - before) / run.ok, salesPerS: run.requests_per_s };
+}
+
+export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome> {
+  const dir = await tempDir('journal');
+  const dbs = { on: path.join(dir, 'on.db'), off: path.join(dir, 'off.db') };
+  const demos = { on: await payctlJson<Demo>(['init', '--demo'], dbs.on), off: await payctlJson<Demo>(['init', '--demo'], dbs.off) };
+  const runs = cfg.quick ? 2 : Math.max(cfg.runs, 4);
+  const durationS = cfg.quick ? 3 : cfg.durationS;
+  const cpu = { on: [] as number[], off: [] as number[] };
+  const rate = { on: [] as number[], off: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    // on, off, off, on, on, off …: neither side always goes first.
+    const order: Array<'on' | 'off'> = i % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+    for (const side of order) {
+      const server = await startPayctl(dbs[side], ['--access-log', 'off'], { env: { PAYCTL_JOURNAL: side } });
+      try {
+        const r = await cpuPerSale(server, demos[side], durationS);
+        cpu[side].push(r.cpuMsPerSale);
+        rate[side].push(r.salesPerS);
+        log(`  run ${i + 1} journal ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale, ${round(r.salesPerS, 0)} sales/s`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const ratio = summarize(pairedRatios(cpu.on, cpu.off));
+  log(`  CPU per sale, on ÷ off (paired): median ${round(ratio.median, 3)} (min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)})`);
+  return {
+    id: 'journal-sale',
+    title: 'A sale with the request journal on and off: server CPU per sale',
+    status: 'ok',
+    rows: [
+      { scenario: 'sale, journal on vs off', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 },
+      { scenario: 'sale, journal on vs off', measure: 'sales/s', unit: '/s', payctl: summarize(rate.on), floor: summarize(rate.off), ratio: summarize(pairedRatios(rate.on, rate.off)), ratioKind: 'throughput' },
+    ],
+    raw: { cpu, rate },
+  };
+}
+
+async function call(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, init);
+  return { status: res.status, text: await res.text() };
+}
+
+export async function recordingReadScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome> {
+  const dir = await tempDir('journal-recording');
+  const db = path.join(dir, 'payctl.db');
+  await payctlJson(['init'], db);
+  const server = await startPayctl(db, ['--access-log', 'off', '--admin-token', ADMIN]);
+  try {
+    const admin = jsonHeaders(ADMIN);
+    const sb = JSON.parse((await call(`${server.url}/api/v1/sandboxes`, { method: 'POST', headers: admin, body: '{}' })).text) as Demo;
+    const rec = `${server.url}/api/v1/sandboxes/${sb.group_id}/recording`;
+    await call(rec, { method: 'POST', headers: admin });
+    // Bodies of ~200 KiB (refused with a 400 naming the field, recorded whole): the journal's byte cap is reached after ~40.
+    const fat = JSON.stringify({ note: Array.from({ length: 40 }, (_, i) => `${i}:${'x'.repeat(5000)}`) });
+    for (let i = 0; i < 60; i++) {
+      const r = await call(`${server.url}/api/v1/groups/${sb.group_id}/transaction`, { method: 'POST', headers: jsonHeaders(sb.keys.manage_transactions!), body: fat });
+      if (r.status !== 400) throw new Error(`expected a 400, got ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    const reads = cfg.quick ? 3 : 10;
+    const out: Record<string, { ms: number[]; bytes: number; growthMiB: number }> = {};
+    for (const format of ['json', 'scenario']) {
+      const ms: number[] = [];
+      let bytes = 0;
+      const base = server.rss();
+      let peak = base;
+      const sampler = setInterval(() => (peak = Math.max(peak, server.rss())), 10);
+      try {
+        for (let i = 0; i < reads; i++) {
+          const started = performance.now();
+          const r = await call(`${rec}?format=${format}`, { headers: admin });
+          ms.push(performance.now() - started);
+          if (r.status !== 200) throw new Error(`reading the recording: ${r.status} ${r.text.slice(0, 200)}`);
+          bytes = r.text.length;
+        }
+      } finally {
+        clearInterval(sampler);
+      }
+      out[format] = { ms, bytes, growthMiB: (peak - base) / MiB };
+      log(`  ${format}: ${round(bytes / MiB, 2)} MiB a read, median ${round(summarize(ms).median, 0)} ms, server RSS +${round((peak - base) / MiB, 1)} MiB at peak`);
+    }
+    return {
+      id: 'journal-recording-read',
+      title: 'Reading a recording at its cap (8 MiB of the journal)',
+      status: 'ok',
+      rows: Object.entries(out).map(([format, r]) => ({ scenario: `recording read, format ${format} (${round(r.bytes / MiB, 1)} MiB)`, measure: 'time per read', unit: 'ms', payctl: summarize(r.ms) })),
+      raw: out,
+    };
+  } finally {
+    await server.stop();
+  }
+}
