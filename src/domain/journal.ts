@@ -7,6 +7,7 @@ import { parseJson, stringifyJson } from '../lib/exact-json.js';
 import { pageLimit } from './paging.js';
 import { instantSchema } from './time.js';
 import { timestamp, uuid } from './strings.js';
+import { waitQuery } from './waiting.js';
 import { jsonDepth, MAX_DEPTH, mayHoldSensitive, opensFewer, redact, redactText } from './sensitive.js';
 
 /** Entries a group's journal keeps: the last this many calls. */
@@ -125,6 +126,7 @@ export const requestsQuerySchema = z.strictObject({
   since: instantSchema().optional().meta({ description: 'Only calls that arrived at or after this instant (real time, RFC 3339)' }),
   limit: pageLimit.meta({ description: 'At most this many calls (1–1000, default 50)' }),
   starting_after: uuid.optional().meta({ description: 'A call id: answer the calls after it (the next page)' }),
+  ...waitQuery,
 });
 export type RequestsQuery = z.infer<typeof requestsQuerySchema>;
 

@@ -17894,6 +17894,8 @@ export interface operations {
     getApiV1SandboxesGroupIdRequests: {
         parameters: {
             query?: {
+                /** @description with `wait`: how many matching items end the wait (default 1; at most `limit`) */
+                count?: number;
                 /** @description At most this many calls (1–1000, default 50) */
                 limit?: number;
                 /** @description Only calls of this method */
@@ -17906,6 +17908,8 @@ export interface operations {
                 starting_after?: string;
                 /** @description Only calls answered with this status (404) or class (4xx) */
                 status?: string;
+                /** @description Wait up to this long (real time; at most 30s) for at least `count` matching items: the answer comes as soon as they exist, else at the deadline with what there is (still 200). E.g. `5s`, `1500ms`. */
+                wait?: string;
             };
             header?: never;
             path: {

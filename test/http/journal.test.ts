@@ -209,3 +209,32 @@ test('PAYCTL_JOURNAL=off: nothing is journaled and a recording cannot start', as
     await off.close();
   }
 });
+
+test('wait: a list waiting after the last call answers once the next call is journaled; at its deadline with none, 200 and empty; a bad wait or count is a 400 naming it', async () => {
+  const sb = await newSandbox(s, { clock: noonToday() });
+  const first = await sale(sb);
+  assert.equal(first.status, 200, first.text);
+  const last = (await journal(sb.group_id, '?method=POST')).body.data.items.at(-1);
+  assert.equal(last.id, first.headers.get('request-id'));
+
+  // Waiting for the call after `last`: the sale made meanwhile ends the wait, long before its 20 s deadline.
+  const started = Date.now();
+  const waiting = journal(sb.group_id, `?starting_after=${last.id}&method=POST&wait=20s`);
+  await new Promise((r) => setTimeout(r, 200));
+  const next = await sale(sb);
+  const r = await waiting;
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.body.data.items.map((i: { id: string }) => i.id), [next.headers.get('request-id')]);
+  assert.ok(Date.now() - started < 15_000, 'answered by the call, not the deadline');
+
+  // Nothing more comes: the deadline answers 200 with what there is.
+  const idle = await journal(sb.group_id, `?starting_after=${next.headers.get('request-id')}&method=POST&wait=300ms`);
+  assert.equal(idle.status, 200, idle.text);
+  assert.deepEqual(idle.body.data.items, []);
+
+  for (const [query, field] of [['?wait=forever', 'wait'], ['?wait=31s', 'wait'], ['?wait=1s&count=0', 'count'], ['?wait=1s&limit=2&count=3', 'count']] as const) {
+    const bad = await journal(sb.group_id, query);
+    assert.equal(bad.status, 400, `${query}: ${bad.text}`);
+    assert.equal(bad.body.error.fields[0].path, field, query);
+  }
+});

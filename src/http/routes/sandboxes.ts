@@ -194,7 +194,7 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminAuth,
     query: requestsQuerySchema,
     response: journalPageSchema,
-    handler: (c) => executeRaw(listRequests, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id })),
+    handler: (c) => executeRaw(listRequests, c.platform, withSignal(c.ctx, c.signal), withParams(c.query, { group_id: c.params.group_id })),
   }),
 ];
 

@@ -11,7 +11,9 @@ import { parseJson } from '../../lib/exact-json.js';
 import { requestsQuerySchema, statusRange, type JournalItem, type JournalPage } from '../../domain/journal.js';
 import type { JournalQuery, StoredJournalEntry } from '../../store/interfaces/journal.js';
 import type { Executor } from '../../store/interfaces/db.js';
-import { flushJournal } from './writer.js';
+import { flushJournal, onJournalWritten } from './writer.js';
+import { longPoll } from '../long-poll.js';
+import { waitPlan } from '../../domain/waiting.js';
 
 const json = (text: string | null): unknown => (text === null ? null : parseJson(text));
 
@@ -42,6 +44,7 @@ export const listRequests = useCase({
   input: listRequestsInput,
   async run(p: Platform, ctx: RequestContext, input): Promise<JournalPage> {
     const store = ctx.store;
+    const { waitMs, count } = waitPlan(input);
     await flushJournal(p);
     await requireGroup(store, input.group_id);
     const q: JournalQuery = { group_id: input.group_id, limit: input.limit + 1 };
@@ -59,7 +62,21 @@ export const listRequests = useCase({
       }
       q.after_seq = seq;
     }
-    const [rows, state] = await Promise.all([store.repos.journal.list(store, q), store.repos.journal.state(store, input.group_id)]);
-    return { data: { items: rows.slice(0, input.limit).map(toJournalItem), has_more: rows.length > input.limit, dropped: state?.dropped ?? 0 } };
+    const read = async (): Promise<JournalPage> => {
+      const [rows, state] = await Promise.all([store.repos.journal.list(store, q), store.repos.journal.state(store, input.group_id)]);
+      return { data: { items: rows.slice(0, input.limit).map(toJournalItem), has_more: rows.length > input.limit, dropped: state?.dropped ?? 0 } };
+    };
+    // With `wait`: read again whenever this process writes the group's calls (its writer holds them up to 100 ms).
+    return longPoll({
+      waitMs,
+      count,
+      signal: ctx.signal,
+      read: async () => {
+        await flushJournal(p);
+        return read();
+      },
+      size: (page) => page.data.items.length,
+      wake: (notify) => onJournalWritten(p.db, input.group_id, notify),
+    });
   },
 });

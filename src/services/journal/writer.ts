@@ -7,6 +7,7 @@
 // a client that reads after its last answer finds every call it made through this
 // server; another server's calls show within FLUSH_MS (100 ms). What is held is lost if the
 // process is killed (never a call's own writes: only its journal entry).
+import { EventEmitter } from 'node:events';
 import type { Store } from '../../store/interfaces/db.js';
 import type { JournalEntry } from '../../store/interfaces/journal.js';
 import { JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES } from '../../domain/journal.js';
@@ -55,9 +56,12 @@ export class JournalWriter {
       this.heldBytes = 0;
       const bounds = { entries: JOURNAL_MAX_ENTRIES, bytes: JOURNAL_MAX_BYTES };
       this.written = this.written.then(() =>
-        this.db.write((tx) => tx.repos.journal.append(tx, batch, bounds)).catch((err: unknown) => {
-          process.stderr.write(`request journal: ${batch.length} call(s) not journaled: ${err instanceof Error ? err.message : String(err)}\n`);
-        }),
+        this.db.write((tx) => tx.repos.journal.append(tx, batch, bounds)).then(
+          () => journaled(this.db, batch),
+          (err: unknown) => {
+            process.stderr.write(`request journal: ${batch.length} call(s) not journaled: ${err instanceof Error ? err.message : String(err)}\n`);
+          },
+        ),
       );
     }
     return this.written;
@@ -77,4 +81,24 @@ export function journalWriter(p: Platform): JournalWriter | undefined {
 /** Write what this process holds of the journal (before a read of it, or a close). */
 export async function flushJournal(p: Platform): Promise<void> {
   await writers.get(p.db)?.flush();
+}
+
+/** Per store, an emitter named by group: a list waiting on a group's journal (`wait`) reads again once its calls are written. */
+const buses = new WeakMap<Store, EventEmitter>();
+const busOf = (db: Store): EventEmitter => {
+  let bus = buses.get(db);
+  if (!bus) buses.set(db, (bus = new EventEmitter().setMaxListeners(0)));
+  return bus;
+};
+
+function journaled(db: Store, batch: readonly JournalEntry[]): void {
+  const bus = buses.get(db);
+  if (bus) for (const g of new Set(batch.map((e) => e.group_id))) bus.emit(g);
+}
+
+/** Call `fn` whenever this process writes calls of `groupId` to the journal; returns the unsubscribe (another server's: the wait's fallback poll). */
+export function onJournalWritten(db: Store, groupId: string, fn: () => void): () => void {
+  const bus = busOf(db);
+  bus.on(groupId, fn);
+  return () => void bus.off(groupId, fn);
 }
