@@ -24,6 +24,7 @@
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.
 export const POSTGRES_SUITE = [
+  'browser/dashboard.test.js',
   'browser/invoice-page.test.js',
   'browser/pay-page.test.js',
   'cli/api-objects.test.js',
@@ -60,6 +61,7 @@ export const POSTGRES_SUITE = [
   'dev/logs-tail.test.js',
   'http/catalog.test.js',
   'http/clock-catch-up.test.js',
+  'http/dashboard-guard.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/event-stream.test.js',
