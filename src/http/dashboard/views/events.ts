@@ -19,6 +19,7 @@ import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { objectHref } from './object-links.js';
 import { backTo } from './clock.js';
+import { FINDERS } from './find.js';
 
 /** Attempts read per endpoint for the success rate and the events' deliveries. */
 const RECENT_ATTEMPTS = 200;
@@ -61,7 +62,7 @@ async function rowsHtml(c: ViewContext, s: GroupScope): Promise<{ rows: Html; ev
     const family = e.type.slice(0, e.type.indexOf('.'));
     return html`<tr data-event-type="${e.type}"><td><time datetime="${e.created_at}">${when(e.created_at)}</time></td>
 <td><a href="${objectHref(s.head.id, 'event', e.id)}">${e.type}</a></td>
-<td>${of ? html`<a href="${objectHref(s.head.id, family, of)}"><code class="id">${of}</code></a>` : ''}</td>
+<td>${of && FINDERS[family] ? html`<a href="${objectHref(s.head.id, family, of)}"><code class="id">${of}</code></a>` : html`<code class="id">${of ?? ''}</code>`}</td>
 <td>${attemptList(byEvent.get(e.id) ?? [], urls)}</td>
 <td><form method="post" action="${base}/events/${enc(e.id)}/resend" class="inline">${csrfField(c.session)}<button type="submit" class="secondary" aria-label="Resend ${e.type} ${e.id}">Resend</button></form></td></tr>`;
   });
