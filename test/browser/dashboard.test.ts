@@ -182,3 +182,39 @@ test("the report's numbers are payctl report --summary --json's for the same fil
   }
   await context.close();
 });
+
+test('a sandbox is created with the demo data, forked, exported and dropped after a confirmation', async () => {
+  const { context, page } = await signedIn(browser, s);
+  await page.getByLabel('Name').fill('Made in the page');
+  await page.getByRole('button', { name: 'Create sandbox' }).click();
+  await page.getByRole('status').filter({ hasText: 'Created sandbox Made in the page' }).waitFor();
+  await page.getByRole('button', { name: 'Fork Made in the page' }).click();
+  await page.getByRole('status').filter({ hasText: 'Forked into Made in the page (fork)' }).waitFor();
+  const row = page.getByRole('row', { name: /^Made in the page \(fork\)/ });
+  assert.ok(Number(await row.getByRole('cell').nth(3).textContent()) > 0, 'the fork has the demo transactions');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export Made in the page (fork)' }).click()]);
+  assert.match(download.suggestedFilename(), /^sandbox-.+\.jsonl$/);
+  await page.getByRole('link', { name: 'Drop Made in the page (fork)' }).click();
+  await page.getByRole('heading', { name: 'Drop Made in the page (fork)?' }).waitFor();
+  await page.getByRole('button', { name: 'Drop this sandbox' }).click();
+  await page.getByRole('status').filter({ hasText: 'Dropped sandbox' }).waitFor();
+  assert.equal(await page.getByRole('row', { name: /^Made in the page \(fork\)/ }).count(), 0);
+  await context.close();
+});
+
+test('recording: start in the page, a call is recorded, stop, download the scenario file', async () => {
+  const b = await makeSandbox(s, 'Recorded sandbox');
+  const { context, page } = await signedIn(browser, s);
+  await page.goto(`${s.url}/dashboard/groups/${b.group_id}/recording`);
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await sale(b);
+  await page.reload();
+  await page.getByText('1 calls recorded').waitFor();
+  await page.getByRole('button', { name: 'Stop recording' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the scenario file' }).click()]);
+  assert.match(download.suggestedFilename(), /\.yaml$/);
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile((await download.path())!, 'utf8');
+  assert.match(text, /\/transaction/);
+  await context.close();
+});

@@ -1,11 +1,13 @@
 // The dashboard's tests share this: a server with a known admin token, a sandbox with the
-// demo data made through the API (its keys for the calls a test makes), a signed-in browser
+// demo data made through the API (its keys for the calls a test makes; its clock from noon
+// today, so no run crosses a settlement cutoff by accident), a signed-in browser
 // page, and axe-core run in the page (a context that bypasses the page's CSP only so the
 // checker's script can be injected; the pages themselves are tested with their CSP).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './server.js';
+import { noonToday } from './sandboxes.js';
 
 export const ADMIN_TOKEN = 'padm_dashboardTestToken000000000000000000';
 
@@ -21,7 +23,7 @@ export async function dashboardServer(): Promise<TestServer> {
 }
 
 export async function makeSandbox(s: TestServer, name: string): Promise<DashboardSandbox> {
-  const r = await s.call('POST', '/api/v1/sandboxes', { headers: { authorization: ADMIN_TOKEN }, body: { name, demo: true } });
+  const r = await s.call('POST', '/api/v1/sandboxes', { headers: { authorization: ADMIN_TOKEN }, body: { name, demo: true, clock: noonToday() } });
   if (r.status !== 201) throw new Error(`sandbox: ${r.status} ${r.text}`);
   return r.body as DashboardSandbox;
 }

@@ -5,6 +5,7 @@
 // dashboard's headers (a Content-Security-Policy that allows only this server's scripts).
 import type http from 'node:http';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { AppError } from '../../errors.js';
 import type { Platform } from '../../services/platform.js';
 import type { ServerRuntime } from '../runtime.js';
@@ -15,7 +16,8 @@ import { html } from './html.js';
 import { Download, Page, Redirect, Stream, type Answer } from './respond.js';
 import { errorPage, loginPage } from './layout.js';
 import { readForm } from './form.js';
-import { ROUTES, type ViewContext } from './routes.js';
+import { ROUTES } from './routes.js';
+import type { ViewContext } from './context.js';
 import { serveAsset } from './assets.js';
 
 export interface DashboardDeps {
@@ -95,7 +97,11 @@ async function handle(deps: DashboardDeps, sessions: Sessions, req: http.Incomin
     if (!m) continue;
     await readFresh(p);
     const c: ViewContext = { p, req, url, form, session, params: decodeGroups(m.groups), runtime: deps.runtime };
-    return send(res, await r.view(c), deps.runtime.closing);
+    const started = performance.now();
+    const answer = await r.view(c);
+    // The page's own time (the bench reads it): the view's reads and rendering, not the network.
+    if (!res.headersSent) res.setHeader('Server-Timing', `view;dur=${(performance.now() - started).toFixed(2)}`);
+    return send(res, answer, deps.runtime.closing);
   }
   send(res, new Page(errorPage(new AppError(404, 'not_found', `no dashboard page at ${url.pathname}`)), 404));
 }
@@ -136,8 +142,14 @@ async function send(res: http.ServerResponse, answer: Answer, closing?: AbortSig
     }
   } else if (answer instanceof Stream) {
     const ac = new AbortController();
-    res.req.once('close', () => ac.abort());
-    closing?.addEventListener('abort', () => ac.abort(), { once: true });
-    await answer.run(res.req, res, ac.signal);
+    const end = () => ac.abort();
+    res.req.once('close', end);
+    closing?.addEventListener('abort', end, { once: true });
+    try {
+      await answer.run(res.req, res, ac.signal);
+    } finally {
+      // The server's closing signal outlives every stream: a listener left on it would pile up.
+      closing?.removeEventListener('abort', end);
+    }
   }
 }

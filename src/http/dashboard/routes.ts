@@ -1,11 +1,8 @@
 // The dashboard's pages and actions: a method, a path pattern (named groups are the path's
 // ids) and the view that answers. GETs read; every POST changes something and answers a
 // redirect back to the page it came from (index.ts has checked its CSRF token and Origin).
-import type http from 'node:http';
-import type { Platform } from '../../services/platform.js';
-import type { ServerRuntime } from '../runtime.js';
-import type { Session } from './guard.js';
 import type { Answer } from './respond.js';
+import type { ViewContext } from './context.js';
 import { createSandboxAction, dropAction, dropConfirmPage, exportDownload, forkAction, groupsPage } from './views/groups.js';
 import { objectListPage } from './views/objects.js';
 import { objectPage } from './views/object-page.js';
@@ -17,16 +14,7 @@ import { reportsPage } from './views/reports.js';
 import { recordingAction, recordingPage, scenarioDownload } from './views/recording.js';
 import { Redirect } from './respond.js';
 
-export interface ViewContext {
-  p: Platform;
-  req: http.IncomingMessage;
-  url: URL;
-  /** A POST's fields (empty on a GET). */
-  form: URLSearchParams;
-  session: Session;
-  params: Record<string, string>;
-  runtime: ServerRuntime;
-}
+export type { ViewContext } from './context.js';
 
 interface DashboardRoute {
   method: 'GET' | 'POST';

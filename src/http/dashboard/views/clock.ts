@@ -8,7 +8,7 @@ import { enc, html, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Page, Redirect, type Answer } from '../respond.js';
 import type { Session } from '../guard.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 
 const PRESETS: Array<[string, string]> = [
@@ -41,10 +41,9 @@ function workList(work: Record<string, number> | undefined): Html {
 function catchUp(state: GroupClockState, url: string): Html {
   const c = state.catch_up;
   if (!c || c.status === 'caught_up') return html`<p class="muted">Caught up: nothing is due.</p>`;
-  const left = c.charges_due + c.transactions_to_settle;
   return html`<div class="catch-up" hx-get="${url}" hx-trigger="load delay:1s" hx-target="closest .clock-panel" hx-swap="outerHTML">
 <p role="status">Catching up (${c.status}${c.job ? html`: ${c.job}` : ''}) — ${c.charges_due} charges and ${c.transactions_to_settle} settlements still due.</p>
-<progress aria-label="Catch-up progress" max="${Math.max(left, 1)}" value="0"></progress></div>`;
+<progress aria-label="Catch-up progress"></progress></div>`;
 }
 
 export function renderClockPanel(s: GroupScope, state: GroupClockState, session: Session): Html {

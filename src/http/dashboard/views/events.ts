@@ -14,7 +14,7 @@ import type { WebhookAttempt, WebhookEndpoint } from '../../../domain/webhooks.j
 import { enc, html, queryString, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Page, Redirect, Stream, type Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { objectHref } from './object-links.js';

@@ -8,7 +8,7 @@ import { API_FAULT_ACTIONS, FAULT_OPERATIONS } from '../../../domain/faults.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, tableWrap } from '../layout.js';
 import { Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 

@@ -2,7 +2,7 @@
 import type { Html } from '../html.js';
 import { layout } from '../layout.js';
 import { Page } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import type { GroupScope } from '../scope.js';
 import { clockPanel } from './clock.js';
 

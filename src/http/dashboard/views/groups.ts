@@ -16,7 +16,7 @@ import type { Group } from '../../../domain/groups.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, layout, tableWrap, when } from '../layout.js';
 import { Download, Page, Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
 
 const createWithDemo = createSandbox(seedDemoInGroup);

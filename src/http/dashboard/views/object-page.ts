@@ -9,7 +9,7 @@ import type { Event } from '../../../domain/events.js';
 import { enc, html, jsonBlock, type Html } from '../html.js';
 import { csrfField, tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { requestsTouching } from '../requests-seam.js';
 import { groupPage } from './group-page.js';

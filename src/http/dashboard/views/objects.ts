@@ -13,7 +13,7 @@ import { PAGE_LIMIT_DEFAULT } from '../../../domain/paging.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { objectHref } from './object-links.js';

@@ -5,7 +5,7 @@ import { execute, executeRaw } from '../../../services/use-case.js';
 import { enc, html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Download, Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, orMissing } from '../scope.js';
 import { groupPage } from './group-page.js';
 

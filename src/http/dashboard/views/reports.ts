@@ -7,7 +7,7 @@ import { formatMoney } from '../../../domain/money.js';
 import type { SummaryBucket } from '../../../domain/reporting-summary.js';
 import { html, raw, type Html } from '../html.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 

@@ -6,7 +6,7 @@ import { execute } from '../../../services/use-case.js';
 import { html } from '../html.js';
 import { layout } from '../layout.js';
 import { Page, Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../routes.js';
+import type { ViewContext } from '../context.js';
 import { groupScope, orMissing } from '../scope.js';
 import { findAnyKind } from './find.js';
 import { objectHref } from './object-links.js';
