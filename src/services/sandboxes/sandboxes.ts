@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import type { Progress } from '../clock/chunks.js';
-import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
+import { catchUpRunning, catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import type { Permission } from '../../domain/permissions.js';
@@ -258,6 +258,21 @@ export interface GroupClockState {
 export const showGroupClock = useCase({
   input: groupId,
   run: (p: Platform, ctx: RequestContext, input) => groupClock(p, input.group_id),
+});
+
+/**
+ * A group's time now and whether this server is catching it up, without counting the work
+ * that is due (the dashboard's clock panel, read on every page: the count is the clock
+ * route's, and the panel's while a catch-up runs).
+ */
+export const peekGroupClock = useCase({
+  input: groupId,
+  async run(p: Platform, ctx: RequestContext, input): Promise<GroupClockState & { catching_up: boolean }> {
+    const g = await forGroup(p, input.group_id);
+    if (g.groupId !== input.group_id) throw notFound('group');
+    await g.clock.refresh();
+    return { group_id: input.group_id, now: g.clock.nowIso(), offset_ms: g.clock.offsetMs() - platformClock(g).offsetMs(), catching_up: catchUpRunning(p.db, input.group_id) };
+  },
 });
 
 async function groupClock(p: Platform, groupId: string, finished = false): Promise<GroupClockState> {

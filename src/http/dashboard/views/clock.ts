@@ -2,7 +2,7 @@
 // one), "Advance by" with presets, "Set", what the last move ran (the API's `work`) and,
 // while a long catch-up runs, its progress, refreshed by htmx until it has caught up.
 import { AppError } from '../../../errors.js';
-import { moveGroupClock, showGroupClock, type GroupClockState } from '../../../services/sandboxes/sandboxes.js';
+import { moveGroupClock, peekGroupClock, showGroupClock, type GroupClockState } from '../../../services/sandboxes/sandboxes.js';
 import { executeRaw, execute } from '../../../services/use-case.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
@@ -38,15 +38,17 @@ function workList(work: Record<string, number> | undefined): Html {
   }</div>`;
 }
 
-function catchUp(state: GroupClockState, url: string): Html {
+function catchUp(state: GroupClockState & { catching_up?: boolean }, url: string): Html {
   const c = state.catch_up;
-  if (!c || c.status === 'caught_up') return html`<p class="muted">Caught up: nothing is due.</p>`;
+  // A page's own render reads no counts (peekGroupClock): the refresh below reads them while a catch-up runs.
+  if (!c && state.catching_up) return html`<div class="catch-up" hx-get="${url}" hx-trigger="load" hx-target="closest .clock-panel" hx-swap="outerHTML"><p role="status">Catching up…</p></div>`;
+  if (!c || c.status === 'caught_up') return html`<p class="muted">Nothing is being caught up.</p>`;
   return html`<div class="catch-up" hx-get="${url}" hx-trigger="load delay:1s" hx-target="closest .clock-panel" hx-swap="outerHTML">
 <p role="status">Catching up (${c.status}${c.job ? html`: ${c.job}` : ''}) — ${c.charges_due} charges and ${c.transactions_to_settle} settlements still due.</p>
 <progress aria-label="Catch-up progress"></progress></div>`;
 }
 
-export function renderClockPanel(s: GroupScope, state: GroupClockState, session: Session): Html {
+export function renderClockPanel(s: GroupScope, state: GroupClockState & { catching_up?: boolean }, session: Session): Html {
   const base = `/dashboard/groups/${enc(s.head.id)}/clock`;
   const mode = (state as GroupClockState & { mode?: string }).mode;
   const flash = session.flash.get(flashKey(s.head.id)) as { work?: Record<string, number>; error?: string } | undefined;
@@ -75,14 +77,15 @@ ${catchUp(state, base)}
 </section>`;
 }
 
+/** The panel of a page: the clock without counting due work (the fragment below counts it). */
 export async function clockPanel(s: GroupScope, session: Session): Promise<Html> {
-  return renderClockPanel(s, await execute(showGroupClock, s.g, s.ctx, { group_id: s.head.id }), session);
+  return renderClockPanel(s, await execute(peekGroupClock, s.g, s.ctx, { group_id: s.head.id }), session);
 }
 
 /** GET …/clock: the panel alone (htmx refreshes it while a catch-up runs). */
 export async function clockPanelFragment(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, c.params.group_id!);
-  return new Page(await clockPanel(s, c.session));
+  return new Page(renderClockPanel(s, await execute(showGroupClock, s.g, s.ctx, { group_id: s.head.id }), c.session));
 }
 
 /** The page the form was on (a dashboard path), else the group's first page. */

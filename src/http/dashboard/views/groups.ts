@@ -4,7 +4,7 @@
 // itself acts as the operator, and `payctl key create` makes keys for a test suite.
 import { contextFor } from '../../../services/context.js';
 import { listGroups } from '../../../services/groups/groups.js';
-import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, showGroupClock } from '../../../services/sandboxes/sandboxes.js';
+import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, peekGroupClock } from '../../../services/sandboxes/sandboxes.js';
 import { exportSandbox } from '../../../services/sandboxes/export.js';
 import { report } from '../../../services/reporting/reporting.js';
 import { listCustomers } from '../../../services/customers/customers.js';
@@ -43,7 +43,7 @@ async function countsOf(s: GroupScope): Promise<Counts> {
 
 async function groupRow(c: ViewContext, group: Group, sandboxes: Map<string, string>): Promise<Html> {
   const s = await groupScope(c.p, group.id);
-  const clock = await execute(showGroupClock, s.g, s.ctx, { group_id: group.id });
+  const clock = await execute(peekGroupClock, s.g, s.ctx, { group_id: group.id });
   const status = sandboxes.get(group.id);
   const counts = status === 'active' || status === undefined ? await countsOf(s) : undefined;
   const base = `/dashboard/groups/${enc(group.id)}`;
