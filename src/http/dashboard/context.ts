@@ -15,3 +15,10 @@ export interface ViewContext {
   params: Record<string, string>;
   runtime: ServerRuntime;
 }
+
+/** An id the page's path pattern captured (routes.ts); a pattern without it is a bug, not a client's error. */
+export function pathId(c: ViewContext, name: string): string {
+  const v = c.params[name];
+  if (v === undefined) throw new Error(`dashboard page without the path id ${name}`);
+  return v;
+}

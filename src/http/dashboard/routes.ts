@@ -2,7 +2,7 @@
 // ids) and the view that answers. GETs read; every POST changes something and answers a
 // redirect back to the page it came from (index.ts has checked its CSRF token and Origin).
 import type { Answer } from './respond.js';
-import type { ViewContext } from './context.js';
+import { pathId, type ViewContext } from './context.js';
 import { createSandboxAction, dropAction, dropConfirmPage, exportDownload, forkAction, groupsPage } from './views/groups.js';
 import { objectListPage } from './views/objects.js';
 import { objectPage } from './views/object-page.js';
@@ -29,7 +29,7 @@ export const ROUTES: DashboardRoute[] = [
   at('GET', '/dashboard', groupsPage),
   at('POST', '/dashboard/sandboxes', createSandboxAction),
   at('GET', '/dashboard/search', searchPage),
-  at('GET', G, async (c) => new Redirect(`/dashboard/groups/${encodeURIComponent(c.params.group_id!)}/transactions`)),
+  at('GET', G, async (c) => new Redirect(`/dashboard/groups/${encodeURIComponent(pathId(c, 'group_id'))}/transactions`)),
   at('POST', `${G}/fork`, forkAction),
   at('GET', `${G}/export`, exportDownload),
   at('GET', `${G}/drop`, dropConfirmPage),

@@ -8,7 +8,7 @@ import { enc, html, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Page, Redirect, type Answer } from '../respond.js';
 import type { Session } from '../guard.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 
 const PRESETS: Array<[string, string]> = [
@@ -84,7 +84,7 @@ export async function clockPanel(s: GroupScope, session: Session): Promise<Html>
 
 /** GET …/clock: the panel alone (htmx refreshes it while a catch-up runs). */
 export async function clockPanelFragment(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   return new Page(renderClockPanel(s, await execute(showGroupClock, s.g, s.ctx, { group_id: s.head.id }), c.session));
 }
 
@@ -104,7 +104,7 @@ export function backTo(c: ViewContext, fallback: string): string {
 
 /** POST …/clock: advance (a preset or the typed duration) or set, then back to the page. */
 export async function clockAction(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   const preset = c.form.get('preset');
   const set = c.form.get('set')?.trim();
   let input: Record<string, string>;

@@ -14,7 +14,7 @@ import type { WebhookAttempt, WebhookEndpoint } from '../../../domain/webhooks.j
 import { enc, html, queryString, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Page, Redirect, Stream, type Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { objectHref } from './object-links.js';
@@ -83,7 +83,7 @@ function endpointTable(endpoints: EndpointFacts[]): Html {
 }
 
 export async function eventsPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   const { rows, events, endpoints, hasMore } = await rowsHtml(c, s);
   const base = `/dashboard/groups/${enc(s.head.id)}/events`;
   const last = events[events.length - 1];
@@ -98,13 +98,13 @@ ${paged ? '' : html`<p class="live-bar"><span data-live-state role="status">Live
 
 /** GET …/events/rows: the table alone, for the live refresh. */
 export async function eventRows(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   return new Page(table((await rowsHtml(c, s)).rows));
 }
 
 /** GET …/events/live: an SSE stream of "events" notices while the page is open. */
 export async function eventsLive(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   return new Stream(async (req, res, signal) => {
     const session = await createSession(req, res, { keepAlive: 15_000, retry: 2_000, headers: { 'Cache-Control': 'no-cache, no-transform' } });
     let timer: NodeJS.Timeout | undefined;
@@ -129,7 +129,7 @@ export async function eventsLive(c: ViewContext): Promise<Answer> {
 }
 
 export async function resendAction(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
-  await executeRaw(resendEvent, s.g, s.ctx, { event_id: c.params.event_id });
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  await executeRaw(resendEvent, s.g, s.ctx, { event_id: pathId(c, 'event_id') });
   return new Redirect(backTo(c, `/dashboard/groups/${enc(s.head.id)}/events`));
 }

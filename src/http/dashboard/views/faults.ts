@@ -8,7 +8,7 @@ import { API_FAULT_ACTIONS, FAULT_OPERATIONS } from '../../../domain/faults.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, tableWrap } from '../layout.js';
 import { Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 
@@ -35,7 +35,7 @@ ${NUMBER_FIELDS.map((f) => html`<label>${f} <input name="${f}" inputmode="decima
 }
 
 export async function faultsPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   const base = `/dashboard/groups/${enc(s.head.id)}/faults`;
   const problem = c.session.flash.get(flashKey(s.head.id)) as string | undefined;
   c.session.flash.delete(flashKey(s.head.id));
@@ -71,7 +71,7 @@ function ruleBody(form: URLSearchParams): Record<string, unknown> {
 }
 
 export async function addFaultAction(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   try {
     await executeRaw(addFaultRule, s.g, s.ctx, { ...ruleBody(c.form), group_id: s.head.id });
   } catch (err) {
@@ -82,7 +82,7 @@ export async function addFaultAction(c: ViewContext): Promise<Answer> {
 }
 
 export async function removeFaultAction(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
-  await execute(removeFaultRule, s.g, s.ctx, { group_id: s.head.id, fault_id: c.params.fault_id! });
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  await execute(removeFaultRule, s.g, s.ctx, { group_id: s.head.id, fault_id: pathId(c, 'fault_id') });
   return new Redirect(`/dashboard/groups/${enc(s.head.id)}/faults`);
 }

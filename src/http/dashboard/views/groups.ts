@@ -16,7 +16,7 @@ import type { Group } from '../../../domain/groups.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, layout, tableWrap, when } from '../layout.js';
 import { Download, Page, Redirect, type Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
 
 const createWithDemo = createSandbox(seedDemoInGroup);
@@ -95,19 +95,19 @@ export async function createSandboxAction(c: ViewContext): Promise<Answer> {
 }
 
 export async function forkAction(c: ViewContext): Promise<Answer> {
-  const made = await executeRaw(forkSandbox, c.p, contextFor(c.p, undefined), { group_id: c.params.group_id });
+  const made = await executeRaw(forkSandbox, c.p, contextFor(c.p, undefined), { group_id: pathId(c, 'group_id') });
   c.session.flash.set('created', `Forked into ${made.name} (${made.group_id})${made.status === 'forking' ? ': still copying' : ''}.`);
   return new Redirect('/dashboard');
 }
 
 export async function exportDownload(c: ViewContext): Promise<Answer> {
-  const id = c.params.group_id!;
+  const id = pathId(c, 'group_id');
   const file = await exportSandbox(c.p, id);
   return new Download(file.lines, 'application/x-ndjson', `sandbox-${id}.jsonl`);
 }
 
 export async function dropConfirmPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   return new Page(
     layout({
       title: `Drop ${s.head.name}?`,
@@ -120,7 +120,7 @@ export async function dropConfirmPage(c: ViewContext): Promise<Answer> {
 }
 
 export async function dropAction(c: ViewContext): Promise<Answer> {
-  const out = await execute(deleteSandbox, c.p, contextFor(c.p, undefined), { group_id: c.params.group_id! });
+  const out = await execute(deleteSandbox, c.p, contextFor(c.p, undefined), { group_id: pathId(c, 'group_id') });
   c.session.flash.set('created', `Dropped sandbox ${out.group_id}.`);
   return new Redirect('/dashboard');
 }

@@ -9,7 +9,7 @@ import type { Event } from '../../../domain/events.js';
 import { enc, html, jsonBlock, type Html } from '../html.js';
 import { csrfField, tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { requestsTouching } from '../requests-seam.js';
 import { groupPage } from './group-page.js';
@@ -40,9 +40,9 @@ export function eventTable(s: GroupScope, events: Event[], caption: string): Htm
 }
 
 export async function objectPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
-  const kind = c.params.kind!;
-  const id = c.params.object_id!;
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  const kind = pathId(c, 'kind');
+  const id = pathId(c, 'object_id');
   const find = FINDERS[kind];
   if (!find) throw new AppError(404, 'not_found', `no object kind ${kind}`);
   const object = await find(s, id);

@@ -13,7 +13,7 @@ import { PAGE_LIMIT_DEFAULT } from '../../../domain/paging.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { objectHref } from './object-links.js';
@@ -156,8 +156,8 @@ ${more ? html`<a href="${link(offset + limit)}" rel="next">Next</a>` : ''}</nav>
 }
 
 export async function objectListPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
-  const slug = c.params.kind!;
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  const slug = pathId(c, 'kind');
   const k = KINDS[slug]!;
   const accounts = k.perAccount ? await linkedAccountsOf(s) : [];
   const account = k.perAccount ? (c.url.searchParams.get('linked_account_id') ?? accounts[0]?.id) : undefined;

@@ -7,7 +7,7 @@ import { formatMoney } from '../../../domain/money.js';
 import type { SummaryBucket } from '../../../domain/reporting-summary.js';
 import { html, raw, type Html } from '../html.js';
 import type { Answer } from '../respond.js';
-import type { ViewContext } from '../context.js';
+import { pathId, type ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 
@@ -70,7 +70,7 @@ function section(dim: keyof ReportSummaryAll & string, title: string, all: Repor
 }
 
 export async function reportsPage(c: ViewContext): Promise<Answer> {
-  const s = await groupScope(c.p, c.params.group_id!);
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
   const raw: Record<string, string> = {};
   for (const [k] of FILTERS) {
     const v = c.url.searchParams.get(k)?.trim();
