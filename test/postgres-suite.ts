@@ -52,6 +52,7 @@ export const POSTGRES_SUITE = [
   'cli/sandbox.test.js',
   'cli/scenario-recording.test.js',
   'cli/scenarios.test.js',
+  'cli/serve-dashboard.test.js',
   'cli/serve-urls.test.js',
   'cli/transactions.test.js',
   'cli/trigger.test.js',
