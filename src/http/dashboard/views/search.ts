@@ -19,6 +19,7 @@ export async function searchPage(c: ViewContext): Promise<Answer> {
   const first = c.url.searchParams.get('group');
   if (q && q.length <= MAX_ID) {
     const groups = (await execute(listGroups, c.p, contextFor(c.p, undefined), {})).map((g) => g.id);
+    if (groups.includes(q)) return new Redirect(`/dashboard/groups/${encodeURIComponent(q)}/transactions`);
     const order = first && groups.includes(first) ? [first, ...groups.filter((g) => g !== first)] : groups;
     for (const groupId of order) {
       const s = await orMissing(groupScope(c.p, groupId));
