@@ -13,6 +13,7 @@ import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
 import { runCli } from '../helpers/cli.js';
 import { axeProblems, dashboardServer, makeSandbox, signedIn, type DashboardSandbox } from '../helpers/dashboard.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 let s: TestServer;
 let browser: Browser;
@@ -217,4 +218,40 @@ test('recording: start in the page, a call is recorded, stop, download the scena
   const text = await readFile((await download.path())!, 'utf8');
   assert.match(text, /\/transaction/);
   await context.close();
+});
+
+test("an event's delivery attempts show on the events page, with the endpoint's success rate, and Resend sends it again", async () => {
+  const b = await makeSandbox(s, 'Webhook sandbox');
+  const receiver = await startReceiver(() => ({ status: 200, body: 'thanks from the receiver' }));
+  try {
+    const made = await s.call('POST', `/api/v1/groups/${b.group_id}/webhook_endpoints`, { key: b.keys.manage_webhooks, body: { url: receiver.url, enabled_events: ['transaction.approved'] } });
+    assert.equal(made.status, 200, made.text);
+    const endpoint = made.body.id as string;
+    // Attempts are recorded once the receiver has answered: wait for the row through the API (bounded).
+    const attempts = async (n: number) => {
+      for (let i = 0; i < 200; i++) {
+        const r = await s.call('GET', `/api/v1/groups/${b.group_id}/webhook_endpoints/${endpoint}/deliveries`, { key: b.keys.manage_webhooks });
+        if ((r.body.data.items as unknown[]).length >= n) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.fail(`fewer than ${n} attempts recorded`);
+    };
+    const t = await sale(b);
+    await receiver.waitFor(1);
+    await attempts(1);
+    const { context, page } = await signedIn(browser, s);
+    await page.goto(`${s.url}/dashboard/groups/${b.group_id}/events`);
+    const row = page.locator('#event-rows tr[data-event-type="transaction.approved"]', { hasText: t.id });
+    assert.match((await row.textContent()) ?? '', /succeeded #1 → .*: 200, \d+ ms — thanks from the receiver/);
+    assert.match((await page.getByRole('region', { name: 'Webhook endpoints' }).textContent()) ?? '', /100 % of 1/);
+    await row.getByRole('button', { name: /^Resend transaction.approved/ }).click();
+    await receiver.waitFor(2);
+    await attempts(2);
+    await page.reload();
+    assert.equal(await row.locator('.status-succeeded').count(), 2);
+    assert.equal(receiver.received[1]!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id']);
+    await context.close();
+  } finally {
+    await receiver.close();
+  }
 });
