@@ -148,3 +148,12 @@ test('no page shows an API key, the admin token or a webhook secret', async () =
   const after = await send('GET', '/dashboard', { cookie });
   assert.doesNotMatch(after.text, /pk_|sk_|padm_/);
 });
+
+test('an unknown page or a malformed id is a 404 page, never a 500', async () => {
+  const { cookie } = await signIn();
+  for (const path of ['/dashboard/nothing-here', `/dashboard/groups/${s.demo.group_id}/objects/transaction/%E0%A4%A`, '/dashboard/groups/no-such-group/transactions']) {
+    const r = await send('GET', path, { cookie });
+    assert.equal(r.status, 404, path);
+    assert.match(String(r.headers['content-type']), /^text\/html/);
+  }
+});

@@ -108,7 +108,13 @@ async function handle(deps: DashboardDeps, sessions: Sessions, req: http.Incomin
 
 function decodeGroups(groups: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(groups ?? {})) out[k] = decodeURIComponent(v);
+  for (const [k, v] of Object.entries(groups ?? {})) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      out[k] = v; // a malformed escape stays as typed: the view then finds no such object (404)
+    }
+  }
   return out;
 }
 
