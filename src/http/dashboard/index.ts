@@ -141,15 +141,21 @@ async function send(res: http.ServerResponse, answer: Answer, closing?: AbortSig
       'X-Content-Type-Options': 'nosniff',
     });
     if (typeof answer.body === 'string' || Buffer.isBuffer(answer.body)) return void res.end(answer.body);
+    // A browser that goes away mid-file never drains: its close ends the download (else the request would never end, nor a server's close).
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
     try {
-      for await (const chunk of answer.body) if (!res.write(chunk)) await once(res, 'drain');
+      for await (const chunk of answer.body) {
+        if (gone.signal.aborted) break;
+        if (!res.write(chunk)) await once(res, 'drain', { signal: gone.signal }).catch(() => undefined);
+      }
     } finally {
       res.end();
     }
   } else if (answer instanceof Stream) {
     const ac = new AbortController();
     const end = () => ac.abort();
-    res.req.once('close', end);
+    res.once('close', end);
     closing?.addEventListener('abort', end, { once: true });
     try {
       await answer.run(res.req, res, ac.signal);
