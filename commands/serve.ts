@@ -123,6 +123,7 @@ export default class Serve extends PayctlCommand {
         ? 'Sandbox admin token: the one given (--admin-token or PAYCTL_ADMIN_TOKEN)'
         : `Sandbox admin token: ${server.adminToken}`,
     );
+    this.log(`Dashboard: ${server.dashboardUrl}`);
     if (server.metricsUrl) this.log(`Metrics: ${server.metricsUrl}`);
     // SIGUSR2: one `payctl stats {…}` line on stdout, cumulative since start: the main
     // thread's event-loop utilisation and the writer's counters (what `npm run bench` reads).

@@ -24,6 +24,7 @@
 //   and import no test helper; what they drive is covered here by the http suites.
 // docs/postgresql.md says what is not covered.
 export const POSTGRES_SUITE = [
+  'browser/dashboard.test.js',
   'browser/invoice-page.test.js',
   'browser/pay-page.test.js',
   'cli/api-objects.test.js',
@@ -53,6 +54,7 @@ export const POSTGRES_SUITE = [
   'cli/scenario-recording.test.js',
   'cli/scenario-safety.test.js',
   'cli/scenarios.test.js',
+  'cli/serve-dashboard.test.js',
   'cli/serve-urls.test.js',
   'cli/transactions.test.js',
   'cli/trigger.test.js',
@@ -64,6 +66,7 @@ export const POSTGRES_SUITE = [
   'http/clock-catch-up.test.js',
   'http/clock-modes.test.js',
   'http/frozen-midnight.test.js',
+  'http/dashboard-guard.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/inbox.test.js',

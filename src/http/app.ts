@@ -17,6 +17,7 @@ import { ServerRuntime } from './runtime.js';
 import { isScrape, Metrics, serveMetrics } from './metrics.js';
 import { storeWatch } from '../services/store-watch.js';
 import { flushJournal } from '../services/journal/writer.js';
+import { dashboardHandler, isDashboardPath } from './dashboard/index.js';
 
 export interface ServerOptions {
   platform: Platform;
@@ -42,6 +43,8 @@ export interface ServerOptions {
 
 export interface RunningServer {
   url: string;
+  /** The dashboard's sign-in link (the admin token in it, exchanged for a session cookie on opening). */
+  dashboardUrl: string;
   /** The sandbox admin token this server accepts. */
   adminToken: string;
   server: http.Server;
@@ -71,9 +74,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (const route of routes) app.add(route.method, route.path, dispatcher(pipeline, route));
   // A scrape on the API's port goes around the pipeline: it reads no store and counts in no figure.
   const scrapeHere = metrics && opts.metrics === true ? metrics : undefined;
-  const server = http.createServer(
-    scrapeHere ? (req, res) => (isScrape(req) ? void scrapeHere.serve(res) : app.handler(req, res)) : app.handler,
-  );
+  // The dashboard's pages (dashboard/index.ts) have their own guard (session, CSRF, Host), not the API's pipeline.
+  const dashboard = dashboardHandler({ platform, adminToken, runtime });
+  const api = scrapeHere ? (req: http.IncomingMessage, res: http.ServerResponse) => (isScrape(req) ? void scrapeHere.serve(res) : app.handler(req, res)) : app.handler;
+  const server = http.createServer((req, res) => (isDashboardPath(req.url) ? dashboard(req, res) : api(req, res)));
   answerClientErrors(server);
   server.keepAliveTimeout = 5000;
 
@@ -84,6 +88,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   runtime.startBackgroundWork();
   return {
     url: baseUrl,
+    dashboardUrl: `${baseUrl}/dashboard?token=${encodeURIComponent(adminToken)}`,
     adminToken,
     server,
     ...(metrics ? { metricsUrl: ownPort?.url ?? `${baseUrl}/metrics` } : {}),

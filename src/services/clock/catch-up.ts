@@ -75,6 +75,9 @@ export function startCatchUp(p: Platform, groupId: string, progress?: Progress):
   return run;
 }
 
+/** Whether this process is catching `groupId` up now (nothing read: for a page that shows the clock on every render). */
+export const catchUpRunning = (db: Store, groupId: string): boolean => runsOf(db).has(groupId);
+
 /** Stop waiting for this database's runs (the server closes it): what they left is due work in the database. */
 export function abandonCatchUps(db: Store): Array<Promise<void>> {
   const mine = runsOf(db);

@@ -10,7 +10,7 @@ import { forGroup, platformClock, withGroupClock, type Platform } from '../platf
 import { clockSettingOn, groupTimeOn, type Clock, type GroupClock } from '../clock/clock.js';
 import { clockOfRow, modeFields, runningClock, sandboxClockAnswer, type ClockMode, type GroupClockSetting } from '../../domain/clock-modes.js';
 import type { Progress } from '../clock/chunks.js';
-import { catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
+import { catchUpRunning, catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import type { Permission } from '../../domain/permissions.js';
@@ -317,6 +317,28 @@ export const showGroupClock = useCase({
   run: (p: Platform, ctx: RequestContext, input) => groupClock(p, input.group_id),
 });
 
+/**
+ * A group's time now and whether this server is catching it up, without counting the work
+ * that is due (the dashboard's clock panel, read on every page: the count is the clock
+ * route's, and the panel's while a catch-up runs).
+ */
+export const peekGroupClock = useCase({
+  input: groupId,
+  async run(p: Platform, ctx: RequestContext, input): Promise<GroupClockState & { catching_up: boolean }> {
+    const g = await forGroup(p, input.group_id);
+    if (g.groupId !== input.group_id) throw notFound('group');
+    await g.clock.refresh();
+    const setting = (g.clock as GroupClock).clockSetting;
+    return {
+      group_id: input.group_id,
+      now: g.clock.nowIso(),
+      offset_ms: setting.mode === 'running' ? setting.offset_ms : 0,
+      ...modeFields(setting),
+      catching_up: catchUpRunning(p.db, input.group_id),
+    };
+  },
+});
+
 async function groupClock(p: Platform, groupId: string, finished = false): Promise<GroupClockState> {
   const g = await forGroup(p, groupId);
   if (g.groupId !== groupId) throw notFound('group');
@@ -330,7 +352,6 @@ async function groupClock(p: Platform, groupId: string, finished = false): Promi
     catch_up: await catchUpState(p, groupId, finished),
   };
 }
-
 
 /** Move one group's clock: `moveClock` for the group the input names, answering after at most the clock answer budget. */
 export const moveGroupClock = useCase({

@@ -1,0 +1,21 @@
+// A POSTed form (application/x-www-form-urlencoded), read whole up to a small cap: the
+// dashboard's forms carry a few short fields, so a bigger body is refused, not buffered.
+import type http from 'node:http';
+import { AppError } from '../../errors.js';
+
+const FORM_MAX_BYTES = 64 * 1024;
+
+export async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded' && type !== '') {
+    throw new AppError(415, 'invalid_request', `a dashboard form is sent as application/x-www-form-urlencoded, not ${type}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_MAX_BYTES) throw new AppError(413, 'invalid_request', `a dashboard form is at most ${FORM_MAX_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}

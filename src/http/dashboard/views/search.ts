@@ -1,0 +1,39 @@
+// Search by id (`/dashboard/search?q=ID`): the object of any kind with that id opens its
+// page. On a group's page the search looks in that group first; then in every group.
+import { contextFor } from '../../../services/context.js';
+import { listGroups } from '../../../services/groups/groups.js';
+import { execute } from '../../../services/use-case.js';
+import { html } from '../html.js';
+import { layout } from '../layout.js';
+import { Page, Redirect, type Answer } from '../respond.js';
+import type { ViewContext } from '../context.js';
+import { groupScope, orMissing } from '../scope.js';
+import { findAnyKind } from './find.js';
+import { objectHref } from './object-links.js';
+
+/** Ids are UUIDs and a few prefixed forms: anything longer is not an id. */
+const MAX_ID = 200;
+
+export async function searchPage(c: ViewContext): Promise<Answer> {
+  const q = (c.url.searchParams.get('q') ?? '').trim();
+  const first = c.url.searchParams.get('group');
+  if (q && q.length <= MAX_ID) {
+    const groups = (await execute(listGroups, c.p, contextFor(c.p, undefined), {})).map((g) => g.id);
+    if (groups.includes(q)) return new Redirect(`/dashboard/groups/${encodeURIComponent(q)}/transactions`);
+    const order = first && groups.includes(first) ? [first, ...groups.filter((g) => g !== first)] : groups;
+    for (const groupId of order) {
+      const s = await orMissing(groupScope(c.p, groupId));
+      if (!s) continue;
+      const hit = await findAnyKind(s, q);
+      if (hit) return new Redirect(objectHref(groupId, hit.kind, q));
+    }
+  }
+  return new Page(
+    layout({
+      title: 'Search by id',
+      session: c.session,
+      body: q ? html`<p role="status">No transaction, customer, card, plan, subscription, product, invoice, partner, payment link or event has the id <code>${q}</code>.</p>` : html`<p>Type an id in the search box.</p>`,
+    }),
+    q ? 404 : 200,
+  );
+}
