@@ -1,6 +1,7 @@
 // What a dashboard view is handed: the platform, the request (its URL, a POST's form), the
 // session (its CSRF token, the flash of the last action) and the path's ids.
 import type http from 'node:http';
+import type { DemoSeeder } from '../../services/sandboxes/sandboxes.js';
 import type { Platform } from '../../services/platform.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { Session } from './guard.js';
@@ -14,6 +15,8 @@ export interface ViewContext {
   session: Session;
   params: Record<string, string>;
   runtime: ServerRuntime;
+  /** The demo seeder the server was handed (without it, `demo` is refused as in the API). */
+  seedDemo?: DemoSeeder;
 }
 
 /** An id the page's path pattern captured (routes.ts); a pattern without it is a bug, not a client's error. */

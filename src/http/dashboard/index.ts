@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../../errors.js';
 import type { Platform } from '../../services/platform.js';
+import type { DemoSeeder } from '../../services/sandboxes/sandboxes.js';
 import type { ServerRuntime } from '../runtime.js';
 import { acceptsAdminToken } from '../admin-token.js';
 import { readFresh } from '../pipeline/fresh.js';
@@ -24,6 +25,8 @@ export interface DashboardDeps {
   platform: Platform;
   adminToken: string;
   runtime: ServerRuntime;
+  /** What fills a sandbox made with demo data (handed in from above: src/dev is above http). */
+  seedDemo?: DemoSeeder;
 }
 
 export const isDashboardPath = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -96,7 +99,7 @@ async function handle(deps: DashboardDeps, sessions: Sessions, req: http.Incomin
     const m = r.pattern.exec(url.pathname);
     if (!m) continue;
     await readFresh(p);
-    const c: ViewContext = { p, req, url, form, session, params: decodeGroups(m.groups), runtime: deps.runtime };
+    const c: ViewContext = { p, req, url, form, session, params: decodeGroups(m.groups), runtime: deps.runtime, ...(deps.seedDemo ? { seedDemo: deps.seedDemo } : {}) };
     const started = performance.now();
     const answer = await r.view(c);
     // The page's own time (the bench reads it): the view's reads and rendering, not the network.

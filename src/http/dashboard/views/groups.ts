@@ -10,7 +10,6 @@ import { report } from '../../../services/reporting/reporting.js';
 import { listCustomers } from '../../../services/customers/customers.js';
 import { listSubscriptions } from '../../../services/recurring/subscriptions.js';
 import { execute, executeRaw } from '../../../services/use-case.js';
-import { seedDemoInGroup } from '../../../dev/demo.js';
 import { PAGE_LIMIT_MAX } from '../../../domain/paging.js';
 import type { Group } from '../../../domain/groups.js';
 import { enc, html, type Html } from '../html.js';
@@ -19,7 +18,6 @@ import { Download, Page, Redirect, type Answer } from '../respond.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
 
-const createWithDemo = createSandbox(seedDemoInGroup);
 
 interface Counts {
   transactions: number;
@@ -89,7 +87,7 @@ ${tableWrap('Every group of this server', ['Group', 'Kind', 'Clock', 'Transactio
 
 export async function createSandboxAction(c: ViewContext): Promise<Answer> {
   const name = c.form.get('name')?.trim();
-  const made = await executeRaw(createWithDemo, c.p, contextFor(c.p, undefined), { ...(name ? { name } : {}), demo: c.form.get('demo') === 'true' });
+  const made = await executeRaw(createSandbox(c.seedDemo), c.p, contextFor(c.p, undefined), { ...(name ? { name } : {}), demo: c.form.get('demo') === 'true' });
   c.session.flash.set('created', `Created sandbox ${made.name} (${made.group_id}). Its API keys are not shown here; make one with payctl key create.`);
   return new Redirect('/dashboard');
 }
