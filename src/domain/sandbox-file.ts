@@ -7,6 +7,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import { z } from 'zod';
 import { validationError } from '../errors.js';
+import { instantSchema } from './time.js';
+import { requiredText } from './strings.js';
+import { checkRowValues, SANDBOX_NAME_MAX } from './sandbox-file-values.js';
 
 export const FILE_FORMAT = 'payctl-sandbox';
 /** The file's own layout (header, row lines, trailer). A change to it is a new version; older versions keep importing. */
@@ -20,15 +23,16 @@ export const fileHeaderSchema = z.object({
   format: z.literal(FILE_FORMAT),
   format_version: z.number().int().positive(),
   schema_version: z.number().int().positive(),
-  exported_at: z.string(),
+  exported_at: instantSchema(),
   source: z.object({
-    group_id: z.string(),
-    name: z.string(),
-    /** The sandbox's time when the export began: an import starts its clock there. */
-    clock: z.string(),
+    group_id: requiredText(100),
+    /** The sandbox's name, as sandbox create takes it. */
+    name: requiredText(SANDBOX_NAME_MAX),
+    /** The sandbox's time when the export began: an import starts its clock there (RFC 3339, years 1970–9999). */
+    clock: instantSchema(),
   }),
   /** The tables in the order their rows follow (parents first). */
-  tables: z.array(z.string()),
+  tables: z.array(requiredText(100)).max(200),
   /** Rows per table when the export began (for progress; the trailer's counts are what the file holds). */
   counts: countsSchema,
 });
@@ -187,13 +191,17 @@ export class FileChecker {
     if (at < this.at) throw fileRefused(no, `rows of ${table} come after rows of ${order[this.at]} (tables follow the header's order, parents first)`);
     this.at = at;
     if (!row || typeof row !== 'object' || Array.isArray(row)) throw fileRefused(no, 'row must be a JSON object of column values');
-    const upgraded = upgradeRow(this.header!.schema_version, table, row as Row);
+    let upgraded = upgradeRow(this.header!.schema_version, table, row as Row);
     const columns = this.tables.columns[table]!;
     for (const [c, v] of Object.entries(upgraded)) {
       if (!columns.includes(c)) throw fileRefused(no, `${table} has no column ${c}`);
       if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw fileRefused(no, `${table}.${c} must be a string, a number, a boolean or null`);
     }
     if (table === 'groups' && this.counts.groups) throw fileRefused(no, 'a file holds one sandbox (one groups row)');
+    // Each value held to the API's rule for it: due work and reports read these rows as the API's own.
+    const checked = checkRowValues(table, upgraded);
+    if ('problem' in checked) throw fileRefused(no, `${table}.${checked.problem.column} ${checked.problem.message}`);
+    upgraded = checked.row;
     if (table !== 'groups') this.checkRefs(no, table, upgraded);
     const idColumn = this.tables.ids[table];
     if (idColumn) {

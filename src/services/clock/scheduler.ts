@@ -7,7 +7,9 @@
 // Each group has its own clock, so group work runs per group at that group's time:
 // for one group (`clock advance --group`, the sandbox clock route) or for every group,
 // one pass per distinct clock offset (groups that share an offset share a pass, so a
-// database of groups on the plain platform clock costs one pass, as before).
+// database of groups on the plain platform clock costs one pass, as before). Each group is
+// its own failure domain (failure-domains.ts): a pass that throws runs its groups again one
+// by one, and a group whose work throws waits out a backoff while the others go on.
 import { forGroup, platformClock, withClockOffset, type Platform } from '../platform.js';
 import { purgeIdempotencyKeys } from '../idempotency.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
@@ -19,6 +21,7 @@ import { resumeForks } from '../sandboxes/fork-run.js';
 import { dropStaleImports } from '../sandboxes/import.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
 import type { Progress } from './chunks.js';
+import { failureDomains, isOutage } from './failure-domains.js';
 
 /** Work of the groups in `scope`, due by `until` (their time); `p.clock` reads their time. Returns a count of work done. */
 export interface GroupJob {
@@ -87,11 +90,42 @@ export async function runDueWork(p: Platform, opts: DueWorkOptions | Progress = 
   const base = platformClock(p);
   await base.refresh();
   const now = base.now();
+  const domains = failureDomains(p.db);
   for (const { offset_ms: offsetMs } of await p.db.repos.groupClocks.distinctOffsets(p.db)) {
     const shifted = withClockOffset(p, offsetMs);
     const until = shifted.clock.now();
-    for (const job of groupJobs) add(job.name, await job.run(shifted, { offsetMs }, until, progress));
+    if (!domains.hasFailing(offsetMs)) {
+      try {
+        for (const job of groupJobs) add(job.name, await job.run(shifted, { offsetMs }, until, progress));
+        continue;
+      } catch (err) {
+        if (isOutage(err)) throw err;
+        // Some group's rows broke the shared pass: find it by running them apart.
+      }
+    }
+    await runGroupsApart(shifted, offsetMs, until, add, progress);
   }
   for (const job of platformJobs) add(job.name, await job.run(p, now));
   return done;
+}
+
+/**
+ * The pass of one offset, group by group: a group whose work throws is kept out (and
+ * backed off); the others' work is done. Work the failed shared pass did is not done
+ * twice (every job moves its rows with compare-and-set).
+ */
+async function runGroupsApart(shifted: Platform, offsetMs: number, until: Date, add: (name: string, n: number) => void, progress?: Progress): Promise<void> {
+  const domains = failureDomains(shifted.db);
+  const groups = await shifted.db.repos.groupClocks.groupsAtOffset(shifted.db, offsetMs);
+  domains.prune(offsetMs, new Set(groups));
+  for (const groupId of groups) {
+    if (domains.waiting(groupId)) continue;
+    try {
+      for (const job of groupJobs) add(job.name, await job.run(shifted, { groupId }, until, progress));
+      domains.succeeded(groupId);
+    } catch (err) {
+      if (isOutage(err)) throw err;
+      domains.failed(groupId, offsetMs, err);
+    }
+  }
 }

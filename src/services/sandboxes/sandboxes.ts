@@ -21,7 +21,7 @@ import {
   type MoveClock,
   type SandboxSummary,
 } from '../../domain/sandboxes.js';
-import { clockMoveTarget, parseInstant } from '../../domain/time.js';
+import { clampedInstant, clockMoveTarget, parseInstant } from '../../domain/time.js';
 import { notFound, sandboxForking, sandboxImporting, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { unitOfWork } from '../unit-of-work.js';
@@ -99,7 +99,9 @@ function toSummary(r: SandboxEntity, platformNow: number): SandboxSummary {
     group_id: r.id,
     name: r.name,
     status: r.status === 'forking' || r.status === 'importing' ? r.status : 'active',
-    clock: new Date(platformNow + r.clock_offset_ms).toISOString(),
+    // A list spans every sandbox: one whose offset lies outside the years a clock reaches
+    // (a row no API call makes) is shown at the nearest instant there, never a RangeError.
+    clock: clampedInstant(platformNow + r.clock_offset_ms),
     offset_ms: r.clock_offset_ms,
     created_at: r.created_at,
   };

@@ -19,6 +19,8 @@ export interface GroupClockStore {
   put(tx: Tx, groupId: string, to: number): Promise<RunResult>;
   /** The distinct offsets in use, with how many groups have each (the scheduler runs once per offset). */
   distinctOffsets(ex: Executor): Promise<Array<{ offset_ms: number; groups: number }>>;
+  /** The groups a pass of this offset works for (as the scope `{offsetMs}` selects them), by id. */
+  groupsAtOffset(ex: Executor, offsetMs: number): Promise<string[]>;
 }
 
 /** Change counters: a cache keyed by one of them is good while it has not moved. */

@@ -13,6 +13,10 @@ export const groupClockRepo: GroupClockStore = {
   /** The distinct offsets in use, with how many groups have each (the scheduler runs once per offset). */
   distinctOffsets: (ex: Executor) =>
     ex.all<{ offset_ms: number; groups: number }>('SELECT clock_offset_ms AS offset_ms, COUNT(*) AS groups FROM groups GROUP BY clock_offset_ms ORDER BY clock_offset_ms'),
+  async groupsAtOffset(ex: Executor, offsetMs: number) {
+    const s = scopeCondition({ offsetMs }, 'id');
+    return (await ex.all<{ id: string }>(`SELECT id FROM groups WHERE ${s.sql} ORDER BY id`, s.params)).map((r) => r.id);
+  },
 };
 
 import type { GroupScope } from '../../interfaces/scope.js';
