@@ -115,6 +115,7 @@ export const POSTGRES_SUITE = [
   'security/rate-limit.test.js',
   'services/billing.test.js',
   'services/due-work-failure-domains.test.js',
+  'services/sandbox-drop-chunks.test.js',
   'services/group-clocks.test.js',
   'services/patch-updates.test.js',
   'services/settlement-chunks.test.js',

@@ -19,6 +19,7 @@ import { notifyPastDueInvoices } from '../catalog/invoice-past-due.js';
 import { deliverDue } from '../webhooks/delivery.js';
 import { resumeForks } from '../sandboxes/fork-run.js';
 import { dropStaleImports } from '../sandboxes/import.js';
+import { resumeDrops } from '../sandboxes/drop-run.js';
 import { resumePlanUpdates } from '../recurring/plan-updates.js';
 import type { Progress } from './chunks.js';
 import { failureDomains, isOutage } from './failure-domains.js';
@@ -56,6 +57,8 @@ const platformJobs: PlatformJob[] = [
   },
   // Forks a killed server left part-way (their progress is in the database).
   { name: 'sandbox-forks', run: (p) => resumeForks(p) },
+  // Sandbox drops a killed server left part-way: finished.
+  { name: 'sandbox-drops', run: (p) => resumeDrops(p) },
   // Imports a killed server left part-way (the file was its own): what they wrote is dropped.
   { name: 'sandbox-imports', run: (p) => dropStaleImports(p) },
   // Plan updates a killed server left part-way over the plan's subscriptions.

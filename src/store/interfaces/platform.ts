@@ -55,6 +55,12 @@ export interface SettingsStore {
 export interface GroupRowsStore {
   /** Remove every row of a group, children first, inside the caller's transaction. Returns rows deleted per table. */
   delete(tx: Tx, groupId: string): Promise<Record<string, number>>;
+  /** Record a drop of the group in chunks (store/sql/group-drop.ts) and remove its API keys; returns keys removed. */
+  beginDrop(tx: Tx, groupId: string, at: string): Promise<number>;
+  /** One chunk of a drop, until `over()`; `done` once the group itself is gone. */
+  dropChunk(tx: Tx, groupId: string, over: () => boolean): Promise<{ deleted: Record<string, number>; done: boolean }>;
+  /** Drops not over yet. */
+  pendingDrops(ex: Executor): Promise<string[]>;
   /** Count a group's rows per table. */
   count(ex: Executor, groupId: string): Promise<Record<string, number>>;
   /** Record a fork of group `from` into the new group `to`, named `name` (chunks copy it). */

@@ -34,6 +34,7 @@ import { versionsRepo } from './versions.js';
 import { webhookSendRepo } from './webhook-sends.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo } from './webhooks.js';
 import { groupRowsRepo } from '../group-tables.js';
+import { beginDrop, dropChunk, pendingDrops } from '../group-drop.js';
 
 export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   apiKeys: apiKeyRepo,
@@ -46,7 +47,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   recordings: recordingRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
-  groupRows: groupRowsRepo,
+  groupRows: { ...groupRowsRepo, beginDrop, dropChunk, pendingDrops },
   groups: groupRepo,
   idempotency: idempotencyRepo,
   invoicePastDue: invoicePastDueRepo,
