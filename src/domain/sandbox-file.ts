@@ -10,6 +10,7 @@ import { validationError } from '../errors.js';
 import { instantSchema } from './time.js';
 import { requiredText } from './strings.js';
 import { checkRowValues, SANDBOX_NAME_MAX } from './sandbox-file-values.js';
+import { FileIds } from './sandbox-file-ids.js';
 
 export const FILE_FORMAT = 'payctl-sandbox';
 /** The file's own layout (header, row lines, trailer). A change to it is a new version; older versions keep importing. */
@@ -110,24 +111,26 @@ export class FileChecker {
   header?: FileHeader;
   trailer?: FileTrailer;
   readonly counts: Record<string, number> = {};
-  /** Every id of the file, old → new (the caller's `newId`), so rows pointing at later tables map too. */
-  readonly ids = new Map<string, string>();
+  /** Every id of the file, old → new (sandbox-file-ids.ts), so rows pointing at later tables map too. */
+  readonly ids: FileIds;
   /** Old → new ids of the rows of the tables named in `listed`, per table. */
   readonly listedIds: Record<string, Array<[string, string]>> = {};
   private n = 0;
   private hash: Hash = createHash('sha256');
   /** The file's sandbox (its groups row's id). */
   private groupId?: string;
-  /** Ids rows named before any row of the file had them (a row further on, or none: a reference the source left dangling). */
-  private readonly later = new Set<string>();
   private allowed = new Set<string>();
   private at = 0;
 
+  /** `key`: 5 random bytes, drawn for this import (the new UUIDs are computed with it). */
   constructor(
     private readonly tables: FileTables,
-    private readonly newId: () => string,
+    newId: () => string,
+    key: Uint8Array,
     private readonly listed: ReadonlySet<string> = new Set(),
-  ) {}
+  ) {
+    this.ids = new FileIds(newId, key);
+  }
 
   /** Lines read so far. */
   get lines(): number {
@@ -207,10 +210,8 @@ export class FileChecker {
     if (idColumn) {
       const id = upgraded[idColumn];
       if (typeof id !== 'string' || id === '') throw fileRefused(no, `${table}.${idColumn} must be a non-empty string`);
-      if (this.ids.has(id)) throw fileRefused(no, `${table}.${idColumn} ${id} appears twice in the file`);
-      const fresh = this.newId();
-      this.ids.set(id, fresh);
-      this.later.delete(id);
+      const fresh = this.ids.add(id);
+      if (fresh === undefined) throw fileRefused(no, `${table}.${idColumn} ${id} appears twice in the file`);
       if (table === 'groups') this.groupId = id;
       if (this.listed.has(table)) (this.listedIds[table] ??= []).push([id, fresh]);
     }
@@ -238,7 +239,7 @@ export class FileChecker {
       const id = row[c];
       if (id === null || id === undefined || (typeof id === 'string' && this.ids.has(id))) continue;
       if (typeof id !== 'string') throw fileRefused(no, `${table}.${c} must be an id or null`);
-      this.later.add(id);
+      this.ids.name(id);
     }
   }
 
@@ -268,7 +269,7 @@ export class FileChecker {
     // A reference to no row of the file (the source's row is gone, or never was: seeded
     // data) gets a new id of its own too: it stays dangling, and can never name a row
     // of another sandbox of the database it is imported into.
-    for (const id of this.later) if (!this.ids.has(id)) this.ids.set(id, this.newId());
+    this.ids.settle();
   }
 }
 
@@ -280,7 +281,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * file, and any UUID of the file inside text (the platform's ids are UUIDs, so one found
  * in `ids` is one of the file's rows wherever it appears); other text is kept.
  */
-export function remapRow(row: Row, ids: ReadonlyMap<string, string>): Row {
+export function remapRow(row: Row, ids: { get(id: string): string | undefined }): Row {
   const out: Row = {};
   for (const [c, v] of Object.entries(row)) {
     if (typeof v !== 'string') out[c] = v;

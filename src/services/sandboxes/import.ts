@@ -18,6 +18,7 @@ import type { RequestContext } from '../context.js';
 import type { Progress } from '../clock/chunks.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { FileChecker, fileRefused, remapRow, type FileHeader, type Row } from '../../domain/sandbox-file.js';
+import type { FileIds } from '../../domain/sandbox-file-ids.js';
 import type { ImportedSandbox, ImportProgressState } from '../../domain/sandboxes.js';
 import type { FileTable } from '../../store/interfaces/sandbox-files.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
@@ -108,7 +109,7 @@ interface CheckedFile {
   header: FileHeader;
   spool: string;
   group: Row;
-  ids: Map<string, string>;
+  ids: FileIds;
   /** Old → new ids of the tables an answer lists (FileTable.inIdMap). */
   listed: Record<string, Array<[string, string]>>;
   counts: Record<string, number>;
@@ -129,6 +130,7 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       refs: Object.fromEntries(tables.map((t) => [t.table, t.refs])),
     },
     newId,
+    randomBytes(5),
     new Set(tables.filter((t) => t.inIdMap).map((t) => t.table)),
   );
   const dir = await mkdtemp(path.join(tmpdir(), 'payctl-import-'));
