@@ -90,6 +90,13 @@ export function fileRefused(line: number | 'end' | { lines: string }, rule: stri
   return validationError([{ path: `(file) ${where}`, message: rule }], `the sandbox file is refused: ${where === 'end' ? 'at its end' : where}: ${rule}`);
 }
 
+/** A row line that passed: its table and row; `verbatim` when the row is the line's own, unchanged (its text can be kept as it was). */
+export interface KeptRow {
+  table: string;
+  row: Row;
+  verbatim: boolean;
+}
+
 /** What the store says of the tables a file may hold now: their order and columns, and which have a single id column. */
 export interface FileTables {
   order: readonly string[];
@@ -138,7 +145,7 @@ export class FileChecker {
   }
 
   /** One line of the file, exactly as it was written, without its \n. Returns the row it holds, if it is a row. */
-  line(text: string): { table: string; row: Row } | undefined {
+  line(text: string): KeptRow | undefined {
     const no = ++this.n;
     if (this.trailer) throw fileRefused(no, 'nothing may follow the trailer line');
     let value: unknown;
@@ -148,7 +155,7 @@ export class FileChecker {
       throw fileRefused(no, no === 1 ? 'is not a sandbox file header (not JSON)' : 'is not valid JSON (the file is corrupt)');
     }
     if (no === 1) {
-      this.hash.update(`${text}\n`);
+      this.hash.update(text).update('\n');
       this.header = this.checkHeader(value);
       return undefined;
     }
@@ -156,7 +163,8 @@ export class FileChecker {
       this.trailer = this.checkTrailer(no, value);
       return undefined;
     }
-    this.hash.update(`${text}\n`);
+    // Two updates, not one string: a fat line is not copied again.
+    this.hash.update(text).update('\n');
     return this.checkRow(no, value);
   }
 
@@ -184,7 +192,7 @@ export class FileChecker {
     }
   }
 
-  private checkRow(no: number, value: unknown): { table: string; row: Row } {
+  private checkRow(no: number, value: unknown): KeptRow {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw fileRefused(no, 'a row line is a JSON object {"table", "row"}');
     const { table, row } = value as { table?: unknown; row?: unknown };
     if (typeof table !== 'string' || !this.allowed.has(table)) throw fileRefused(no, `table ${JSON.stringify(table)} is not one a sandbox file of schema version ${this.header!.schema_version} holds`);
@@ -216,7 +224,7 @@ export class FileChecker {
       if (this.listed.has(table)) (this.listedIds[table] ??= []).push([id, fresh]);
     }
     this.counts[table] = (this.counts[table] ?? 0) + 1;
-    return { table, row: upgraded };
+    return { table, row: upgraded, verbatim: upgraded === row };
   }
 
   /**

@@ -6,7 +6,7 @@
 // ones that imported before and then broke due work, reports and lists (issue 43).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +26,10 @@ const MAX_BYTES = 3_000_000;
 let s: TestServer;
 let source: SandboxReply;
 let file: string;
-after(() => s.close());
+after(async () => {
+  await s.close();
+  rmSync(TMP, { recursive: true, force: true });
+});
 before(async () => {
   s = await startTestServer({
     adminToken: ADMIN,

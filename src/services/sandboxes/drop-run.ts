@@ -38,10 +38,13 @@ function runDrop(p: Platform, groupId: string): Promise<Record<string, number>> 
   const run = (async () => {
     const rows: Record<string, number> = {};
     const pacer = new Pacer(p.db);
+    // The table the last chunk stopped at: the ones before it are empty (a rerun after a kill starts at the first).
+    let from = 0;
     for (;;) {
       pacer.start();
       const deadline = chunkDeadline();
-      const chunk = await p.db.write((tx) => tx.repos.groupRows.dropChunk(tx, groupId, () => pastDeadline(deadline)), CHUNK_WRITE);
+      const chunk = await p.db.write((tx) => tx.repos.groupRows.dropChunk(tx, groupId, () => pastDeadline(deadline), from), CHUNK_WRITE);
+      from = chunk.next;
       for (const [t, n] of Object.entries(chunk.deleted)) rows[t] = (rows[t] ?? 0) + n;
       if (chunk.done) return rows;
       await pacer.rest();

@@ -154,7 +154,8 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       if (checker.lines === 1) checker.checkSchema(current);
       if (!kept) continue;
       if (kept.table === 'groups') group = kept.row;
-      else pending += `${JSON.stringify([checker.lines, kept.table, kept.row])}\n`;
+      // The line's own text when its row is unchanged (a fat row is not serialised again).
+      else pending += `${checker.lines}\t${kept.verbatim ? text : JSON.stringify({ table: kept.table, row: kept.row })}\n`;
       if (pending.length > 1 << 20) {
         await fh.write(pending);
         pending = '';
@@ -172,11 +173,12 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
   }
 }
 
-/** Rows of the spool, in file order: [line, table, row, its size in the spool]. */
+/** Rows of the spool (`<line>\t<row line>`), in file order: [line, table, row, its size in the spool]. */
 async function* spooledRows(spool: string): AsyncGenerator<Spooled> {
   for await (const { text } of splitLines(createReadStream(spool))) {
-    const [line, table, row] = JSON.parse(text) as [number, string, Row];
-    yield [line, table, row, text.length];
+    const tab = text.indexOf('\t');
+    const { table, row } = JSON.parse(text.slice(tab + 1)) as { table: string; row: Row };
+    yield [Number(text.slice(0, tab)), table, row, text.length];
   }
 }
 

@@ -57,8 +57,8 @@ export interface GroupRowsStore {
   delete(tx: Tx, groupId: string): Promise<Record<string, number>>;
   /** Record a drop of the group in chunks (store/sql/group-drop.ts) and remove its API keys; returns keys removed. */
   beginDrop(tx: Tx, groupId: string, at: string): Promise<number>;
-  /** One chunk of a drop, until `over()`; `done` once the group itself is gone. */
-  dropChunk(tx: Tx, groupId: string, over: () => boolean): Promise<{ deleted: Record<string, number>; done: boolean }>;
+  /** One chunk of a drop from table `from` (the chunk before's `next`), until `over()`; `done` once the group itself is gone. */
+  dropChunk(tx: Tx, groupId: string, over: () => boolean, from?: number): Promise<{ deleted: Record<string, number>; done: boolean; next: number }>;
   /** Drops not over yet. */
   pendingDrops(ex: Executor): Promise<string[]>;
   /** Count a group's rows per table. */

@@ -24,27 +24,30 @@ export async function beginDrop(tx: Tx, groupId: string, at: string): Promise<nu
 }
 
 /**
- * One chunk of a drop, inside the caller's transaction: rows deleted, children first,
- * until `over()` says the chunk's budget is spent. `done` once the group itself is gone
- * (then also its fork map and its job); rows deleted per table.
+ * One chunk of a drop, inside the caller's transaction: rows deleted, children first from
+ * table `from` (the `next` of the chunk before: the tables before it are empty), until
+ * `over()` says the chunk's budget is spent. `done` once the group itself is gone (then
+ * also its fork map and its job); rows deleted per table.
  */
-export async function dropChunk(tx: Tx, groupId: string, over: () => boolean): Promise<{ deleted: Record<string, number>; done: boolean }> {
+export async function dropChunk(tx: Tx, groupId: string, over: () => boolean, from = 0): Promise<{ deleted: Record<string, number>; done: boolean; next: number }> {
   const deleted: Record<string, number> = {};
-  for (const t of CHILDREN_FIRST) {
+  for (let i = from; i < CHILDREN_FIRST.length; i++) {
+    const t = CHILDREN_FIRST[i]!;
     for (;;) {
       const { changes } = t.id
         ? await tx.run(`DELETE FROM ${t.table} WHERE ${t.id} IN (SELECT s.${t.id} FROM ${t.table} s WHERE ${ownerCondition(t, 's')} LIMIT ${STEP_ROWS})`, [groupId])
         : await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
       if (changes > 0) deleted[t.table] = (deleted[t.table] ?? 0) + changes;
-      if (over()) return { deleted, done: false };
-      if (!t.id || changes < STEP_ROWS) break;
+      const emptied = !t.id || changes < STEP_ROWS;
+      if (over()) return { deleted, done: false, next: emptied ? i + 1 : i };
+      if (emptied) break;
     }
   }
   await tx.run('DELETE FROM fork_map WHERE fork_id = ?', [groupId]);
   const { changes } = await tx.run('DELETE FROM groups WHERE id = ?', [groupId]);
   if (changes > 0) deleted.groups = changes;
   await tx.run('DELETE FROM fork_jobs WHERE fork_id = ?', [groupId]);
-  return { deleted, done: true };
+  return { deleted, done: true, next: CHILDREN_FIRST.length };
 }
 
 /** Drops not over yet (the server's tick finishes them). */
