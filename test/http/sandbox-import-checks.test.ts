@@ -3,7 +3,7 @@
 // the API's rules, so a file the API could never have made is a 400 naming the line and
 // the field, nothing of it is written and its spooled upload is removed — on a refusal,
 // over a cap (413), and when the client goes away mid-upload. The values here are the
-// ones that imported before and then broke due work, reports and lists (issue 43).
+// ones that imported before and then broke due work, reports and lists.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';

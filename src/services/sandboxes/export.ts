@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { platformClock } from '../platform.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
-import type { Progress } from '../clock/chunks.js';
+import { Pacer, type Progress } from '../clock/chunks.js';
 
 /**
  * Rows read per page: a table's first page is small and each next one doubles while the
@@ -56,6 +56,8 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
   async function* lines(): AsyncGenerator<string> {
     const hash = createHash('sha256');
     const written: Record<string, number> = {};
+    // Paced like a fork's chunks: after a page, while others are writing, rest as long as it took.
+    const pacer = new Pacer(db);
     let n = 0;
     let rows = 0;
     const emit = (line: string) => {
@@ -69,6 +71,7 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
       let size = FIRST_PAGE_ROWS;
       written[t.table] = 0;
       do {
+        pacer.start();
         const page = await db.repos.sandboxFiles.page(db, t, groupId, after, size);
         // One string per page: a write to the stream per page, not per row.
         let text = '';
@@ -78,6 +81,7 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
         size = text.length > PAGE_BYTES ? Math.max(1, size >> 1) : text.length < PAGE_BYTES / 2 ? Math.min(PAGE_ROWS, size * 2) : size;
         if (text) yield text;
         progress?.(rows, Math.max(rows, total), 'Exporting rows');
+        await pacer.rest();
         after = page.next;
       } while (after !== undefined);
     }

@@ -35,7 +35,8 @@ export async function dropChunk(tx: Tx, groupId: string, over: () => boolean, fr
     const t = CHILDREN_FIRST[i]!;
     for (;;) {
       const { changes } = t.id
-        ? await tx.run(`DELETE FROM ${t.table} WHERE ${t.id} IN (SELECT s.${t.id} FROM ${t.table} s WHERE ${ownerCondition(t, 's')} LIMIT ${STEP_ROWS})`, [groupId])
+        ? // The owner condition outside too: an id that is not the table's key (events') is found through the group's index, not a scan.
+          await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)} AND ${t.id} IN (SELECT s.${t.id} FROM ${t.table} s WHERE ${ownerCondition(t, 's')} LIMIT ${STEP_ROWS})`, [groupId, groupId])
         : await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
       if (changes > 0) deleted[t.table] = (deleted[t.table] ?? 0) + changes;
       const emptied = !t.id || changes < STEP_ROWS;

@@ -1,4 +1,4 @@
-// Files and deletes under bounds (issue 43; docs/benchmarks/import.md): for each of
+// Files and deletes under bounds (docs/benchmarks/import.md): for each of
 // export and import of a sandbox of BENCH_EXPORT_TRANSACTIONS transactions, an import of a
 // file of fat rows (BENCH_FAT_MB MiB of ~1 MiB event rows), an import of a file of
 // BENCH_IMPORT_LINES small lines, and the drop of the imported large sandbox: the server's
@@ -196,7 +196,13 @@ export async function importBoundsScenario(cfg: BenchConfig, log: (line: string)
         await call(`${server.url}/api/v1/sandboxes/${small}/export`, 'GET', { out: warm });
         const warmed = JSON.parse((await call(`${server.url}/api/v1/sandboxes/import`, 'POST', { file: warm })).body) as { group_id: string };
         await call(`${server.url}/api/v1/sandboxes/${warmed.group_id}`, 'DELETE');
+        // BENCH_IMPORT_OPS=export,delete: only those operations are measured (the others still run).
+        const only = process.env.BENCH_IMPORT_OPS?.split(',');
         const measure = async (op: string, work: () => Promise<string>) => {
+          if (only && !only.some((o) => op.includes(o))) {
+            await work();
+            return;
+          }
           const base = resetPeak(server);
           const load = otherTenant(server.url, other);
           const t0 = process.hrtime.bigint();
@@ -222,6 +228,7 @@ export async function importBoundsScenario(cfg: BenchConfig, log: (line: string)
         });
         const others: string[] = [];
         for (const [op, f] of [['import fat rows', fatFile], ['import small lines', linesFile]] as const) {
+          if (only && !only.some((o) => op.includes(o))) continue;
           await measure(op, async () => {
             const r = await call(`${server.url}/api/v1/sandboxes/import`, 'POST', { file: f });
             if (r.status === 201 || r.status === 202) {
