@@ -30,6 +30,13 @@ export async function dropSandbox(p: Platform, ctx: RequestContext, groupId: str
   return keys > 0 ? { ...rows, api_keys: (rows.api_keys ?? 0) + keys } : rows;
 }
 
+/** Drop a group that is no sandbox yet (an import that failed or was left by a killed server), in chunks too. */
+export async function dropInChunks(p: Platform, groupId: string): Promise<void> {
+  const base = platformClock(p);
+  await p.db.write((tx) => tx.repos.groupRows.beginDrop(tx, groupId, base.nowIso()));
+  await runDrop(p, groupId);
+}
+
 /** Run the drop of `groupId` to its end (a run going in this process is joined). */
 function runDrop(p: Platform, groupId: string): Promise<Record<string, number>> {
   const mine = runsOf(p.db);

@@ -28,6 +28,7 @@ import { AppError, notFound } from '../../errors.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { issueKeys } from './keys.js';
+import { dropInChunks } from './drop-run.js';
 
 /** A line longer than this is refused (a row is a few KiB; this bounds what one line can make the server hold). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -345,7 +346,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
       await tx.repos.sandboxFiles.finishImport(tx, groupId, withGroupClock(p, groupId, g.clock_offset_ms).clock.nowIso());
     }, CHUNK_WRITE);
   } catch (err) {
-    await p.db.write((tx) => tx.repos.groupRows.delete(tx, groupId)).catch(() => undefined);
+    await dropInChunks(p, groupId).catch(() => undefined);
     if (err instanceof AppError || !refusedRow(err)) throw err;
     throw fileRefused({ lines }, `the database refused a row of these lines: ${String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '')}`);
   } finally {
@@ -374,7 +375,7 @@ export async function dropStaleImports(p: Platform): Promise<number> {
   let n = 0;
   for (const id of await p.db.repos.sandboxFiles.staleImports(p.db, Date.now() - STALE_IMPORT_MS)) {
     if (running.has(id)) continue;
-    await p.db.write((tx) => tx.repos.groupRows.delete(tx, id));
+    await dropInChunks(p, id);
     n++;
   }
   return n;
