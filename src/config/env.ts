@@ -28,6 +28,10 @@ export const ENV = {
   forkAnswerMs: 'PAYCTL_FORK_ANSWER_MS',
   /** How long a sandbox import waits for its rows to be written before answering 202 with the new sandbox and its progress (ms, real time; default 10000). */
   importAnswerMs: 'PAYCTL_IMPORT_ANSWER_MS',
+  /** The largest sandbox file one import takes (bytes; default 1 GiB): a larger one is refused with 413. */
+  importMaxBytes: 'PAYCTL_IMPORT_MAX_BYTES',
+  /** The most rows one sandbox file may hold (default 2,000,000): a file with more is refused with 413. */
+  importMaxRows: 'PAYCTL_IMPORT_MAX_ROWS',
   /** Writes one process runs at most at once on PostgreSQL (1–32; default 4; a lane beside a running one opens only after PAYCTL_PG_LANE_WAIT_MS). */
   pgWriters: 'PAYCTL_PG_WRITERS',
   /** How long a write waits for a busy lane before another opens on PostgreSQL (ms, 0–10000; default 20; 0: lanes open at once). */
@@ -48,6 +52,8 @@ export const ENV_INTEGERS = {
   [ENV.clockAnswerMs]: [0, 86_400_000, 10_000],
   [ENV.forkAnswerMs]: [0, 86_400_000, 10_000],
   [ENV.importAnswerMs]: [0, 86_400_000, 10_000],
+  [ENV.importMaxBytes]: [1, Number.MAX_SAFE_INTEGER, 1024 * 1024 * 1024],
+  [ENV.importMaxRows]: [1, Number.MAX_SAFE_INTEGER, 2_000_000],
   /**
    * Lanes at most, by default. With group commit (store/postgres/db.ts) a lane carries every
    * write queued while it was busy, so fewer lanes make deeper batches (fewer transactions,

@@ -7,6 +7,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { z } from 'zod';
 import { validationError } from '../errors.js';
+import { instantSchema } from './time.js';
+import { requiredText } from './strings.js';
+import { checkRowValues, SANDBOX_NAME_MAX } from './sandbox-file-values.js';
+import { FileIds } from './sandbox-file-ids.js';
 
 export const FILE_FORMAT = 'payctl-sandbox';
 /** The file's own layout (header, row lines, trailer). A change to it is a new version; older versions keep importing. */
@@ -20,15 +24,16 @@ export const fileHeaderSchema = z.object({
   format: z.literal(FILE_FORMAT),
   format_version: z.number().int().positive(),
   schema_version: z.number().int().positive(),
-  exported_at: z.string(),
+  exported_at: instantSchema(),
   source: z.object({
-    group_id: z.string(),
-    name: z.string(),
-    /** The sandbox's time when the export began: an import starts its clock there. */
-    clock: z.string(),
+    group_id: requiredText(100),
+    /** The sandbox's name, as sandbox create takes it. */
+    name: requiredText(SANDBOX_NAME_MAX),
+    /** The sandbox's time when the export began: an import starts its clock there (RFC 3339, years 1970–9999). */
+    clock: instantSchema(),
   }),
   /** The tables in the order their rows follow (parents first). */
-  tables: z.array(z.string()),
+  tables: z.array(requiredText(100)).max(200),
   /** Rows per table when the export began (for progress; the trailer's counts are what the file holds). */
   counts: countsSchema,
 });
@@ -86,6 +91,13 @@ export function fileRefused(line: number | 'end' | { lines: string }, rule: stri
   return validationError([{ path: `(file) ${where}`, message: rule }], `the sandbox file is refused: ${where === 'end' ? 'at its end' : where}: ${rule}`);
 }
 
+/** A row line that passed: its table and row; `verbatim` when the row is the line's own, unchanged (its text can be kept as it was). */
+export interface KeptRow {
+  table: string;
+  row: Row;
+  verbatim: boolean;
+}
+
 /** What the store says of the tables a file may hold now: their order and columns, and which have a single id column. */
 export interface FileTables {
   order: readonly string[];
@@ -107,24 +119,26 @@ export class FileChecker {
   header?: FileHeader;
   trailer?: FileTrailer;
   readonly counts: Record<string, number> = {};
-  /** Every id of the file, old → new (the caller's `newId`), so rows pointing at later tables map too. */
-  readonly ids = new Map<string, string>();
+  /** Every id of the file, old → new (sandbox-file-ids.ts), so rows pointing at later tables map too. */
+  readonly ids: FileIds;
   /** Old → new ids of the rows of the tables named in `listed`, per table. */
   readonly listedIds: Record<string, Array<[string, string]>> = {};
   private n = 0;
   private hash: Hash = createHash('sha256');
   /** The file's sandbox (its groups row's id). */
   private groupId?: string;
-  /** Ids rows named before any row of the file had them (a row further on, or none: a reference the source left dangling). */
-  private readonly later = new Set<string>();
   private allowed = new Set<string>();
   private at = 0;
 
+  /** `key`: 5 random bytes, drawn for this import (the new UUIDs are computed with it). */
   constructor(
     private readonly tables: FileTables,
-    private readonly newId: () => string,
+    newId: () => string,
+    key: Uint8Array,
     private readonly listed: ReadonlySet<string> = new Set(),
-  ) {}
+  ) {
+    this.ids = new FileIds(newId, key);
+  }
 
   /** Lines read so far. */
   get lines(): number {
@@ -132,7 +146,7 @@ export class FileChecker {
   }
 
   /** One line of the file, exactly as it was written, without its \n. Returns the row it holds, if it is a row. */
-  line(text: string): { table: string; row: Row } | undefined {
+  line(text: string): KeptRow | undefined {
     const no = ++this.n;
     if (this.trailer) throw fileRefused(no, 'nothing may follow the trailer line');
     let value: unknown;
@@ -142,7 +156,7 @@ export class FileChecker {
       throw fileRefused(no, no === 1 ? 'is not a sandbox file header (not JSON)' : 'is not valid JSON (the file is corrupt)');
     }
     if (no === 1) {
-      this.hash.update(`${text}\n`);
+      this.hash.update(text).update('\n');
       this.header = this.checkHeader(value);
       return undefined;
     }
@@ -150,7 +164,8 @@ export class FileChecker {
       this.trailer = this.checkTrailer(no, value);
       return undefined;
     }
-    this.hash.update(`${text}\n`);
+    // Two updates, not one string: a fat line is not copied again.
+    this.hash.update(text).update('\n');
     return this.checkRow(no, value);
   }
 
@@ -178,7 +193,7 @@ export class FileChecker {
     }
   }
 
-  private checkRow(no: number, value: unknown): { table: string; row: Row } {
+  private checkRow(no: number, value: unknown): KeptRow {
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw fileRefused(no, 'a row line is a JSON object {"table", "row"}');
     const { table, row } = value as { table?: unknown; row?: unknown };
     if (typeof table !== 'string' || !this.allowed.has(table)) throw fileRefused(no, `table ${JSON.stringify(table)} is not one a sandbox file of schema version ${this.header!.schema_version} holds`);
@@ -188,27 +203,29 @@ export class FileChecker {
     if (at < this.at) throw fileRefused(no, `rows of ${table} come after rows of ${order[this.at]} (tables follow the header's order, parents first)`);
     this.at = at;
     if (!row || typeof row !== 'object' || Array.isArray(row)) throw fileRefused(no, 'row must be a JSON object of column values');
-    const upgraded = upgradeRow(this.header!.schema_version, table, row as Row);
+    let upgraded = upgradeRow(this.header!.schema_version, table, row as Row);
     const columns = this.tables.columns[table]!;
     for (const [c, v] of Object.entries(upgraded)) {
       if (!columns.includes(c)) throw fileRefused(no, `${table} has no column ${c}`);
       if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw fileRefused(no, `${table}.${c} must be a string, a number, a boolean or null`);
     }
     if (table === 'groups' && this.counts.groups) throw fileRefused(no, 'a file holds one sandbox (one groups row)');
+    // Each value held to the API's rule for it: due work and reports read these rows as the API's own.
+    const checked = checkRowValues(table, upgraded);
+    if ('problem' in checked) throw fileRefused(no, `${table}.${checked.problem.column} ${checked.problem.message}`);
+    upgraded = checked.row;
     if (table !== 'groups') this.checkRefs(no, table, upgraded);
     const idColumn = this.tables.ids[table];
     if (idColumn) {
       const id = upgraded[idColumn];
       if (typeof id !== 'string' || id === '') throw fileRefused(no, `${table}.${idColumn} must be a non-empty string`);
-      if (this.ids.has(id)) throw fileRefused(no, `${table}.${idColumn} ${id} appears twice in the file`);
-      const fresh = this.newId();
-      this.ids.set(id, fresh);
-      this.later.delete(id);
+      const fresh = this.ids.add(id);
+      if (fresh === undefined) throw fileRefused(no, `${table}.${idColumn} ${id} appears twice in the file`);
       if (table === 'groups') this.groupId = id;
       if (this.listed.has(table)) (this.listedIds[table] ??= []).push([id, fresh]);
     }
     this.counts[table] = (this.counts[table] ?? 0) + 1;
-    return { table, row: upgraded };
+    return { table, row: upgraded, verbatim: upgraded === row };
   }
 
   /**
@@ -231,7 +248,7 @@ export class FileChecker {
       const id = row[c];
       if (id === null || id === undefined || (typeof id === 'string' && this.ids.has(id))) continue;
       if (typeof id !== 'string') throw fileRefused(no, `${table}.${c} must be an id or null`);
-      this.later.add(id);
+      this.ids.name(id);
     }
   }
 
@@ -261,7 +278,7 @@ export class FileChecker {
     // A reference to no row of the file (the source's row is gone, or never was: seeded
     // data) gets a new id of its own too: it stays dangling, and can never name a row
     // of another sandbox of the database it is imported into.
-    for (const id of this.later) if (!this.ids.has(id)) this.ids.set(id, this.newId());
+    this.ids.settle();
   }
 }
 
@@ -273,7 +290,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * file, and any UUID of the file inside text (the platform's ids are UUIDs, so one found
  * in `ids` is one of the file's rows wherever it appears); other text is kept.
  */
-export function remapRow(row: Row, ids: ReadonlyMap<string, string>): Row {
+export function remapRow(row: Row, ids: { get(id: string): string | undefined }): Row {
   const out: Row = {};
   for (const [c, v] of Object.entries(row)) {
     if (typeof v !== 'string') out[c] = v;

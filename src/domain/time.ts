@@ -61,6 +61,11 @@ export function instantText(ms: number): string {
   return ms > MAX_INSTANT_MS ? END_OF_TIME : new Date(ms).toISOString();
 }
 
+/** An instant in the fixed-width form, held within the supported years (a value read from an odd row shown, not thrown on). */
+export function clampedInstant(ms: number): string {
+  return isoOf(Number.isFinite(ms) ? Math.min(Math.max(ms, MIN_INSTANT_MS), MAX_INSTANT_MS) : MIN_INSTANT_MS);
+}
+
 /**
  * Read an instant. `date: true` also takes a date `YYYY-MM-DD` (midnight UTC); `dateOnly`
  * takes only that. Answers the fixed-width UTC form, or the rule the text breaks.

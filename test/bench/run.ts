@@ -21,6 +21,7 @@ import { billingScenario } from './scenarios/billing.js';
 import { pdfScenario } from './scenarios/invoice-pdf.js';
 import { sandboxScenarios } from './scenarios/sandboxes.js';
 import { sandboxFileScenario } from './scenarios/sandbox-files.js';
+import { importBoundsScenario } from './scenarios/import-bounds.js';
 import { webhookIsolationScenario, webhookScenarios } from './scenarios/webhooks.js';
 import { catchUpScenario } from './scenarios/catch-up.js';
 import { storeSaleScenario } from './scenarios/stores.js';
@@ -70,6 +71,7 @@ await section('Clock advance: recurring billing', ['billing'], () => billingScen
 await section('Invoice PDF', ['pdf'], () => pdfScenario(cfg, log));
 await section('Sandboxes: create and fork', ['sandbox-create', 'sandbox-fork'], () => sandboxScenarios(cfg, log));
 await section('Sandboxes as files: export and import', ['sandbox-export', 'sandbox-import'], () => sandboxFileScenario(cfg, log));
+await section("Files and deletes under bounds: memory and another tenant's sales (before and after)", ['import-bounds'], () => importBoundsScenario(cfg, log));
 await section('Webhooks: a sale with a subscribed endpoint, deliveries/s', ['webhooks'], () => webhookScenarios(cfg, log));
 await section("Webhooks: another group's latency while one endpoint hangs", ['webhook-isolation'], () => webhookIsolationScenario(cfg, log));
 await section("Fair sharing: another group's sales during a 100-year catch-up", ['catchup'], () => catchUpScenario(cfg, log));

@@ -1094,8 +1094,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops
-         * @description Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops.
+         * Drop a sandbox and every row of it, in short chunks that let other groups' writes through (its keys stop working at once); a fork or import still writing stops
+         * @description Drop a sandbox and every row of it, in short chunks that let other groups' writes through (its keys stop working at once); a fork or import still writing stops.
          *
          *     Authorization: the sandbox admin token (not a group's API key).
          */

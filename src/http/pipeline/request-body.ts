@@ -9,8 +9,10 @@ import type { Exchange } from './exchange.js';
 export async function readBody(ex: Exchange, ctx: RouteContext): Promise<void> {
   const { route, req } = ex;
   if (route.upload) {
-    // A file streamed as it arrives (no 1 MiB bound): the handler reads it.
-    ctx.upload = req;
+    // A file streamed as it arrives (no 1 MiB bound): the handler reads it. A handler that
+    // stops reading early (a refused line, a cap) must leave the socket alone so that its
+    // answer reaches the client: Node discards the rest of the body after the answer.
+    ctx.upload = { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) };
   } else if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') {
     const parsed = await readJsonBody(req);
     ex.raw = parsed.raw;

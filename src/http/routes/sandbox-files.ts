@@ -5,14 +5,33 @@ import { once } from 'node:events';
 import { adminAuth, JsonResponse, type RouteDef, route, StreamResponse } from '../route.js';
 import { importedSandboxSchema, importSandboxQuerySchema } from '../../domain/sandboxes.js';
 import { exportSandbox } from '../../services/sandboxes/export.js';
-import { importSandbox } from '../../services/sandboxes/import.js';
 import { ttlMs } from '../../domain/sandbox-ttl.js';
+import { importCaps, importSandbox, overCap } from '../../services/sandboxes/import.js';
 import { answerBudget } from '../../services/sandboxes/sandboxes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION } from '../../domain/sandbox-file.js';
 import { ENV } from '../../config/env.js';
 import { AppError, parseOrThrow } from '../../errors.js';
 
 const tag = 'Sandboxes';
+
+/**
+ * The upload as it arrives; a connection the client closed mid-upload ends it with the
+ * client's error, not a store's (an `aborted` socket error read as an outage would pause
+ * every group's background work).
+ */
+async function* uploadOf(upload: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const it = upload[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await it.next();
+    } catch (err) {
+      throw new AppError(400, 'invalid_request', `the upload was cut off before the file ended (${(err as Error).message}): nothing of it was imported`);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
 export const SANDBOX_FILE_TYPE = 'application/x-ndjson';
 
 export const sandboxFileRoutes: RouteDef[] = [
@@ -71,7 +90,11 @@ export const sandboxFileRoutes: RouteDef[] = [
       const type = String(c.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== SANDBOX_FILE_TYPE) throw new AppError(415, 'invalid_request', `request body must be a sandbox file (Content-Type: ${SANDBOX_FILE_TYPE})`);
       const query = parseOrThrow(importSandboxQuerySchema, c.query);
-      const sandbox = await importSandbox(c.platform, c.ctx, c.upload!, {
+      // A body announced over the cap is refused before a byte of it is read.
+      const caps = importCaps(c.platform.env);
+      const length = Number(c.headers['content-length'] ?? 0);
+      if (length > caps.bytes) throw overCap('bytes', caps.bytes, ENV.importMaxBytes);
+      const sandbox = await importSandbox(c.platform, c.ctx, uploadOf(c.upload!), {
         ...(query.name !== undefined ? { name: query.name } : {}),
         ...(query.ttl !== undefined ? { ttlMs: ttlMs(query.ttl) } : {}),
         answerWithinMs: answerBudget(c.platform.env, ENV.importAnswerMs),

@@ -68,7 +68,7 @@ export const sandboxRoutes: RouteDef[] = [
   route({
     method: 'DELETE',
     path: '/api/v1/sandboxes/:group_id',
-    summary: 'Drop a sandbox and every row of it in one transaction (its keys stop working at once); a fork still copying stops',
+    summary: 'Drop a sandbox and every row of it, in short chunks that let other groups\' writes through (its keys stop working at once); a fork or import still writing stops',
     tag,
     extension: true,
     auth: adminAuth,

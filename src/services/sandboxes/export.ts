@@ -10,10 +10,16 @@ import { groupTimeOn } from '../clock/clock.js';
 import { clockOfRow } from '../../domain/clock-modes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
-import type { Progress } from '../clock/chunks.js';
+import { Pacer, type Progress } from '../clock/chunks.js';
 
-/** Rows read per page. */
+/**
+ * Rows read per page: a table's first page is small and each next one doubles while the
+ * pages stay under PAGE_BYTES (halving when one passes it), so a page of fat rows (a
+ * document near its 1 MiB bound) holds a few MiB, and a page of small rows 1,000.
+ */
 const PAGE_ROWS = 1000;
+const FIRST_PAGE_ROWS = 4;
+const PAGE_BYTES = 2 * 1024 * 1024;
 
 export interface SandboxExport {
   header: FileHeader;
@@ -52,6 +58,8 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
   async function* lines(): AsyncGenerator<string> {
     const hash = createHash('sha256');
     const written: Record<string, number> = {};
+    // Paced like a fork's chunks: after a page, while others are writing, rest as long as it took.
+    const pacer = new Pacer(db);
     let n = 0;
     let rows = 0;
     const emit = (line: string) => {
@@ -62,16 +70,20 @@ export async function exportSandbox(p: Platform, groupId: string, progress?: Pro
     yield emit(headerLine(header));
     for (const t of tables) {
       let after: string | number | undefined;
+      let size = FIRST_PAGE_ROWS;
       written[t.table] = 0;
       do {
-        const page = await db.repos.sandboxFiles.page(db, t, groupId, after, PAGE_ROWS);
+        pacer.start();
+        const page = await db.repos.sandboxFiles.page(db, t, groupId, after, size);
         // One string per page: a write to the stream per page, not per row.
         let text = '';
         for (const row of page.rows) text += emit(rowLine(t.table, row));
         written[t.table] += page.rows.length;
         rows += page.rows.length;
+        size = text.length > PAGE_BYTES ? Math.max(1, size >> 1) : text.length < PAGE_BYTES / 2 ? Math.min(PAGE_ROWS, size * 2) : size;
         if (text) yield text;
         progress?.(rows, Math.max(rows, total), 'Exporting rows');
+        await pacer.rest();
         after = page.next;
       } while (after !== undefined);
     }

@@ -15,11 +15,12 @@ import path from 'node:path';
 import type { Platform } from '../platform.js';
 import { platformClock, withGroupClock } from '../platform.js';
 import { clockSettingOn } from '../clock/clock.js';
-import { CLOCK_MODES, clockOfRow, sandboxClockAnswer } from '../../domain/clock-modes.js';
+import { CLOCK_MODES, clockOfRow, sandboxClockAnswer, type GroupClockSetting } from '../../domain/clock-modes.js';
 import type { RequestContext } from '../context.js';
 import type { Progress } from '../clock/chunks.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { FileChecker, fileRefused, remapRow, type FileHeader, type Row } from '../../domain/sandbox-file.js';
+import type { FileIds } from '../../domain/sandbox-file-ids.js';
 import type { ImportedSandbox, ImportProgressState } from '../../domain/sandboxes.js';
 import type { FileTable } from '../../store/interfaces/sandbox-files.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
@@ -27,14 +28,22 @@ import { newWebhookSecret } from '../webhooks/endpoints.js';
 import { newId } from '../../lib/ids.js';
 import { AppError, notFound } from '../../errors.js';
 import { isRefusedRow } from '../../store/errors.js';
+import { ENV, envInteger, type Env } from '../../config/env.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { issueKeys } from './keys.js';
 import { beginLease } from './leases.js';
+import { dropInChunks } from './drop-run.js';
 
 /** A line longer than this is refused (a row is a few KiB; this bounds what one line can make the server hold). */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Rows per INSERT statement (a chunk sends statements until its budget is spent). */
 const BATCH_ROWS = 200;
+/**
+ * Bytes of rows read ahead of the writer, and of one INSERT: whatever the rows' size (fat
+ * rows near the line cap, or a million small ones), the server holds a few MiB of them.
+ */
+const QUEUE_BYTES = 8 * 1024 * 1024;
+const BATCH_BYTES = 2 * 1024 * 1024;
 /** An import whose last chunk is older than this (real time) was stopped (its server was killed): the tick drops it. */
 export const STALE_IMPORT_MS = 120_000;
 
@@ -47,22 +56,59 @@ export interface ImportOptions {
   progress?: Progress;
 }
 
-/** The lines of a byte stream, each without its \n; `cut` when the stream ended inside it (no \n after it). */
+/**
+ * The lines of a byte stream, each without its \n; `cut` when the stream ended inside it
+ * (no \n after it). A line's pieces are joined once, at its end (a fat line is not copied
+ * again with every chunk), and a line over MAX_LINE_BYTES is refused as it grows.
+ */
 export async function* splitLines(source: AsyncIterable<Buffer | string>): AsyncGenerator<{ text: string; cut: boolean }> {
-  let rest: Buffer = Buffer.alloc(0);
+  let parts: Buffer[] = [];
+  let partsBytes = 0;
   let lineNo = 0;
-  for await (const chunk of source) {
-    let buf = rest.length ? Buffer.concat([rest, typeof chunk === 'string' ? Buffer.from(chunk) : chunk]) : typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  for await (const raw of source) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    let start = 0;
     let at: number;
-    while ((at = buf.indexOf(10)) >= 0) {
+    while ((at = chunk.indexOf(10, start)) >= 0) {
       lineNo++;
-      yield { text: buf.toString('utf8', 0, at), cut: false };
-      buf = buf.subarray(at + 1);
+      const piece = chunk.subarray(start, at);
+      const text = parts.length ? Buffer.concat([...parts, piece]).toString('utf8') : piece.toString('utf8');
+      parts = [];
+      partsBytes = 0;
+      start = at + 1;
+      yield { text, cut: false };
     }
-    if (buf.length > MAX_LINE_BYTES) throw fileRefused(lineNo + 1, `is longer than ${MAX_LINE_BYTES} bytes`);
-    rest = Buffer.from(buf);
+    if (start < chunk.length) {
+      parts.push(Buffer.from(chunk.subarray(start)));
+      partsBytes += chunk.length - start;
+      if (partsBytes > MAX_LINE_BYTES) throw fileRefused(lineNo + 1, `is longer than ${MAX_LINE_BYTES} bytes`);
+    }
   }
-  if (rest.length > 0) yield { text: rest.toString('utf8'), cut: true };
+  if (parts.length) yield { text: Buffer.concat(parts).toString('utf8'), cut: true };
+}
+
+/** The caps on one import (docs/sandboxes.md, "Caps"): a file over one is refused with 413 naming it. */
+export interface ImportCaps {
+  bytes: number;
+  rows: number;
+}
+
+export function importCaps(env: Env): ImportCaps {
+  return { bytes: envInteger(env, ENV.importMaxBytes), rows: envInteger(env, ENV.importMaxRows) };
+}
+
+/** 413 naming the cap a file passed. */
+export const overCap = (what: 'bytes' | 'rows', cap: number, name: string) =>
+  new AppError(413, 'invalid_request', `the sandbox file is refused: it has more than ${cap} ${what}, the cap of one import (${name}); split the sandbox or raise the cap`);
+
+/** The bytes of `source`, refused with 413 once they pass `cap`. */
+async function* capped(source: AsyncIterable<Buffer | string>, cap: number): AsyncGenerator<Buffer | string> {
+  let n = 0;
+  for await (const chunk of source) {
+    n += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (n > cap) throw overCap('bytes', cap, ENV.importMaxBytes);
+    yield chunk;
+  }
 }
 
 /** What the first pass learnt of a file that passed every check. */
@@ -70,7 +116,7 @@ interface CheckedFile {
   header: FileHeader;
   spool: string;
   group: Row;
-  ids: Map<string, string>;
+  ids: FileIds;
   /** Old → new ids of the tables an answer lists (FileTable.inIdMap). */
   listed: Record<string, Array<[string, string]>>;
   counts: Record<string, number>;
@@ -78,7 +124,7 @@ interface CheckedFile {
 }
 
 /** Pass one: check every line and spool the rows; refused (nothing written, nothing kept) at the first broken rule. */
-async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>): Promise<CheckedFile> {
+async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>, caps: ImportCaps): Promise<CheckedFile> {
   const db = p.db;
   const tables = await db.repos.sandboxFiles.tables(db);
   const current = await db.repos.sandboxFiles.schemaVersion(db);
@@ -91,6 +137,7 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       refs: Object.fromEntries(tables.map((t) => [t.table, t.refs])),
     },
     newId,
+    randomBytes(5),
     new Set(tables.filter((t) => t.inIdMap).map((t) => t.table)),
   );
   const dir = await mkdtemp(path.join(tmpdir(), 'payctl-import-'));
@@ -100,7 +147,9 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
     fh = await open(spool, 'w');
     let pending = '';
     let group: Row | undefined;
-    for await (const { text, cut } of splitLines(source)) {
+    for await (const { text, cut } of splitLines(capped(source, caps.bytes))) {
+      // The header and the trailer are lines too: a file of `rows` rows has rows + 2.
+      if (checker.lines >= caps.rows + 2) throw overCap('rows', caps.rows, ENV.importMaxRows);
       let kept;
       try {
         kept = checker.line(text);
@@ -112,7 +161,8 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       if (checker.lines === 1) checker.checkSchema(current);
       if (!kept) continue;
       if (kept.table === 'groups') group = kept.row;
-      else pending += `${JSON.stringify([checker.lines, kept.table, kept.row])}\n`;
+      // The line's own text when its row is unchanged (a fat row is not serialised again).
+      else pending += `${checker.lines}\t${kept.verbatim ? text : JSON.stringify({ table: kept.table, row: kept.row })}\n`;
       if (pending.length > 1 << 20) {
         await fh.write(pending);
         pending = '';
@@ -130,10 +180,16 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
   }
 }
 
-/** Rows of the spool, in file order: [line, table, row]. */
-async function* spooledRows(spool: string): AsyncGenerator<[number, string, Row]> {
-  for await (const { text } of splitLines(createReadStream(spool))) yield JSON.parse(text) as [number, string, Row];
+/** Rows of the spool (`<line>\t<row line>`), in file order: [line, table, row, its size in the spool]. */
+async function* spooledRows(spool: string): AsyncGenerator<Spooled> {
+  for await (const { text } of splitLines(createReadStream(spool))) {
+    const tab = text.indexOf('\t');
+    const { table, row } = JSON.parse(text.slice(tab + 1)) as { table: string; row: Row };
+    yield [Number(text.slice(0, tab)), table, row, text.length];
+  }
 }
+
+type Spooled = [number, string, Row, number];
 
 /** Imports running in this process, by new group id (the tick leaves them alone). */
 const running = new Map<string, Promise<void>>();
@@ -147,7 +203,30 @@ const running = new Map<string, Promise<void>>();
  * the route's 202), and the writing goes on.
  */
 export async function importSandbox(p: Platform, ctx: RequestContext, source: AsyncIterable<Buffer | string>, opts: ImportOptions = {}): Promise<ImportedSandbox> {
-  const file = await checkAndSpool(p, source);
+  const file = await checkAndSpool(p, source, importCaps(p.env));
+  let started: Started;
+  try {
+    started = await startImport(p, ctx, file, opts);
+  } catch (err) {
+    // Failed before its rows were being written: the spool goes with the request.
+    await rm(path.dirname(file.spool), { recursive: true, force: true });
+    throw err;
+  }
+  return answerImport(p, file, started, opts);
+}
+
+interface Started {
+  run: Promise<void>;
+  groupId: string;
+  name: string;
+  setting: GroupClockSetting;
+  at: string;
+  keys: Record<string, string>;
+  secrets: Record<string, string>;
+}
+
+/** The new group (status importing) with its keys, and the writing of its rows started (it removes the spool when it ends). */
+async function startImport(p: Platform, ctx: RequestContext, file: CheckedFile, opts: ImportOptions): Promise<Started> {
   const { header, ids, listed } = file;
   const base = platformClock(p);
   await base.refresh();
@@ -190,6 +269,13 @@ export async function importSandbox(p: Platform, ctx: RequestContext, source: As
     () => running.delete(groupId),
     () => running.delete(groupId),
   );
+  return { run, groupId, name, setting, at, keys, secrets };
+}
+
+/** The answer: when the rows are all written, or (with an answer budget) after it with the progress so far. */
+async function answerImport(p: Platform, file: CheckedFile, started: Started, opts: ImportOptions): Promise<ImportedSandbox> {
+  const { header, listed } = file;
+  const { run, groupId, name, setting, at, keys, secrets } = started;
   let timer: NodeJS.Timeout | undefined;
   const late = Symbol('late');
   const outcome = await (opts.answerWithinMs === undefined
@@ -232,17 +318,21 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
   const total = rowsOf(file.counts);
   const pacer = new Pacer(p.db);
   const source = spooledRows(file.spool)[Symbol.asyncIterator]();
-  let queue: Array<[number, string, Row]> = [];
+  let queue: Spooled[] = [];
+  let queued = 0;
   let ended = false;
   let done = 0;
   let lines = '';
   try {
     for (;;) {
       // Rows are read before the write: the chunk's transaction does no file I/O.
-      while (!ended && queue.length < BATCH_ROWS * 8) {
+      while (!ended && queue.length < BATCH_ROWS * 8 && queued < QUEUE_BYTES) {
         const next = await source.next();
         if (next.done) ended = true;
-        else queue.push(next.value);
+        else {
+          queue.push(next.value);
+          queued += next.value[3];
+        }
       }
       if (queue.length === 0) break;
       pacer.start();
@@ -253,8 +343,10 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
           const table = queue[n]![1];
           const rows: Row[] = [];
           const first = queue[n]![0];
-          while (n < queue.length && rows.length < BATCH_ROWS && queue[n]![1] === table) {
-            const [, , row] = queue[n++]!;
+          let bytes = 0;
+          while (n < queue.length && rows.length < BATCH_ROWS && bytes < BATCH_BYTES && queue[n]![1] === table) {
+            const [, , row, size] = queue[n++]!;
+            bytes += size;
             rows.push(fill(byTable.get(table)!, remapRow(row, file.ids), secrets));
           }
           lines = `${first}–${queue[n - 1]![0]}`;
@@ -264,6 +356,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
         if (!(await tx.repos.sandboxFiles.noteImport(tx, groupId, done + n, queue[n - 1]![1], Date.now()))) throw importDropped();
         return n;
       }, CHUNK_WRITE);
+      for (let i = 0; i < taken; i++) queued -= queue[i]![3];
       queue = queue.slice(taken);
       done += taken;
       progress?.(done, total, 'Importing rows');
@@ -275,7 +368,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
       await tx.repos.sandboxFiles.finishImport(tx, groupId, withGroupClock(p, groupId, clockOfRow(g)).clock.nowIso());
     }, CHUNK_WRITE);
   } catch (err) {
-    await p.db.write((tx) => tx.repos.groupRows.delete(tx, groupId)).catch(() => undefined);
+    await dropInChunks(p, groupId).catch(() => undefined);
     if (err instanceof AppError || !isRefusedRow(err)) throw err;
     throw fileRefused({ lines }, `the database refused a row of these lines: ${String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '')}`);
   } finally {
@@ -304,7 +397,7 @@ export async function dropStaleImports(p: Platform): Promise<number> {
   let n = 0;
   for (const id of await p.db.repos.sandboxFiles.staleImports(p.db, Date.now() - STALE_IMPORT_MS)) {
     if (running.has(id)) continue;
-    await p.db.write((tx) => tx.repos.groupRows.delete(tx, id));
+    await dropInChunks(p, id);
     n++;
   }
   return n;

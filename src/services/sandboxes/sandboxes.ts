@@ -24,10 +24,11 @@ import {
   type MoveClock,
   type SandboxSummary,
 } from '../../domain/sandboxes.js';
-import { clockMoveTarget, parseInstant } from '../../domain/time.js';
+import { clampedInstant, clockMoveTarget, parseInstant } from '../../domain/time.js';
 import { notFound, sandboxForking, sandboxImporting, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { dropSandbox } from './drop-run.js';
 import { useCase } from '../use-case.js';
 import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
 import { issueKeys } from './keys.js';
@@ -131,7 +132,9 @@ function toSummary(r: SandboxEntity, base: Clock): SandboxSummary {
     group_id: r.id,
     name: r.name,
     status: r.status === 'forking' || r.status === 'importing' ? r.status : 'active',
-    clock: new Date(groupTimeOn(base, clock)).toISOString(),
+    // A list spans every sandbox: one whose clock lies outside the years a clock reaches
+    // (a row no API call makes) is shown at the nearest instant there, never a RangeError.
+    clock: clampedInstant(groupTimeOn(base, clock)),
     ...sandboxClockAnswer(clock),
     offset_ms: clock.mode === 'running' ? clock.offset_ms : 0,
     created_at: r.created_at,
@@ -168,15 +171,15 @@ export function answerBudget(env: Env, name: typeof ENV.clockAnswerMs | typeof E
   return envInteger(env, name);
 }
 
-/** Drop a sandbox and every row of it in one transaction; its keys stop working at once. */
+/** Drop a sandbox and every row of it, in chunks; its keys stop working at once. */
 export const deleteSandbox = useCase({
   input: groupId,
-  run: (p: Platform, ctx: RequestContext, input): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> =>
-    unitOfWork(ctx, async ({ tx }) => {
-      if (!(await tx.repos.sandboxes.find(tx, input.group_id))) throw notFound('sandbox');
-      const rows = await tx.repos.groupRows.delete(tx, input.group_id);
-      return { group_id: input.group_id, deleted: true as const, rows };
-    }),
+  // In chunks (drop-run.ts): a large sandbox's rows never hold the writer for long.
+  run: async (p: Platform, ctx: RequestContext, input): Promise<{ group_id: string; deleted: true; rows: Record<string, number> }> => ({
+    group_id: input.group_id,
+    deleted: true as const,
+    rows: await dropSandbox(p, ctx, input.group_id),
+  }),
 });
 
 /**

@@ -20,6 +20,8 @@ export interface GroupClockStore {
   distinctOffsets(ex: Executor): Promise<Array<{ offset_ms: number; groups: number }>>;
   /** Groups whose clock is accelerated, with their settings. */
   accelerated(ex: Executor): Promise<Array<{ id: string } & GroupClockSetting>>;
+  /** The groups a pass of this offset works for (as the scope `{offsetMs}` selects them), by id. */
+  groupsAtOffset(ex: Executor, offsetMs: number): Promise<string[]>;
 }
 
 /** Change counters: a cache keyed by one of them is good while it has not moved. */
@@ -54,6 +56,12 @@ export interface SettingsStore {
 export interface GroupRowsStore {
   /** Remove every row of a group, children first, inside the caller's transaction. Returns rows deleted per table. */
   delete(tx: Tx, groupId: string): Promise<Record<string, number>>;
+  /** Record a drop of the group in chunks (store/sql/group-drop.ts) and remove its API keys; returns keys removed. */
+  beginDrop(tx: Tx, groupId: string, at: string): Promise<number>;
+  /** One chunk of a drop from table `from` (the chunk before's `next`), until `over()`; `done` once the group itself is gone. */
+  dropChunk(tx: Tx, groupId: string, over: () => boolean, from?: number): Promise<{ deleted: Record<string, number>; done: boolean; next: number }>;
+  /** Drops not over yet. */
+  pendingDrops(ex: Executor): Promise<string[]>;
   /** Count a group's rows per table. */
   count(ex: Executor, groupId: string): Promise<Record<string, number>>;
   /** Record a fork of group `from` into the new group `to`, named `name` (chunks copy it). */

@@ -232,9 +232,9 @@ function toProgress(j: ForkJobRow): ForkProgress {
   };
 }
 
-/** Forks not over yet (the server's tick resumes them); imports (phase `import`, repositories/sandbox-files.ts) are not forks. */
+/** Forks not over yet (the server's tick resumes them); imports (phase `import`, repositories/sandbox-files.ts) and drops (phase `delete`, group-drop.ts) are not forks. */
 export async function pendingForks(ex: Executor): Promise<string[]> {
-  return (await ex.all<{ fork_id: string }>("SELECT fork_id FROM fork_jobs WHERE phase <> 'import' ORDER BY created_at, fork_id")).map((r) => r.fork_id);
+  return (await ex.all<{ fork_id: string }>("SELECT fork_id FROM fork_jobs WHERE phase NOT IN ('import', 'delete') ORDER BY created_at, fork_id")).map((r) => r.fork_id);
 }
 
 /**
@@ -249,7 +249,8 @@ export async function pendingForks(ex: Executor): Promise<string[]> {
 export async function forkChunk(tx: Tx, forkId: string, fresh: { id(): string; secret(): string }, over: () => boolean): Promise<ForkProgress | undefined> {
   // Another server's chunk of the same fork is waited for, then gone on from where it left.
   const j = await tx.get<ForkJobRow>(`SELECT * FROM fork_jobs WHERE fork_id = ?${tx.dialect.lock}`, [forkId]);
-  if (!j) return undefined;
+  // Gone, or being dropped (group-drop.ts): the fork stops.
+  if (!j || (j.phase as string) === 'delete') return undefined;
   const copied = JSON.parse(j.copied) as Record<string, number>;
   do {
     if (j.phase === 'map') {
@@ -350,7 +351,8 @@ export async function finishFork(tx: Tx, forkId: string): Promise<FinishedFork |
 }
 
 /** Every row of one group at once. */
-export const groupRowsRepo: GroupRowsStore = {
+/** The group rows' store but its chunked drop (group-drop.ts adds it: repositories/index.ts). */
+export const groupRowsRepo: Omit<GroupRowsStore, 'beginDrop' | 'dropChunk' | 'pendingDrops'> = {
   delete: deleteGroupRows,
   count: countGroupRows,
   beginFork,

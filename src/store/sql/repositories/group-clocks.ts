@@ -19,6 +19,10 @@ export const groupClockRepo: GroupClockStore = {
     ),
   /** Groups whose clock runs faster than real time (the scheduler's tick runs each at its own time). */
   accelerated: (ex: Executor) => ex.all<{ id: string } & GroupClockSetting>(`SELECT id, ${CLOCK_COLUMNS} FROM groups WHERE clock_mode = 'accelerated' ORDER BY id`),
+  async groupsAtOffset(ex: Executor, offsetMs: number) {
+    const s = scopeCondition({ offsetMs }, 'id');
+    return (await ex.all<{ id: string }>(`SELECT id FROM groups WHERE ${s.sql} ORDER BY id`, s.params)).map((r) => r.id);
+  },
 };
 
 import type { GroupScope } from '../../interfaces/scope.js';

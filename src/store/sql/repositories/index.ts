@@ -37,6 +37,7 @@ import { webhookSendRepo } from './webhook-sends.js';
 import { attemptRepo, deliveryRepo, webhookEndpointRepo } from './webhooks.js';
 import { inboxRepo } from './webhook-inbox.js';
 import { groupRowsRepo } from '../group-tables.js';
+import { beginDrop, dropChunk, pendingDrops } from '../group-drop.js';
 
 export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   apiKeys: apiKeyRepo,
@@ -51,7 +52,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   journal: journalRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
-  groupRows: groupRowsRepo,
+  groupRows: { ...groupRowsRepo, beginDrop, dropChunk, pendingDrops },
   groups: groupRepo,
   idempotency: idempotencyRepo,
   invoicePastDue: invoicePastDueRepo,

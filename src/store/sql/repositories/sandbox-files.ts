@@ -90,8 +90,9 @@ export const sandboxFilesRepo: SandboxFileStore = {
       return { rows: await ex.all<FileRow>(`SELECT ${select} FROM ${t.table} s WHERE ${ownerCondition(group, 's')}`, [groupId]) };
     }
     const rows = await ex.all<FileRow>(
-      `SELECT ${select} FROM ${t.table} s WHERE ${ownerCondition(group, 's')}${after === undefined ? '' : ` AND s.${order} > ?`} ORDER BY s.${order} LIMIT ${limit}`,
-      after === undefined ? [groupId] : [groupId, after],
+      // The limit is a parameter: pages of fat rows are smaller (src/services/sandboxes/export.ts), one statement text.
+      `SELECT ${select} FROM ${t.table} s WHERE ${ownerCondition(group, 's')}${after === undefined ? '' : ` AND s.${order} > ?`} ORDER BY s.${order} LIMIT ?`,
+      after === undefined ? [groupId, limit] : [groupId, after, limit],
     );
     const next = rows.length === limit ? (rows[rows.length - 1]![order] as string | number) : undefined;
     if (!t.columns.includes(order)) for (const r of rows) delete r[order];
