@@ -112,6 +112,18 @@ const toCall = (e: StoredJournalEntry): CallRecord => ({
   answer: e.answer === null ? null : parseJson(e.answer),
 });
 
+/** The recording's state and how many calls it holds, without the calls (the dashboard's recording panel). */
+export const getRecordingSummary = useCase({
+  input: groupInput,
+  async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
+    await requireSandbox(ctx, input.group_id);
+    await flushJournal(p);
+    const state = await ctx.store.repos.recordings.find(ctx.store, input.group_id);
+    if (!state) throw notFound('recording (POST …/recording starts one)');
+    return summaryOf(ctx.store, state);
+  },
+});
+
 /**
  * The recording: its state and calls (format json: JSON text in pieces, a page of calls
  * at a time), or the scenario file they make (format scenario: YAML text).
