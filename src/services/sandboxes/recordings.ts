@@ -22,6 +22,8 @@ import { flushJournal, journalWriter } from '../journal/writer.js';
 const groupInput = z.object({ group_id: z.string() });
 /** Calls read per page of a recording: a call may hold two bodies of up to 256 KiB (domain/journal.ts), so a page stays within a few MiB. */
 const PAGE = 8;
+/** Calls read per page to make a scenario: each is parsed and printed as YAML, which holds several times its text. */
+const SCENARIO_PAGE = 2;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
   if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
@@ -85,12 +87,12 @@ export const stopRecording = useCase({
 });
 
 /** The recording's calls, a page at a time, in order. */
-async function* recordedCalls(ex: Executor, groupId: string, from: number, until: number): AsyncGenerator<StoredJournalEntry[]> {
+async function* recordedCalls(ex: Executor, groupId: string, from: number, until: number, size = PAGE): AsyncGenerator<StoredJournalEntry[]> {
   let after = from - 1;
   for (;;) {
-    const page = await ex.repos.journal.list(ex, { group_id: groupId, after_seq: after, until_seq: until, recordable: true, limit: PAGE });
+    const page = await ex.repos.journal.list(ex, { group_id: groupId, after_seq: after, until_seq: until, recordable: true, limit: size });
     if (page.length > 0) yield page;
-    if (page.length < PAGE) return;
+    if (page.length < size) return;
     after = page.at(-1)!.seq;
   }
 }
@@ -169,12 +171,12 @@ async function* scenarioText(ex: Executor, groupId: string, bounds: { from: numb
   for (let attempt = 0; ; attempt++) {
     const first = scenarioStepper(context);
     let firstSeq: number | undefined;
-    for await (const page of recordedCalls(ex, groupId, from, bounds.until)) {
+    for await (const page of recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE)) {
       firstSeq ??= page[0]!.seq;
       for (const e of page) first.step(toCall(e));
     }
     const second = scenarioStepper(context, first.used);
-    const pages = recordedCalls(ex, groupId, from, bounds.until);
+    const pages = recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE);
     const opening = await pages.next();
     const seq = opening.done ? undefined : opening.value[0]!.seq;
     if (seq !== firstSeq && attempt < 3) {
@@ -183,17 +185,18 @@ async function* scenarioText(ex: Executor, groupId: string, bounds: { from: numb
     }
     yield `# Recorded by payctl (docs/scenarios.md): replay with \`payctl scenario run FILE\`.\n${stringify(first.head(), { lineWidth: 0 })}`;
     let any = false;
-    const write = (page: StoredJournalEntry[]): string => {
-      let text = '';
+    const rest = async function* (): AsyncGenerator<StoredJournalEntry[]> {
+      if (!opening.done) yield opening.value;
+      yield* pages;
+    };
+    for await (const page of rest()) {
       for (const e of page) {
         const step = second.step(toCall(e));
-        if (step) text += (any ? '' : 'steps:\n') + stepText(step);
-        any ||= step !== undefined;
+        if (!step) continue;
+        yield (any ? '' : 'steps:\n') + stepText(step);
+        any = true;
       }
-      return text;
-    };
-    if (!opening.done) yield write(opening.value);
-    for await (const page of pages) yield write(page);
+    }
     if (!any) yield 'steps: []\n';
     return;
   }
