@@ -62,27 +62,6 @@ async function dropThrough(tx: AppendTx, groupId: string, seq: number): Promise<
   ))!;
 }
 
-const OVERWRITE = `UPDATE request_journal SET ${COLUMNS.slice(1).map((c) => `${c} = ?`).join(', ')} WHERE group_id = ? AND seq = ?`;
-
-/**
- * Write `rows` (a group's newest, numbered) over its oldest entries from `oldest` on, one
- * for one: what the bound drops goes without a delete and a new row (docs/benchmarks/journal.md);
- * the counter row says what is left and what went.
- */
-async function overwrite(tx: AppendTx, groupId: string, oldest: number, rows: unknown[][]): Promise<{ entries: number; bytes: number }> {
-  const last = oldest + rows.length - 1;
-  const gone = (await tx.get<{ bytes: number | null }>('SELECT SUM(bytes) AS bytes FROM request_journal WHERE group_id = ? AND seq >= ? AND seq <= ?', [groupId, oldest, last]))!;
-  // A row not there (none should be missing: a group's entries are numbered without gaps) is inserted instead.
-  const missing: unknown[][] = [];
-  for (let i = 0; i < rows.length; i++) if ((await tx.run(OVERWRITE, [...rows[i]!.slice(1), groupId, oldest + i])).changes === 0) missing.push(rows[i]!);
-  await insertRows(tx, missing);
-  const replaced = rows.length - missing.length;
-  return (await tx.get<{ entries: number; bytes: number }>(
-    'UPDATE request_journal_groups SET entries = entries - ?, bytes = bytes - ?, dropped = dropped + ? WHERE group_id = ? RETURNING entries, bytes',
-    [replaced, Number(gone.bytes ?? 0), replaced, groupId],
-  ))!;
-}
-
 /** The newest entries of a group that fit in `maxBytes`: the sequence number through which the rest goes, or undefined when all fit. */
 async function byteCut(tx: AppendTx, groupId: string, maxBytes: number): Promise<number | undefined> {
   const rows = await tx.all<{ seq: number; bytes: number }>('SELECT seq, bytes FROM request_journal WHERE group_id = ? ORDER BY seq DESC', [groupId]);
@@ -118,16 +97,9 @@ RETURNING last_seq, entries, bytes`,
       const rows = list.map((e) => [
         e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
       ]);
-      // Past the count: the oldest rows are written over with the newest (no delete, no new
-      // row), the rest of the newest inserted; only past the bytes are the entries read.
-      const over = Math.max(0, counts.entries - bounds.entries);
-      const reused = Math.min(over, rows.length, counts.entries - rows.length); // only rows written before
+      await insertRows(tx, rows);
       let now = { entries: counts.entries, bytes: counts.bytes };
-      if (reused > 0) {
-        const oldest = counts.last_seq - counts.entries + 1;
-        now = await overwrite(tx, groupId, oldest, rows.slice(0, reused));
-      }
-      await insertRows(tx, rows.slice(reused));
+      // Past the count: the oldest go by number, without reading them.
       if (now.entries > bounds.entries) now = await dropThrough(tx, groupId, counts.last_seq - bounds.entries);
       if (now.bytes > bounds.bytes) {
         const cut = await byteCut(tx, groupId, bounds.bytes);
