@@ -161,8 +161,8 @@ export const getRecording = useCase({
 const stepText = (step: Record<string, unknown>): string => stringify({ steps: [step] }, { lineWidth: 0 }).slice('steps:\n'.length);
 
 /**
- * The scenario file of a recording, written a page of calls at a time (docs/journal.md
- * "Bounded memory"): a first read of the calls finds the steps later ones refer to, the
+ * The scenario file of a recording, written a few calls at a time (docs/scenarios.md
+ * "Bounded"): a first read of the calls finds the steps later ones refer to, the
  * second writes each step. The journal may drop a recording's oldest calls between the
  * two (its bound): then the first read is made again from the oldest call left.
  */
