@@ -33,7 +33,11 @@ export default class ScenarioRecord extends PayctlCommand {
       const stopped = await execute(stopRecording, p, ctx, { group_id: flags.group });
       process.stderr.write(`Stopped recording sandbox ${flags.group}: ${stopped.calls} call${stopped.calls === 1 ? '' : 's'}\n`);
     }
-    const out = (await execute(getRecording, p, ctx, { group_id: flags.group, format: 'scenario' })) as { scenario: string };
+    const made = (await execute(getRecording, p, ctx, { group_id: flags.group, format: 'scenario' })) as { scenario: AsyncIterable<string> };
+    // The server streams it; here it is written whole (one file, bounded as the journal is: docs/journal.md).
+    let text = '';
+    for await (const piece of made.scenario) text += piece;
+    const out = { scenario: text };
     if (flags.out) {
       await writeFile(flags.out, out.scenario);
       process.stderr.write(`Wrote ${flags.out}\n`);

@@ -61,8 +61,14 @@ function decodedSegment(seg: string): string {
 
 const singular = (s: string) => s.replace(/-/g, '_').replace(/ies$/, 'y').replace(/s$/, '');
 
-/** A scenario (as a plain object, ready for YAML) of recorded calls. */
-export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext): Record<string, unknown> {
+/**
+ * The steps of recorded calls, a call at a time (`step`), so a long recording is turned
+ * into a scenario without holding it whole: a step keeps `save` only when a later step
+ * refers to it, which is known at the end — so the calls are read twice, the first time
+ * with `keep` unset (the names referred to are then `used`), the second with `keep` the
+ * first pass's `used`, each step final as it comes.
+ */
+export function scenarioStepper(ctx: RecordingContext, keep?: ReadonlySet<string>) {
   // literal → [reference in a body, reference in a path]
   const refs = new Map<string, { body: string; path: string; name?: string }>();
   refs.set(ctx.group_id, { body: '${sandbox.group_id}', path: '{group_id}' });
@@ -77,6 +83,7 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
   const tokens = new Map<string, string>();
   const used = new Set<string>();
   const names = new Map<string, number>();
+  let calls = 0;
 
   const replace = (v: unknown): unknown => {
     if (typeof v === 'string') {
@@ -97,37 +104,31 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
       return r ? r.path : escapeText(seg);
     }).join('/');
 
-  const steps: Array<Record<string, unknown>> = [];
-  for (const c of calls) {
+  /** The step a call makes (none: a tokenize call, a stream). */
+  function step(c: CallRecord): Record<string, unknown> | undefined {
+    calls++;
     const route = `${c.method} ${c.route}`;
     if (route === TOKENIZE_ROUTE) {
       // The card typed is never recorded: the token minted stands for the fixed test token of the same card.
       const minted = (c.answer as { token?: string } | null)?.token;
       if (c.status < 300 && minted) tokens.set(minted, fixedTokenFor(c.answer, ctx.test_cards));
-      continue;
+      return undefined;
     }
-    if (route === STREAM_ROUTE) continue;
+    if (route === STREAM_ROUTE) return undefined;
     const ok = c.status >= 200 && c.status < 300;
-    if (ok && route === CLOCK_ROUTE) {
-      steps.push({ clock: replace(c.body) });
-      continue;
-    }
-    if (ok && route === FAULT_ROUTE) {
-      steps.push({ fault: replace(c.body) });
-      continue;
-    }
+    if (ok && route === CLOCK_ROUTE) return { clock: replace(c.body) };
+    if (ok && route === FAULT_ROUTE) return { fault: replace(c.body) };
     if (ok && route === WEBHOOK_FAULT_ROUTE) {
       const endpoint = replacePath(c.path).split('/').at(-2);
-      steps.push({ fault: { endpoint, ...(replace(c.body) as object) } });
-      continue;
+      return { fault: { endpoint, ...(replace(c.body) as object) } };
     }
-    const step: Record<string, unknown> = { request: `${c.method} ${replacePath(c.path)}` };
-    if (c.body !== null && c.body !== undefined) step.body = replace(c.body);
-    if (c.headers && Object.keys(c.headers).length > 0) step.headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, escapeText(v)]));
-    step.expect = { status: c.status };
+    const s: Record<string, unknown> = { request: `${c.method} ${replacePath(c.path)}` };
+    if (c.body !== null && c.body !== undefined) s.body = replace(c.body);
+    if (c.headers && Object.keys(c.headers).length > 0) s.headers = Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, escapeText(v)]));
+    s.expect = { status: c.status };
     // The ids (and public slugs) this answer carries first are the ones later steps refer to by this step's name.
     if (ok && c.answer !== null && typeof c.answer === 'object' && !Array.isArray(c.answer)) {
-      const base = singular(c.route.split('/').filter((s) => s && !s.startsWith(':')).at(-1) ?? 'answer');
+      const base = singular(c.route.split('/').filter((x) => x && !x.startsWith(':')).at(-1) ?? 'answer');
       const n = (names.get(base) ?? 0) + 1;
       const name = n === 1 ? base : `${base}_${n}`;
       let carries = false;
@@ -139,18 +140,28 @@ export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext):
       }
       if (carries) {
         names.set(base, n);
-        step.save = name;
+        if (!keep || keep.has(name)) s.save = name;
       }
     }
-    steps.push(step);
+    return s;
   }
-  for (const s of steps) if (typeof s.save === 'string' && !used.has(s.save)) delete s.save;
-  return {
+
+  /** The scenario's fields other than its steps, once every call went through `step`. */
+  const head = () => ({
     name: ctx.name,
-    description: `Recorded from sandbox ${ctx.group_id}: ${calls.length} call${calls.length === 1 ? '' : 's'}; secrets are never recorded.`,
+    description: `Recorded from sandbox ${ctx.group_id}: ${calls} call${calls === 1 ? '' : 's'}; secrets are never recorded.`,
     sandbox: { ...(ctx.demo ? { demo: true } : {}), clock: ctx.started_at },
-    steps,
-  };
+  });
+  return { step, used, head };
+}
+
+/** A scenario (as a plain object, ready for YAML) of recorded calls held whole (a long recording: `scenarioStepper`). */
+export function recordingToScenario(calls: CallRecord[], ctx: RecordingContext): Record<string, unknown> {
+  const first = scenarioStepper(ctx);
+  for (const c of calls) first.step(c);
+  const second = scenarioStepper(ctx, first.used);
+  const steps = calls.map((c) => second.step(c)).filter((s) => s !== undefined);
+  return { ...second.head(), steps };
 }
 
 // --- the recording routes' shapes ---------------------------------------------------

@@ -19,7 +19,7 @@ import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupCloc
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
 import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
-import { RawResponse, StreamResponse } from '../route.js';
+import { StreamResponse } from '../route.js';
 import { once } from 'node:events';
 import { JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, journalPageSchema, requestsQuerySchema } from '../../domain/journal.js';
 import { listRequests } from '../../services/journal/list.js';
@@ -178,7 +178,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: recordingSchema,
     handler: async (c) => {
       const out = await executeRaw(getRecording, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }));
-      return 'scenario' in out ? new RawResponse(200, out.scenario, { 'Content-Type': 'application/yaml; charset=utf-8' }) : streamText(out.json);
+      return 'scenario' in out ? streamText(out.scenario, 'application/yaml; charset=utf-8') : streamText(out.json, 'application/json; charset=utf-8');
     },
   }),
   route({
@@ -199,9 +199,9 @@ export const sandboxRoutes: RouteDef[] = [
 ];
 
 /** JSON text written as it is made (a recording, a page of calls at a time). */
-function streamText(pieces: AsyncIterable<string>): StreamResponse {
+function streamText(pieces: AsyncIterable<string>, type: string): StreamResponse {
   return new StreamResponse(async ({ res, signal }) => {
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    res.writeHead(200, { 'Content-Type': type });
     try {
       for await (const text of pieces) {
         if (signal.aborted) break;

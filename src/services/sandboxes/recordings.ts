@@ -13,7 +13,7 @@ import { invalidRequest, notFound } from '../../errors.js';
 import type { Executor } from '../../store/interfaces/db.js';
 import type { StoredJournalEntry } from '../../store/interfaces/journal.js';
 import type { RecordingState } from '../../store/interfaces/recordings.js';
-import { recordingQuerySchema, recordingToScenario, type CallRecord } from '../../domain/recording.js';
+import { recordingQuerySchema, scenarioStepper, type CallRecord, type RecordingContext } from '../../domain/recording.js';
 import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { testCards } from '../../processor/test-cards.js';
 import { forGroup } from '../platform.js';
@@ -22,6 +22,8 @@ import { flushJournal, journalWriter } from '../journal/writer.js';
 const groupInput = z.object({ group_id: z.string() });
 /** Calls read per page of a recording: a call may hold two bodies of up to 256 KiB (domain/journal.ts), so a page stays within a few MiB. */
 const PAGE = 8;
+/** Calls read per page to make a scenario: each is parsed and printed as YAML, which holds several times its text. */
+const SCENARIO_PAGE = 2;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
   if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
@@ -85,13 +87,12 @@ export const stopRecording = useCase({
 });
 
 /** The recording's calls, a page at a time, in order. */
-async function* recordedCalls(ex: Executor, state: RecordingState): AsyncGenerator<StoredJournalEntry[]> {
-  const { from, until } = await range(ex, state);
+async function* recordedCalls(ex: Executor, groupId: string, from: number, until: number, size = PAGE): AsyncGenerator<StoredJournalEntry[]> {
   let after = from - 1;
   for (;;) {
-    const page = await ex.repos.journal.list(ex, { group_id: state.group_id, after_seq: after, until_seq: until, recordable: true, limit: PAGE });
+    const page = await ex.repos.journal.list(ex, { group_id: groupId, after_seq: after, until_seq: until, recordable: true, limit: size });
     if (page.length > 0) yield page;
-    if (page.length < PAGE) return;
+    if (page.length < size) return;
     after = page.at(-1)!.seq;
   }
 }
@@ -130,7 +131,7 @@ export const getRecordingSummary = useCase({
  */
 export const getRecording = useCase({
   input: groupInput.extend(recordingQuerySchema.shape),
-  async run(p: Platform, ctx: RequestContext, input): Promise<{ json: AsyncIterable<string> } | { scenario: string }> {
+  async run(p: Platform, ctx: RequestContext, input): Promise<{ json: AsyncIterable<string> } | { scenario: AsyncIterable<string> }> {
     await requireSandbox(ctx, input.group_id);
     await flushJournal(p);
     const store = ctx.store;
@@ -141,7 +142,8 @@ export const getRecording = useCase({
       async function* pieces(): AsyncGenerator<string> {
         yield `${stringifyJson(summary).slice(0, -1)},"data":[`;
         let first = true;
-        for await (const page of recordedCalls(store, state!)) {
+        const { from, until } = await range(store, state!);
+        for await (const page of recordedCalls(store, state!.group_id, from, until)) {
           for (const call of page) {
             yield (first ? '' : ',') + callText(call);
             first = false;
@@ -151,13 +153,10 @@ export const getRecording = useCase({
       }
       return { json: pieces() };
     }
-    // The scenario is made whole: a recording is bounded as its journal is (docs/journal.md).
-    const calls: CallRecord[] = [];
-    for await (const page of recordedCalls(store, state)) calls.push(...page.map(toCall));
     const [processor] = await store.repos.processors.listByGroup(store, input.group_id);
     const [account] = await store.repos.linkedAccounts.listByGroup(store, input.group_id);
     const demo = await store.repos.recordings.demo(store, input.group_id);
-    const scenario = recordingToScenario(calls, {
+    const context: RecordingContext = {
       name: `recording of sandbox ${input.group_id}`,
       group_id: input.group_id,
       processor_id: processor?.id ?? '',
@@ -165,7 +164,52 @@ export const getRecording = useCase({
       demo: demo === null ? null : (JSON.parse(demo) as Record<string, unknown>),
       started_at: state.started_at,
       test_cards: testCards().cards,
-    });
-    return { scenario: `# Recorded by payctl (docs/scenarios.md): replay with \`payctl scenario run FILE\`.\n${stringify(scenario, { lineWidth: 0 })}` };
+    };
+    return { scenario: scenarioText(store, input.group_id, await range(store, state), context) };
   },
 });
+
+/** A step as the items of the scenario's `steps:` list print it (the same text as the whole file's YAML would hold). */
+const stepText = (step: Record<string, unknown>): string => stringify({ steps: [step] }, { lineWidth: 0 }).slice('steps:\n'.length);
+
+/**
+ * The scenario file of a recording, written a few calls at a time (docs/scenarios.md
+ * "Bounded"): a first read of the calls finds the steps later ones refer to, the
+ * second writes each step. The journal may drop a recording's oldest calls between the
+ * two (its bound): then the first read is made again from the oldest call left.
+ */
+async function* scenarioText(ex: Executor, groupId: string, bounds: { from: number; until: number }, context: RecordingContext): AsyncGenerator<string> {
+  let from = bounds.from;
+  for (let attempt = 0; ; attempt++) {
+    const first = scenarioStepper(context);
+    let firstSeq: number | undefined;
+    for await (const page of recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE)) {
+      firstSeq ??= page[0]!.seq;
+      for (const e of page) first.step(toCall(e));
+    }
+    const second = scenarioStepper(context, first.used);
+    const pages = recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE);
+    const opening = await pages.next();
+    const seq = opening.done ? undefined : opening.value[0]!.seq;
+    if (seq !== firstSeq && attempt < 3) {
+      from = seq ?? bounds.until + 1;
+      continue;
+    }
+    yield `# Recorded by payctl (docs/scenarios.md): replay with \`payctl scenario run FILE\`.\n${stringify(first.head(), { lineWidth: 0 })}`;
+    let any = false;
+    const rest = async function* (): AsyncGenerator<StoredJournalEntry[]> {
+      if (!opening.done) yield opening.value;
+      yield* pages;
+    };
+    for await (const page of rest()) {
+      for (const e of page) {
+        const step = second.step(toCall(e));
+        if (!step) continue;
+        yield (any ? '' : 'steps:\n') + stepText(step);
+        any = true;
+      }
+    }
+    if (!any) yield 'steps: []\n';
+    return;
+  }
+}
