@@ -56,7 +56,7 @@ test('a sale is in the Requests table, and its page shows its bodies, its event 
 
   const one = await page(`/dashboard/groups/${box.group_id}/requests/${id}`);
   assert.equal(one.status, 200);
-  assert.match(one.text, /<h2 id="request-body">Request body<\/h2><pre class="json">/);
+  assert.match(one.text, /<h2 id="request-body">Request body<\/h2><pre class="json" tabindex="0">/);
   assert.match(one.text, new RegExp(`&quot;id&quot;: &quot;${sale.body.id}&quot;`), 'the answer is shown');
   assert.match(one.text, /transaction\.approved/, 'the event it caused');
   assert.match(one.text, /Authorization: \$PAYCTL_KEY/);

@@ -72,6 +72,6 @@ export async function requestPage(c: ViewContext): Promise<Answer> {
 <section aria-labelledby="answer-body"><h2 id="answer-body">Answer</h2>${r.answer === null ? html`<p class="empty">No answer body kept.</p>` : jsonBlock(r.answer)}</section>
 <section aria-labelledby="events-caused"><h2 id="events-caused">Events it caused</h2>${eventTable(s, events, 'Events it caused')}</section>
 <section aria-labelledby="objects"><h2 id="objects">Objects it made or changed</h2>${objectsOf(s, r)}</section>
-<section aria-labelledby="curl"><h2 id="curl">Copy as curl</h2><p>Set <code>PAYCTL_KEY</code> to a key of this group first (the dashboard never shows one).</p><pre class="curl" tabindex="0" aria-label="The call as a curl command">${curlOf(c.p.publicUrl, r)}</pre></section>`;
+<section aria-labelledby="curl"><h2 id="curl">Copy as curl</h2><p>Set <code>PAYCTL_KEY</code> to a key of this group first (the dashboard never shows one).</p><pre class="json curl" tabindex="0">${curlOf(c.p.publicUrl, r)}</pre></section>`;
   return groupPage(c, s, 'requests', `${r.method} request`, body);
 }

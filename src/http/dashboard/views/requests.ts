@@ -66,10 +66,10 @@ const table = (rows: Html) =>
 
 function filterForm(base: string, f: Record<string, string>): Html {
   const option = (v: string, chosen: string | undefined, label = v) => html`<option value="${v}"${v === chosen ? html` selected` : ''}>${label}</option>`;
-  return html`<form method="get" action="${base}" class="filters">
-<label for="rq-status">Status</label><select id="rq-status" name="status">${option('', f.status, 'any')}${STATUS_CLASSES.map((v) => option(v, f.status))}</select>
-<label for="rq-method">Method</label><select id="rq-method" name="method">${option('', f.method, 'any')}${METHODS.map((v) => option(v, f.method))}</select>
-<label for="rq-path">Path (a trailing * matches a prefix)</label><input id="rq-path" name="path" maxlength="2048" value="${f.path ?? ''}">
+  return html`<form method="get" action="${base}" class="filters" aria-label="Filters">
+<label>Status <select name="status">${option('', f.status, 'any')}${STATUS_CLASSES.map((v) => option(v, f.status))}</select></label>
+<label>Method <select name="method">${option('', f.method, 'any')}${METHODS.map((v) => option(v, f.method))}</select></label>
+<label>Path (a trailing * matches a prefix) <input name="path" maxlength="2048" value="${f.path ?? ''}"></label>
 <button type="submit">Filter</button></form>`;
 }
 
