@@ -1,6 +1,6 @@
 // An object's page: the object as the API answers it, its history (the events about it,
 // newest first), links to the objects it names and, for an event, its object and a
-// resend. The requests that touched it come from the request journal (requests-seam.ts).
+// resend. The requests that touched it come from the request journal (touching.ts).
 import { AppError } from '../../../errors.js';
 import { listEvents } from '../../../services/events/events.js';
 import { executeRaw } from '../../../services/use-case.js';
