@@ -209,6 +209,8 @@ test('recording: start in the page, a call is recorded, stop, download the scena
   const { context, page } = await signedIn(browser, s);
   await page.goto(`${s.url}/dashboard/groups/${b.group_id}/recording`);
   await page.getByRole('button', { name: 'Start recording' }).click();
+  // The POST's answer first: a reload while it is on the way would cancel it.
+  await page.getByRole('button', { name: 'Stop recording' }).waitFor();
   await sale(b);
   await page.reload();
   await page.getByText('1 calls recorded').waitFor();
@@ -261,14 +263,22 @@ test('a sale made through the API appears in the open Requests view within 2 s w
   const { context, page } = await signedIn(browser, s);
   await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests`);
   await page.waitForSelector('html[data-live="ready"]');
+  const before = await page.locator('#request-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-request-id')));
   let navigations = 0;
   page.on('framenavigated', (f) => {
     if (f === page.mainFrame()) navigations++;
   });
   const t = await sale(box);
   // The journal's writer holds a call up to 100 ms; the stream's notice waits up to 500 ms more.
-  const row = page.locator('#request-rows tbody tr', { hasText: `/api/v1/groups/${box.group_id}/transaction` }).first();
-  await row.waitFor({ timeout: 2000 });
+  const row = page.locator('#request-rows tbody tr').first();
+  await page.waitForFunction(
+    ({ seen, path }) => {
+      const first = document.querySelector('#request-rows tbody tr');
+      return !!first && !seen.includes(first.getAttribute('data-request-id')) && (first.textContent ?? '').includes(path);
+    },
+    { seen: before, path: `/api/v1/groups/${box.group_id}/transaction` },
+    { timeout: 2000 },
+  );
   assert.equal(navigations, 0, 'no reload');
   await row.getByRole('link').click();
   await page.waitForURL(`**/groups/${box.group_id}/requests/*`);
