@@ -60,6 +60,8 @@ test('a sale is in the Requests table, and its page shows its bodies, its event 
   assert.match(one.text, new RegExp(`&quot;id&quot;: &quot;${sale.body.id}&quot;`), 'the answer is shown');
   assert.match(one.text, /transaction\.approved/, 'the event it caused');
   assert.match(one.text, /Authorization: \$PAYCTL_KEY/);
+  assert.match(one.text, /<dt>Idempotency-Key<\/dt><dd>dash-req-1<\/dd>/i, 'the headers kept');
+  assert.match(one.text, /-H &#39;Idempotency-Key: dash-req-1&#39;/i, 'the curl command sends the same key');
   assert.ok(!one.text.includes(key), 'no key on the page');
   assert.match(one.text, new RegExp(`q=${sale.body.id}`), 'a link to the object it made');
 
