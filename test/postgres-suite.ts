@@ -67,6 +67,7 @@ export const POSTGRES_SUITE = [
   'http/clock-modes.test.js',
   'http/frozen-midnight.test.js',
   'http/dashboard-guard.test.js',
+  'http/dashboard-requests.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/inbox.test.js',

@@ -3,7 +3,8 @@
 // transaction with its events, the events page is live, "+1 day" in the clock panel
 // settles a pending sale and its transaction.settled event appears, a fault rule added
 // in the page makes the next API call fail as the rule says, a hostile customer name is
-// text, and the report's numbers are `payctl report --summary --json`'s.
+// text, the report's numbers are `payctl report --summary --json`'s, and the Requests view
+// is live (a sale shows without a reload) with a request's page showing its bodies and event.
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,7 +37,7 @@ const sale = async (b: DashboardSandbox) => {
 
 const views = (g: string) => [
   '/dashboard',
-  ...['transactions', 'customers', 'subscriptions', 'invoices', 'payment-links', 'events', 'faults', 'reports', 'recording'].map((v) => `/dashboard/groups/${g}/${v}`),
+  ...['requests', 'transactions', 'customers', 'subscriptions', 'invoices', 'payment-links', 'events', 'faults', 'reports', 'recording'].map((v) => `/dashboard/groups/${g}/${v}`),
 ];
 
 test('the token link signs in and leaves a URL without the token', async () => {
@@ -208,6 +209,8 @@ test('recording: start in the page, a call is recorded, stop, download the scena
   const { context, page } = await signedIn(browser, s);
   await page.goto(`${s.url}/dashboard/groups/${b.group_id}/recording`);
   await page.getByRole('button', { name: 'Start recording' }).click();
+  // The POST's answer first: a reload while it is on the way would cancel it.
+  await page.getByRole('button', { name: 'Stop recording' }).waitFor();
   await sale(b);
   await page.reload();
   await page.getByText('1 calls recorded').waitFor();
@@ -254,4 +257,48 @@ test("an event's delivery attempts show on the events page, with the endpoint's 
   } finally {
     await receiver.close();
   }
+});
+
+test('a sale made through the API appears in the open Requests view within 2 s without a reload', async () => {
+  const { context, page } = await signedIn(browser, s);
+  await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests`);
+  await page.waitForSelector('html[data-live="ready"]');
+  const before = await page.locator('#request-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-request-id')));
+  let navigations = 0;
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) navigations++;
+  });
+  const t = await sale(box);
+  // The journal's writer holds a call up to 100 ms; the stream's notice waits up to 500 ms more.
+  const row = page.locator('#request-rows tbody tr').first();
+  await page.waitForFunction(
+    ({ seen, path }) => {
+      const first = document.querySelector('#request-rows tbody tr');
+      return !!first && !seen.includes(first.getAttribute('data-request-id')) && (first.textContent ?? '').includes(path);
+    },
+    { seen: before, path: `/api/v1/groups/${box.group_id}/transaction` },
+    { timeout: 2000 },
+  );
+  assert.equal(navigations, 0, 'no reload');
+  await row.getByRole('link').click();
+  await page.waitForURL(`**/groups/${box.group_id}/requests/*`);
+  assert.match((await page.locator('pre.json').nth(1).textContent()) ?? '', new RegExp(`"id": "${t.id}"`));
+  await context.close();
+});
+
+test("a request's page shows both bodies and the event it caused, with no serious axe violation", async () => {
+  const t = await sale(box);
+  const { context, page } = await signedIn(browser, s, { width: 390, height: 844 }, { bypassCSP: true });
+  await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests?method=POST`);
+  await page.locator('#request-rows tbody tr').first().getByRole('link').click();
+  await page.waitForURL(`**/groups/${box.group_id}/requests/*`);
+  await page.getByRole('heading', { name: 'Request body' }).waitFor();
+  assert.match((await page.locator('pre.json').first().textContent()) ?? '', new RegExp(`"processor_id": "${box.processor_id}"`));
+  assert.match((await page.locator('pre.json').nth(1).textContent()) ?? '', new RegExp(`"id": "${t.id}"`));
+  await page.getByRole('link', { name: 'transaction.approved' }).waitFor();
+  assert.match((await page.locator('pre.curl').textContent()) ?? '', /Authorization: \$PAYCTL_KEY/);
+  assert.deepEqual(await axeProblems(page), []);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(wide <= 0, `the request page scrolls sideways by ${wide}px`);
+  await context.close();
 });

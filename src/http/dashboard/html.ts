@@ -42,5 +42,5 @@ export function queryString(q: Record<string, string | number | undefined | null
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** Pretty JSON of an API object, as text in a <pre>. */
-export const jsonBlock = (v: unknown): Html => html`<pre class="json">${JSON.stringify(v, null, 2)}</pre>`;
+/** Pretty JSON of an API object, as text in a <pre> (focusable: a wide one scrolls sideways, and a keyboard must reach it). */
+export const jsonBlock = (v: unknown): Html => html`<pre class="json" tabindex="0">${JSON.stringify(v, null, 2)}</pre>`;

@@ -10,6 +10,8 @@ import { searchPage } from './views/search.js';
 import { eventRows, eventsLive, eventsPage, resendAction } from './views/events.js';
 import { clockAction, clockPanelFragment } from './views/clock.js';
 import { addFaultAction, faultsPage, removeFaultAction } from './views/faults.js';
+import { requestRows, requestsLive, requestsPage } from './views/requests.js';
+import { requestPage } from './views/request-page.js';
 import { reportsPage } from './views/reports.js';
 import { recordingAction, recordingPage, scenarioDownload } from './views/recording.js';
 import { Redirect } from './respond.js';
@@ -36,6 +38,10 @@ export const ROUTES: DashboardRoute[] = [
   at('POST', `${G}/drop`, dropAction),
   at('GET', `${G}/(?<kind>transactions|customers|subscriptions|invoices|payment-links)`, objectListPage),
   at('GET', `${G}/objects/(?<kind>[a-z_-]+)/(?<object_id>[^/]+)`, objectPage),
+  at('GET', `${G}/requests`, requestsPage),
+  at('GET', `${G}/requests/rows`, requestRows),
+  at('GET', `${G}/requests/live`, requestsLive),
+  at('GET', `${G}/requests/(?<request_id>[^/]+)`, requestPage),
   at('GET', `${G}/events`, eventsPage),
   at('GET', `${G}/events/rows`, eventRows),
   at('GET', `${G}/events/live`, eventsLive),

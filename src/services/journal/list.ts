@@ -80,3 +80,19 @@ export const listRequests = useCase({
     });
   },
 });
+
+export const getRequestInput = z.object({ group_id: z.string(), request_id: z.string() });
+
+/** One call of the journal by its id, with the headers it kept (Idempotency-Key, Payctl-Simulate): the dashboard's request page. */
+export const getRequest = useCase({
+  input: getRequestInput,
+  async run(p: Platform, ctx: RequestContext, input): Promise<JournalItem & { headers: Record<string, string> }> {
+    const store = ctx.store;
+    await flushJournal(p);
+    await requireGroup(store, input.group_id);
+    const seq = await store.repos.journal.seqOf(store, input.group_id, input.request_id);
+    const row = seq === undefined ? undefined : (await store.repos.journal.list(store, { group_id: input.group_id, after_seq: seq - 1, limit: 1 }))[0];
+    if (!row || row.request_id !== input.request_id) throw notFound('request (unknown, or dropped: the journal keeps the last calls only)');
+    return { ...toJournalItem(row), headers: (json(row.headers) ?? {}) as Record<string, string> };
+  },
+});

@@ -57,6 +57,18 @@ async function summaryOf(ex: Executor, state: RecordingState): Promise<Recording
   return { group_id: state.group_id, recording: state.stopped_at === null, started_at: state.started_at, stopped_at: state.stopped_at, calls, dropped };
 }
 
+/** The recording's state and count of calls, without its calls (the dashboard's Recording page). */
+export const getRecordingSummary = useCase({
+  input: groupInput,
+  async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
+    await requireSandbox(ctx, input.group_id);
+    await flushJournal(p);
+    const state = await ctx.store.repos.recordings.find(ctx.store, input.group_id);
+    if (!state) throw notFound('recording (POST …/recording starts one)');
+    return summaryOf(ctx.store, state);
+  },
+});
+
 export const startRecording = useCase({
   input: groupInput,
   async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
@@ -111,18 +123,6 @@ const toCall = (e: StoredJournalEntry): CallRecord => ({
   body: e.body === null ? null : parseJson(e.body),
   status: e.status,
   answer: e.answer === null ? null : parseJson(e.answer),
-});
-
-/** The recording's state and how many calls it holds, without the calls (the dashboard's recording panel). */
-export const getRecordingSummary = useCase({
-  input: groupInput,
-  async run(p: Platform, ctx: RequestContext, input): Promise<RecordingSummary> {
-    await requireSandbox(ctx, input.group_id);
-    await flushJournal(p);
-    const state = await ctx.store.repos.recordings.find(ctx.store, input.group_id);
-    if (!state) throw notFound('recording (POST …/recording starts one)');
-    return summaryOf(ctx.store, state);
-  },
 });
 
 /**

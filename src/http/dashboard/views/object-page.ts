@@ -1,6 +1,6 @@
 // An object's page: the object as the API answers it, its history (the events about it,
 // newest first), links to the objects it names and, for an event, its object and a
-// resend. The requests that touched it come from the request journal (requests-seam.ts).
+// resend. The requests that touched it come from the request journal (touching.ts).
 import { AppError } from '../../../errors.js';
 import { listEvents } from '../../../services/events/events.js';
 import { executeRaw } from '../../../services/use-case.js';
@@ -11,7 +11,7 @@ import { csrfField, tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
-import { requestsTouching } from '../requests-seam.js';
+import { requestsTouching } from './touching.js';
 import { groupPage } from './group-page.js';
 import { FINDERS, KIND_LABELS } from './find.js';
 import { objectHref, relatedOf } from './object-links.js';
@@ -57,7 +57,7 @@ export async function objectPage(c: ViewContext): Promise<Answer> {
     extra = html`<form method="post" action="/dashboard/groups/${enc(s.head.id)}/events/${enc(e.id)}/resend" class="inline">${csrfField(c.session)}<button type="submit">Resend to its endpoints</button></form>`;
   }
   const history = kind === 'event' ? html`` : html`<section aria-labelledby="history"><h2 id="history">History</h2>${eventTable(s, await historyOf(s, id), 'Events about it')}</section>`;
-  const requests = await requestsTouching(s.head.id, id);
+  const requests = await requestsTouching(s, id);
   const body = html`<p><code class="id">${id}</code></p>${extra}
 ${related.length ? html`<section aria-labelledby="related"><h2 id="related">Related</h2><ul class="related">${related.map(([k, rid]) => html`<li>${KIND_LABELS[k] ?? k}: <a href="${objectHref(s.head.id, k, rid)}"><code class="id">${rid}</code></a></li>`)}</ul></section>` : ''}
 ${history}

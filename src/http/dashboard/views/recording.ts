@@ -12,7 +12,7 @@ import { groupPage } from './group-page.js';
 export async function recordingPage(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
   if (!s.head.sandbox) return groupPage(c, s, 'recording', 'Recording', html`<p>Recordings belong to sandboxes; this group is not one.</p>`);
-  const rec = ((await orMissing(executeRaw(getRecordingSummary, s.g, s.ctx, { group_id: s.head.id }))) ?? {}) as { recording?: boolean; started_at?: string | null; calls?: number };
+  const rec: { recording?: boolean; started_at?: string | null; calls?: number } = (await orMissing(execute(getRecordingSummary, s.g, s.ctx, { group_id: s.head.id }))) ?? {};
   const on = rec.recording === true;
   const base = `/dashboard/groups/${enc(s.head.id)}/recording`;
   const calls = rec.calls ?? 0;

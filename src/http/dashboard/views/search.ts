@@ -1,5 +1,5 @@
 // Search by id (`/dashboard/search?q=ID`): the object of any kind with that id opens its
-// page. On a group's page the search looks in that group first; then in every group.
+// page (a request id: its page). On a group's page the search looks in that group first; then in every group.
 import { contextFor } from '../../../services/context.js';
 import { listGroups } from '../../../services/groups/groups.js';
 import { execute } from '../../../services/use-case.js';
@@ -10,9 +10,12 @@ import type { ViewContext } from '../context.js';
 import { groupScope, orMissing } from '../scope.js';
 import { findAnyKind } from './find.js';
 import { objectHref } from './object-links.js';
+import { journalOf, requestHref } from './requests.js';
 
 /** Ids are UUIDs and a few prefixed forms: anything longer is not an id. */
 const MAX_ID = 200;
+/** A request id's shape (the journal's ids are UUIDs). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function searchPage(c: ViewContext): Promise<Answer> {
   const q = (c.url.searchParams.get('q') ?? '').trim();
@@ -26,13 +29,15 @@ export async function searchPage(c: ViewContext): Promise<Answer> {
       if (!s) continue;
       const hit = await findAnyKind(s, q);
       if (hit) return new Redirect(objectHref(groupId, hit.kind, q));
+      // A request id: a call in the group's journal (bounded, so read whole).
+      if (UUID.test(q) && (await journalOf(s)).some((r) => r.id === q)) return new Redirect(requestHref(groupId, q));
     }
   }
   return new Page(
     layout({
       title: 'Search by id',
       session: c.session,
-      body: q ? html`<p role="status">No transaction, customer, card, plan, subscription, product, invoice, partner, payment link or event has the id <code>${q}</code>.</p>` : html`<p>Type an id in the search box.</p>`,
+      body: q ? html`<p role="status">No transaction, customer, card, plan, subscription, product, invoice, partner, payment link, event or request has the id <code>${q}</code>.</p>` : html`<p>Type an id in the search box.</p>`,
     }),
     q ? 404 : 200,
   );

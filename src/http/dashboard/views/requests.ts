@@ -1,0 +1,120 @@
+// Requests (`/dashboard/groups/{id}/requests`): the group's request journal
+// (docs/journal.md) as a table, newest first, with the journal's own filters (status class,
+// method, path) and pages. Live as the events page is: a Server-Sent Events stream says
+// "new calls" (at most twice a second) and the page's script has htmx reload the rows,
+// unless the reader paused it. The journal keeps at most 1,000 calls a group, so a page
+// reads the matching ones whole and shows them newest first.
+import { createSession } from 'better-sse';
+import { listRequests } from '../../../services/journal/list.js';
+import { onJournalWritten } from '../../../services/journal/writer.js';
+import { executeRaw } from '../../../services/use-case.js';
+import { JOURNAL_MAX_ENTRIES, type JournalItem } from '../../../domain/journal.js';
+import { enc, html, queryString, type Html } from '../html.js';
+import { when } from '../layout.js';
+import { Page, Stream, type Answer } from '../respond.js';
+import { pathId, type ViewContext } from '../context.js';
+import { groupScope, type GroupScope } from '../scope.js';
+import { groupPage } from './group-page.js';
+
+/** Rows a page shows. */
+const PAGE_ROWS = 50;
+/** A live page is told of new calls at most this often (a busy group makes many a second). */
+const LIVE_EVERY_MS = 500;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
+
+export const requestHref = (groupId: string, requestId: string) => `/dashboard/groups/${enc(groupId)}/requests/${enc(requestId)}`;
+
+/** The journal's calls matching `filters`, newest first (all of them: the journal is bounded). */
+export async function journalOf(s: GroupScope, filters: Record<string, string> = {}): Promise<JournalItem[]> {
+  const page = await executeRaw(listRequests, s.g, s.ctx, { group_id: s.head.id, limit: String(JOURNAL_MAX_ENTRIES), ...filters });
+  return page.data.items.reverse();
+}
+
+/** The filters the page's form sent (empty ones left out). */
+function filtersOf(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of ['status', 'method', 'path']) {
+    const v = url.searchParams.get(k)?.trim();
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
+interface Rows {
+  rows: Html;
+  items: JournalItem[];
+  older: string | undefined;
+}
+
+async function rowsOf(c: ViewContext, s: GroupScope): Promise<Rows> {
+  const all = await journalOf(s, filtersOf(c.url));
+  const before = c.url.searchParams.get('before');
+  const from = before ? all.findIndex((r) => r.id === before) + 1 : 0;
+  const items = all.slice(from, from + PAGE_ROWS);
+  const rows = items.map(
+    (r) => html`<tr data-request-id="${r.id}"><td><time datetime="${r.at}">${when(r.at)}</time></td><td>${r.method}</td>
+<td><a href="${requestHref(s.head.id, r.id)}"><code class="path">${r.path}</code></a></td>
+<td><span class="status-${Math.floor(r.status / 100)}xx">${r.status}</span></td><td>${r.duration_ms} ms</td>
+<td>${r.fault ? html`<span class="tag">${r.fault}</span>` : ''}</td><td>${r.idempotency_key ? html`<code>${r.idempotency_key}</code>` : ''}</td></tr>`,
+  );
+  return { rows: html`${rows}`, items, older: from + PAGE_ROWS < all.length ? items[items.length - 1]?.id : undefined };
+}
+
+const table = (rows: Html) =>
+  html`<table><caption>Requests, newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Latency</th><th scope="col">Fault</th><th scope="col">Idempotency-Key</th></tr></thead><tbody>${rows}</tbody></table>`;
+
+function filterForm(base: string, f: Record<string, string>): Html {
+  const option = (v: string, chosen: string | undefined, label = v) => html`<option value="${v}"${v === chosen ? html` selected` : ''}>${label}</option>`;
+  return html`<form method="get" action="${base}" class="filters" aria-label="Filters">
+<label>Status <select name="status">${option('', f.status, 'any')}${STATUS_CLASSES.map((v) => option(v, f.status))}</select></label>
+<label>Method <select name="method">${option('', f.method, 'any')}${METHODS.map((v) => option(v, f.method))}</select></label>
+<label>Path (a trailing * matches a prefix) <input name="path" maxlength="2048" value="${f.path ?? ''}"></label>
+<button type="submit">Filter</button></form>`;
+}
+
+export async function requestsPage(c: ViewContext): Promise<Answer> {
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  const { rows, items, older } = await rowsOf(c, s);
+  const f = filtersOf(c.url);
+  const base = `/dashboard/groups/${enc(s.head.id)}/requests`;
+  const paged = c.url.searchParams.has('before');
+  const body = html`${filterForm(base, f)}
+${paged ? '' : html`<p class="live-bar"><span data-live-state role="status">Live: new requests appear here.</span> <button type="button" data-pause class="secondary" aria-pressed="false">Pause</button></p>`}
+<div id="request-rows" class="table-wrap" tabindex="0" role="region" aria-label="Requests" ${paged ? '' : html`data-live-url="${base}/live" hx-get="${base}/rows${queryString(f)}" hx-trigger="payctl:events from:body" hx-swap="innerHTML"`}>${table(rows)}</div>
+${items.length === 0 ? html`<p class="empty">No request in the journal${Object.keys(f).length ? ' matches these filters' : ' yet'}.</p>` : ''}
+<nav class="pager" aria-label="Pages">${paged ? html`<a href="${base}${queryString(f)}">Newest</a>` : ''}${older ? html` <a href="${base}${queryString({ ...f, before: older })}" rel="next">Older</a>` : ''}</nav>`;
+  return groupPage(c, s, 'requests', 'Requests', body);
+}
+
+/** GET …/requests/rows: the table alone, for the live refresh. */
+export async function requestRows(c: ViewContext): Promise<Answer> {
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  return new Page(table((await rowsOf(c, s)).rows));
+}
+
+/** GET …/requests/live: an SSE stream of notices while the page is open (the events page's script reads them). */
+export async function requestsLive(c: ViewContext): Promise<Answer> {
+  const s = await groupScope(c.p, pathId(c, 'group_id'));
+  return new Stream(async (req, res, signal) => {
+    const session = await createSession(req, res, { keepAlive: 15_000, retry: 2_000, headers: { 'Cache-Control': 'no-cache, no-transform' } });
+    let timer: NodeJS.Timeout | undefined;
+    const off = onJournalWritten(c.p.db, s.head.id, () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        if (session.isConnected) session.push('new', 'events');
+      }, LIVE_EVERY_MS);
+    });
+    try {
+      session.push('ready', 'ready');
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      off();
+      clearTimeout(timer);
+      res.end();
+    }
+  });
+}
