@@ -259,6 +259,24 @@ test("an event's delivery attempts show on the events page, with the endpoint's 
   }
 });
 
+test('Pause holds the Requests view: a new call waits, named as a request, until Resume shows it', async () => {
+  await sale(box); // a row to compare with, whatever ran before
+  const { context, page } = await signedIn(browser, s);
+  await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests`);
+  await page.waitForSelector('html[data-live="ready"]');
+  const first = () => page.locator('#request-rows tbody tr').first().getAttribute('data-request-id');
+  const before = await first();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.getByText('Paused: new requests are held until you resume.').waitFor();
+  await sale(box);
+  // The notice comes (the writer's 100 ms and the stream's 500 ms at most), and the rows stay as they were.
+  await page.getByText('Paused: new requests are waiting.').waitFor({ timeout: 5000 });
+  assert.equal(await first(), before, 'held while paused');
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await page.waitForFunction((seen) => document.querySelector('#request-rows tbody tr')?.getAttribute('data-request-id') !== seen, before, { timeout: 5000 });
+  await context.close();
+});
+
 test('a sale made through the API appears in the open Requests view within 2 s without a reload', async () => {
   const { context, page } = await signedIn(browser, s);
   await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests`);

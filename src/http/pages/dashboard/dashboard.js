@@ -1,4 +1,4 @@
-// The dashboard's own script (the pages work without it): the events page's live rows.
+// The dashboard's own script (the pages work without it): the live rows of the events and requests pages.
 // A Server-Sent Events stream says when the group has new events; unless the reader paused
 // the view (or is reading further down the page), htmx reloads the rows (hx-trigger
 // "payctl:events"). Everything else is plain HTML forms and links.
@@ -7,6 +7,8 @@
   function start() {
     var rows = document.querySelector('[data-live-url]');
     if (!rows || typeof EventSource === 'undefined') return;
+    // What the rows are (their region's label: Events, Requests), for the status line.
+    var what = (rows.getAttribute('aria-label') || 'events').toLowerCase();
     var paused = false;
     var pending = false;
     var state = document.querySelector('[data-live-state]');
@@ -23,7 +25,7 @@
         paused = !paused;
         button.setAttribute('aria-pressed', String(paused));
         button.textContent = paused ? 'Resume' : 'Pause';
-        say(paused ? 'Paused: new events are held until you resume.' : 'Live: new events appear here.');
+        say(paused ? 'Paused: new ' + what + ' are held until you resume.' : 'Live: new ' + what + ' appear here.');
         if (!paused && pending) refresh();
       });
     }
@@ -34,7 +36,7 @@
     source.addEventListener('events', function () {
       if (paused) {
         pending = true;
-        say('Paused: new events are waiting.');
+        say('Paused: new ' + what + ' are waiting.');
         return;
       }
       refresh();
