@@ -25,6 +25,12 @@ import type { PgDatabase } from './db.js';
 /** Tables that are the migrations' bookkeeping, not data: equal on both sides by the version check. */
 const BOOKKEEPING = new Set(['schema_migrations']);
 /** One-row tables every migrated database has (made by the migrations): overwritten by the source's row. */
+/**
+ * Columns only the SQLite schema has, left behind on purpose: the journal's `id` is SQLite's
+ * rowid (a row goes in at the end of its b-tree); PostgreSQL keys the table by (group_id, seq).
+ */
+const SQLITE_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { request_journal: ['id'] };
+
 export const SINGLETONS = new Set(['clock', 'config_version', 'vault_version']);
 /** Change counters that PostgreSQL keeps as one row per server slot, read through a view of the SQLite table's name. */
 const COUNTER_VIEWS: Record<string, string> = { config_version: 'config_version_slots', vault_version: 'vault_version_slots' };
@@ -236,7 +242,7 @@ async function copyInto(client: pgTypes.PoolClient, source: SqliteSource, opts: 
       // A column only PostgreSQL has (the rollups' slot) takes its default.
       const cols = catalog.filter((c) => c.table === table && sourceColumns.includes(c.column));
       const columnNames = cols.map((c) => c.column);
-      const surplus = sourceColumns.filter((c) => !columnNames.includes(c));
+      const surplus = sourceColumns.filter((c) => !columnNames.includes(c) && !SQLITE_ONLY_COLUMNS[table]?.includes(c));
       if (surplus.length > 0) {
         throw new CopyRefused(`table ${table}: the columns differ (${surplus.map((c) => `${c} only in the source`).join(', ')})`, 'schema', table);
       }
