@@ -143,7 +143,9 @@ async function tableShapes(file: string): Promise<Array<{ table: string; columns
     const out = [];
     for (const { name } of tables) {
       const cols = await all<{ name: string; pk: number }>('SELECT name, pk FROM pragma_table_info(?)', [name]);
-      out.push({ table: name, columns: cols.map((c) => c.name), key: cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) });
+      // The journal's id is SQLite's rowid only (db copy leaves it behind): its rows compared by group and seq.
+      if (name === 'request_journal') out.push({ table: name, columns: cols.map((c) => c.name).filter((c) => c !== 'id'), key: ['group_id', 'seq'] });
+      else out.push({ table: name, columns: cols.map((c) => c.name), key: cols.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) });
     }
     return out;
   } finally {
