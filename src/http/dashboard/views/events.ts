@@ -3,7 +3,6 @@
 // the next retry) and "resend"; the endpoints with their recent success rate and fault
 // rules. Live: a Server-Sent Events stream says "new events" (at most twice a second) and
 // the page's script has htmx reload the rows, unless the reader paused it.
-import { createSession } from 'better-sse';
 import { listEvents } from '../../../services/events/events.js';
 import { onEventsCommitted } from '../../../services/events/nudge.js';
 import { listWebhookAttempts, listWebhookEndpoints, resendEvent } from '../../../services/webhooks/endpoints.js';
@@ -13,7 +12,8 @@ import type { Event } from '../../../domain/events.js';
 import type { WebhookAttempt, WebhookEndpoint } from '../../../domain/webhooks.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
-import { Page, Redirect, Stream, type Answer } from '../respond.js';
+import { Page, Redirect, type Answer } from '../respond.js';
+import { liveNotices } from '../live.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
@@ -23,8 +23,6 @@ import { FINDERS } from './find.js';
 
 /** Attempts read per endpoint for the success rate and the events' deliveries. */
 const RECENT_ATTEMPTS = 200;
-/** A live page is told of new events at most this often (a group selling at full speed commits many times a second). */
-const LIVE_EVERY_MS = 500;
 
 interface EndpointFacts {
   endpoint: WebhookEndpoint;
@@ -105,27 +103,7 @@ export async function eventRows(c: ViewContext): Promise<Answer> {
 /** GET …/events/live: an SSE stream of "events" notices while the page is open. */
 export async function eventsLive(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
-  return new Stream(async (req, res, signal) => {
-    const session = await createSession(req, res, { keepAlive: 15_000, retry: 2_000, headers: { 'Cache-Control': 'no-cache, no-transform' } });
-    let timer: NodeJS.Timeout | undefined;
-    const off = onEventsCommitted(s.ctx.store, s.head.id, () => {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        if (session.isConnected) session.push('new', 'events');
-      }, LIVE_EVERY_MS);
-    });
-    try {
-      session.push('ready', 'ready');
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) return resolve();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } finally {
-      off();
-      clearTimeout(timer);
-      res.end();
-    }
-  });
+  return liveNotices((notify) => onEventsCommitted(s.ctx.store, s.head.id, notify));
 }
 
 export async function resendAction(c: ViewContext): Promise<Answer> {

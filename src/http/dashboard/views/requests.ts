@@ -4,22 +4,20 @@
 // "new calls" (at most twice a second) and the page's script has htmx reload the rows,
 // unless the reader paused it. The journal keeps at most 1,000 calls a group, so a page
 // reads the matching ones whole and shows them newest first.
-import { createSession } from 'better-sse';
 import { listRequests } from '../../../services/journal/list.js';
 import { onJournalWritten } from '../../../services/journal/writer.js';
 import { executeRaw } from '../../../services/use-case.js';
 import { JOURNAL_MAX_ENTRIES, type JournalItem } from '../../../domain/journal.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { when } from '../layout.js';
-import { Page, Stream, type Answer } from '../respond.js';
+import { Page, type Answer } from '../respond.js';
+import { liveNotices } from '../live.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 
 /** Rows a page shows. */
 const PAGE_ROWS = 50;
-/** A live page is told of new calls at most this often (a busy group makes many a second). */
-const LIVE_EVERY_MS = 500;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'];
 
@@ -96,25 +94,5 @@ export async function requestRows(c: ViewContext): Promise<Answer> {
 /** GET …/requests/live: an SSE stream of notices while the page is open (the events page's script reads them). */
 export async function requestsLive(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
-  return new Stream(async (req, res, signal) => {
-    const session = await createSession(req, res, { keepAlive: 15_000, retry: 2_000, headers: { 'Cache-Control': 'no-cache, no-transform' } });
-    let timer: NodeJS.Timeout | undefined;
-    const off = onJournalWritten(c.p.db, s.head.id, () => {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        if (session.isConnected) session.push('new', 'events');
-      }, LIVE_EVERY_MS);
-    });
-    try {
-      session.push('ready', 'ready');
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) return resolve();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } finally {
-      off();
-      clearTimeout(timer);
-      res.end();
-    }
-  });
+  return liveNotices((notify) => onJournalWritten(c.p.db, s.head.id, notify));
 }
