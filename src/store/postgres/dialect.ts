@@ -15,6 +15,7 @@ export const pgDialect: Dialect = Object.freeze({
   utcDay,
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lock: ' FOR UPDATE',
+  lockShared: ' FOR SHARE',
   // PostgreSQL's planner weighs the indexes itself.
   unindexed: (column: string) => column,
   // LIMIT NULL is no limit.

@@ -29,6 +29,8 @@ export interface Dialect {
   readonly skipLocked: string;
   /** Appended to a SELECT whose rows the write must hold, waiting for another holder (a fork's job row). */
   readonly lock: string;
+  /** Appended to a SELECT whose rows must stay while the write runs, shared with other readers (the group a journal batch is written for: a drop of it waits, or the batch sees it gone). */
+  readonly lockShared: string;
 
   /** A column compared without its index (SQLite's planner would pick the index of `column` over a better one). */
   unindexed(column: string): string;

@@ -15,8 +15,8 @@ const STEP_ROWS = 500;
 /** Children first: a referenced row goes last. */
 const CHILDREN_FIRST = [...GROUP_TABLES].reverse().filter((t) => t.table !== 'groups');
 
-/** Tables written after a call, in batches (the journal: services/journal/writer.ts; leases: services/sandboxes/leases.ts), small and bounded per group. */
-const WRITTEN_AFTER = GROUP_TABLES.filter((t) => ['request_journal', 'request_journal_groups', 'sandbox_leases'].includes(t.table));
+/** Tables written after a call, in batches (the journal: services/journal/writer.ts), bounded per group, with no key to groups. */
+const WRITTEN_AFTER = GROUP_TABLES.filter((t) => ['request_journal', 'request_journal_groups'].includes(t.table));
 
 /** Record the drop of `groupId` and remove its API keys; a fork or import of it under way stops (its job is replaced). Returns keys removed. */
 export async function beginDrop(tx: Tx, groupId: string, at: string): Promise<number> {
@@ -50,13 +50,16 @@ export async function dropChunk(tx: Tx, groupId: string, over: () => boolean, fr
   // Rows written about the group after the fact (a call's journal entry, its last-request
   // time) may have come in since their table was emptied: gone in the transaction that
   // removes the group, after which nothing can write them (they check the group exists).
-  for (const t of WRITTEN_AFTER) {
-    const { changes } = await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
-    if (changes > 0) deleted[t.table] = (deleted[t.table] ?? 0) + changes;
-  }
+  // The group's row goes first: its lock waits for a journal batch holding it (and a later
+  // batch then finds no group); the journal rows, read after, include what that batch wrote.
   await tx.run('DELETE FROM fork_map WHERE fork_id = ?', [groupId]);
+  await tx.run('DELETE FROM sandbox_leases WHERE group_id = ?', [groupId]);
   const { changes } = await tx.run('DELETE FROM groups WHERE id = ?', [groupId]);
   if (changes > 0) deleted.groups = changes;
+  for (const t of WRITTEN_AFTER) {
+    const { changes: n } = await tx.run(`DELETE FROM ${t.table} WHERE ${ownerCondition(t)}`, [groupId]);
+    if (n > 0) deleted[t.table] = (deleted[t.table] ?? 0) + n;
+  }
   await tx.run('DELETE FROM fork_jobs WHERE fork_id = ?', [groupId]);
   return { deleted, done: true, next: CHILDREN_FIRST.length };
 }

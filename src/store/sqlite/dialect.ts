@@ -11,6 +11,7 @@ export const sqliteDialect: Dialect = Object.freeze({
   utcDay: (instant: string) => `substr(${instant}, 1, 10)`,
   skipLocked: '',
   lock: '',
+  lockShared: '',
   // A unary + makes the column an expression: the planner cannot use its index.
   unindexed: (column: string) => `+${column}`,
   noLimit: -1,

@@ -83,10 +83,11 @@ export const journalRepo: JournalStore = {
     }
     for (const [groupId, list] of byGroup) {
       const bytes = list.reduce((n, e) => n + e.bytes, 0);
-      // No row back: the group was dropped since its calls were made (its journal went with it).
+      // No row back: the group was dropped since its calls were made (its journal went with it). The group's
+      // row is held shared while the batch is written, so a drop's last transaction (store/sql/group-drop.ts) waits for it.
       const counts = await tx.get<{ last_seq: number; entries: number; bytes: number }>(
         `INSERT INTO request_journal_groups (group_id, last_seq, entries, bytes, dropped)
-SELECT ?, ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM groups WHERE id = ?)
+SELECT ?, ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM groups WHERE id = ?${tx.dialect.lockShared})
 ON CONFLICT (group_id) DO UPDATE SET last_seq = request_journal_groups.last_seq + excluded.last_seq,
   entries = request_journal_groups.entries + excluded.entries, bytes = request_journal_groups.bytes + excluded.bytes
 RETURNING last_seq, entries, bytes`,
