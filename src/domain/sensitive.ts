@@ -38,8 +38,12 @@ const CARD_FIELDS: ReadonlySet<string> = new Set(['number', 'cvv']);
 export const SECRET_PREFIXES = ['sk_test_', 'sk_live_', 'whsec_', 'padm_'] as const;
 
 const PREFIXED = /(?:sk_test_|sk_live_|whsec_|padm_)[A-Za-z0-9_-]*/g;
-/** 13–19 digits, single spaces or hyphens allowed between them: what a card number may look like in text. */
-const DIGIT_RUN = /\d(?:[ -]?\d){12,18}/g;
+/**
+ * 13–19 digits, single spaces or hyphens allowed between them: what a card number may look
+ * like in text — standing alone, not inside a longer word or id (a UUID's digit groups,
+ * `01a20001-3426-7049-8abc-…`, may pass the Luhn check by chance and must be kept).
+ */
+const DIGIT_RUN = /(?<![A-Za-z0-9]|[0-9A-Fa-f]-)\d(?:[ -]?\d){12,18}(?![A-Za-z0-9]|-[0-9A-Fa-f])/g;
 
 /** "123-45-6789" → "•••••6789"; short values are hidden entirely. */
 export function maskLastFour(value: string): string {

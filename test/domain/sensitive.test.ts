@@ -32,6 +32,16 @@ test('redactText: keys, secrets and card numbers in free text; other digits stay
   assert.equal(isCardNumber('4111 1111 1111 1112'), false);
 });
 
+test("an id's digit groups are no card number: a UUID whose digits pass the Luhn check by chance is kept whole", () => {
+  // 2000134267049 (its digit groups read as one run) passes the Luhn check.
+  const id = '01a20001-3426-7049-8abc-def0abcdefab';
+  assert.equal(redactText(`/api/v1/groups/g/customers/${id}`), `/api/v1/groups/g/customers/${id}`);
+  assert.deepEqual(redact({ partner_id: id }), { partner_id: id });
+  // A card number standing alone is still taken out, with or without separators.
+  assert.equal(redactText('paid with 4242-4242-4242-4242 today'), `paid with ${REDACTED} today`);
+  assert.equal(redactText('card=4242424242424242&x=1'), `card=${REDACTED}&x=1`);
+});
+
 test('the fast path: a text mayHoldSensitive calls clean is one redact leaves as it is', () => {
   const texts = [
     '{"type":"sale","payment_details":{"token":"tok_visa"},"amounts":{"requested_amount":1999}}',
