@@ -10,6 +10,7 @@ import type { Store } from '../../store/interfaces/db.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { notFound } from '../../errors.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { flushJournal } from '../journal/writer.js';
 
 const runs = new WeakMap<Store, Map<string, Promise<Record<string, number>>>>();
 const runsOf = (db: Store) => {
@@ -53,7 +54,17 @@ function runDrop(p: Platform, groupId: string): Promise<Record<string, number>> 
       const chunk = await p.db.write((tx) => tx.repos.groupRows.dropChunk(tx, groupId, () => pastDeadline(deadline), from), CHUNK_WRITE);
       from = chunk.next;
       for (const [t, n] of Object.entries(chunk.deleted)) rows[t] = (rows[t] ?? 0) + n;
-      if (chunk.done) return rows;
+      if (chunk.done) {
+        // Stragglers: a write already past its key check when the drop began (a sale) may have
+        // committed rows between the chunks, after their table was emptied, and a journal
+        // batch racing the last chunk may have written calls after its snapshot (PostgreSQL).
+        // With the group gone nothing new can come (its rows reference it): one sweep of every
+        // table, children first, takes what came meanwhile.
+        await flushJournal(p);
+        const swept = await p.db.write((tx) => tx.repos.groupRows.dropChunk(tx, groupId, () => false, 0), CHUNK_WRITE);
+        for (const [t, n] of Object.entries(swept.deleted)) rows[t] = (rows[t] ?? 0) + n;
+        return rows;
+      }
       await pacer.rest();
     }
   })().finally(() => mine.delete(groupId));
