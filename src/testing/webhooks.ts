@@ -161,17 +161,26 @@ export class Inbox {
     return types.length ? `arrived: ${types.join(', ')}` : 'nothing arrived';
   }
 
+  /**
+   * What `next` and `none` start with: the caller's stack, taken now (a timeout's error points
+   * at the test's line, not at a timer), and the matcher — or the error to reject with (a
+   * stopped collector, an unknown event type).
+   */
+  private begin(match: EventMatcher | undefined, api: (...args: never[]) => unknown): { caller: string; matches: (e: WebhookEvent) => boolean } | { refused: Error } {
+    const caller = callerStack(api);
+    if (this.closed !== undefined) return { refused: withStack(new Error(this.closed), caller) };
+    try {
+      return { caller, matches: matcherOf(match) };
+    } catch (err) {
+      return { refused: withStack(err as Error, caller) };
+    }
+  }
+
   next(match?: EventMatcher, opts: NextOptions = {}): Promise<WebhookEvent> {
     const timeoutMs = opts.timeout ?? 10_000;
-    // The caller's stack, taken now: a timeout's error points at the test's line, not at a timer.
-    const caller = callerStack(this.next);
-    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
-    let matches: (e: WebhookEvent) => boolean;
-    try {
-      matches = matcherOf(match);
-    } catch (err) {
-      return Promise.reject(withStack(err as Error, caller));
-    }
+    const start = this.begin(match, this.next);
+    if ('refused' in start) return Promise.reject(start.refused);
+    const { caller, matches } = start;
     return new Promise<WebhookEvent>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
@@ -199,14 +208,9 @@ export class Inbox {
 
   none(match?: EventMatcher, opts: NoneOptions = {}): Promise<void> {
     const withinMs = opts.within ?? 500;
-    const caller = callerStack(this.none);
-    if (this.closed !== undefined) return Promise.reject(withStack(new Error(this.closed), caller));
-    let matches: (e: WebhookEvent) => boolean;
-    try {
-      matches = matcherOf(match);
-    } catch (err) {
-      return Promise.reject(withStack(err as Error, caller));
-    }
+    const start = this.begin(match, this.none);
+    if ('refused' in start) return Promise.reject(start.refused);
+    const { caller, matches } = start;
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         check: () => {
