@@ -7,48 +7,15 @@
 // clients selling in a loop on another sandbox). Two builds side by side, alternated run
 // by run: this checkout (after) and BENCH_BASELINE (before; default /work/main).
 // `npm run bench -- import-bounds`.
-import { copyFileSync, createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createHash } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { payctl, payctlBin, payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
 import { summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
 import { saleBody } from '../../helpers/bodies.js';
-
-const ADMIN = 'padm_bench_admin_token';
-
-function call(url: string, method: string, opts: { file?: string; out?: string; json?: unknown; key?: string } = {}): Promise<{ status: number; body: string }> {
-  const type = opts.file ? 'application/x-ndjson' : 'application/json';
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { authorization: opts.key ?? ADMIN, 'content-type': type } }, (res) => {
-      if (opts.out && res.statusCode === 200) {
-        const sink = createWriteStream(opts.out);
-        res.pipe(sink);
-        sink.on('finish', () => resolve({ status: 200, body: '' }));
-        sink.on('error', reject);
-        return;
-      }
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    if (opts.file) createReadStream(opts.file).pipe(req);
-    else req.end(opts.json === undefined ? undefined : JSON.stringify(opts.json));
-  });
-}
-
-async function untilActive(url: string, id: string): Promise<void> {
-  for (let i = 0; i < 36_000; i++) {
-    const r = await call(`${url}/api/v1/sandboxes/${id}`, 'GET');
-    if (r.status !== 200) throw new Error(`GET sandbox answered ${r.status}: ${r.body.slice(0, 200)}`);
-    if ((JSON.parse(r.body) as { status: string }).status === 'active') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sandbox ${id} not active after an hour`);
-}
+import { ADMIN, call, resetPeak, untilActive } from '../lib/sandbox-file-calls.js';
 
 /** Another tenant selling in a loop (two clients) until `stop`; each sale's latency in ms. */
 function otherTenant(url: string, sb: { group_id: string; processor_id: string; keys: Record<string, string> }) {
@@ -80,15 +47,6 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : Number.NaN;
 };
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
-
-function resetPeak(server: Served): number {
-  try {
-    writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
-  } catch {
-    // Not allowed: the peak is the process's whole life's.
-  }
-  return server.rss();
-}
 
 /** A file made from a small export `base`: `rows` more rows of `table` from `row(i)`, trailer written again. */
 async function grownFile(base: string, out: string, table: string, rows: number, row: (i: number, group: string) => Record<string, unknown>): Promise<void> {

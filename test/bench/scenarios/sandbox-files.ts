@@ -7,58 +7,15 @@
 //   table, each row JSON.stringify'd to a file (no paging, no checksum, no HTTP);
 // - import: the floor is a fork of the same sandbox (the same rows copied inside the
 //   database in the same paced chunks, with no file to check and spool).
-import { createWriteStream, createReadStream, writeFileSync, statSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
-import http from 'node:http';
 import path from 'node:path';
-import { payctl, payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
+import { payctl, payctlJson, startPayctl, tempDir } from '../lib/processes.js';
 import { openDirect } from '../lib/sqlite.js';
 import { pairedRatios, summarize } from '../lib/stats.js';
+import { ADMIN, call, resetPeak, untilActive } from '../lib/sandbox-file-calls.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
 import { GROUP_TABLES, ownerCondition } from '../../../src/store/sql/group-tables.js';
-
-const ADMIN = 'padm_bench_admin_token';
-
-function request(url: string, method: string, opts: { file?: string; out?: string; json?: unknown } = {}): Promise<{ status: number; body: string }> {
-  const type = opts.file ? 'application/x-ndjson' : 'application/json';
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { authorization: ADMIN, 'content-type': type } }, (res) => {
-      if (opts.out && res.statusCode === 200) {
-        const sink = createWriteStream(opts.out);
-        res.pipe(sink);
-        sink.on('finish', () => resolve({ status: 200, body: '' }));
-        sink.on('error', reject);
-        return;
-      }
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    if (opts.file) createReadStream(opts.file).pipe(req);
-    else req.end(opts.json === undefined ? undefined : JSON.stringify(opts.json));
-  });
-}
-
-/** Forget the server's peak memory so far: VmHWM then reads the peak from here on. */
-function resetPeak(server: Served): number {
-  try {
-    writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
-  } catch {
-    // Not allowed here: the peak is then the process's whole life's.
-  }
-  return server.rss();
-}
-
-/** Poll a sandbox until it is active (after a fork's or an import's 202). */
-async function untilActive(url: string, id: string): Promise<void> {
-  for (;;) {
-    const r = await request(`${url}/api/v1/sandboxes/${id}`, 'GET');
-    if (r.status !== 200) throw new Error(`GET sandbox answered ${r.status}: ${r.body.slice(0, 200)}`);
-    if ((JSON.parse(r.body) as { status: string }).status === 'active') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -71,7 +28,7 @@ export async function sandboxFileScenario(cfg: BenchConfig, log: (line: string) 
   await payctlJson(['init'], db);
   const server = await startPayctl(db, ['--tick', '0', '--admin-token', ADMIN]);
   try {
-    const sb = JSON.parse((await request(`${server.url}/api/v1/sandboxes`, 'POST', { json: { name: 'export bench', demo: true } })).body) as { group_id: string };
+    const sb = JSON.parse((await call(`${server.url}/api/v1/sandboxes`, 'POST', { json: { name: 'export bench', demo: true } })).body) as { group_id: string };
     log(`  seeding ${transactions.toLocaleString('en-US')} transactions into the sandbox…`);
     const seed = await payctl(['dev', 'seed', '--transactions', String(transactions), '--group', sb.group_id, '--json'], db);
     if (seed.code !== 0) throw new Error(`payctl dev seed failed (${seed.code}): ${seed.stderr || seed.stdout}`);
@@ -88,7 +45,7 @@ export async function sandboxFileScenario(cfg: BenchConfig, log: (line: string) 
       const file = path.join(dir, `export-${i}.jsonl`);
       let base = resetPeak(server);
       let t0 = process.hrtime.bigint();
-      const exported = await request(`${server.url}/api/v1/sandboxes/${sb.group_id}/export`, 'GET', { out: file });
+      const exported = await call(`${server.url}/api/v1/sandboxes/${sb.group_id}/export`, 'GET', { out: file });
       if (exported.status !== 200) throw new Error(`export answered ${exported.status}: ${exported.body.slice(0, 200)}`);
       exportS.push(seconds(t0));
       exportPeak.push(server.peakRss() - base);
@@ -112,21 +69,21 @@ export async function sandboxFileScenario(cfg: BenchConfig, log: (line: string) 
 
       base = resetPeak(server);
       t0 = process.hrtime.bigint();
-      const imported = await request(`${server.url}/api/v1/sandboxes/import`, 'POST', { file });
+      const imported = await call(`${server.url}/api/v1/sandboxes/import`, 'POST', { file });
       if (imported.status !== 201 && imported.status !== 202) throw new Error(`import answered ${imported.status}: ${imported.body.slice(0, 300)}`);
       const id = (JSON.parse(imported.body) as { group_id: string }).group_id;
       await untilActive(server.url, id);
       importS.push(seconds(t0));
       importPeak.push(server.peakRss() - base);
-      await request(`${server.url}/api/v1/sandboxes/${id}`, 'DELETE');
+      await call(`${server.url}/api/v1/sandboxes/${id}`, 'DELETE');
 
       // Floor: a fork of the same sandbox (the same rows, copied inside the database).
       t0 = process.hrtime.bigint();
-      const forked = await request(`${server.url}/api/v1/sandboxes/${sb.group_id}/fork`, 'POST', { json: {} });
+      const forked = await call(`${server.url}/api/v1/sandboxes/${sb.group_id}/fork`, 'POST', { json: {} });
       const forkId = (JSON.parse(forked.body) as { group_id: string }).group_id;
       await untilActive(server.url, forkId);
       forkS.push(seconds(t0));
-      await request(`${server.url}/api/v1/sandboxes/${forkId}`, 'DELETE');
+      await call(`${server.url}/api/v1/sandboxes/${forkId}`, 'DELETE');
       log(
         `  run ${i + 1}: export ${exportS.at(-1)!.toFixed(1)} s (floor ${floorExportS.at(-1)!.toFixed(1)} s), +${mib(exportPeak.at(-1)!)} MiB peak; ` +
           `import ${importS.at(-1)!.toFixed(1)} s (fork ${forkS.at(-1)!.toFixed(1)} s), +${mib(importPeak.at(-1)!)} MiB peak`,
