@@ -113,3 +113,21 @@ test("the server's own tick drops an expired sandbox (real time)", async () => {
     await ticking.close();
   }
 });
+
+test('a lease write that fails (the store away) keeps the requests noted: the next tick writes them, and the sandbox is not dropped while in use', async () => {
+  const t0 = Date.now();
+  const sb = await newSandbox(s, { ttl: '1m' });
+  assert.equal((await s.call('GET', `/api/v1/groups/${sb.group_id}/events`, { key: sb.keys.manage_webhooks })).status, 200);
+  const db = s.p.db;
+  const write = db.write;
+  db.write = (() => Promise.reject(new Error('store away'))) as typeof db.write;
+  try {
+    await assert.rejects(expireSandboxes(s.p, t0 + 30_000), /store away/);
+  } finally {
+    db.write = write;
+  }
+  await expireSandboxes(s.p, t0 + 45_000);
+  assert.equal((await lease(sb.group_id))!.last_request_ms, t0 + 45_000, 'the request noted before the failure is written by the next tick');
+  await expireSandboxes(s.p, t0 + 90_000);
+  assert.ok(await exists(sb.group_id), 'within a minute of the request: kept');
+});

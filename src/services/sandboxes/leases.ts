@@ -36,7 +36,15 @@ export async function expireSandboxes(p: Platform, nowMs = Date.now()): Promise<
     const ids = [...set];
     set.clear();
     const at = nowMs;
-    await p.db.write((tx) => tx.repos.leases.touch(tx, ids, at));
+    try {
+      await p.db.write((tx) => tx.repos.leases.touch(tx, ids, at));
+    } catch (err) {
+      // Noted again for the next tick: a store that was away must not cost a sandbox its
+      // last request (it would be dropped while in use), nor let the next tick's reads
+      // pass for the store being back (services/store-watch.ts).
+      for (const id of ids) set.add(id);
+      throw err;
+    }
   }
   let dropped = 0;
   for (const groupId of await p.db.repos.leases.expired(p.db, nowMs, DROPS_PER_TICK)) {
