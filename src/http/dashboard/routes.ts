@@ -12,6 +12,7 @@ import { clockAction, clockPanelFragment } from './views/clock.js';
 import { addFaultAction, faultsPage, removeFaultAction } from './views/faults.js';
 import { requestRows, requestsLive, requestsPage } from './views/requests.js';
 import { requestPage } from './views/request-page.js';
+import { sendAgainAction } from './views/send-again.js';
 import { reportsPage } from './views/reports.js';
 import { recordingAction, recordingPage, scenarioDownload } from './views/recording.js';
 import { Redirect } from './respond.js';
@@ -42,6 +43,7 @@ export const ROUTES: DashboardRoute[] = [
   at('GET', `${G}/requests/rows`, requestRows),
   at('GET', `${G}/requests/live`, requestsLive),
   at('GET', `${G}/requests/(?<request_id>[^/]+)`, requestPage),
+  at('POST', `${G}/requests/(?<request_id>[^/]+)/send-again`, sendAgainAction),
   at('GET', `${G}/events`, eventsPage),
   at('GET', `${G}/events/rows`, eventRows),
   at('GET', `${G}/events/live`, eventsLive),
