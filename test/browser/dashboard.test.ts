@@ -320,3 +320,62 @@ test("a request's page shows both bodies and the event it caused, with no seriou
   assert.ok(wide <= 0, `the request page scrolls sideways by ${wide}px`);
   await context.close();
 });
+
+test('a webhook fault rule added in the page drops the next delivery, shows in the API’s list, and the page removes it', async () => {
+  const b = await makeSandbox(s, 'Webhook fault sandbox');
+  const receiver = await startReceiver();
+  try {
+    const made = await s.call('POST', `/api/v1/groups/${b.group_id}/webhook_endpoints`, { key: b.keys.manage_webhooks, body: { url: receiver.url, enabled_events: ['transaction.approved'] } });
+    assert.equal(made.status, 200, made.text);
+    const endpoint = made.body.id as string;
+    const rulesPath = `/api/v1/groups/${b.group_id}/webhook_endpoints/${endpoint}/faults`;
+    const { context, page } = await signedIn(browser, s);
+    await page.goto(`${s.url}/dashboard/groups/${b.group_id}/faults`);
+    const form = page.locator('form[action$="/faults/webhook"]');
+    await form.getByLabel('Endpoint').selectOption(endpoint);
+    await form.getByLabel('Action').selectOption('drop');
+    await form.getByLabel('first', { exact: true }).fill('1');
+    await form.getByRole('button', { name: 'Add webhook rule' }).click();
+    await page.getByRole('button', { name: /^Remove webhook rule / }).waitFor();
+    const listed = await s.call('GET', rulesPath, { key: b.keys.manage_webhooks });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(listed.body.data.map((r: { action: string; first: number }) => [r.action, r.first]), [['drop', 1]]);
+
+    // The next delivery is dropped (no retry runs: the test server's tick is off), recorded with its fault.
+    const t = await sale(b);
+    let attempts: Array<{ event_id: string; fault: string | null; status: string }> = [];
+    for (let i = 0; i < 200 && attempts.length === 0; i++) {
+      const r = await s.call('GET', `/api/v1/groups/${b.group_id}/webhook_endpoints/${endpoint}/deliveries`, { key: b.keys.manage_webhooks });
+      attempts = r.body.data.items;
+      if (attempts.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(attempts.length, 1, `one attempt for ${t.id}`);
+    assert.match(attempts[0]!.fault ?? '', /drop/);
+    assert.equal(receiver.received.length, 0, 'nothing reached the receiver');
+
+    await page.reload();
+    await page.getByRole('button', { name: /^Remove webhook rule / }).click();
+    await page.getByText('No webhook fault rule').waitFor();
+    assert.deepEqual((await s.call('GET', rulesPath, { key: b.keys.manage_webhooks })).body.data, []);
+    await context.close();
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('"Send again" on a request’s page sends the call again and opens the new call’s page', async () => {
+  const made = await s.call('POST', `/api/v1/groups/${box.group_id}/customers`, { key: box.keys.manage_customers, body: { first_name: 'Twice', last_name: 'Made' } });
+  assert.equal(made.status, 200, made.text);
+  const { context, page } = await signedIn(browser, s);
+  await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests?method=POST&path=${encodeURIComponent(`/api/v1/groups/${box.group_id}/customers`)}`);
+  await page.locator('#request-rows tbody tr').first().getByRole('link').click();
+  await page.waitForURL(`**/groups/${box.group_id}/requests/*`);
+  const first = page.url();
+  await page.getByRole('button', { name: 'Send again' }).click();
+  await page.getByText(/^Sent again from request [0-9a-f-]{36}: answered 200\.$/).waitFor();
+  assert.notEqual(page.url(), first, 'the new call’s page');
+  const answer = JSON.parse((await page.locator('pre.json').nth(1).textContent()) ?? '{}') as { id: string; first_name: string };
+  assert.equal(answer.first_name, 'Twice');
+  assert.notEqual(answer.id, made.body.id, 'a second customer');
+  await context.close();
+});
