@@ -69,6 +69,7 @@ export const POSTGRES_SUITE = [
   'http/dashboard-guard.test.js',
   'http/dashboard-requests.test.js',
   'http/dashboard-send-again.test.js',
+  'http/dashboard-clock.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/inbox.test.js',
