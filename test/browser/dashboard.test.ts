@@ -4,7 +4,9 @@
 // settles a pending sale and its transaction.settled event appears, a fault rule added
 // in the page makes the next API call fail as the rule says, a hostile customer name is
 // text, the report's numbers are `payctl report --summary --json`'s, and the Requests view
-// is live (a sale shows without a reload) with a request's page showing its bodies and event.
+// is live (a sale shows without a reload) with a request's page showing its bodies and event;
+// a webhook fault rule added in the page drops the next delivery and the page removes it;
+// "Send again" sends a call again, and is offered disabled, with why, for a masked body.
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -329,7 +331,7 @@ test('a webhook fault rule added in the page drops the next delivery, shows in t
     assert.equal(made.status, 200, made.text);
     const endpoint = made.body.id as string;
     const rulesPath = `/api/v1/groups/${b.group_id}/webhook_endpoints/${endpoint}/faults`;
-    const { context, page } = await signedIn(browser, s);
+    const { context, page } = await signedIn(browser, s, undefined, { bypassCSP: true });
     await page.goto(`${s.url}/dashboard/groups/${b.group_id}/faults`);
     const form = page.locator('form[action$="/faults/webhook"]');
     await form.getByLabel('Endpoint').selectOption(endpoint);
@@ -340,6 +342,7 @@ test('a webhook fault rule added in the page drops the next delivery, shows in t
     const listed = await s.call('GET', rulesPath, { key: b.keys.manage_webhooks });
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.body.data.map((r: { action: string; first: number }) => [r.action, r.first]), [['drop', 1]]);
+    assert.deepEqual(await axeProblems(page), [], 'the page with both forms and a webhook rule');
 
     // The next delivery is dropped (no retry runs: the test server's tick is off), recorded with its fault.
     const t = await sale(b);
@@ -377,5 +380,19 @@ test('"Send again" on a request’s page sends the call again and opens the new 
   const answer = JSON.parse((await page.locator('pre.json').nth(1).textContent()) ?? '{}') as { id: string; first_name: string };
   assert.equal(answer.first_name, 'Twice');
   assert.notEqual(answer.id, made.body.id, 'a second customer');
+  await context.close();
+});
+
+test('a call whose body the journal masked offers "Send again" disabled, saying why', async () => {
+  const masked = await s.call('POST', `/api/v1/groups/${box.group_id}/transaction`, { key: box.keys.manage_transactions, body: saleBody(box.processor_id, { orderId: '4111 1111 1111 1111' }) });
+  assert.equal(masked.status, 200, masked.text);
+  const { context, page } = await signedIn(browser, s, undefined, { bypassCSP: true });
+  await page.goto(`${s.url}/dashboard/groups/${box.group_id}/requests?method=POST&path=${encodeURIComponent(`/api/v1/groups/${box.group_id}/transaction`)}`);
+  await page.locator('#request-rows tbody tr').first().getByRole('link').click();
+  await page.waitForURL(`**/groups/${box.group_id}/requests/*`);
+  const button = page.getByRole('button', { name: 'Send again' });
+  assert.equal(await button.isDisabled(), true);
+  assert.match((await page.locator('#send-again-why').textContent()) ?? '', /cannot be sent again: its body’s order_id was masked by the journal/);
+  assert.deepEqual(await axeProblems(page), []);
   await context.close();
 });
