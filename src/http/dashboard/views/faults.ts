@@ -54,7 +54,7 @@ export async function faultsPage(c: ViewContext): Promise<Answer> {
 <td><form method="post" action="${base}/${enc(r.id)}/remove" class="inline">${csrfField(c.session)}<button type="submit" class="danger" aria-label="Remove rule ${r.id}">Remove</button></form></td></tr>`;
   });
   const body = html`${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-${tableWrap('API fault rules, oldest first', ['Rule', 'Calls', 'Action', 'Settings', 'Seen', 'Fired', 'Remove'], rows, 'No fault rule: every call answers normally.')}
+${tableWrap('API fault rules, oldest first', ['Rule', 'Applies to', 'Action', 'Settings', 'Seen', 'Fired', 'Remove'], rows, 'No fault rule: every call answers normally.')}
 <section><h2 id="add-fault">Add a rule</h2><p class="muted">The same fields as POST /api/v1/sandboxes/{id}/faults (docs/faults.md); leave a field empty to leave it out.</p>${addForm(c, base)}</section>
 ${webhooks}`;
   return groupPage(c, s, 'faults', 'Faults', body);

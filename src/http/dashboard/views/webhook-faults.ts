@@ -58,7 +58,7 @@ export async function webhookFaultsSection(c: ViewContext, s: GroupScope, base: 
   );
   return html`<section aria-labelledby="webhook-faults"><h2 id="webhook-faults">Webhook fault rules</h2>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-${tableWrap('Webhook fault rules, per endpoint', ['Rule', 'Endpoint', 'Action', 'Settings', 'Attempts seen', 'Fired', 'Remove'], rows, 'No webhook fault rule: every delivery is sent as it is.')}
+${tableWrap('Webhook fault rules, per endpoint', ['Rule', 'Endpoint', 'Action', 'Settings', 'Seen', 'Fired', 'Remove'], rows, 'No webhook fault rule: every delivery is sent as it is.')}
 <h3 id="add-webhook-fault">Add a webhook rule</h3>
 ${
   endpoints.length === 0
