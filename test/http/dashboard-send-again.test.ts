@@ -1,13 +1,16 @@
 // The dashboard's "send again" over plain HTTP: a customer create sent again makes a second
 // customer and a new journal entry (with a new Idempotency-Key, never the old one); a sale
 // whose body the journal masked (a card number in its order_id) is refused with the reason,
-// and nothing is sent; a POST without the CSRF token is refused and changes nothing.
+// and nothing is sent; a POST without the CSRF token is refused and changes nothing; and
+// the rule of what cannot be sent again names each reason.
 import '../helpers/env.js';
-import { test, before, after } from 'node:test';
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
+import { allRoutes } from '../../src/http/routes/index.js';
+import { whyNotAgain } from '../../src/http/dashboard/views/send-again.js';
 import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
 
 let s: TestServer;
@@ -128,4 +131,31 @@ test('a send-again without the CSRF token is refused and sends nothing', async (
   const other = await send('POST', `/dashboard/groups/${box.group_id}/requests/${entry.id}/send-again`, { cookie, origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, `_csrf=${csrf}`);
   assert.equal(other.status, 403, 'another Origin is refused too');
   assert.deepEqual(await customerIds(), customers, 'no customer made');
+});
+
+describe('what cannot be sent again, and why (the rule, without a server)', () => {
+  const routes = allRoutes();
+  const G = '01a25000-0000-7000-8000-000000000000';
+  const call = (method: string, route: string, over: Partial<Parameters<typeof whyNotAgain>[1]> = {}) => ({
+    id: '01a25000-0000-7000-8000-000000000001', seq: 1, at: '2026-12-07T00:00:00.000Z', method, path: route.replace(':group_id', G), route, status: 200,
+    duration_ms: 1, idempotency_key: null, fault: null, body: null, answer: null, note: null, headers: {}, ...over,
+  });
+  test('a call kept whole can be sent again', () => {
+    assert.equal(whyNotAgain(routes, call('POST', '/api/v1/groups/:group_id/customers', { body: { first_name: 'A', last_name: 'B' } })), undefined);
+    assert.equal(whyNotAgain(routes, call('GET', '/api/v1/groups/:group_id/customers/:customer_id')), undefined);
+  });
+  test('each reason is named', () => {
+    const cases: Array<[ReturnType<typeof call>, RegExp]> = [
+      [call('POST', '/api/v1/groups/:group_id/customers', { body: { first_name: 'A', tax: { ssn: '•••••6789' } } }), /its body’s tax\.ssn was masked/],
+      [call('POST', '/api/v1/groups/:group_id/customers', { body: { items: [{ note: 'card [redacted] here' }] } }), /its body’s items\.0\.note was masked/],
+      [call('POST', '/api/v1/groups/:group_id/customers', { note: 'request body of 300 KiB not kept (over the journal’s 256 KiB a body)' }), /its body was not kept/],
+      [call('GET', '/api/v1/groups/:group_id/customers/:customer_id', { path: `/api/v1/groups/${G}/customers/[redacted]` }), /its path holds a value the journal masked/],
+      [call('POST', '/api/v1/tokens'), /tokenize call/],
+      [call('POST', '/api/v1/payment-links/:payment_link_id/pay'), /session token/],
+      [call('GET', '/api/v1/groups/:group_id/events/stream'), /stream of events/],
+      [call('POST', '/api/v1/groups/:group_id/customers', { headers: { 'Payctl-Simulate': '[redacted]' } }), /a header it sent holds a value the journal masked/],
+      [call('POST', '/api/v1/groups/:group_id/no-such-route'), /is not one this server answers/],
+    ];
+    for (const [c, why] of cases) assert.match(whyNotAgain(routes, c) ?? 'sendable', why, c.route);
+  });
 });
