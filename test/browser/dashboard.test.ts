@@ -6,7 +6,8 @@
 // text, the report's numbers are `payctl report --summary --json`'s, and the Requests view
 // is live (a sale shows without a reload) with a request's page showing its bodies and event;
 // a webhook fault rule added in the page drops the next delivery and the page removes it;
-// "Send again" sends a call again, and is offered disabled, with why, for a masked body.
+// "Send again" sends a call again, and is offered disabled, with why, for a masked body; a
+// long "Advance by" shows the catch-up's progress, refreshed in place until it has caught up.
 import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +16,8 @@ import { launchBrowser } from '../helpers/browser.js';
 import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
 import { runCli } from '../helpers/cli.js';
-import { axeProblems, dashboardServer, makeSandbox, signedIn, type DashboardSandbox } from '../helpers/dashboard.js';
+import { startTestServer } from '../helpers/server.js';
+import { ADMIN_TOKEN, axeProblems, dashboardServer, makeSandbox, signedIn, type DashboardSandbox } from '../helpers/dashboard.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 let s: TestServer;
@@ -395,4 +397,37 @@ test('a call whose body the journal masked offers "Send again" disabled, saying 
   assert.match((await page.locator('#send-again-why').textContent()) ?? '', /cannot be sent again: its body’s order_id was masked by the journal/);
   assert.deepEqual(await axeProblems(page), []);
   await context.close();
+});
+
+test('a long "Advance by" shows the catch-up’s progress in the clock panel, refreshed without a reload until it has caught up', { timeout: 300_000 }, async () => {
+  // A server whose clock route answers at once (budget 0): the catch-up goes on after the move's answer.
+  const quick = await startTestServer({ adminToken: ADMIN_TOKEN, env: { ...process.env, PAYCTL_CLOCK_ANSWER_MS: '0' } });
+  try {
+    const b = await makeSandbox(quick, 'Catch-up sandbox');
+    const key = b.keys.manage_transactions!;
+    const recurring = `/api/v1/groups/${b.group_id}/processing/${b.linked_account_id}/recurring`;
+    const customer = await quick.call('POST', `/api/v1/groups/${b.group_id}/customers`, { key: b.keys.manage_customers, body: { first_name: 'Daily', last_name: 'Payer' } });
+    const plan = await quick.call('POST', `${recurring}/plans`, { key, body: { name: 'Daily', amount: 700, billing_cycle: 'daily', duration: 0 } });
+    const sub = await quick.call('POST', `${recurring}/subscription`, { key, body: { plan_id: plan.body.id, customer_id: customer.body.id, payment_details: { token: 'tok_visa' } } });
+    assert.equal(sub.status, 200, sub.text);
+    const { context, page } = await signedIn(browser, quick);
+    await page.goto(`${quick.url}/dashboard/groups/${b.group_id}/faults`);
+    await page.getByLabel('Advance by').fill('730d');
+    await page.getByRole('button', { name: 'Advance', exact: true }).click();
+    await page.waitForURL(`**/groups/${b.group_id}/faults`);
+    let navigations = 0;
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations++;
+    });
+    await page.getByRole('heading', { name: 'What the last move ran' }).waitFor();
+    await page.getByRole('progressbar', { name: 'Catch-up progress' }).waitFor({ timeout: 20_000 });
+    assert.match((await page.locator('.catch-up [role="status"]').textContent()) ?? '', /Catching up \(running.*\) — \d+ charges and \d+ settlements still due\./);
+    await page.getByText('Nothing is being caught up.').waitFor({ timeout: 240_000 });
+    assert.equal(navigations, 0, 'the panel refreshed itself, the page was not reloaded');
+    const clock = await quick.call('GET', `/api/v1/sandboxes/${b.group_id}/clock`, { headers: { authorization: ADMIN_TOKEN } });
+    assert.equal(clock.body.catch_up.status, 'caught_up');
+    await context.close();
+  } finally {
+    await quick.close();
+  }
 });
