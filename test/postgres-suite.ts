@@ -68,6 +68,8 @@ export const POSTGRES_SUITE = [
   'http/frozen-midnight.test.js',
   'http/dashboard-guard.test.js',
   'http/dashboard-requests.test.js',
+  'http/dashboard-send-again.test.js',
+  'http/dashboard-clock.test.js',
   'http/event-catalog.test.js',
   'http/health.test.js',
   'http/inbox.test.js',

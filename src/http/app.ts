@@ -75,7 +75,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // A scrape on the API's port goes around the pipeline: it reads no store and counts in no figure.
   const scrapeHere = metrics && opts.metrics === true ? metrics : undefined;
   // The dashboard's pages (dashboard/index.ts) have their own guard (session, CSRF, Host), not the API's pipeline.
-  const dashboard = dashboardHandler({ platform, adminToken, runtime, ...(opts.seedDemo ? { seedDemo: opts.seedDemo } : {}) });
+  const dashboard = dashboardHandler({ platform, adminToken, runtime, ...(opts.seedDemo ? { seedDemo: opts.seedDemo } : {}), api: { handler: app.handler, routes } });
   const api = scrapeHere ? (req: http.IncomingMessage, res: http.ServerResponse) => (isScrape(req) ? void scrapeHere.serve(res) : app.handler(req, res)) : app.handler;
   const server = http.createServer((req, res) => (isDashboardPath(req.url) ? dashboard(req, res) : api(req, res)));
   answerClientErrors(server);

@@ -5,6 +5,7 @@ import type { DemoSeeder } from '../../services/sandboxes/sandboxes.js';
 import type { Platform } from '../../services/platform.js';
 import type { ServerRuntime } from '../runtime.js';
 import type { Session } from './guard.js';
+import type { RouteDef } from '../route.js';
 
 export interface ViewContext {
   p: Platform;
@@ -17,6 +18,9 @@ export interface ViewContext {
   runtime: ServerRuntime;
   /** The demo seeder the server was handed (without it, `demo` is refused as in the API). */
   seedDemo?: DemoSeeder;
+  /** The API's request handler and its routes ("send again" runs a call through them in process). */
+  api?: (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  routes?: readonly RouteDef[];
 }
 
 /** An id the page's path pattern captured (routes.ts); a pattern without it is a bug, not a client's error. */

@@ -19,3 +19,6 @@ export async function readForm(req: http.IncomingMessage): Promise<URLSearchPara
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
+
+/** A form's numeric field as the API's JSON number ("3", "0.25"); anything else as typed (the API's schema names the problem). */
+export const formNumber = (v: string): number | string => (/^\d+(\.\d+)?$/.test(v) ? Number(v) : v);

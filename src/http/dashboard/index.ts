@@ -20,6 +20,7 @@ import { readForm } from './form.js';
 import { ROUTES } from './routes.js';
 import type { ViewContext } from './context.js';
 import { serveAsset } from './assets.js';
+import type { RouteDef } from '../route.js';
 
 export interface DashboardDeps {
   platform: Platform;
@@ -27,6 +28,8 @@ export interface DashboardDeps {
   runtime: ServerRuntime;
   /** What fills a sandbox made with demo data (handed in from above: src/dev is above http). */
   seedDemo?: DemoSeeder;
+  /** The API's handler and routes ("send again": views/send-again.ts). */
+  api?: { handler: (req: http.IncomingMessage, res: http.ServerResponse) => void; routes: readonly RouteDef[] };
 }
 
 export const isDashboardPath = (url: string | undefined): boolean => url === '/dashboard' || /^\/dashboard[/?]/.test(url ?? '');
@@ -99,7 +102,7 @@ async function handle(deps: DashboardDeps, sessions: Sessions, req: http.Incomin
     const m = r.pattern.exec(url.pathname);
     if (!m) continue;
     await readFresh(p);
-    const c: ViewContext = { p, req, url, form, session, params: decodeGroups(m.groups), runtime: deps.runtime, ...(deps.seedDemo ? { seedDemo: deps.seedDemo } : {}) };
+    const c: ViewContext = { p, req, url, form, session, params: decodeGroups(m.groups), runtime: deps.runtime, ...(deps.seedDemo ? { seedDemo: deps.seedDemo } : {}), ...(deps.api ? { api: deps.api.handler, routes: deps.api.routes } : {}) };
     const started = performance.now();
     const answer = await r.view(c);
     // The page's own time (the bench reads it): the view's reads and rendering, not the network.

@@ -10,8 +10,10 @@ import { searchPage } from './views/search.js';
 import { eventRows, eventsLive, eventsPage, resendAction } from './views/events.js';
 import { clockAction, clockPanelFragment } from './views/clock.js';
 import { addFaultAction, faultsPage, removeFaultAction } from './views/faults.js';
+import { addWebhookFaultAction, removeWebhookFaultAction } from './views/webhook-faults.js';
 import { requestRows, requestsLive, requestsPage } from './views/requests.js';
 import { requestPage } from './views/request-page.js';
+import { sendAgainAction } from './views/send-again.js';
 import { reportsPage } from './views/reports.js';
 import { recordingAction, recordingPage, scenarioDownload } from './views/recording.js';
 import { Redirect } from './respond.js';
@@ -42,6 +44,7 @@ export const ROUTES: DashboardRoute[] = [
   at('GET', `${G}/requests/rows`, requestRows),
   at('GET', `${G}/requests/live`, requestsLive),
   at('GET', `${G}/requests/(?<request_id>[^/]+)`, requestPage),
+  at('POST', `${G}/requests/(?<request_id>[^/]+)/send-again`, sendAgainAction),
   at('GET', `${G}/events`, eventsPage),
   at('GET', `${G}/events/rows`, eventRows),
   at('GET', `${G}/events/live`, eventsLive),
@@ -51,6 +54,8 @@ export const ROUTES: DashboardRoute[] = [
   at('GET', `${G}/faults`, faultsPage),
   at('POST', `${G}/faults`, addFaultAction),
   at('POST', `${G}/faults/(?<fault_id>[^/]+)/remove`, removeFaultAction),
+  at('POST', `${G}/faults/webhook`, addWebhookFaultAction),
+  at('POST', `${G}/faults/webhook/(?<endpoint_id>[^/]+)/(?<fault_id>[^/]+)/remove`, removeWebhookFaultAction),
   at('GET', `${G}/reports`, reportsPage),
   at('GET', `${G}/recording`, recordingPage),
   at('POST', `${G}/recording`, recordingAction),

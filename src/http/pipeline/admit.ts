@@ -4,11 +4,12 @@
 // a payment-link session token, or none.
 import { authenticationError, permissionError } from '../../errors.js';
 import { authenticateKey } from '../../services/groups/keys.js';
-import { withGroupClock } from '../../services/platform.js';
-import type { Permission } from '../../domain/permissions.js';
+import { forGroup, withGroupClock } from '../../services/platform.js';
+import { PERMISSIONS, type Permission } from '../../domain/permissions.js';
 import { acceptsAdminToken } from '../admin-token.js';
 import type { RouteContext } from '../route.js';
 import type { Exchange, Pipeline } from './exchange.js';
+import { actingForOf } from './in-process.js';
 
 /** The route's rate limit for the client's address; its headers go on every answer. */
 export async function limitRate(p: Pipeline, ex: Exchange, ctx: RouteContext): Promise<void> {
@@ -21,7 +22,9 @@ export async function limitRate(p: Pipeline, ex: Exchange, ctx: RouteContext): P
 export async function authenticate(p: Pipeline, ex: Exchange, ctx: RouteContext): Promise<void> {
   const { auth } = ex.route;
   const authorization = ex.req.headers.authorization;
-  if (auth.kind === 'key') {
+  const inside = actingForOf(ex.req);
+  if (inside !== undefined) await actFor(p, ex, ctx, inside);
+  else if (auth.kind === 'key') {
     await authorizeKey(p, ex, ctx, authorization, auth.anyOf);
   } else if (auth.kind === 'admin') {
     if (await acceptsAdminToken(p.adminToken, authorization, p.platform.db.shared)) ctx.admin = true;
@@ -53,4 +56,19 @@ async function authorizeKey(p: Pipeline, ex: Exchange, ctx: RouteContext, author
   const { groupClock, ...info } = key;
   ctx.key = info;
   ctx.platform = withGroupClock(p.platform, key.group_id, groupClock);
+}
+
+/**
+ * An in-process call (the dashboard's "send again", ./in-process.ts) acting for a group: on a
+ * keyed route, as a key of that group holding every permission; on an admin route, as the
+ * admin (the dashboard's session was made from the admin token).
+ */
+async function actFor(p: Pipeline, ex: Exchange, ctx: RouteContext, groupId: string): Promise<void> {
+  const { auth } = ex.route;
+  if (auth.kind === 'admin') ctx.admin = true;
+  if (auth.kind !== 'key') return;
+  if (ctx.params.group_id !== undefined && ctx.params.group_id !== groupId) throw permissionError('this call acts for another group');
+  await ex.fresh;
+  ctx.platform = await forGroup(p.platform, groupId);
+  ctx.key = { id: 'dashboard', group_id: groupId, prefix: '', name: 'dashboard: send again', permissions: [...PERMISSIONS], created_at: ctx.platform.clock.now().toISOString(), revoked_at: null };
 }

@@ -3,7 +3,9 @@
 // table request on the same server (the same use case behind both); (2) sales/s on a group
 // with 0 and with 5 dashboards open on its live events page (each holding the SSE stream and
 // reloading the rows whenever it is told of new events, as the page's script does), in
-// alternated rounds on one server: the ratio is what the open dashboards cost the sales.
+// alternated rounds on one server: the ratio is what the open dashboards cost the sales;
+// (3) after those rounds (the group's request journal full: its last 1,000 calls), the
+// Requests page's server time and round trip, side by side with the API's own journal list.
 import http from 'node:http';
 import path from 'node:path';
 import { payctl, payctlJson, startPayctl, tempDir } from '../lib/processes.js';
@@ -15,6 +17,7 @@ import type { BenchConfig, Outcome } from '../lib/outcome.js';
 const ADMIN = 'padm_bench_dashboard_token_000000000000';
 const TITLE_PAGE = 'dashboard Transactions page, 100,000-row group';
 const TITLE_LIVE = 'sales/s with 0 vs 5 dashboards open (live events page)';
+const TITLE_REQUESTS = 'dashboard Requests page, 100,000-row group, full journal (1,000 calls)';
 
 interface Demo {
   group_id: string;
@@ -124,6 +127,24 @@ export async function dashboardScenario(cfg: BenchConfig, log: (line: string) =>
     }
     const ratio = summarize(rates.five.map((f, i) => f / rates.zero[i]!));
     log(`  5 dashboards ÷ none: ${ratio.median.toFixed(3)} (rows reloaded by the open pages: ${counts.reloads})`);
+
+    // The Requests page over the journal the sales filled, alternated with the API's journal list.
+    const requestsUrl = `${server.url}/dashboard/groups/${g}/requests`;
+    const journalUrl = `${server.url}/api/v1/sandboxes/${g}/requests?limit=50`;
+    const adminHeaders = { authorization: ADMIN };
+    for (let i = 0; i < 5; i++) await Promise.all([get(requestsUrl, { cookie }), get(journalUrl, adminHeaders)]); // warm-up
+    const requests = { server: [] as number[], trip: [] as number[], journal: [] as number[] };
+    for (let i = 0; i < n; i++) {
+      const p = await get(requestsUrl, { cookie });
+      if (p.status !== 200) throw new Error(`the Requests page answered ${p.status}`);
+      requests.server.push(p.serverMs);
+      requests.trip.push(p.ms);
+      const a = await get(journalUrl, adminHeaders);
+      if (a.status !== 200) throw new Error(`the journal list answered ${a.status}`);
+      requests.journal.push(a.ms);
+    }
+    const requestsServer = summarize(requests.server);
+    log(`  Requests page: server time median ${requestsServer.median.toFixed(1)} ms (p99 ${requestsServer.p99.toFixed(1)}), round trip ${summarize(requests.trip).median.toFixed(1)} ms; the API's journal list ${summarize(requests.journal).median.toFixed(1)} ms`);
     return [
       {
         id: 'dashboard-page',
@@ -141,6 +162,16 @@ export async function dashboardScenario(cfg: BenchConfig, log: (line: string) =>
         status: 'ok',
         rows: [{ scenario: TITLE_LIVE, measure: 'sales/s, 5 dashboards open vs none', unit: 'req/s', payctl: summarize(rates.five), floor: summarize(rates.zero), ratio, ratioKind: 'throughput', target: '≥ 0.90', met: ratio.median >= 0.9 }],
         raw: { rates, reloads: counts.reloads },
+      },
+      {
+        id: 'dashboard-requests-page',
+        title: TITLE_REQUESTS,
+        status: 'ok',
+        rows: [
+          { scenario: TITLE_REQUESTS, measure: 'server time (Server-Timing)', unit: 'ms', payctl: requestsServer, target: '< 300', met: requestsServer.median < 300 },
+          { scenario: TITLE_REQUESTS, measure: "round trip vs the API's journal list (50 calls)", unit: 'ms', payctl: summarize(requests.trip), floor: summarize(requests.journal), ratio: summarize(requests.journal.map((a, i) => a / requests.trip[i]!)), ratioKind: 'time' },
+        ],
+        raw: { requests },
       },
     ];
   } finally {

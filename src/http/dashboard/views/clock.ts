@@ -52,7 +52,9 @@ export function renderClockPanel(s: GroupScope, state: GroupClockState & { catch
   const base = `/dashboard/groups/${enc(s.head.id)}/clock`;
   const mode = (state as GroupClockState & { mode?: string }).mode;
   const flash = session.flash.get(flashKey(s.head.id)) as { work?: Record<string, number>; error?: string } | undefined;
-  session.flash.delete(flashKey(s.head.id));
+  // Kept while a catch-up runs: the panel's own refreshes show the move's work until it has caught up.
+  const running = state.catching_up === true || (state.catch_up !== undefined && state.catch_up.status !== 'caught_up');
+  if (!running) session.flash.delete(flashKey(s.head.id));
   return html`<section class="clock-panel" aria-labelledby="clock-title">
 <h2 id="clock-title">Clock</h2>
 <p class="now"><time datetime="${state.now}" data-clock-now>${when(state.now)}</time>${mode ? html` <span class="tag">${mode}</span>` : ''}</p>

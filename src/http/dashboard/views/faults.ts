@@ -1,6 +1,6 @@
 // A sandbox's API fault rules (docs/faults.md): the list with their counters, a form with
 // the API's own fields (checked by the API's schema: a bad field is its 400, shown here),
-// and remove. Webhook endpoints' rules are counted on the events page.
+// and remove; then the webhook endpoints' rules (./webhook-faults.ts).
 import { AppError } from '../../../errors.js';
 import { addFaultRule, listFaultRules, removeFaultRule } from '../../../services/faults/rules.js';
 import { execute, executeRaw } from '../../../services/use-case.js';
@@ -11,6 +11,8 @@ import { Redirect, type Answer } from '../respond.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
+import { webhookFaultsSection } from './webhook-faults.js';
+import { formNumber } from '../form.js';
 
 /** The rule's fields as the API names them; those sent as JSON numbers. */
 const TEXT_FIELDS = ['path', 'from', 'until'] as const;
@@ -39,7 +41,8 @@ export async function faultsPage(c: ViewContext): Promise<Answer> {
   const base = `/dashboard/groups/${enc(s.head.id)}/faults`;
   const problem = c.session.flash.get(flashKey(s.head.id)) as string | undefined;
   c.session.flash.delete(flashKey(s.head.id));
-  if (!s.head.sandbox) return groupPage(c, s, 'faults', 'Faults', html`<p>Fault rules belong to sandboxes; this group is not one.</p>`);
+  const webhooks = await webhookFaultsSection(c, s, base);
+  if (!s.head.sandbox) return groupPage(c, s, 'faults', 'Faults', html`<p>API fault rules belong to sandboxes; this group is not one.</p>${webhooks}`);
   const rules = (await execute(listFaultRules, s.g, s.ctx, { group_id: s.head.id })).data;
   const rows = rules.map((r) => {
     const what = r.operation ?? `${r.method ?? '*'} ${r.path ?? ''}`;
@@ -51,8 +54,9 @@ export async function faultsPage(c: ViewContext): Promise<Answer> {
 <td><form method="post" action="${base}/${enc(r.id)}/remove" class="inline">${csrfField(c.session)}<button type="submit" class="danger" aria-label="Remove rule ${r.id}">Remove</button></form></td></tr>`;
   });
   const body = html`${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-${tableWrap('API fault rules, oldest first', ['Rule', 'Calls', 'Action', 'Settings', 'Seen', 'Fired', 'Remove'], rows, 'No fault rule: every call answers normally.')}
-<section><h2 id="add-fault">Add a rule</h2><p class="muted">The same fields as POST /api/v1/sandboxes/{id}/faults (docs/faults.md); leave a field empty to leave it out.</p>${addForm(c, base)}</section>`;
+${tableWrap('API fault rules, oldest first', ['Rule', 'Applies to', 'Action', 'Settings', 'Seen', 'Fired', 'Remove'], rows, 'No fault rule: every call answers normally.')}
+<section><h2 id="add-fault">Add a rule</h2><p class="muted">The same fields as POST /api/v1/sandboxes/{id}/faults (docs/faults.md); leave a field empty to leave it out.</p>${addForm(c, base)}</section>
+${webhooks}`;
   return groupPage(c, s, 'faults', 'Faults', body);
 }
 
@@ -65,7 +69,7 @@ function ruleBody(form: URLSearchParams): Record<string, unknown> {
   }
   for (const k of NUMBER_FIELDS) {
     const v = form.get(k)?.trim();
-    if (v) body[k] = /^\d+$/.test(v) ? Number(v) : v;
+    if (v) body[k] = formNumber(v);
   }
   return body;
 }

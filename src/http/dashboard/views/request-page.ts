@@ -1,8 +1,8 @@
 // One request's page (`/dashboard/groups/{id}/requests/{request_id}`): the call as the
 // journal kept it (its bodies and headers, redacted when kept: docs/journal.md), the events
 // it caused (those whose `request.id` is its id), the objects its answer names (links) and
-// "copy as curl" with the key as a placeholder. There is no "send again": a replay needs the
-// group's API key, which the dashboard never holds nor shows (docs/dashboard.md).
+// "copy as curl" with the key as a placeholder, and "send again" (./send-again.ts: in
+// process, acting for the group, since the dashboard never holds nor shows a key).
 import { AppError } from '../../../errors.js';
 import { listEvents } from '../../../services/events/events.js';
 import { getRequest } from '../../../services/journal/list.js';
@@ -19,6 +19,7 @@ import { groupPage } from './group-page.js';
 import { eventTable } from './object-page.js';
 import { KIND_LABELS } from './find.js';
 import { objectHref, relatedOf } from './object-links.js';
+import { sendAgainSection } from './send-again.js';
 
 /** Event pages read for the events a call caused (the group's newest events). */
 const EVENT_PAGES = 3;
@@ -72,6 +73,7 @@ export async function requestPage(c: ViewContext): Promise<Answer> {
 <section aria-labelledby="answer-body"><h2 id="answer-body">Answer</h2>${r.answer === null ? html`<p class="empty">No answer body kept.</p>` : jsonBlock(r.answer)}</section>
 <section aria-labelledby="events-caused"><h2 id="events-caused">Events it caused</h2>${eventTable(s, events, 'Events it caused')}</section>
 <section aria-labelledby="objects"><h2 id="objects">Objects it made or changed</h2>${objectsOf(s, r)}</section>
+${sendAgainSection(c, s.head.id, r)}
 <section aria-labelledby="curl"><h2 id="curl">Copy as curl</h2><p>Set <code>PAYCTL_KEY</code> to a key of this group first (the dashboard never shows one).</p><pre class="json curl" tabindex="0">${curlOf(c.p.publicUrl, r, r.headers)}</pre></section>`;
   return groupPage(c, s, 'requests', `${r.method} request`, body);
 }
