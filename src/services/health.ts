@@ -5,7 +5,7 @@
 import type { Platform } from './platform.js';
 import type { Readiness } from '../domain/health.js';
 import { AppError } from '../errors.js';
-import { LATEST_VERSION } from '../store/sqlite/migrations/latest.js';
+import { LATEST_VERSION } from '../store/migrations/latest.js';
 
 /** How long the store gets to answer a probe's read. */
 export const READY_TIMEOUT_MS = 2_000;

@@ -5,7 +5,7 @@ import '../helpers/env.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { LATEST_VERSION } from '../../src/store/sqlite/migrations/latest.js';
+import { LATEST_VERSION } from '../../src/store/migrations/latest.js';
 import { readiness } from '../../src/services/health.js';
 import type { AppError } from '../../src/errors.js';
 import type { Platform } from '../../src/services/platform.js';

@@ -15,7 +15,7 @@ import { openPlatform, type Platform } from '../../src/services/platform.js';
 import { seedDemo, type DemoOutput } from '../../src/dev/demo.js';
 import { startServer, type RunningServer } from '../../src/http/app.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { INSTANT_COLUMNS, JSONB_COLUMNS } from '../../src/store/postgres/migrations/index.js';
+import { INSTANT_COLUMNS, JSONB_COLUMNS } from '../../src/store/migrations/030-typed-columns.js';
 import { END_OF_TIME } from '../../src/domain/time.js';
 import { runCliJson } from '../helpers/cli.js';
 import { saleBody } from '../helpers/bodies.js';

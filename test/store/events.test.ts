@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Database } from '../../src/store/sqlite/db.js';
 import { migrate } from '../../src/store/sqlite/migrate.js';
-import { migrations } from '../../src/store/sqlite/migrations/index.js';
-import webhooks from '../../src/store/sqlite/migrations/015-webhooks.js';
+import { sqliteMigrations as migrations } from '../../src/store/migrations/index.js';
+import webhooks from '../../src/store/migrations/015-webhooks.js';
 import { eventRepo } from '../../src/store/sql/repositories/events.js';
 import { deleteGroupRows } from '../../src/store/sql/group-tables.js';
 import type { EventEntity } from '../../src/store/interfaces/events.js';
@@ -65,7 +65,7 @@ test('migration 18 keeps every row, its position and the counter, and leaves one
     assert.match(indexes[0]!.sql, /^CREATE UNIQUE INDEX events_group_id ON events\(group_id, id\)$/);
     assert.equal((await db.all("SELECT name FROM sqlite_master WHERE tbl_name = 'events' AND sql LIKE '%AUTOINCREMENT%'")).length, 1);
     const trigger = await db.get<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'events_webhook_deliveries'");
-    const original = webhooks.statements.find((s) => s.includes('TRIGGER events_webhook_deliveries'))!;
+    const original = webhooks.sqlite.find((s) => s.includes('TRIGGER events_webhook_deliveries'))!;
     assert.equal(trigger?.sql.replace(/\s+/g, ' '), original.replace(/\s+/g, ' '));
 
     const next = ev(G1, '2026-02-01T00:00:00.000Z');

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Database } from '../../src/store/sqlite/db.js';
 import { migrate } from '../../src/store/sqlite/migrate.js';
-import type { Migration } from '../../src/store/sqlite/migrations/index.js';
-import { migrations } from '../../src/store/sqlite/migrations/index.js';
+import type { Migration } from '../../src/store/migrations/migration.js';
+import { sqliteMigrations as migrations } from '../../src/store/migrations/index.js';
 import { demoPlatform, tempDbPath } from '../helpers/platform.js';
 import { runCli } from '../helpers/cli.js';
 import { saleBody } from '../helpers/bodies.js';
@@ -131,7 +131,7 @@ test('migration 19 keeps every webhook attempt, now in one b-tree keyed by endpo
 });
 
 test('LATEST_VERSION (read without loading the migrations) is the newest migration, and the versions are 1…N', async () => {
-  const { LATEST_VERSION } = await import('../../src/store/sqlite/migrations/latest.js');
+  const { LATEST_VERSION } = await import('../../src/store/migrations/latest.js');
   assert.deepEqual(
     migrations.map((m) => m.version),
     Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
@@ -139,6 +139,6 @@ test('LATEST_VERSION (read without loading the migrations) is the newest migrati
 });
 
 test('PostgreSQL has a migration under each of the same version numbers, with the same names', async () => {
-  const { migrations: pg } = await import('../../src/store/postgres/migrations/index.js');
+  const { postgresMigrations: pg } = await import('../../src/store/migrations/index.js');
   assert.deepEqual(pg.map((m) => [m.version, m.name]), migrations.map((m) => [m.version, m.name]));
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { invalidRequest, validationError } from '../../errors.js';
 import { parseDbTarget, redactUrl } from '../../config/env.js';
-import { LATEST_VERSION } from '../../store/sqlite/migrations/latest.js';
+import { LATEST_VERSION } from '../../store/migrations/latest.js';
 import type { Progress } from '../clock/chunks.js';
 
 export interface CopyRequest {

@@ -5,7 +5,7 @@
 // is passed over (or waited for), and a claim ends with its transaction.
 import type { Dialect } from '../sql/dialect.js';
 import { pgRollup } from './rollup.js';
-import { utcDay } from './types.js';
+import { utcDay } from '../migrations/030-typed-columns.js';
 
 export const pgDialect: Dialect = Object.freeze({
   name: 'postgres',

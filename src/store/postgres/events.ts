@@ -11,9 +11,10 @@
 // this replaces was held from a write's first event through its COMMIT's WAL flush).
 import type { EventStore } from '../interfaces/events.js';
 import { sharedRepositories } from '../sql/repositories/index.js';
+import { EVENTS_WRITER_LOCK } from '../migrations/032-events-watermark.js';
 
-/** The advisory lock class of event writers (the key's second half is the writer's backend pid). */
-export const EVENTS_WRITER_LOCK = 7_262_012;
+/** The advisory lock class of event writers, defined beside the watermark function that reads it (migration 32). */
+export { EVENTS_WRITER_LOCK };
 
 type Executor = Parameters<EventStore['lastSeq']>[0];
 

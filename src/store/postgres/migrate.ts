@@ -1,7 +1,7 @@
 // PostgreSQL's migrations: one process at a time (a session advisory lock held while
 // they run), each version in one transaction, recorded in schema_migrations as on SQLite.
 import type { PgDatabase } from './db.js';
-import { migrations } from './migrations/index.js';
+import { postgresMigrations as migrations } from '../migrations/index.js';
 import { SchemaTooNewError } from '../errors.js';
 
 /** The advisory lock migrations run under (an arbitrary constant of this store). */

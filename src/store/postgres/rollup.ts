@@ -6,7 +6,7 @@
 // the rollup through the trigger functions of the migrations.
 import type { RollupStatements } from '../sql/dialect.js';
 import { DIMENSIONS, SPLIT_SQL } from '../sql/rollup.js';
-import { utcDay } from './types.js';
+import { utcDay } from '../migrations/030-typed-columns.js';
 
 const ADD = (table: string) =>
   `tx_count = ${table}.tx_count + excluded.tx_count, net_high = ${table}.net_high + excluded.net_high, net_low = ${table}.net_low + excluded.net_low`;

@@ -19,12 +19,6 @@ const TIMESTAMPTZ = 1184;
  */
 export const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO,YMD';
 
-/**
- * The UTC day (`YYYY-MM-DD`) of a `timestamptz` expression: what `substr(x, 1, 10)` gives
- * of the ISO-8601 UTC text SQLite holds (PostgreSQL migration 30 types instants).
- */
-export const utcDay = (expr: string): string => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
-
 /** Midnight starting year 10000: PostgreSQL's reading of END_OF_TIME (9999-12-31T24:00). */
 const END_OF_TIME_MS = Date.UTC(10000, 0, 1);
 

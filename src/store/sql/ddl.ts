@@ -1,7 +1,7 @@
 // The column types of the tables both stores make, in each store's words. A migration
 // both stores share writes its DDL once as a function of these (`ddl(t)`: `id
-// ${t.text} PRIMARY KEY`), and each store's migration list calls it with its own
-// (SQLITE_DDL in ../sqlite/migrations, POSTGRES_DDL in ../postgres/migrations): the text
+// ${t.text} PRIMARY KEY`), and its file (../migrations/NNN-name.ts) calls it with each
+// store's (SQLITE_DDL in its `sqlite` list, POSTGRES_DDL in its `postgres` list): the text
 // each store runs is written out, never a rewrite of the other's. What only one store
 // has (SQLite's triggers, table rebuilds; PostgreSQL's trigger functions, typed
 // columns) is that store's own statement in its own list. docs/store.md "DDL".
@@ -39,7 +39,7 @@ export const SQLITE_DDL: Ddl = Object.freeze({
 /**
  * BIGINT for every integer (SQLite's are 64-bit); text COLLATE "C" (byte order, as
  * SQLite compares, so keyset pages and ids sort alike); identity keys. Migration 30
- * turns instants into timestamptz and some documents into jsonb (../postgres/migrations).
+ * turns instants into timestamptz and some documents into jsonb (../migrations/030-typed-columns.ts).
  */
 export const POSTGRES_DDL: Ddl = Object.freeze({
   name: 'postgres',

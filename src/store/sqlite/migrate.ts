@@ -2,11 +2,11 @@
 // written by a newer payctl is refused with a clear message rather than misread.
 import type { Database } from './db.js';
 import { SchemaTooNewError } from '../errors.js';
-import type { Migration } from './migrations/index.js';
-import { LATEST_VERSION } from './migrations/latest.js';
+import type { Migration } from '../migrations/migration.js';
+import { LATEST_VERSION } from '../migrations/latest.js';
 
 export { SchemaTooNewError } from '../errors.js';
-export { LATEST_VERSION } from './migrations/latest.js';
+export { LATEST_VERSION } from '../migrations/latest.js';
 
 export async function migrate(db: Database, given?: Migration[]): Promise<{ from: number; to: number }> {
   await db.execSchema(
@@ -15,7 +15,7 @@ export async function migrate(db: Database, given?: Migration[]): Promise<{ from
   const current = await currentVersion(db);
   // Every version 1…LATEST recorded: nothing to apply, and the migrations need not be loaded.
   if (given === undefined && current === LATEST_VERSION && (await appliedCount(db)) === LATEST_VERSION) return { from: current, to: current };
-  const list = given ?? (await import('./migrations/index.js')).migrations;
+  const list = given ?? (await import('../migrations/index.js')).sqliteMigrations;
   const latest = Math.max(0, ...list.map((m) => m.version));
   const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
   if (current > latest) {

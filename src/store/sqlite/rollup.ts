@@ -2,7 +2,7 @@
 // ../sql/rollup.ts; PostgreSQL's statements are ../postgres/rollup.ts). Updates and
 // deletes of transactions reach the rollup through migration 21's triggers.
 import type { RollupStatements } from '../sql/dialect.js';
-import { rollupInsertSelect } from './migrations/021-exact-money-rollup.js';
+import { rollupInsertSelect } from '../migrations/021-exact-money-rollup.js';
 import { DIMENSION_COUNT, DIMENSIONS } from '../sql/rollup.js';
 
 export const sqliteRollup: RollupStatements = {
