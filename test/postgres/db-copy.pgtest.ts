@@ -153,7 +153,7 @@ async function tableShapes(file: string): Promise<Array<{ table: string; columns
   }
 }
 
-/** Fixed windows (the default one ends now): whole days (read from the rollups), and one that starts and ends mid-day. */
+/** Fixed windows (the default one ends now, and moves while a copy runs: a row at its start falls out): whole days (read from the rollups), and one that starts and ends mid-day. */
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
 const WHOLE_DAYS = `start=${new Date(today - 300 * DAY).toISOString()}&end=${new Date(today + 2 * DAY).toISOString()}`;
@@ -163,9 +163,9 @@ const reportPaths = (d: DemoOutput) => [
   `/api/v1/groups/${d.group_id}/transactions/reporting/summary?group_by=status&${WHOLE_DAYS}`,
   `/api/v1/groups/${d.group_id}/transactions/reporting/summary?group_by=brand&${MID_DAY}`,
   `/api/v1/groups/${d.group_id}/transactions/reporting/summary?group_by=source&${WHOLE_DAYS}`,
-  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?type=count`,
-  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?type=amount_sum`,
-  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?limit=20`,
+  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?type=count&${WHOLE_DAYS}`,
+  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?type=amount_sum&${WHOLE_DAYS}`,
+  `/api/v1/groups/${d.group_id}/processing/${d.linked_account_id}/transactions/reporting?limit=20&${WHOLE_DAYS}`,
 ];
 
 /** The answers that must not change with the store. */
