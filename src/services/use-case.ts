@@ -12,7 +12,7 @@ import type { RequestContext } from './context.js';
 import type { Progress } from './clock/chunks.js';
 import { parseOrThrow, validationError } from '../errors.js';
 
-/** The caller's side of a run besides its input (docs/architecture.md, "Use cases"). */
+/** The caller's side of a run besides its input (docs/architecture.md, "Every entry is a use case"). */
 export interface UseCaseIo {
   /** Hears how far long work is (done of total, what it is on): the CLI's progress bar. */
   progress?: Progress;

@@ -1,11 +1,11 @@
-// Every entry is a use case (docs/architecture.md, "Use cases"): commands (commands/,
-// src/cli/) and routes (src/http/routes/, the dashboard's pages, the metrics scrape) take
-// from src/services only the use cases (`export const x = useCase({…})`, or a function
-// that makes one) and the door every adapter passes: running one (use-case.ts), the
-// context it runs in (context.ts: `contextFor`), the platform it runs on (platform.ts:
-// `openPlatform`, `forGroup`). Types are free (a use case's answer has a type). Anything
-// else an entry takes from a service is a second way in: it fails, named by file, line
-// and the names it imports. Imports (static, and `import()` with the names it
+// Every entry is a use case (docs/architecture.md, "Every entry is a use case"): commands
+// (commands/, src/cli/) and routes (src/http/routes/, the dashboard's pages, the metrics
+// scrape) take from src/services only the use cases (`export const x = useCase({…})`, or
+// a function that makes one) and the door every adapter passes: running one
+// (use-case.ts), the context it runs in (context.ts: `contextFor`), the platform it runs
+// on (platform.ts: `openPlatform`, `forGroup`). Types are free (a use case's answer has a
+// type). Anything else an entry takes from a service is a second way in: it fails, named
+// by file, line and the names it imports. Imports (static, and `import()` with the names it
 // destructures) are read with the TypeScript parser, as the layers test reads them.
 import '../helpers/env.js';
 import { test } from 'node:test';
@@ -149,7 +149,7 @@ export function sideDoors(files: Iterable<string>, read: (file: string) => strin
 test('commands and routes take from src/services only use cases (and the door: execute, contextFor, the platform)', () => {
   const files = [...typescriptFiles('commands'), ...typescriptFiles('src')];
   const found = sideDoors(files, (f) => readFileSync(path.join(packageRoot, f), 'utf8'));
-  assert.deepEqual(found, [], `entries that call services other than through a use case (docs/architecture.md, "Use cases"):\n${found.join('\n')}`);
+  assert.deepEqual(found, [], `entries that call services other than through a use case (docs/architecture.md, "Every entry is a use case"):\n${found.join('\n')}`);
 });
 
 test('a side door is named by file, line and the names taken; use cases, the door and types pass', () => {
