@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../src/cli/base.js';
 import { usage } from '../src/cli/usage.js';
-import { listSignupForms, submitSignupEntry, validateSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
+import { checkSignupEntry, listSignupForms, submitSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
 import { execute } from '../src/services/use-case.js';
 import type { SignupEntryResult } from '../src/domain/onboarding-response.js';
 import type { FieldProblem } from '../src/errors.js';
@@ -45,7 +45,7 @@ export default class Onboard extends PayctlCommand {
     if (flags.file !== undefined) {
       const body = await this.readBodyFile(flags.file);
       const p = await this.platform(flags.db);
-      if (flags['dry-run']) return this.dryRun(await validateSignupEntry(p, body));
+      if (flags['dry-run']) return this.dryRun(await execute(checkSignupEntry, p, contextFor(p, undefined), { entry: body }));
       return this.show(await execute(submitSignupEntry, p, contextFor(p, undefined), { entry: body }));
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) throw usage(NO_TTY_HINT);

@@ -5,16 +5,15 @@ import { usage } from '../src/cli/usage.js';
 import { groupOrFirstFlag } from '../src/cli/flags/group.js';
 import { AppError } from '../src/errors.js';
 import type { Platform } from '../src/services/platform.js';
-import { listGroups, requireGroup } from '../src/services/groups/groups.js';
-import { exportReport, report, reportPage, reportSummary } from '../src/services/reporting/reporting.js';
+import { getGroup, listGroups } from '../src/services/groups/groups.js';
+import { exportReport, report, reportingPage, reportingTotals } from '../src/services/reporting/reporting.js';
 import { execute } from '../src/services/use-case.js';
 import { parseReportQuery, REPORT_TYPES, type RawQuery, type ReportResult } from '../src/domain/reporting.js';
 import { PAGE_LIMIT_MAX } from '../src/domain/paging.js';
 import { moneyWithCents } from '../src/render/format.js';
 import { linkedAccountFlag, linkedAccountOrDefault } from '../src/cli/flags/scope.js';
 import { terminalColumns } from '../src/render/terminal.js';
-import { parseSummaryQuery } from '../src/domain/reporting-summary.js';
-import { summarizeAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
+import { reportingSummaryAll, type ReportSummaryAll } from '../src/services/reporting/summary.js';
 
 import { contextFor } from '../src/services/context.js';
 import type { FieldProblem } from '../src/errors.js';
@@ -85,8 +84,7 @@ export default class Report extends PayctlCommand {
   /** `--summary`: every grouping of the window, printed, exported or charted. */
   private async summary(p: Platform, groupId: string, raw: RawQuery, output: string | undefined, chart: string | undefined, format: 'svg' | 'png' | undefined) {
     const { type: _type, ...filters } = raw;
-    const { start, end, filters: f } = parseSummaryQuery(filters, p.clock.now());
-    const all = await summarizeAll(p, groupId, { start, end, filters: f });
+    const all = await execute(reportingSummaryAll, p, contextFor(p, groupId), { query: filters });
     const render = await import('../src/render/summary.js');
     if (chart && format) {
       const { writeChart } = await import('../src/render/chart-file.js');
@@ -103,7 +101,7 @@ export default class Report extends PayctlCommand {
   }
 
   private async groupOf(p: Platform, flag: string | undefined): Promise<string> {
-    if (flag) return (await requireGroup(p.db, flag)).id;
+    if (flag) return (await execute(getGroup, p, contextFor(p, undefined), { group_id: flag })).id;
     const first = (await execute(listGroups, p, contextFor(p, undefined), {}))[0];
     if (!first) throw new AppError(400, 'validation_error', `there is no group yet in the database ${p.db.location}: run \`payctl init --demo\`, or pass --group`);
     return first.id;
@@ -137,8 +135,9 @@ export default class Report extends PayctlCommand {
     // Checks the flags (and the linked account) before the screen opens.
     const start = await execute(report, p, contextFor(p, groupId), { linked_account_id: accountId, query: { ...base, limit: '0' } });
     const { renderReportBrowser } = await import('../src/tui/report-browser.js');
-    const toQuery = (f: BrowserFilters) =>
-      parseReportQuery({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined }, p.clock.now());
+    const rawOf = (f: BrowserFilters): RawQuery => ({ ...base, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end, limit: undefined, offset: undefined });
+    const toQuery = (f: BrowserFilters) => parseReportQuery(rawOf(f), p.clock.now());
+    const ctx = contextFor(p, groupId);
     const given = {
       statuses: raw.statuses === undefined ? undefined : ([] as string[]).concat(raw.statuses),
       brands: raw.brands === undefined ? undefined : ([] as string[]).concat(raw.brands),
@@ -174,10 +173,9 @@ export default class Report extends PayctlCommand {
     await renderReportBrowser({
       initialFilters: initial,
       checkFilters,
-      loadPage: (f, offset, limit) => reportPage(p, groupId, toQuery(f), offset, limit),
-      loadSummary: (f) => reportSummary(p, groupId, toQuery(f)),
-      loadFullSummary: (f) =>
-        summarizeAll(p, groupId, parseSummaryQuery({ ...summaryBase, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end }, p.clock.now())),
+      loadPage: (f, offset, limit) => execute(reportingPage, p, ctx, { query: rawOf(f), offset, limit }),
+      loadSummary: (f) => execute(reportingTotals, p, ctx, { query: rawOf(f) }),
+      loadFullSummary: (f) => execute(reportingSummaryAll, p, ctx, { query: { ...summaryBase, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end } }),
       onFiltersChange: (f) => void rememberFilters(p, groupId, f).catch(() => undefined),
     });
     return start;

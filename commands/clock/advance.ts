@@ -3,11 +3,11 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { clockMoved } from '../../src/render/platform.js';
 import { usage } from '../../src/cli/usage.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
-import { advanceClock, type ClockState } from '../../src/services/clock/clock-control.js';
-import { moveClock, moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
-import { parseOrThrow, validationError } from '../../src/errors.js';
+import { advancePlatformClock, type ClockState } from '../../src/services/clock/clock-control.js';
+import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
-import { clockMoveTarget, parseDuration } from '../../src/domain/time.js';
+import { execute } from '../../src/services/use-case.js';
+import { parseDuration } from '../../src/domain/time.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class ClockAdvance extends PayctlCommand {
@@ -25,22 +25,17 @@ export default class ClockAdvance extends PayctlCommand {
 
   async run(): Promise<(ClockState | GroupClockState) & { work: Record<string, number> }> {
     const { args, flags } = await this.parse(ClockAdvance);
-    let ms: number;
     try {
-      ms = parseDuration(args.duration);
+      parseDuration(args.duration);
     } catch (err) {
       throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
-    if (!flags.group) {
-      // The platform clock keeps the rules of a group's clock: at most 10 years per move.
-      await p.clock.refresh();
-      const move = clockMoveTarget(p.clock.now().getTime(), { advance: args.duration }, { advance: 'duration', set: 'time' });
-      if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
-    }
+    // The command waits for all the work (no answer budget): the bar shows how far it is.
+    const io = { progress: ttyProgress({ json: this.jsonEnabled() }) };
     const state = flags.group
-      ? await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, { group_id: flags.group, advance: args.duration }), ttyProgress({ json: this.jsonEnabled() }))
-      : await advanceClock(p, ms, ttyProgress({ json: this.jsonEnabled() }));
+      ? await execute(moveGroupClock, p, contextFor(p, flags.group), { group_id: flags.group, advance: args.duration }, io)
+      : await execute(advancePlatformClock, p, contextFor(p, undefined), { duration: args.duration }, io);
     this.log(clockMoved(state, flags.group));
     return state;
   }

@@ -3,11 +3,11 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { clockMoved } from '../../src/render/platform.js';
 import { usage } from '../../src/cli/usage.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
-import { setClock, type ClockState } from '../../src/services/clock/clock-control.js';
-import { moveClock, moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
-import { parseOrThrow, validationError } from '../../src/errors.js';
+import { setPlatformClock, type ClockState } from '../../src/services/clock/clock-control.js';
+import { moveGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
-import { clockMoveTarget, parseInstant } from '../../src/domain/time.js';
+import { execute } from '../../src/services/use-case.js';
+import { parseInstant } from '../../src/domain/time.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 import { CLOCK_MODES, MAX_CLOCK_RATE } from '../../src/domain/clock-modes.js';
 
@@ -32,25 +32,23 @@ export default class ClockSet extends PayctlCommand {
     if (args.time === undefined && flags.mode === undefined) throw usage('give a TIME (or --mode with --group)');
     if ((flags.mode !== undefined || flags.rate !== undefined) && !flags.group) throw usage('--mode and --rate change a group clock: add --group (the platform clock always runs)');
     if (flags.rate !== undefined && flags.mode !== 'accelerated') throw usage('--rate goes with --mode accelerated');
+    // The command waits for all the work (no answer budget): the bar shows how far it is.
+    const io = { progress: ttyProgress({ json: this.jsonEnabled() }) };
     if (flags.group) {
       const p = await this.platform(flags.db);
       const body = { group_id: flags.group, set: args.time, mode: flags.mode, rate: flags.rate };
-      const state = await moveClock(p, contextFor(p, flags.group), parseOrThrow(moveGroupClock.input, body), ttyProgress({ json: this.jsonEnabled() }));
+      const state = await execute(moveGroupClock, p, contextFor(p, flags.group), body, io);
       this.log(clockMoved(state, flags.group));
       return state;
     }
-    let to: Date;
+    const time = args.time!;
     try {
-      to = parseInstant(args.time!);
+      parseInstant(time);
     } catch (err) {
       throw usage((err as Error).message);
     }
     const p = await this.platform(flags.db);
-    // The platform clock keeps the rules of a group's clock: never backwards, at most 10 years per move.
-    await p.clock.refresh();
-    const move = clockMoveTarget(p.clock.now().getTime(), { set: args.time }, { advance: 'duration', set: 'time' });
-    if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
-    const state = await setClock(p, to, ttyProgress({ json: this.jsonEnabled() }));
+    const state = await execute(setPlatformClock, p, contextFor(p, undefined), { time }, io);
     this.log(clockMoved(state));
     return state;
   }

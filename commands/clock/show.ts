@@ -4,7 +4,7 @@ import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
 import { clockShown } from '../../src/render/platform.js';
 import { groupFilterFlag } from '../../src/cli/flags/group.js';
-import { showClock, type ClockState } from '../../src/services/clock/clock-control.js';
+import { showPlatformClock, type ClockState } from '../../src/services/clock/clock-control.js';
 import { showGroupClock, type GroupClockState } from '../../src/services/sandboxes/sandboxes.js';
 
 export default class ClockShow extends PayctlCommand {
@@ -22,7 +22,7 @@ export default class ClockShow extends PayctlCommand {
       this.log(clockShown(state, flags.group));
       return state;
     }
-    const state = await showClock(p);
+    const state = await execute(showPlatformClock, p, contextFor(p, undefined), {});
     this.log(clockShown(state));
     return state;
   }

@@ -1,7 +1,9 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { checkSetting, readProfile, SETTING_NAMES, writeProfile } from '../../src/config/profile.js';
-import { requireGroup } from '../../src/services/groups/groups.js';
+import { getGroup } from '../../src/services/groups/groups.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 
 export default class ConfigSet extends PayctlCommand {
   static override description =
@@ -21,7 +23,7 @@ export default class ConfigSet extends PayctlCommand {
     const dataDir = this.dataDir(flags.db);
     if (name === 'group') {
       const p = await this.platform(flags.db);
-      await requireGroup(p.db, args.value, { named: true });
+      await execute(getGroup, p, contextFor(p, undefined), { group_id: args.value, named: true });
     }
     const file = writeProfile(dataDir, { ...readProfile(dataDir), [name]: args.value });
     this.log(`${name} = ${args.value} (saved in ${file})`);

@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
-import { resendEvent } from '../../src/services/webhooks/endpoints.js';
-import { deliverDue } from '../../src/services/webhooks/delivery.js';
+import { resendEventNow } from '../../src/services/webhooks/resend-now.js';
 import type { ResendResult } from '../../src/domain/webhooks.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
@@ -19,13 +18,11 @@ export default class EventsResend extends PayctlCommand {
   async run(): Promise<ResendResult> {
     const { args, flags } = await this.parse(EventsResend);
     const p = await this.platform(flags.db);
-    const result = await execute(resendEvent, p, contextFor(p, flags.group), { event_id: args.id, endpoint_id: flags.endpoint });
+    const { attempts, ...result } = await execute(resendEventNow, p, contextFor(p, flags.group), { event_id: args.id, endpoint_id: flags.endpoint });
     if (result.endpoint_ids.length === 0) {
       this.log(`No enabled endpoint takes ${args.id}'s type: nothing queued (name one with --endpoint).`);
       return result;
     }
-    // Sent from here, like `clock advance` sends what fell due (a running server's pass may take some: each goes once).
-    const attempts = await deliverDue({ db: p.db, clock: p.clock, env: p.env }, { groupId: flags.group });
     this.log(`Queued ${args.id} for ${result.endpoint_ids.join(', ')}; ${attempts} attempt(s) made (see payctl webhook deliveries ENDPOINT_ID)`);
     return result;
   }

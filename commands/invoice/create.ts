@@ -5,8 +5,8 @@ import { setsField } from '../../src/cli/flags/fields.js';
 import { fileFlag } from '../../src/cli/flags/file.js';
 import { defined, idQuantity } from '../../src/cli/flags/body.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
-import { createInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
-import type { Invoice } from '../../src/domain/catalog.js';
+import { createInvoice } from '../../src/services/catalog/invoices.js';
+import { invoicePageUrl, type Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw } from '../../src/services/use-case.js';
@@ -53,7 +53,7 @@ export default class InvoiceCreate extends PayctlCommand {
         });
     const p = await this.platform(flags.db);
     const invoice = await executeRaw(createInvoice, p, contextFor(p, flags.group), body);
-    this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
+    this.log(invoiceDetails(invoice, invoicePageUrl(p.publicUrl, invoice.slug)));
     return invoice;
   }
 }

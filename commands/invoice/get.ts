@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
-import { getInvoice, invoicePageUrl } from '../../src/services/catalog/invoices.js';
-import type { Invoice } from '../../src/domain/catalog.js';
+import { getInvoice } from '../../src/services/catalog/invoices.js';
+import { invoicePageUrl, type Invoice } from '../../src/domain/catalog.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute, executeRaw } from '../../src/services/use-case.js';
@@ -19,7 +19,7 @@ export default class InvoiceGet extends PayctlCommand {
     const { args, flags } = await this.parse(InvoiceGet);
     const p = await this.platform(flags.db);
     const invoice = await execute(getInvoice, p, contextFor(p, flags.group), { invoice_id: args.id });
-    this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
+    this.log(invoiceDetails(invoice, invoicePageUrl(p.publicUrl, invoice.slug)));
     return invoice;
   }
 }

@@ -4,9 +4,9 @@ import { fileFlag } from '../../src/cli/flags/file.js';
 import { groupFlag } from '../../src/cli/flags/group.js';
 import { idQuantity } from '../../src/cli/flags/body.js';
 import type { Edit } from '../../src/services/edit.js';
-import { editInvoice, invoicePageUrl, updateInvoice } from '../../src/services/catalog/invoices.js';
+import { editInvoice, updateInvoice } from '../../src/services/catalog/invoices.js';
 import { getProduct } from '../../src/services/catalog/products.js';
-import { dueDayOf, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
+import { dueDayOf, invoicePageUrl, type Invoice, type UpdateInvoiceLineInput } from '../../src/domain/catalog.js';
 import { AppError } from '../../src/errors.js';
 import { invoiceDetails } from '../../src/render/catalog.js';
 import { contextFor } from '../../src/services/context.js';
@@ -86,7 +86,7 @@ export default class InvoiceUpdate extends PayctlCommand {
     const invoice = flags.file
       ? await executeRaw(updateInvoice, p, ctx, withParams(await this.readBodyFile(flags.file), { invoice_id: args.id }))
       : await execute(editInvoice, p, ctx, { invoice_id: args.id, edit });
-    this.log(invoiceDetails(invoice, invoicePageUrl(p, invoice.slug)));
+    this.log(invoiceDetails(invoice, invoicePageUrl(p.publicUrl, invoice.slug)));
     return invoice;
   }
 }

@@ -1,6 +1,8 @@
 import { Args } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { getOutbox } from '../../src/services/mail/outbox.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import type { OutboxEmail } from '../../src/domain/email.js';
 import { outboxDetails } from '../../src/render/outbox.js';
 
@@ -13,7 +15,8 @@ export default class OutboxGet extends PayctlCommand {
 
   async run(): Promise<OutboxEmail> {
     const { args, flags } = await this.parse(OutboxGet);
-    const row = await getOutbox(await this.platform(flags.db), args.id);
+    const p = await this.platform(flags.db);
+    const row = await execute(getOutbox, p, contextFor(p, undefined), { email_id: args.id });
     this.log(outboxDetails(row));
     return row;
   }

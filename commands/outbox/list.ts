@@ -2,7 +2,9 @@ import { Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { pagingFlags } from '../../src/cli/flags/paging.js';
 import { listOutbox } from '../../src/services/mail/outbox.js';
-import { EMAIL_KINDS, type OutboxEmail } from '../../src/domain/email.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
+import { EMAIL_KINDS, type EmailKind, type OutboxEmail } from '../../src/domain/email.js';
 import { outboxTable } from '../../src/render/outbox.js';
 import { pageFooter } from '../../src/render/page-footer.js';
 
@@ -16,7 +18,8 @@ export default class OutboxList extends PayctlCommand {
 
   async run(): Promise<OutboxEmail[]> {
     const { flags } = await this.parse(OutboxList);
-    const rows = await listOutbox(await this.platform(flags.db), { kind: flags.kind, limit: flags.limit, offset: flags.offset });
+    const p = await this.platform(flags.db);
+    const rows = await execute(listOutbox, p, contextFor(p, undefined), { kind: flags.kind as EmailKind | undefined, limit: flags.limit, offset: flags.offset });
     this.log(outboxTable(rows));
     this.log(pageFooter({ shown: rows.length, offset: flags.offset, limit: flags.limit }));
     return rows;

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
-import { editPlan, planToUpdateBody, updatePlan } from '../../src/services/recurring/plans.js';
+import { editPlan, updatePlan } from '../../src/services/recurring/plans.js';
 import type { Edit } from '../../src/services/edit.js';
-import type { Plan } from '../../src/domain/recurring.js';
+import { planToUpdateBody, type Plan } from '../../src/domain/recurring.js';
 import { describePlan } from '../../src/render/recurring.js';
 import { fileFlag } from '../../src/cli/flags/file.js';
 import { linkedAccountOrDefault, scopeFlags } from '../../src/cli/flags/scope.js';

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { usage } from '../../src/cli/usage.js';
 import { exportSandbox } from '../../src/services/sandboxes/export.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class SandboxExport extends PayctlCommand {
@@ -18,7 +20,8 @@ export default class SandboxExport extends PayctlCommand {
     if (this.jsonEnabled() && !flags.out) throw usage('--json needs --out FILE (the file itself goes to standard output otherwise)');
     const p = await this.platform(flags.db);
     // The bar is on stderr, and only when the file is not going to the terminal's stdout.
-    const file = await exportSandbox(p, args.id, ttyProgress({ json: this.jsonEnabled() || (!flags.out && process.stdout.isTTY) }));
+    const progress = ttyProgress({ json: this.jsonEnabled() || (!flags.out && process.stdout.isTTY) });
+    const file = await execute(exportSandbox, p, contextFor(p, undefined), { group_id: args.id }, { progress });
     const out = flags.out ? createWriteStream(flags.out) : process.stdout;
     let trailer = '';
     for await (const text of file.lines) {

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { sandboxForked } from '../../src/render/platform.js';
-import { fork, forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
+import { forkSandbox } from '../../src/services/sandboxes/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
-import { parseOrThrow } from '../../src/errors.js';
+import { execute } from '../../src/services/use-case.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class SandboxFork extends PayctlCommand {
@@ -16,9 +16,8 @@ export default class SandboxFork extends PayctlCommand {
   async run(): Promise<Awaited<ReturnType<typeof forkSandbox.run>>> {
     const { args, flags } = await this.parse(SandboxFork);
     const p = await this.platform(flags.db);
-    const input = parseOrThrow(forkSandbox.input, { group_id: args.id, name: flags.name });
     // The command waits for the whole copy (no answer budget): the bar shows how far it is.
-    const forked = await fork(p, contextFor(p, undefined), input, { progress: ttyProgress({ json: this.jsonEnabled() }) });
+    const forked = await execute(forkSandbox, p, contextFor(p, undefined), { group_id: args.id, name: flags.name }, { progress: ttyProgress({ json: this.jsonEnabled() }) });
     this.log(sandboxForked(forked, args.id));
     return forked;
   }

@@ -5,9 +5,9 @@ import { usage } from '../../src/cli/usage.js';
 import { PayctlCommand } from '../../src/cli/base.js';
 import { sandboxImported } from '../../src/render/platform.js';
 import { importSandbox } from '../../src/services/sandboxes/import.js';
-import { importSandboxQuerySchema, type ImportedSandbox } from '../../src/domain/sandboxes.js';
+import type { ImportedSandbox } from '../../src/domain/sandboxes.js';
 import { contextFor } from '../../src/services/context.js';
-import { parseOrThrow } from '../../src/errors.js';
+import { execute } from '../../src/services/use-case.js';
 import { ttyProgress } from '../../src/cli/progress.js';
 
 export default class SandboxImport extends PayctlCommand {
@@ -19,14 +19,13 @@ export default class SandboxImport extends PayctlCommand {
 
   async run(): Promise<ImportedSandbox> {
     const { args, flags } = await this.parse(SandboxImport);
-    const input = parseOrThrow(importSandboxQuerySchema, { name: flags.name });
     const p = await this.platform(flags.db);
     if (args.file !== '-') await access(args.file, constants.R_OK).catch(() => {
       throw usage(`cannot read ${args.file}: give the path of a file \`payctl sandbox export\` wrote, or - for stdin`);
     });
     const source = args.file === '-' ? process.stdin : createReadStream(args.file);
     // The command waits for every row (no answer budget): the bar shows how far it is.
-    const sandbox = await importSandbox(p, contextFor(p, undefined), source, { ...input, progress: ttyProgress({ json: this.jsonEnabled() }) });
+    const sandbox = await execute(importSandbox, p, contextFor(p, undefined), { name: flags.name, file: source }, { progress: ttyProgress({ json: this.jsonEnabled() }) });
     this.log(sandboxImported(sandbox));
     return sandbox;
   }

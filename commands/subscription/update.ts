@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { PayctlCommand } from '../../src/cli/base.js';
 import type { Edit } from '../../src/services/edit.js';
-import { editSubscription, subscriptionToUpdateBody, updateSubscription } from '../../src/services/recurring/subscriptions.js';
-import type { Subscription } from '../../src/domain/recurring.js';
+import { editSubscription, updateSubscription } from '../../src/services/recurring/subscriptions.js';
+import { subscriptionToUpdateBody, type Subscription } from '../../src/domain/recurring.js';
 import { SUBSCRIPTION_UPDATE_CYCLES } from '../../src/domain/recurring.js';
 import { defined } from '../../src/cli/flags/body.js';
 import { describeSubscription } from '../../src/render/recurring.js';

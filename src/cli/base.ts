@@ -12,7 +12,9 @@ type FlagOutput = { [name: string]: any }; // eslint-disable-line @typescript-es
 type ArgOutput = { [name: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 import { AppError } from '../errors.js';
 import { forGroup, openPlatform, type Platform } from '../services/platform.js';
-import { requireGroup } from '../services/groups/groups.js';
+import { getGroup } from '../services/groups/groups.js';
+import { contextFor } from '../services/context.js';
+import { execute } from '../services/use-case.js';
 import { dataDirFrom, dbName, dbTargetFrom, DbTargetError, ENV, EnvError } from '../config/env.js';
 import { SchemaTooNewError } from '../store/errors.js';
 import { resolveSetting, sourceText } from '../config/profile.js';
@@ -151,7 +153,7 @@ export abstract class PayctlCommand extends Command {
     if (!this.groupFlag) return this.opened;
     // One check for every command with --group, so an unknown group is named as such
     // rather than surfacing as whatever the command validates first.
-    await requireGroup(this.opened.db, this.groupFlag, { named: true }).catch((err: unknown) => {
+    await execute(getGroup, this.opened, contextFor(this.opened, undefined), { group_id: this.groupFlag, named: true }).catch((err: unknown) => {
       if (err instanceof AppError && this.groupOrigin) err.message = `${err.message} (the group set in ${this.groupOrigin})`;
       throw err;
     });

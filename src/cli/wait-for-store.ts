@@ -2,8 +2,7 @@
 // disk not mounted yet) waits for it instead of exiting: it tries again with a backoff
 // that doubles up to a bound, printing why each time. Any other error (a bad --db, a
 // schema too new) ends the command as before.
-import { asStoreUnavailable } from '../store/errors.js';
-import { FIRST_BACKOFF_MS, MAX_BACKOFF_MS } from '../services/store-watch.js';
+import { asStoreUnavailable, FIRST_BACKOFF_MS, MAX_BACKOFF_MS } from '../store/errors.js';
 
 export interface WaitOptions {
   log: (line: string) => void;

@@ -5,6 +5,8 @@
 // The events it caused are read back from the log: whatever a running `payctl serve`
 // streams to `payctl listen` and delivers to webhook endpoints.
 import { startServer } from '../http/app.js';
+import { answerBudget } from '../http/route.js';
+import { ENV } from '../config/env.js';
 import { platformClock, type Platform } from '../services/platform.js';
 import { contextFor } from '../services/context.js';
 import { createKey, revokeKey } from '../services/groups/keys.js';
@@ -254,7 +256,7 @@ export async function trigger(p: Platform, group: string, type: TriggerType): Pr
       async advance(duration) {
         // The command asks before a recipe moves the clock: a recipe must say that it does.
         if (recipe.moves !== duration) throw new AppError(500, 'internal_error', `${type}: the recipe moves the clock ${duration} but declares ${recipe.moves ?? 'no move'}`);
-        await execute(moveGroupClock, base, contextFor(base, undefined), { group_id: group, advance: duration });
+        await execute(moveGroupClock, base, contextFor(base, undefined), { group_id: group, advance: duration }, answerBudget(base, ENV.clockAnswerMs));
         await p.clock.refresh();
       },
     };

@@ -7,6 +7,13 @@ import { timestamp } from './strings.js';
 export const EMAIL_KINDS = ['receipt', 'invoice', 'onboarding'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
+/** `payctl outbox list`: a page of the outbox, newest first, of one kind or all. */
+export const outboxListInput = z.object({
+  kind: z.enum(EMAIL_KINDS).optional(),
+  limit: z.number().int().min(1).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
 export const EMAIL_STATUSES = ['queued', 'sent', 'failed', 'stored'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 

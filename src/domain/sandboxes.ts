@@ -205,6 +205,12 @@ export const importSandboxQuerySchema = z.strictObject({
   ttl: ttlSchema.optional(),
 });
 
+/** A byte stream (an upload as it arrives, a file, standard input). */
+const byteStream = z.custom<AsyncIterable<Buffer | string>>((v) => typeof (v as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function', 'must be the file as a stream of bytes');
+
+/** An import: the query's fields, the file, and the size it was announced with when one was (an upload's Content-Length). */
+export const importSandboxInput = importSandboxQuerySchema.extend({ file: byteStream, size: z.number().int().nonnegative().optional() });
+
 export const sandboxSummarySchema = z.object({
   group_id: z.string(),
   name: z.string(),

@@ -13,6 +13,7 @@
 //   characters), so text order is time order wherever instants are compared or stored.
 // Durations (`30d`, `1d12h`) for clock moves and settings are read here too.
 import { z } from 'zod';
+import { validationError } from '../errors.js';
 
 export const MIN_YEAR = 1970;
 export const MAX_YEAR = 9999;
@@ -215,3 +216,19 @@ export function clockMoveTarget(
   if (r.ms > limit) return { ok: false, field: fields.set, message: `${r.iso} is too far: ${tooFar}` };
   return { ok: true, ms: r.ms };
 }
+
+/**
+ * The one check of a clock move, for every clock (a group's, the platform's): the target of
+ * `clockMoveTarget`, or a 400 naming the field and the rule it breaks.
+ */
+export function checkedClockMove(nowMs: number, move: { advance?: string; set?: string }, fields?: { advance: string; set: string }): number {
+  const m = clockMoveTarget(nowMs, move, fields);
+  if (!m.ok) throw validationError([{ path: m.field, message: m.message }]);
+  return m.ms;
+}
+
+/** A move of the platform clock (`payctl clock advance DURATION`, `payctl clock set TIME`), its fields named as the command's arguments. */
+export const advancePlatformClockInput = z.object({ duration: z.string() });
+export const setPlatformClockInput = z.object({ time: z.string() });
+/** How a platform clock move's problems are named: by the command's arguments. */
+export const PLATFORM_CLOCK_FIELDS = { advance: 'duration', set: 'time' } as const;

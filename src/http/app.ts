@@ -66,7 +66,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const adminToken = opts.adminToken || newAdminToken();
   const releaseAdminToken = await shareAdminToken(adminToken, platform.db.shared);
   const runtime = new ServerRuntime(platform, opts.tickMs ?? 1000);
-  const metrics = opts.metrics === undefined ? undefined : new Metrics(platform.db, storeWatch(platform.db));
+  const metrics = opts.metrics === undefined ? undefined : new Metrics(platform, storeWatch(platform.db));
   const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}), ...(opts.seedDemo ? { seedDemo: opts.seedDemo } : {}) };
 
   const routes = allRoutes();

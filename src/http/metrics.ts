@@ -9,8 +9,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';
 import type { Store } from '../store/interfaces/db.js';
+import type { Platform } from '../services/platform.js';
 import type { StoreWatch } from '../services/store-watch.js';
 import { telemetry } from '../services/telemetry.js';
+import { contextFor } from '../services/context.js';
+import { execute } from '../services/use-case.js';
+import { countPendingDeliveries } from '../services/webhooks/delivery.js';
 
 const PENDING_EVERY_MS = 10_000;
 /** Request durations: 1 ms to 10 s. */
@@ -26,10 +30,13 @@ export class Metrics {
   private pendingAt = -Infinity;
   private counting = false;
 
+  private readonly store: Store;
+
   constructor(
-    private readonly store: Store,
+    private readonly platform: Platform,
     private readonly watch: StoreWatch,
   ) {
+    const store = (this.store = platform.db);
     const registers = [this.registry];
     this.requests = new client.Counter({ name: 'payctl_http_requests_total', help: 'Requests answered, by route template, method and status', labelNames: ['route', 'method', 'status'], registers });
     this.duration = new client.Histogram({ name: 'payctl_http_request_duration_seconds', help: 'Time to answer a request, by route template and method', labelNames: ['route', 'method'], buckets: REQUEST_BUCKETS, registers });
@@ -95,8 +102,7 @@ export class Metrics {
     if (this.counting || performance.now() - this.pendingAt < PENDING_EVERY_MS || this.watch.away) return;
     this.counting = true;
     this.pendingAt = performance.now();
-    this.store.repos.webhookDeliveries
-      .countPending(this.store)
+    execute(countPendingDeliveries, this.platform, contextFor(this.platform, undefined), {})
       .then((n) => (this.pending = n), (err: unknown) => this.watch.failed(err))
       .finally(() => (this.counting = false));
   }

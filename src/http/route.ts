@@ -9,6 +9,8 @@ import type { GroupContext, RequestContext } from '../services/context.js';
 import type { ApiKey } from '../domain/groups.js';
 import type { Permission } from '../domain/permissions.js';
 import type { RateLimitRule } from './rate-limit.js';
+import type { UseCaseIo } from '../services/use-case.js';
+import { ENV, envInteger } from '../config/env.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -144,8 +146,14 @@ export function route<const Path extends string>(def: RouteDef<Path>): RouteDef 
 export const faultsApply = (r: Pick<RouteDef, 'auth' | 'path' | 'faultGroupOf'>): boolean =>
   r.auth.kind !== 'admin' && (r.path.includes(':group_id') || r.faultGroupOf !== undefined);
 
-/** `ctx` with the request's signal, for a use case that waits (a list's `wait`). */
-export const withSignal = <C extends RequestContext>(ctx: C, signal: AbortSignal): C => ({ ...ctx, signal });
+/**
+ * A long operation's answer budget (PAYCTL_CLOCK_ANSWER_MS, PAYCTL_FORK_ANSWER_MS,
+ * PAYCTL_IMPORT_ANSWER_MS; default 10 s): how long its request waits for the work before
+ * answering 202 with the progress so far. A command has none: it waits for the whole work.
+ */
+export const answerBudget = (p: Platform, name: typeof ENV.clockAnswerMs | typeof ENV.forkAnswerMs | typeof ENV.importAnswerMs): UseCaseIo => ({
+  answerWithinMs: envInteger(p.env, name),
+});
 
 export const keyAuth = (...anyOf: Permission[]): RouteAuth => ({ kind: 'key', anyOf });
 export const publicAuth: RouteAuth = { kind: 'public' };

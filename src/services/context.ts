@@ -34,8 +34,6 @@ export interface RequestContext {
   idempotency?: IdempotencyClaim;
   /** A sandbox's fault (decline, AVS/CVV mismatch, processor unavailable): the simulated processor answers this. */
   forcedOutcome?: Outcome;
-  /** Aborts when the caller is gone (an HTTP client disconnected, the server closing): a list's `wait` ends (long-poll.ts). */
-  signal?: AbortSignal;
 }
 
 /** A context that acts for one group (every keyed route, every command with --group). */

@@ -2,7 +2,9 @@
 // is the version this payctl's code needs (a database another payctl migrated further,
 // or one still migrating, is not ready). A probe must answer even when the store never
 // does, so the read races a timer.
+import { z } from 'zod';
 import type { Platform } from './platform.js';
+import { useCase } from './use-case.js';
 import type { Readiness } from '../domain/health.js';
 import { AppError } from '../errors.js';
 import { LATEST_VERSION } from '../store/migrations/latest.js';
@@ -11,6 +13,12 @@ import { LATEST_VERSION } from '../store/migrations/latest.js';
 export const READY_TIMEOUT_MS = 2_000;
 
 const notReady = (reason: string) => new AppError(503, 'unavailable', `not ready: ${reason}`);
+
+/** GET /ready: the store answers and its schema is current, else 503 saying why. */
+export const checkReadiness = useCase({
+  input: z.object({}),
+  run: (p: Platform) => readiness(p),
+});
 
 export async function readiness(p: Platform, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;

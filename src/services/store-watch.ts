@@ -3,10 +3,7 @@
 // and it is tried again after a backoff that doubles up to a bound; the first success
 // says it is back. Every loop of a server (the tick, webhook deliveries) reports here, so
 // they pause and resume together and metrics read one state.
-import { asStoreUnavailable, type OutageCause, type StoreUnavailable } from '../store/errors.js';
-
-export const FIRST_BACKOFF_MS = 250;
-export const MAX_BACKOFF_MS = 5_000;
+import { asStoreUnavailable, FIRST_BACKOFF_MS, MAX_BACKOFF_MS, type OutageCause, type StoreUnavailable } from '../store/errors.js';
 
 export interface StoreWatchOptions {
   now?: () => number;

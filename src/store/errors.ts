@@ -118,6 +118,10 @@ function sqliteCause(code: string): OutageCause | undefined {
   }
 }
 
+/** How long to wait after an outage before trying the store again: doubling from the first, up to the most (background work, `payctl serve` waiting for its store). */
+export const FIRST_BACKOFF_MS = 250;
+export const MAX_BACKOFF_MS = 5_000;
+
 /** The outage an error of either store's driver is, or undefined when it is anything else (a bug, a constraint). */
 export function asStoreUnavailable(err: unknown): StoreUnavailable | undefined {
   if (err instanceof StoreUnavailable) return err;

@@ -9,6 +9,8 @@ import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestS
 import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/services/mail/outbox.js';
+import { contextFor } from '../../src/services/context.js';
+import { execute } from '../../src/services/use-case.js';
 import { groupRepo } from '../../src/store/sql/repositories/groups.js';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -96,7 +98,7 @@ describe('POST /api/v1/processing/signup_entry (no SMTP configured)', () => {
       ex.people.forEach(([field, masked], i) => assert.equal((stored.entry.business.representatives[i] as Json)[field], masked));
 
       // The confirmation e-mail in the outbox, to business.email, without the numbers.
-      const mail = await getOutbox(s.p, r.body.confirmation_email_id);
+      const mail = await execute(getOutbox, s.p, contextFor(s.p, undefined), { email_id: r.body.confirmation_email_id });
       assert.ok(mail);
       assert.equal(mail.kind, 'onboarding');
       assert.equal(mail.to, body.business.email);
@@ -207,7 +209,7 @@ describe('the confirmation e-mail over a real SMTP server: 201 when delivered, 2
     assert.ok(text.includes('Renée Zoë Dubois-Núñez'), text);
     assertNoSensitive(msg.raw, 'the SMTP message');
     assertNoSensitive(text, 'the SMTP message body');
-    const mail = await getOutbox(s.p, r.body.confirmation_email_id);
+    const mail = await execute(getOutbox, s.p, contextFor(s.p, undefined), { email_id: r.body.confirmation_email_id });
     assert.equal(mail!.status, 'sent');
     assert.ok(mail!.sent_at);
   });
@@ -226,7 +228,7 @@ describe('the confirmation e-mail over a real SMTP server: 201 when delivered, 2
       const stored = await getSignupEntry(s.p, r.body.id);
       assert.ok(stored, 'the entry exists');
       assert.equal((await groupRepo.find(s.p.db, r.body.group_id))?.status, 'pending_review');
-      const mail = await getOutbox(s.p, r.body.confirmation_email_id);
+      const mail = await execute(getOutbox, s.p, contextFor(s.p, undefined), { email_id: r.body.confirmation_email_id });
       assert.equal(mail!.status, 'failed');
       assert.ok(mail!.error && mail!.error.length > 0);
     });

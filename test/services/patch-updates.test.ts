@@ -8,7 +8,8 @@ import { demoPlatform } from '../helpers/platform.js';
 import { contextFor } from '../../src/services/context.js';
 import { createProduct, editProduct, getProduct } from '../../src/services/catalog/products.js';
 import { execute } from '../../src/services/use-case.js';
-import { createPlan, editPlan, getPlan, planToUpdateBody } from '../../src/services/recurring/plans.js';
+import { createPlan, editPlan, getPlan } from '../../src/services/recurring/plans.js';
+import { planToUpdateBody } from '../../src/domain/recurring.js';
 import type { Product } from '../../src/domain/catalog.js';
 
 const { p, demo } = await demoPlatform();

@@ -4,9 +4,9 @@
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asStoreUnavailable, isMissingReference, isRefusedRow, StoreUnavailable } from '../../src/store/errors.js';
+import { asStoreUnavailable, isMissingReference, isRefusedRow, MAX_BACKOFF_MS, StoreUnavailable } from '../../src/store/errors.js';
 import { storeUnavailable } from '../../src/http/pipeline/store-outage.js';
-import { MAX_BACKOFF_MS, StoreWatch } from '../../src/services/store-watch.js';
+import { StoreWatch } from '../../src/services/store-watch.js';
 import { waitForStore } from '../../src/cli/wait-for-store.js';
 import { DbTargetError } from '../../src/config/env.js';
 

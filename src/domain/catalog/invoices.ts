@@ -17,6 +17,9 @@ import { partnerSchema } from './partners.js';
  * and reconcileInvoiceLines refuses copies that differ.
  */
 const copied = 'a copy of the product\'s value (of the attached line\'s, with id): must equal it';
+/** An invoice's public page (the customer's link), under the address the server serves pages at. */
+export const invoicePageUrl = (publicUrl: string, slug: string): string => `${publicUrl}/invoices/${slug}`;
+
 export const updateInvoiceLineSchema = z
   .strictObject({
     id: ref.optional().describe('an attached line to keep (its quantity may change); without id the product is attached anew'),

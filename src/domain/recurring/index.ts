@@ -7,3 +7,4 @@ export * from './requests.js';
 export * from './resources.js';
 export * from './entities.js';
 export * from './subscription-calendar.js';
+export * from './update-bodies.js';

@@ -4,8 +4,7 @@
 import { AppError } from '../../errors.js';
 import { contextFor, type GroupContext } from '../../services/context.js';
 import { forGroup, type Platform } from '../../services/platform.js';
-import { requireGroup } from '../../services/groups/groups.js';
-import { listLinkedAccounts } from '../../services/groups/groups.js';
+import { getGroup, listLinkedAccounts } from '../../services/groups/groups.js';
 import { showSandbox } from '../../services/sandboxes/sandboxes.js';
 import { execute } from '../../services/use-case.js';
 import type { GroupHead } from './layout.js';
@@ -17,7 +16,7 @@ export interface GroupScope {
 }
 
 export async function groupScope(p: Platform, groupId: string): Promise<GroupScope> {
-  const group = await requireGroup(p.db, groupId);
+  const group = await execute(getGroup, p, contextFor(p, undefined), { group_id: groupId });
   const g = await forGroup(p, group.id);
   await g.clock.refresh();
   const ctx = contextFor(g, group.id);

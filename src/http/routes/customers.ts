@@ -1,7 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createCustomer, getCustomer } from '../../services/customers/customers.js';
-import { createCustomerSchema, customerSchema } from '../../domain/customers.js';
+import { customerSchema } from '../../domain/customers.js';
 import { execute, executeRaw } from '../../services/use-case.js';
 
 export const customerRoutes: RouteDef[] = [
@@ -12,7 +12,7 @@ export const customerRoutes: RouteDef[] = [
     tag: 'Customers',
     extension: true,
     auth: keyAuth('manage_customers'),
-    body: createCustomerSchema,
+    body: createCustomer.input,
     response: customerSchema,
     handler: (c) => executeRaw(createCustomer, c.platform, c.groupCtx, c.body),
   },

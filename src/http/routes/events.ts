@@ -1,7 +1,7 @@
 import type { RouteDef } from '../route.js';
-import { keyAuth, route, withSignal } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import { PERMISSIONS } from '../../domain/permissions.js';
-import { eventListQuerySchema, eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
+import { eventListSchema, eventSchema, eventStreamQuerySchema, streamReadySchema } from '../../domain/events.js';
 import { getEvent, listEvents } from '../../services/events/events.js';
 import { openEventStream } from '../../services/events/stream.js';
 import { STREAM_HEARTBEAT_MS, streamEvents } from '../sse.js';
@@ -22,9 +22,9 @@ export const eventRoutes: RouteDef[] = [
     tag: 'Events',
     extension: true,
     auth: anyKey,
-    query: eventListQuerySchema,
+    query: listEvents.input,
     response: eventListSchema,
-    handler: (c) => executeRaw(listEvents, c.platform, withSignal(c.groupCtx, c.signal), c.query),
+    handler: (c) => executeRaw(listEvents, c.platform, c.groupCtx, c.query, { signal: c.signal }),
   },
   route({
     method: 'GET',

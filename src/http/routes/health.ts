@@ -4,7 +4,8 @@
 // answers while the store does not, and /ready says why it does not.
 import { publicAuth, type RouteDef } from '../route.js';
 import { healthSchema, readinessSchema } from '../../domain/health.js';
-import { readiness } from '../../services/health.js';
+import { checkReadiness } from '../../services/health.js';
+import { execute } from '../../services/use-case.js';
 
 const tag = 'Meta';
 
@@ -33,6 +34,6 @@ export const healthRoutes: RouteDef[] = [
     probe: true,
     unavailable: 'Not ready: the store does not answer, its schema version is not the one this payctl needs, or the server is shutting down (the message says which)',
     response: readinessSchema,
-    handler: (c) => readiness(c.platform),
+    handler: (c) => execute(checkReadiness, c.platform, c.ctx, {}),
   },
 ];

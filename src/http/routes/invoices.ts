@@ -3,8 +3,6 @@ import { keyAuth, publicAuth, RawResponse, route } from '../route.js';
 import { archiveInvoice, createInvoice, getInvoice, getPublicInvoice, invoicePdf, listInvoices, updateInvoice } from '../../services/catalog/invoices.js';
 import { payInvoice } from '../../services/catalog/invoice-pay.js';
 import {
-  createInvoiceSchema,
-  invoiceListQuerySchema,
   invoiceListSchema,
   invoicePaymentSchema,
   invoiceSchema,
@@ -66,7 +64,7 @@ export const invoiceRoutes: RouteDef[] = [
     tag: 'Invoices',
     extension: true,
     auth: keyAuth('manage_invoices'),
-    body: createInvoiceSchema,
+    body: createInvoice.input,
     response: invoiceSchema,
     handler: (c) => executeRaw(createInvoice, c.platform, c.groupCtx, c.body),
   },
@@ -78,7 +76,7 @@ export const invoiceRoutes: RouteDef[] = [
     tag: 'Invoices',
     extension: true,
     auth: keyAuth('manage_invoices', 'view_invoices'),
-    query: invoiceListQuerySchema,
+    query: listInvoices.input,
     response: invoiceListSchema,
     handler: (c) => executeRaw(listInvoices, c.platform, c.groupCtx, c.query),
   },

@@ -2,7 +2,7 @@ import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createPartner, getPartner, listPartners } from '../../services/catalog/partners.js';
 import { executeRaw } from '../../services/use-case.js';
-import { createPartnerSchema, partnerListQuerySchema, partnerListSchema, partnerSchema } from '../../domain/catalog.js';
+import { partnerListSchema, partnerSchema } from '../../domain/catalog.js';
 
 export const partnerRoutes: RouteDef[] = [
   {
@@ -13,7 +13,7 @@ export const partnerRoutes: RouteDef[] = [
       'Oldest first. `name` matches the company, first or last name (case-insensitive substring); total_count counts every match, not just the page. limit 1..1000 (default 50).',
     tag: 'Partners',
     auth: keyAuth('manage_partners'),
-    query: partnerListQuerySchema,
+    query: listPartners.input,
     response: partnerListSchema,
     handler: (c) => executeRaw(listPartners, c.platform, c.groupCtx, c.query),
   },
@@ -24,7 +24,7 @@ export const partnerRoutes: RouteDef[] = [
     tag: 'Partners',
     extension: true,
     auth: keyAuth('manage_partners'),
-    body: createPartnerSchema,
+    body: createPartner.input,
     response: partnerSchema,
     handler: (c) => executeRaw(createPartner, c.platform, c.groupCtx, c.body),
   },

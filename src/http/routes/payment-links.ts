@@ -19,15 +19,13 @@ import {
 import { payPageFacts } from '../../services/payment-links/pay-page.js';
 import { renderPayPage } from '../pay-page.js';
 import {
-  createPaymentLinkSchema,
-  paymentLinkListQuerySchema,
   paymentLinkListSchema,
   paymentLinkPayResultSchema,
   paymentLinkSchema,
   payPaymentLinkRequestSchema,
   publicPaymentLinkSchema,
 } from '../../domain/payment-links.js';
-import { executeRaw } from '../../services/use-case.js';
+import { execute, executeRaw } from '../../services/use-case.js';
 
 const TAG = 'Payment Links';
 const PAY_DESCRIPTION =
@@ -66,7 +64,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     body: payPaymentLinkRequestSchema,
     response: paymentLinkPayResultSchema,
     // The link's group is the sandbox whose faults (operation pay) apply, as on the group path.
-    faultGroupOf: (c) => paymentLinkGroup(c.platform, c.params.payment_link_id),
+    faultGroupOf: (c) => execute(paymentLinkGroup, c.platform, c.ctx, { payment_link_id: c.params.payment_link_id }),
     handler: (c) =>
       executeRaw(payPaymentLink, c.platform, c.ctx, {
         payment_link_id: c.params.payment_link_id,
@@ -102,7 +100,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     tag: TAG,
     extension: true,
     auth: keyAuth('manage_transactions'),
-    body: createPaymentLinkSchema,
+    body: createPaymentLink.input,
     response: paymentLinkSchema,
     handler: (c) => executeRaw(createPaymentLink, c.platform, c.groupCtx, c.body),
   },
@@ -113,7 +111,7 @@ export const paymentLinkRoutes: RouteDef[] = [
     tag: TAG,
     extension: true,
     auth: keyAuth('manage_transactions'),
-    query: paymentLinkListQuerySchema,
+    query: listPaymentLinks.input,
     response: paymentLinkListSchema,
     handler: (c) => executeRaw(listPaymentLinks, c.platform, c.groupCtx, c.query),
   },

@@ -2,7 +2,7 @@ import type { RouteDef } from '../route.js';
 import { keyAuth, route } from '../route.js';
 import { createProduct, getProduct, listProducts, updateProduct } from '../../services/catalog/products.js';
 import { executeRaw, withParams } from '../../services/use-case.js';
-import { createProductSchema, productListQuerySchema, productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
+import { productListSchema, productSchema, updateProductSchema } from '../../domain/catalog.js';
 
 export const productRoutes: RouteDef[] = [
   route({
@@ -32,7 +32,7 @@ export const productRoutes: RouteDef[] = [
     tag: 'Products',
     extension: true,
     auth: keyAuth('manage_products'),
-    body: createProductSchema,
+    body: createProduct.input,
     response: productSchema,
     handler: (c) => executeRaw(createProduct, c.platform, c.groupCtx, c.body),
   },
@@ -44,7 +44,7 @@ export const productRoutes: RouteDef[] = [
     tag: 'Products',
     extension: true,
     auth: keyAuth('manage_products'),
-    query: productListQuerySchema,
+    query: listProducts.input,
     response: productListSchema,
     handler: (c) => executeRaw(listProducts, c.platform, c.groupCtx, c.query),
   },

@@ -2,15 +2,14 @@
 // import makes a new sandbox from such a file (docs/sandboxes.md, "Export and import").
 // Authorised by the sandbox admin token, like the other sandbox routes.
 import { once } from 'node:events';
-import { adminAuth, JsonResponse, type RouteDef, route, StreamResponse } from '../route.js';
+import { adminAuth, answerBudget, JsonResponse, type RouteDef, route, StreamResponse } from '../route.js';
 import { importedSandboxSchema, importSandboxQuerySchema } from '../../domain/sandboxes.js';
 import { exportSandbox } from '../../services/sandboxes/export.js';
-import { ttlMs } from '../../domain/sandbox-ttl.js';
-import { importCaps, importSandbox, overCap } from '../../services/sandboxes/import.js';
-import { answerBudget } from '../../services/sandboxes/sandboxes.js';
+import { importSandbox } from '../../services/sandboxes/import.js';
+import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION } from '../../domain/sandbox-file.js';
 import { ENV } from '../../config/env.js';
-import { AppError, parseOrThrow } from '../../errors.js';
+import { AppError } from '../../errors.js';
 
 const tag = 'Sandboxes';
 
@@ -49,7 +48,7 @@ export const sandboxFileRoutes: RouteDef[] = [
     auth: adminAuth,
     produces: SANDBOX_FILE_TYPE,
     handler: async (c) => {
-      const file = await exportSandbox(c.platform, c.params.group_id);
+      const file = await execute(exportSandbox, c.platform, c.ctx, { group_id: c.params.group_id });
       return new StreamResponse(async ({ res, signal }) => {
         res.writeHead(200, {
           'Content-Type': SANDBOX_FILE_TYPE,
@@ -89,16 +88,10 @@ export const sandboxFileRoutes: RouteDef[] = [
     handler: async (c) => {
       const type = String(c.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== SANDBOX_FILE_TYPE) throw new AppError(415, 'invalid_request', `request body must be a sandbox file (Content-Type: ${SANDBOX_FILE_TYPE})`);
-      const query = parseOrThrow(importSandboxQuerySchema, c.query);
-      // A body announced over the cap is refused before a byte of it is read.
-      const caps = importCaps(c.platform.env);
-      const length = Number(c.headers['content-length'] ?? 0);
-      if (length > caps.bytes) throw overCap('bytes', caps.bytes, ENV.importMaxBytes);
-      const sandbox = await importSandbox(c.platform, c.ctx, uploadOf(c.upload!), {
-        ...(query.name !== undefined ? { name: query.name } : {}),
-        ...(query.ttl !== undefined ? { ttlMs: ttlMs(query.ttl) } : {}),
-        answerWithinMs: answerBudget(c.platform.env, ENV.importAnswerMs),
-      });
+      // The announced size: a body over the cap is refused before a byte of it is read.
+      const size = Number(c.headers['content-length'] ?? 0);
+      const input = withParams(c.query, { file: uploadOf(c.upload!), ...(Number.isSafeInteger(size) ? { size } : {}) });
+      const sandbox = await executeRaw(importSandbox, c.platform, c.ctx, input, answerBudget(c.platform, ENV.importAnswerMs));
       return sandbox.status === 'importing' ? new JsonResponse(202, sandbox) : sandbox;
     },
   },

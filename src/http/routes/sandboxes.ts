@@ -1,7 +1,8 @@
 // Sandboxes (extension): groups for test suites, with their own keys, data and clock.
 // Authorised by the sandbox admin token that `payctl serve` prints; moving a sandbox's
 // clock also by a manage_transactions key of that group.
-import { adminAuth, adminOrKey, JsonResponse, type RouteDef, route, withSignal } from '../route.js';
+import { ENV } from '../../config/env.js';
+import { adminAuth, adminOrKey, answerBudget, JsonResponse, type RouteDef, route } from '../route.js';
 import { inboxListSchema, inboxQuerySchema } from '../../domain/webhooks.js';
 import { listInbox } from '../../services/webhooks/inbox.js';
 import {
@@ -93,7 +94,7 @@ export const sandboxRoutes: RouteDef[] = [
     otherResponses: { 202: forkingSandboxSchema },
     noIdempotency: carriesKeys,
     handler: async (c) => {
-      const sandbox = await executeRaw(forkSandbox, c.platform, c.ctx, withParams(c.body ?? {}, { group_id: c.params.group_id }));
+      const sandbox = await executeRaw(forkSandbox, c.platform, c.ctx, withParams(c.body ?? {}, { group_id: c.params.group_id }), answerBudget(c.platform, ENV.forkAnswerMs));
       return sandbox.status === 'forking' ? new JsonResponse(202, sandbox) : sandbox;
     },
   }),
@@ -123,7 +124,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: groupClockSchema,
     otherStatuses: { 202: "Accepted: the clock moved; the group's due work is still running (catch_up.status running) and goes on after this answer" },
     handler: async (c) => {
-      const state = await executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id }));
+      const state = await executeRaw(moveGroupClock, c.platform, c.ctx, withParams(c.body, { group_id: c.params.group_id }), answerBudget(c.platform, ENV.clockAnswerMs));
       return state.catch_up?.status === 'running' ? new JsonResponse(202, state) : state;
     },
   }),
@@ -139,7 +140,7 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminOrKey('manage_webhooks'),
     query: inboxQuerySchema,
     response: inboxListSchema,
-    handler: (c) => executeRaw(listInbox, c.platform, withSignal(c.ctx, c.signal), withParams(c.query, { group_id: c.params.group_id })),
+    handler: (c) => executeRaw(listInbox, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }), { signal: c.signal }),
   }),
   route({
     method: 'POST',
@@ -194,7 +195,7 @@ export const sandboxRoutes: RouteDef[] = [
     auth: adminAuth,
     query: requestsQuerySchema,
     response: journalPageSchema,
-    handler: (c) => executeRaw(listRequests, c.platform, withSignal(c.ctx, c.signal), withParams(c.query, { group_id: c.params.group_id })),
+    handler: (c) => executeRaw(listRequests, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }), { signal: c.signal }),
   }),
 ];
 

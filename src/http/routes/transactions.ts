@@ -1,5 +1,5 @@
 import { keyAuth, type RouteDef, route } from '../route.js';
-import { addCardSchema, captureRequestFrom, captureRequestSchema, refundSchema, saleRequestSchema, transactionSchema } from '../../domain/transactions.js';
+import { addCardSchema, captureRequestFrom, captureRequestSchema, refundSchema, transactionSchema } from '../../domain/transactions.js';
 import { customerCardSchema } from '../../domain/customers.js';
 import { createSale } from '../../services/transactions/sale.js';
 import { captureTransaction, getTransaction, refundTransaction, voidTransaction } from '../../services/transactions/lifecycle.js';
@@ -15,7 +15,7 @@ export const transactionRoutes: RouteDef[] = [
     summary: 'Sale Transaction (type "auth" creates an authorization: an extension)',
     tag: 'Transactions',
     auth: manage,
-    body: saleRequestSchema,
+    body: createSale.input,
     response: transactionSchema,
     handler: (c) => executeRaw(createSale, c.platform, c.groupCtx, c.body),
   },

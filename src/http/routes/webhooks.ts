@@ -1,16 +1,14 @@
 // Webhook endpoints of a group, the attempts made to each, and resending an event: all
 // for keys with manage_webhooks.
 import type { RouteDef } from '../route.js';
-import { keyAuth, route, withSignal } from '../route.js';
+import { keyAuth, route } from '../route.js';
 import {
-  createWebhookEndpointSchema,
   deletedWebhookEndpointSchema,
   resendEventSchema,
   resendResultSchema,
   updateWebhookEndpointSchema,
   webhookAttemptListQuerySchema,
   webhookAttemptListSchema,
-  webhookEndpointListQuerySchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
 } from '../../domain/webhooks.js';
@@ -40,7 +38,7 @@ export const webhookRoutes: RouteDef[] = [
     tag,
     extension: true,
     auth,
-    body: createWebhookEndpointSchema,
+    body: createWebhookEndpoint.input,
     response: webhookEndpointSchema,
     handler: (c) => executeRaw(createWebhookEndpoint, c.platform, c.groupCtx, c.body),
   }),
@@ -51,7 +49,7 @@ export const webhookRoutes: RouteDef[] = [
     tag,
     extension: true,
     auth,
-    query: webhookEndpointListQuerySchema,
+    query: listWebhookEndpoints.input,
     response: webhookEndpointListSchema,
     handler: (c) => executeRaw(listWebhookEndpoints, c.platform, c.groupCtx, c.query),
   }),
@@ -99,7 +97,7 @@ export const webhookRoutes: RouteDef[] = [
     auth,
     query: webhookAttemptListQuerySchema,
     response: webhookAttemptListSchema,
-    handler: (c) => executeRaw(listWebhookAttempts, c.platform, withSignal(c.groupCtx, c.signal), withParams(c.query, { endpoint_id: c.params.endpoint_id })),
+    handler: (c) => executeRaw(listWebhookAttempts, c.platform, c.groupCtx, withParams(c.query, { endpoint_id: c.params.endpoint_id }), { signal: c.signal }),
   }),
   route({
     method: 'POST',

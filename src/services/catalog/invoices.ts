@@ -19,6 +19,7 @@ import {
   dueDayOf,
   invoiceListQuerySchema,
   invoiceNumbering,
+  invoicePageUrl,
   invoiceSlug,
   invoiceStatus,
   pastDueCutoffDay,
@@ -173,8 +174,6 @@ async function insertLines(tx: Tx, invoiceId: string, lines: Array<{ line: NewIn
   return rows;
 }
 
-export const invoicePageUrl = (p: Platform, slug: string) => `${p.publicUrl}/invoices/${slug}`;
-
 /**
  * Create an invoice (extension). Numbering (invoiceNumbering): per group and UTC year
  * of the platform clock, n = last + 1 taken from invoice_counters inside this write, so
@@ -239,7 +238,7 @@ async function queueInvoiceEmail(tx: Tx, p: Platform, invoice: Invoice): Promise
   const group = await tx.repos.groups.find(tx, invoice.group_id);
   const merchant = group?.name ?? 'Your supplier';
   const who = [invoice.partner.first_name, invoice.partner.last_name].filter(Boolean).join(' ') || invoice.partner.company;
-  const url = invoicePageUrl(p, invoice.slug);
+  const url = invoicePageUrl(p.publicUrl, invoice.slug);
   const body = [
     `Hello ${who},`,
     '',
@@ -361,7 +360,7 @@ async function renderPdf(p: Platform, ctx: GroupContext, id: string, progress?: 
   const invoice = await findInvoice(ctx, id);
   const group = await requireGroup(ctx.store, groupId);
   const { renderInvoicePdf } = await import('../../pdf/invoice.js');
-  const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p, invoice.slug), progress });
+  const pdf = await renderInvoicePdf({ merchantName: group.name, invoice, publicUrl: invoicePageUrl(p.publicUrl, invoice.slug), progress });
   return { filename: `${invoice.invoice_number}.pdf`, pdf, invoice };
 }
 

@@ -135,7 +135,7 @@ export function toEvent(row: EventEntity): Event {
 /** GET …/events: newest first, of the types asked for that the caller may read, a page after `starting_after`; with `wait`, once `count` exist (long-poll.ts). */
 export const listEvents = useCase({
   input: eventListQuerySchema,
-  async run(p: Platform, ctx: GroupContext, q): Promise<EventList> {
+  async run(p: Platform, ctx: GroupContext, q, io): Promise<EventList> {
     const { waitMs, count } = waitPlan(q);
     const patterns = readablePatterns(ctx.permissions, q.types ?? ['*']);
     if (patterns.length === 0) return { data: { items: [], has_more: false } };
@@ -156,13 +156,19 @@ export const listEvents = useCase({
     return longPoll({
       waitMs,
       count,
-      signal: ctx.signal,
+      signal: io.signal,
       read,
       size: (page) => page.data.items.length,
       wake: (notify) => onEventsCommitted(ctx.store, ctx.group, notify),
       share: { store: ctx.store, key: JSON.stringify(['events', ctx.group, patterns, q.created_from, q.created_to, q.starting_after, q.limit]) },
     });
   },
+});
+
+/** Calls `notify` whenever the group's events were committed (the dashboard's live page); the answer subscribes and returns the unsubscribe. */
+export const watchEvents = useCase({
+  input: z.object({}),
+  run: async (p: Platform, ctx: GroupContext) => (notify: () => void): (() => void) => onEventsCommitted(ctx.store, ctx.group, notify),
 });
 
 /** The patterns narrowed to what a key may read: `*` becomes the readable families' wildcards. */

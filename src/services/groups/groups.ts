@@ -53,6 +53,12 @@ export async function requireGroup(ex: Executor, groupId: string, opts: { named?
   return g;
 }
 
+/** One group, or 404 (`named`: the message names the id, as a command's --group is reported). */
+export const getGroup = useCase({
+  input: z.object({ group_id: z.string(), named: z.boolean().optional() }),
+  run: async (p: Platform, ctx: RequestContext, input): Promise<Group> => toGroup(await requireGroup(ctx.store, input.group_id, { named: input.named })),
+});
+
 
 /**
  * A new object of the context's group (which must exist): a fresh id, created and

@@ -40,9 +40,15 @@ export async function requireGroup(ex: Executor, groupId: string): Promise<void>
 
 export const listRequestsInput = requestsQuerySchema.extend({ group_id: z.string() });
 
+/** Calls `notify` whenever this process journals calls of the group (the dashboard's live page); the answer subscribes and returns the unsubscribe. */
+export const watchRequests = useCase({
+  input: z.object({ group_id: z.string() }),
+  run: async (p: Platform, ctx: RequestContext, input) => (notify: () => void): (() => void) => onJournalWritten(ctx.store, input.group_id, notify),
+});
+
 export const listRequests = useCase({
   input: listRequestsInput,
-  async run(p: Platform, ctx: RequestContext, input): Promise<JournalPage> {
+  async run(p: Platform, ctx: RequestContext, input, io): Promise<JournalPage> {
     const store = ctx.store;
     const { waitMs, count } = waitPlan(input);
     await flushJournal(p);
@@ -70,7 +76,7 @@ export const listRequests = useCase({
     return longPoll({
       waitMs,
       count,
-      signal: ctx.signal,
+      signal: io.signal,
       read: async () => {
         await flushJournal(p);
         return read();

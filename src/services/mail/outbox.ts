@@ -6,7 +6,10 @@
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/paging.js';
 import type { Platform } from '../platform.js';
 import type { Tx } from '../../store/interfaces/db.js';
-import { toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../../domain/email.js';
+import { outboxListInput, toOutboxEmail, type EmailKind, type OutboxEmail, type OutboxEntity } from '../../domain/email.js';
+import { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { ENV } from '../../config/env.js';
@@ -66,13 +69,18 @@ export async function deliverNow(p: Platform, id: string): Promise<{ delivered: 
 }
 
 /** The outbox's e-mails, newest first. */
-export async function listOutbox(p: Platform, opts: { limit?: number; offset?: number; kind?: string } = {}): Promise<OutboxEmail[]> {
-  return (await p.db.repos.outbox.list(p.db, Math.min(opts.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX), opts.offset ?? 0, opts.kind)).map(toOutboxEmail);
-}
+export const listOutbox = useCase({
+  input: outboxListInput,
+  run: async (p: Platform, ctx: RequestContext, input): Promise<OutboxEmail[]> =>
+    (await ctx.store.repos.outbox.list(ctx.store, Math.min(input.limit ?? PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX), input.offset ?? 0, input.kind)).map(toOutboxEmail),
+});
 
 /** One e-mail of the outbox, or 404. */
-export async function getOutbox(p: Platform, id: string): Promise<OutboxEmail> {
-  const row = await p.db.repos.outbox.find(p.db, id);
-  if (!row) throw notFound('e-mail');
-  return toOutboxEmail(row);
-}
+export const getOutbox = useCase({
+  input: z.object({ email_id: z.string() }),
+  async run(p: Platform, ctx: RequestContext, input): Promise<OutboxEmail> {
+    const row = await ctx.store.repos.outbox.find(ctx.store, input.email_id);
+    if (!row) throw notFound('e-mail');
+    return toOutboxEmail(row);
+  },
+});

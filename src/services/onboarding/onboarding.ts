@@ -71,6 +71,12 @@ function toApi(row: SignupEntryEntity, emailId: string, delivery: EmailDelivery)
   };
 }
 
+/** `payctl onboard --dry-run`: every problem of an entry (the schema's and an unknown form's), nothing written. */
+export const checkSignupEntry = useCase({
+  input: z.object({ entry: z.unknown() }),
+  run: (p: Platform, ctx: RequestContext, input) => validateSignupEntry(p, input.entry),
+});
+
 export interface SubmitOutcome {
   /** 201, or 202 when the confirmation e-mail could not be delivered (the entry exists). */
   status: 201 | 202;

@@ -182,9 +182,10 @@ const payInput = z.object({
 });
 
 /** The group of a payment link (undefined when there is none): the sandbox whose faults the public pay path takes. */
-export async function paymentLinkGroup(p: Platform, paymentLinkId: string): Promise<string | undefined> {
-  return (await p.db.repos.paymentLinks.find(p.db, paymentLinkId))?.group_id;
-}
+export const paymentLinkGroup = useCase({
+  input: z.object({ payment_link_id: z.string() }),
+  run: async (p: Platform, ctx: RequestContext, input): Promise<string | undefined> => (await ctx.store.repos.paymentLinks.find(ctx.store, input.payment_link_id))?.group_id,
+});
 
 export const payPaymentLink = useCase({
   input: payInput,

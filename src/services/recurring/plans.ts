@@ -229,25 +229,3 @@ export const editPlan = useCase({
     update(p, ctx, linked_account_id, plan_id, async (current) => parseOrThrow(updatePlanSchema, await edit(current))),
 });
 
-/** A plan as an Update plan body (for the CLI, which changes only the flags given). */
-export function planToUpdateBody(plan: Plan): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    name: plan.name,
-    amount: plan.amount,
-    billing_cycle: plan.billing_cycle,
-    billing_factor: plan.billing_factor,
-    duration: plan.duration,
-    description: plan.description,
-    tax: plan.tax,
-    shipping_amount: plan.shipping_amount,
-    max_retry_count: plan.max_retry_count,
-    proration_behavior: plan.proration_behavior,
-    update_subscriptions: false,
-    prorate: false,
-  };
-  if (plan.initial_amount !== null) body.initial_amount = plan.initial_amount;
-  if (plan.trial_period_days !== null) body.trial_period_days = plan.trial_period_days;
-  if (plan.trial_amount !== null) body.trial_amount = plan.trial_amount;
-  if (plan.custom_fields) body.custom_fields = plan.custom_fields;
-  return body;
-}

@@ -323,23 +323,3 @@ async function subscriptionPage(ctx: GroupContext, linkedAccountId: string, q: z
   return { data: { items: rows.map((r) => toSubscription(r, methods)), total_count: total } };
 }
 
-/** A subscription as an Update subscription body (for the CLI, which changes only the flags given). */
-export function subscriptionToUpdateBody(s: Subscription): Record<string, unknown> {
-  return {
-    plan_id: s.plan_id,
-    processor_id: s.processor_id,
-    currency: s.currency,
-    amounts: {
-      requested_amount: s.amounts.amount,
-      included_tax_amount: s.amounts.tax_amount,
-      included_shipping_amount: s.amounts.shipping_amount ?? null,
-      initial_amount: s.amounts.initial_amount,
-    },
-    billing_address: s.billing_address.address,
-    billing_cycle: s.billing_cycle,
-    billing_factor: s.billing_factor,
-    duration: s.duration,
-    max_retry_count: s.metadata.max_retry_count,
-    description: s.description,
-  };
-}

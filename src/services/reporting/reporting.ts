@@ -96,6 +96,18 @@ async function pageOf(p: Platform, scope: ReportScope, limit: number, offset: nu
   return rows.map((r) => toApiTransaction(r, { name: r.processor_name ?? '', type: r.processor_type ?? '' }));
 }
 
+/** The report browser's page: `limit` rows from `offset` of the query's window (its limit and offset are the browser's). */
+export const reportingPage = useCase({
+  input: z.object({ query: rawQuerySchema, offset: z.number().int().min(0), limit: z.number().int().min(0) }),
+  run: (p: Platform, ctx: GroupContext, input) => reportPage(p, ctx.group, parseReportQuery(input.query, ctx.clock.now()), input.offset, input.limit),
+});
+
+/** The report browser's totals: count and net amount of the query's window. */
+export const reportingTotals = useCase({
+  input: z.object({ query: rawQuerySchema }),
+  run: (p: Platform, ctx: GroupContext, input) => reportSummary(p, ctx.group, parseReportQuery(input.query, ctx.clock.now())),
+});
+
 /** One page only (the report browser asks for the summary separately). */
 export async function reportPage(p: Platform, groupId: string, w: ReportWindow, offset: number, limit: number): Promise<Transaction[]> {
   return pageOf(p, scopeOf(groupId, w), limit, offset);

@@ -39,6 +39,15 @@ export interface ReportSummaryAll extends Record<SummaryDimension | 'day', Summa
   total_amount: ExactInt;
 }
 
+/** `payctl report --summary`, the report browser's summary and the dashboard's reports: every grouping of the query's window. */
+export const reportingSummaryAll = useCase({
+  input: z.object({ query: rawQuerySchema }),
+  run: (p: Platform, ctx: GroupContext, input): Promise<ReportSummaryAll> => {
+    const { start, end, filters } = parseSummaryQuery(input.query, ctx.clock.now());
+    return summarizeAll(p, ctx.group, { start, end, filters });
+  },
+});
+
 export async function summarizeAll(p: Platform, groupId: string, w: Omit<SummaryQuery, 'groupBy'>): Promise<ReportSummaryAll> {
   const [day, status, brand, payment_method, source] = await Promise.all(
     (['day', ...SUMMARY_DIMENSIONS] as const).map((groupBy) => summarize(p, groupId, { ...w, groupBy })),

@@ -4,7 +4,10 @@
 // secrets, payment-link sessions, idempotency records: the store's NOT_IN_FILE and its
 // omitted columns); cards are what the store keeps (brand, first six, last four).
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Platform } from '../platform.js';
+import type { RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import { platformClock } from '../platform.js';
 import { groupTimeOn } from '../clock/clock.js';
 import { clockOfRow } from '../../domain/clock-modes.js';
@@ -27,6 +30,12 @@ export interface SandboxExport {
   lines: AsyncIterable<string>;
 }
 
+/** GET /api/v1/sandboxes/{group_id}/export and `payctl sandbox export`: the file's header and its lines (`io.progress` hears of the rows). */
+export const exportSandbox = useCase({
+  input: z.object({ group_id: z.string() }),
+  run: (p: Platform, ctx: RequestContext, input, io) => sandboxFile(p, input.group_id, io.progress),
+});
+
 /**
  * Export sandbox `groupId`: checked here (404 unknown, 409 while it is forking or
  * importing), so a caller can answer an error before the first byte; the lines are read
@@ -34,7 +43,7 @@ export interface SandboxExport {
  * (export one at rest for a point-in-time copy); the trailer counts what the file holds.
  * `progress` hears rows written and the rows the sandbox had when the export began.
  */
-export async function exportSandbox(p: Platform, groupId: string, progress?: Progress): Promise<SandboxExport> {
+async function sandboxFile(p: Platform, groupId: string, progress?: Progress): Promise<SandboxExport> {
   const db = p.db;
   const g = await db.repos.sandboxes.find(db, groupId);
   if (!g) throw notFound('sandbox');

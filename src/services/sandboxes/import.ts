@@ -18,10 +18,12 @@ import { clockSettingOn } from '../clock/clock.js';
 import { CLOCK_MODES, clockOfRow, sandboxClockAnswer, type GroupClockSetting } from '../../domain/clock-modes.js';
 import type { RequestContext } from '../context.js';
 import type { Progress } from '../clock/chunks.js';
+import { LATE, untilAnswer, useCase, type UseCaseIo } from '../use-case.js';
 import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks.js';
 import { FileChecker, fileRefused, remapRow, type FileHeader, type Row } from '../../domain/sandbox-file.js';
 import type { FileIds } from '../../domain/sandbox-file-ids.js';
-import type { ImportedSandbox, ImportProgressState } from '../../domain/sandboxes.js';
+import { importSandboxInput, type ImportedSandbox, type ImportProgressState } from '../../domain/sandboxes.js';
+import { ttlMs } from '../../domain/sandbox-ttl.js';
 import type { FileTable } from '../../store/interfaces/sandbox-files.js';
 import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { newWebhookSecret } from '../webhooks/endpoints.js';
@@ -51,10 +53,22 @@ export interface ImportOptions {
   name?: string;
   /** The new sandbox's time to live (ms of real time without a request: leases.ts). */
   ttlMs?: number;
-  /** Answer (with status importing and the progress) when the rows are not all written after this long. */
-  answerWithinMs?: number;
-  progress?: Progress;
 }
+
+/**
+ * POST /api/v1/sandboxes/import and `payctl sandbox import`: the file (a byte stream) with
+ * the request's fields. A file announced over the byte cap (`size`: an upload's
+ * Content-Length) is refused before a byte of it is read.
+ */
+export const importSandbox = useCase({
+  input: importSandboxInput,
+  async run(p: Platform, ctx: RequestContext, input, io): Promise<ImportedSandbox> {
+    const cap = importCaps(p.env).bytes;
+    if ((input.size ?? 0) > cap) throw overCap('bytes', cap, ENV.importMaxBytes);
+    const opts = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.ttl !== undefined ? { ttlMs: ttlMs(input.ttl) } : {}) };
+    return importFrom(p, ctx, input.file, opts, io);
+  },
+});
 
 /**
  * The lines of a byte stream, each without its \n; `cut` when the stream ended inside it
@@ -202,17 +216,17 @@ const running = new Map<string, Promise<void>>();
  * sandbox is whole or after that long (then with status `importing` and its progress:
  * the route's 202), and the writing goes on.
  */
-export async function importSandbox(p: Platform, ctx: RequestContext, source: AsyncIterable<Buffer | string>, opts: ImportOptions = {}): Promise<ImportedSandbox> {
+async function importFrom(p: Platform, ctx: RequestContext, source: AsyncIterable<Buffer | string>, opts: ImportOptions, io: UseCaseIo): Promise<ImportedSandbox> {
   const file = await checkAndSpool(p, source, importCaps(p.env));
   let started: Started;
   try {
-    started = await startImport(p, ctx, file, opts);
+    started = await startImport(p, ctx, file, opts, io.progress);
   } catch (err) {
     // Failed before its rows were being written: the spool goes with the request.
     await rm(path.dirname(file.spool), { recursive: true, force: true });
     throw err;
   }
-  return answerImport(p, file, started, opts);
+  return answerImport(p, file, started, io);
 }
 
 interface Started {
@@ -226,7 +240,7 @@ interface Started {
 }
 
 /** The new group (status importing) with its keys, and the writing of its rows started (it removes the spool when it ends). */
-async function startImport(p: Platform, ctx: RequestContext, file: CheckedFile, opts: ImportOptions): Promise<Started> {
+async function startImport(p: Platform, ctx: RequestContext, file: CheckedFile, opts: ImportOptions, progress?: Progress): Promise<Started> {
   const { header, ids, listed } = file;
   const base = platformClock(p);
   await base.refresh();
@@ -263,7 +277,7 @@ async function startImport(p: Platform, ctx: RequestContext, file: CheckedFile, 
     await rm(path.dirname(file.spool), { recursive: true, force: true });
     throw err;
   }
-  const run = writeRows(p, file, groupId, secrets, opts.progress);
+  const run = writeRows(p, file, groupId, secrets, progress);
   running.set(groupId, run);
   run.then(
     () => running.delete(groupId),
@@ -273,14 +287,10 @@ async function startImport(p: Platform, ctx: RequestContext, file: CheckedFile, 
 }
 
 /** The answer: when the rows are all written, or (with an answer budget) after it with the progress so far. */
-async function answerImport(p: Platform, file: CheckedFile, started: Started, opts: ImportOptions): Promise<ImportedSandbox> {
+async function answerImport(p: Platform, file: CheckedFile, started: Started, io: UseCaseIo): Promise<ImportedSandbox> {
   const { header, listed } = file;
   const { run, groupId, name, setting, at, keys, secrets } = started;
-  let timer: NodeJS.Timeout | undefined;
-  const late = Symbol('late');
-  const outcome = await (opts.answerWithinMs === undefined
-    ? run
-    : Promise.race([run, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), opts.answerWithinMs)))]).finally(() => clearTimeout(timer)));
+  const outcome = await untilAnswer(run, io);
   const answer: ImportedSandbox = {
     group_id: groupId,
     name,
@@ -296,7 +306,7 @@ async function answerImport(p: Platform, file: CheckedFile, started: Started, op
     id_map: Object.fromEntries(Object.values(listed).flat()),
     rows: file.counts,
   };
-  if (outcome !== late) return answer;
+  if (outcome !== LATE) return answer;
   run.catch((err: unknown) => process.stderr.write(`import of sandbox ${header.source.group_id} as ${groupId} stopped: ${String(err)}; what it wrote was dropped\n`));
   const state = await importState(p, groupId);
   return state ? { ...answer, status: 'importing', import: state } : answer;

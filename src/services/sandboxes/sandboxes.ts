@@ -9,9 +9,7 @@ import { z } from 'zod';
 import { forGroup, platformClock, withGroupClock, type Platform } from '../platform.js';
 import { clockSettingOn, groupTimeOn, type Clock, type GroupClock } from '../clock/clock.js';
 import { clockOfRow, modeFields, runningClock, sandboxClockAnswer, type ClockMode, type GroupClockSetting } from '../../domain/clock-modes.js';
-import type { Progress } from '../clock/chunks.js';
 import { catchUpRunning, catchUpState, startCatchUp, type CatchUpState } from '../clock/catch-up.js';
-import { ENV, envInteger, type Env } from '../../config/env.js';
 import type { SandboxEntity } from '../../store/interfaces/groups.js';
 import type { Permission } from '../../domain/permissions.js';
 import {
@@ -24,12 +22,12 @@ import {
   type MoveClock,
   type SandboxSummary,
 } from '../../domain/sandboxes.js';
-import { clampedInstant, clockMoveTarget, parseInstant } from '../../domain/time.js';
+import { checkedClockMove, clampedInstant, parseInstant } from '../../domain/time.js';
 import { notFound, sandboxForking, sandboxImporting, validationError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { dropSandbox } from './drop-run.js';
-import { useCase } from '../use-case.js';
+import { LATE, untilAnswer, useCase, type UseCaseIo } from '../use-case.js';
 import { finishFork, forkProgress, runFork, type ForkedGroup } from './fork-run.js';
 import { issueKeys } from './keys.js';
 import { addCollector, copyCollectors } from '../webhooks/endpoints.js';
@@ -162,15 +160,6 @@ function toForkState(f: ForkProgress): ForkProgressState {
 
 const groupId = z.object({ group_id: z.string() });
 
-/**
- * How long a clock move's, a fork's or an import's request waits for its work before
- * answering 202 with the progress so far (PAYCTL_CLOCK_ANSWER_MS, PAYCTL_FORK_ANSWER_MS,
- * PAYCTL_IMPORT_ANSWER_MS; default 10 s).
- */
-export function answerBudget(env: Env, name: typeof ENV.clockAnswerMs | typeof ENV.forkAnswerMs | typeof ENV.importAnswerMs): number {
-  return envInteger(env, name);
-}
-
 /** Drop a sandbox and every row of it, in chunks; its keys stop working at once. */
 export const deleteSandbox = useCase({
   input: groupId,
@@ -190,22 +179,22 @@ export const deleteSandbox = useCase({
  */
 export const forkSandbox = useCase({
   input: forkSandboxSchema.extend(groupId.shape),
-  run: (p: Platform, ctx: RequestContext, input) => fork(p, ctx, input, { answerWithinMs: answerBudget(p.env, ENV.forkAnswerMs) }),
+  run: (p: Platform, ctx: RequestContext, input, io) => fork(p, ctx, input, io),
 });
 
 export type ForkedSandbox = Sandbox & ForkedGroup;
 
 /**
- * Fork `input.group_id`. Without `answerWithinMs` the answer waits for the whole copy;
+ * Fork `input.group_id`. Without `io.answerWithinMs` the answer waits for the whole copy;
  * with it, the answer comes when the copy is whole or after that long, whichever is
  * first: then it is the new sandbox with status `forking` and its progress (the route's
- * 202), and the copy goes on after the answer. `progress` hears of the copy (the CLI's bar).
+ * 202), and the copy goes on after the answer. `io.progress` hears of the copy (the CLI's bar).
  */
 export async function fork(
   p: Platform,
   ctx: RequestContext,
   input: z.output<typeof forkSandboxSchema> & { group_id: string },
-  opts: { answerWithinMs?: number; progress?: Progress } = {},
+  io: UseCaseIo = {},
 ): Promise<ForkedSandbox | Sandbox | ForkingSandbox> {
   const sourceId = input.group_id;
   const newGroupId = newId();
@@ -222,14 +211,9 @@ export async function fork(
     // Endpoints are not copied (their secrets were shown once); a collector is made anew, so the fork's webhooks are collected too.
     return { name, at, keys, collector: collectorFields(await copyCollectors(tx, sourceId, newGroupId, at)) };
   });
-  const run = runFork(p, newGroupId, finishFork(p), opts.progress);
-  const budget = opts.answerWithinMs;
-  let timer: NodeJS.Timeout | undefined;
-  const late = Symbol('late');
-  const outcome = await (budget === undefined
-    ? run
-    : Promise.race([run, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), budget)))]).finally(() => clearTimeout(timer)));
-  if (outcome === late) {
+  const run = runFork(p, newGroupId, finishFork(p), io.progress);
+  const outcome = await untilAnswer(run, io);
+  if (outcome === LATE) {
     // Nobody waits for it any more: a failure is reported here, and the server's tick goes on with the fork.
     run.catch((err: unknown) => process.stderr.write(`fork ${newGroupId} of sandbox ${sourceId} stopped: ${String(err)}; the server's tick goes on with it\n`));
     const state = await sandboxState(p, newGroupId);
@@ -356,10 +340,10 @@ async function groupClock(p: Platform, groupId: string, finished = false): Promi
   };
 }
 
-/** Move one group's clock: `moveClock` for the group the input names, answering after at most the clock answer budget. */
+/** Move one group's clock: `moveClock` for the group the input names. */
 export const moveGroupClock = useCase({
   input: moveGroupClockInput,
-  run: (p: Platform, ctx: RequestContext, input) => moveClock(p, ctx, input, undefined, { answerWithinMs: answerBudget(p.env, ENV.clockAnswerMs) }),
+  run: (p: Platform, ctx: RequestContext, input, io) => moveClock(p, ctx, input, io),
 });
 
 /**
@@ -367,17 +351,16 @@ export const moveGroupClock = useCase({
  * work, nothing of any other group. Never backwards: a set before the group's time now
  * is a 400 naming `set`. The offset is read and written in one unit of work (with the
  * request's Idempotency-Key, so a retried advance moves the clock once), then the due
- * work runs as the group's catch-up, in chunks (`progress` hears of it: the CLI's
- * progress bar). With `answerWithinMs`, the answer comes when the group has caught up or
+ * work runs as the group's catch-up, in chunks (`io.progress` hears of it: the CLI's
+ * progress bar). With `io.answerWithinMs`, the answer comes when the group has caught up or
  * after that long, whichever is first: then `catch_up.status` is `running` and the
  * catch-up goes on after the answer (the route answers 202).
  */
-export async function moveClock(
+async function moveClock(
   p: Platform,
   ctx: RequestContext,
   input: MoveClock & { group_id: string },
-  progress?: Progress,
-  opts: { answerWithinMs?: number } = {},
+  io: UseCaseIo,
 ): Promise<GroupClockState & { work: Record<string, number> }> {
   const groupId = input.group_id;
   const base = platformClock(p);
@@ -392,9 +375,7 @@ export async function moveClock(
     // Never backwards, at most 10 years per request, within the supported years (docs/decisions.md#clock-moves).
     let target = current;
     if (input.advance !== undefined || input.set !== undefined) {
-      const move = clockMoveTarget(current, input);
-      if (!move.ok) throw validationError([{ path: move.field, message: move.message }]);
-      target = move.ms;
+      target = checkedClockMove(current, input);
     }
     const mode = (input.mode ?? own.mode) as ClockMode;
     // A running clock stays running by its offset, moved by exactly the move (no second reading of real time).
@@ -408,14 +389,8 @@ export async function moveClock(
     }
     return { group_id: groupId };
   });
-  const run = startCatchUp(p, groupId, progress);
-  let timer: NodeJS.Timeout | undefined;
-  const budget = opts.answerWithinMs;
-  const finished = await (budget === undefined
-    ? run.promise.then(() => true)
-    : Promise.race([run.promise.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), budget)))]).finally(() =>
-        clearTimeout(timer),
-      ));
+  const run = startCatchUp(p, groupId, io.progress);
+  const finished = (await untilAnswer(run.promise, io)) !== LATE;
   // catch_up.status is `running` exactly when this move's work is still going (the route's 202).
   return { ...(await groupClock(p, groupId, finished)), work: { ...run.work } };
 }

@@ -15,7 +15,10 @@
 // backlog. The lease is real time: it bounds how long a process that died mid-send keeps
 // a delivery from the others, and an attempt never outlives its lease (one whose turn
 // comes too late to get its time is not sent; it is due again when the lease ends).
+import { z } from 'zod';
 import { platformClock, withClockOffset, type Platform } from '../platform.js';
+import type { RequestContext } from '../context.js';
+import { useCase } from '../use-case.js';
 import { deliveryClock } from '../clock/clock.js';
 import type { GroupScope } from '../../store/interfaces/scope.js';
 import { senderFor, type PassTarget } from './sender.js';
@@ -101,3 +104,9 @@ export function deliverGroupDue(p: Platform, scope: GroupScope, until: Date): Pr
   const d = deliveryClock(p.clock);
   return deliverDue({ db: p.db, clock: d.clock, env: p.env, realTime: d.realTime }, scope, d.realTime ? undefined : until);
 }
+
+/** Deliveries waiting to be delivered, of every group (the metrics' gauge). */
+export const countPendingDeliveries = useCase({
+  input: z.object({}),
+  run: (p: Platform, ctx: RequestContext): Promise<number> => ctx.store.repos.webhookDeliveries.countPending(ctx.store),
+});

@@ -208,13 +208,13 @@ export const deleteWebhookEndpoint = useCase({
 /** The attempts made to an endpoint, newest first; with `wait`, once `count` exist (long-poll.ts). */
 export const listWebhookAttempts = useCase({
   input: webhookAttemptListQuerySchema.extend(endpointId.shape),
-  async run(p: Platform, ctx: GroupContext, q): Promise<WebhookAttemptList> {
+  async run(p: Platform, ctx: GroupContext, q, io): Promise<WebhookAttemptList> {
     const { waitMs, count } = waitPlan(q);
     await requireEndpoint(ctx, q.endpoint_id);
     return longPoll({
       waitMs,
       count,
-      signal: ctx.signal,
+      signal: io.signal,
       read: async () => {
         const attempts = await ctx.store.repos.webhookAttempts.list(ctx.store, ctx.group, q.endpoint_id, { limit: q.limit + 1, before: q.starting_after });
         return { data: { items: attempts.slice(0, q.limit).map(toAttempt), has_more: attempts.length > q.limit } };

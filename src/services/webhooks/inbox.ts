@@ -34,7 +34,7 @@ export function toInboxMessage(m: InboxMessageEntity): InboxMessage {
 /** GET /api/v1/sandboxes/{group_id}/inbox (the admin token, or a manage_webhooks key of the group). */
 export const listInbox = useCase({
   input: inboxQuerySchema.extend({ group_id: z.string() }),
-  async run(p: Platform, ctx: RequestContext, q): Promise<InboxList> {
+  async run(p: Platform, ctx: RequestContext, q, io): Promise<InboxList> {
     const { waitMs, count } = waitPlan(q);
     const groupId = q.group_id;
     if (!(await ctx.store.repos.groups.find(ctx.store, groupId))) throw notFound('group');
@@ -45,7 +45,7 @@ export const listInbox = useCase({
     return longPoll({
       waitMs,
       count,
-      signal: ctx.signal,
+      signal: io.signal,
       read: async () => {
         const rows = await ctx.store.repos.webhookInbox.list(ctx.store, groupId, { ...filter, before: q.starting_after, limit: q.limit + 1 });
         return { data: { items: rows.slice(0, q.limit).map(toInboxMessage), has_more: rows.length > q.limit } };

@@ -4,6 +4,8 @@
 import { AppError } from '../../../errors.js';
 import { moveGroupClock, peekGroupClock, showGroupClock, type GroupClockState } from '../../../services/sandboxes/sandboxes.js';
 import { executeRaw, execute } from '../../../services/use-case.js';
+import { answerBudget } from '../../route.js';
+import { ENV } from '../../../config/env.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, when } from '../layout.js';
 import { Page, Redirect, type Answer } from '../respond.js';
@@ -115,7 +117,7 @@ export async function clockAction(c: ViewContext): Promise<Answer> {
   else if (set) input = { set };
   else input = { advance: c.form.get('advance')?.trim() ?? '' };
   try {
-    const moved = await executeRaw(moveGroupClock, s.g, s.ctx, { ...input, group_id: s.head.id });
+    const moved = await executeRaw(moveGroupClock, s.g, s.ctx, { ...input, group_id: s.head.id }, answerBudget(s.g, ENV.clockAnswerMs));
     c.session.flash.set(flashKey(s.head.id), { work: moved.work });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

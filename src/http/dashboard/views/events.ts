@@ -3,8 +3,7 @@
 // the next retry) and "resend"; the endpoints with their recent success rate and fault
 // rules. Live: a Server-Sent Events stream says "new events" (at most twice a second) and
 // the page's script has htmx reload the rows, unless the reader paused it.
-import { listEvents } from '../../../services/events/events.js';
-import { onEventsCommitted } from '../../../services/events/nudge.js';
+import { listEvents, watchEvents } from '../../../services/events/events.js';
 import { listWebhookAttempts, listWebhookEndpoints, resendEvent } from '../../../services/webhooks/endpoints.js';
 import { listWebhookFaultRules } from '../../../services/faults/webhook-rules.js';
 import { execute, executeRaw } from '../../../services/use-case.js';
@@ -103,7 +102,7 @@ export async function eventRows(c: ViewContext): Promise<Answer> {
 /** GET …/events/live: an SSE stream of "events" notices while the page is open. */
 export async function eventsLive(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
-  return liveNotices((notify) => onEventsCommitted(s.ctx.store, s.head.id, notify));
+  return liveNotices(await execute(watchEvents, s.g, s.ctx, {}));
 }
 
 export async function resendAction(c: ViewContext): Promise<Answer> {

@@ -14,6 +14,8 @@ import { PAGE_LIMIT_MAX } from '../../../domain/paging.js';
 import type { Group } from '../../../domain/groups.js';
 import { enc, html, type Html } from '../html.js';
 import { csrfField, layout, tableWrap, when } from '../layout.js';
+import { answerBudget } from '../../route.js';
+import { ENV } from '../../../config/env.js';
 import { Download, Page, Redirect, type Answer } from '../respond.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, linkedAccountsOf, type GroupScope } from '../scope.js';
@@ -93,14 +95,14 @@ export async function createSandboxAction(c: ViewContext): Promise<Answer> {
 }
 
 export async function forkAction(c: ViewContext): Promise<Answer> {
-  const made = await executeRaw(forkSandbox, c.p, contextFor(c.p, undefined), { group_id: pathId(c, 'group_id') });
+  const made = await executeRaw(forkSandbox, c.p, contextFor(c.p, undefined), { group_id: pathId(c, 'group_id') }, answerBudget(c.p, ENV.forkAnswerMs));
   c.session.flash.set('created', `Forked into ${made.name} (${made.group_id})${made.status === 'forking' ? ': still copying' : ''}.`);
   return new Redirect('/dashboard');
 }
 
 export async function exportDownload(c: ViewContext): Promise<Answer> {
   const id = pathId(c, 'group_id');
-  const file = await exportSandbox(c.p, id);
+  const file = await execute(exportSandbox, c.p, contextFor(c.p, undefined), { group_id: id });
   return new Download(file.lines, 'application/x-ndjson', `sandbox-${id}.jsonl`);
 }
 

@@ -1,8 +1,8 @@
 // Reports (`/dashboard/groups/{id}/reports`): `payctl report --summary`'s numbers for the
-// same filters (the same service, summarizeAll), drawn as server-rendered SVG — a line over
+// same filters (the same use case, reportingSummaryAll), drawn as server-rendered SVG — a line over
 // the days, bars for each grouping — with every number beside its chart in a table.
-import { summarizeAll, type ReportSummaryAll } from '../../../services/reporting/summary.js';
-import { parseSummaryQuery } from '../../../domain/reporting-summary.js';
+import { reportingSummaryAll, type ReportSummaryAll } from '../../../services/reporting/summary.js';
+import { execute } from '../../../services/use-case.js';
 import { formatMoney } from '../../../domain/money.js';
 import type { SummaryBucket } from '../../../domain/reporting-summary.js';
 import { html, raw, type Html } from '../html.js';
@@ -76,8 +76,8 @@ export async function reportsPage(c: ViewContext): Promise<Answer> {
     const v = c.url.searchParams.get(k)?.trim();
     if (v) raw[k] = v;
   }
-  const { start, end, filters } = parseSummaryQuery(raw, s.g.clock.now());
-  const all = await summarizeAll(s.g, s.head.id, { start, end, filters });
+  const all = await execute(reportingSummaryAll, s.g, s.ctx, { query: raw });
+  const { start, end } = all;
   const body = html`<form method="get" class="filters" aria-label="Report filters">${FILTERS.map(([k, label]) => html`<label>${label} <input name="${k}" value="${raw[k] ?? ''}" maxlength="300"></label>`)}<button type="submit">Apply</button></form>
 <p class="muted">The numbers of <code>payctl report --summary --json</code> with the same filters; ${start} to ${end}.</p>
 <dl class="totals"><div><dt>Count</dt><dd data-total-count>${all.total_count}</dd></div><div><dt>Net amount</dt><dd><span data-total-amount>${String(all.total_amount)}</span> cents (${formatMoney(all.total_amount)})</dd></div></dl>

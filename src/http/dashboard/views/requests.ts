@@ -4,9 +4,8 @@
 // "new calls" (at most twice a second) and the page's script has htmx reload the rows,
 // unless the reader paused it. The journal keeps at most 1,000 calls a group, so a page
 // reads the matching ones whole and shows them newest first.
-import { listRequests } from '../../../services/journal/list.js';
-import { onJournalWritten } from '../../../services/journal/writer.js';
-import { executeRaw } from '../../../services/use-case.js';
+import { listRequests, watchRequests } from '../../../services/journal/list.js';
+import { execute, executeRaw } from '../../../services/use-case.js';
 import { JOURNAL_MAX_ENTRIES, type JournalItem } from '../../../domain/journal.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { when } from '../layout.js';
@@ -94,5 +93,5 @@ export async function requestRows(c: ViewContext): Promise<Answer> {
 /** GET …/requests/live: an SSE stream of notices while the page is open (the events page's script reads them). */
 export async function requestsLive(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
-  return liveNotices((notify) => onJournalWritten(c.p.db, s.head.id, notify));
+  return liveNotices(await execute(watchRequests, s.g, s.ctx, { group_id: s.head.id }));
 }
