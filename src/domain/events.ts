@@ -172,3 +172,14 @@ export const streamReadySchema = z
   })
   .meta({ id: 'EventStreamReady' });
 export type StreamReady = z.output<typeof streamReadySchema>;
+
+/** The fields of `before` whose value differs in `after` (timestamps of the change itself excluded). */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(before)) {
+    if (k === 'updated_at') continue;
+    // Compared as the API answers them (JSON text), not a column: a field is changed when its answer differs.
+    if (JSON.stringify(v) !== JSON.stringify(after[k])) out[k] = v;
+  }
+  return out;
+}
