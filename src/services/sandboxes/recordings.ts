@@ -26,7 +26,7 @@ const PAGE = 8;
 const SCENARIO_PAGE = 2;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
-  if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
+  if (!(await ctx.store.repos.groups.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
 }
 
 export interface RecordingSummary {
