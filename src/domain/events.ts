@@ -9,7 +9,7 @@ import { customerCardSchema, customerSchema } from './customers.js';
 import { planSchema, subscriptionSchema } from './recurring/resources.js';
 import { invoiceSchema, productSchema } from './catalog.js';
 import { paymentLinkSchema } from './payment-links.js';
-import { signupEntryResultSchema } from './onboarding-response.js';
+import { signupEntryResultSchema } from './onboarding/response.js';
 import { timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
 import { waitQuery } from './waiting.js';
