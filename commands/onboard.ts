@@ -3,7 +3,7 @@ import { PayctlCommand } from '../src/cli/base.js';
 import { usage } from '../src/cli/usage.js';
 import { checkSignupEntry, listSignupForms, submitSignupEntry, type SubmitOutcome } from '../src/services/onboarding/onboarding.js';
 import { execute } from '../src/services/use-case.js';
-import type { SignupEntryResult } from '../src/domain/onboarding-response.js';
+import type { SignupEntryResult } from '../src/domain/onboarding/response.js';
 import type { FieldProblem } from '../src/errors.js';
 import { keyValues } from '../src/render/table.js';
 import { dateTime } from '../src/render/format.js';

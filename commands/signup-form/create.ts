@@ -3,7 +3,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { createSignupForm } from '../../src/services/onboarding/onboarding.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
-import type { SignupForm } from '../../src/domain/onboarding-response.js';
+import type { SignupForm } from '../../src/domain/onboarding/response.js';
 
 export default class SignupFormCreate extends PayctlCommand {
   static override description = 'Create a signup form: its id is the signup_form_id that onboarding entries must name';

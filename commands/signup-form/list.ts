@@ -2,7 +2,7 @@ import { PayctlCommand } from '../../src/cli/base.js';
 import { listSignupForms } from '../../src/services/onboarding/onboarding.js';
 import { contextFor } from '../../src/services/context.js';
 import { execute } from '../../src/services/use-case.js';
-import type { SignupForm } from '../../src/domain/onboarding-response.js';
+import type { SignupForm } from '../../src/domain/onboarding/response.js';
 import { signupFormTable } from '../../src/render/platform.js';
 
 export default class SignupFormList extends PayctlCommand {

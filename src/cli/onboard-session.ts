@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Draft, SubmitResult } from '../tui/onboarding-wizard.js';
 import type { SignupEntry } from '../domain/onboarding.js';
-import type { EmailDelivery } from '../domain/onboarding-response.js';
+import type { EmailDelivery } from '../domain/onboarding/response.js';
 import type { Platform } from '../services/platform.js';
 import { submitSignupEntry, type SubmitOutcome } from '../services/onboarding/onboarding.js';
 import { execute } from '../services/use-case.js';

@@ -9,7 +9,7 @@ import { customerCardSchema, customerSchema } from './customers.js';
 import { planSchema, subscriptionSchema } from './recurring/resources.js';
 import { invoiceSchema, productSchema } from './catalog.js';
 import { paymentLinkSchema } from './payment-links.js';
-import { signupEntryResultSchema } from './onboarding-response.js';
+import { signupEntryResultSchema } from './onboarding/response.js';
 import { timestamp, uuid } from './strings.js';
 import { pageLimit } from './paging.js';
 import { waitQuery } from './waiting.js';
@@ -172,3 +172,14 @@ export const streamReadySchema = z
   })
   .meta({ id: 'EventStreamReady' });
 export type StreamReady = z.output<typeof streamReadySchema>;
+
+/** The fields of `before` whose value differs in `after` (timestamps of the change itself excluded). */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(before)) {
+    if (k === 'updated_at') continue;
+    // Compared as the API answers them (JSON text), not a column: a field is changed when its answer differs.
+    if (JSON.stringify(v) !== JSON.stringify(after[k])) out[k] = v;
+  }
+  return out;
+}

@@ -14,7 +14,7 @@ import { BILLING_CYCLES, PRORATION_BEHAVIORS, PRORATION_RESULTS, SUBSCRIPTION_ST
 import { INVOICE_STATUSES } from './catalog/invoices.js';
 import { LINK_STATUSES } from './payment-links.js';
 import { EMAIL_STATUSES } from './email.js';
-import { SIGNUP_ENTRY_STATUSES } from './onboarding-response.js';
+import { SIGNUP_ENTRY_STATUSES } from './onboarding/response.js';
 import { PRICING, PROCESSOR_TYPES } from './permissions.js';
 import { DEFAULT_MAX } from './strings.js';
 

@@ -16,6 +16,9 @@
 // endpoint's hanging connections never hold another's.
 import net from 'node:net';
 import tls from 'node:tls';
+import { Bound, readAnswer, type AnswerConn, type AnswerReading, type AnswerState } from './http1-answer.js';
+
+export type { AnswerLimits } from './http1-answer.js';
 
 export interface PostResult {
   status?: number;
@@ -24,33 +27,12 @@ export interface PostResult {
   error?: string;
 }
 
-/** What one answer may take, in bytes and time (the caller's: a library holds no policy). */
-export interface AnswerLimits {
-  /** DNS, TCP and (https) the TLS handshake. */
-  connectMs: number;
-  statusLineBytes: number;
-  /** The status line and headers together, interim (1xx) heads included. */
-  headBytes: number;
-  /** Header lines of all heads together. */
-  headerLines: number;
-  /** One chunk-size line (with its extensions). */
-  chunkLineBytes: number;
-  /** The trailer section of a chunked answer. */
-  trailerBytes: number;
-  trailerLines: number;
-}
-
-export interface PostOptions {
-  /** The bounds of the answer; breaking one fails the attempt with an error naming it. */
-  limits: AnswerLimits;
+/** The answer's bounds and what of its body is kept (AnswerReading), and the post's time and pool. */
+export interface PostOptions extends AnswerReading {
   /** For the whole answer, from when the request is sent for. */
   timeoutMs: number;
   /** For connecting (DNS, TCP, TLS), within timeoutMs; default limits.connectMs. */
   connectTimeoutMs?: number;
-  /** Body bytes kept for the result. */
-  keepBytes: number;
-  /** Body bytes (chunk framing counted) past which the answer is a failure, read no further. */
-  bodyMaxBytes: number;
   /** Connections are pooled per pool and origin (default: per origin). */
   pool?: string;
 }
@@ -60,8 +42,6 @@ const MAX_SOCKETS = 64;
 /** An idle connection is closed after this long (receivers commonly close theirs after 5 s). */
 const IDLE_MS = 4_000;
 const USER_AGENT = 'payctl-webhooks/1';
-const CRLF2 = Buffer.from('\r\n\r\n');
-const CRLF = Buffer.from('\r\n');
 
 interface Target {
   origin: Origin;
@@ -160,44 +140,14 @@ function released(origin: Origin, conn: Conn): void {
   else conn.park();
 }
 
-type Phase = 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailer' | 'close';
-
-interface Exchange {
+interface Exchange extends AnswerState {
   resolve(r: PostResult | typeof RETRY): void;
   timer: NodeJS.Timeout;
   connectTimer: NodeJS.Timeout | undefined;
   o: PostOptions;
-  phase: Phase;
-  /** Unparsed bytes. */
-  buf: Buffer;
-  status: number;
-  keepAlive: boolean;
-  /** Bytes left of a Content-Length body or of the current chunk. */
-  left: number;
-  kept: Buffer[];
-  keptBytes: number;
-  /** Body bytes read, chunk framing counted. */
-  seen: number;
-  /** Bytes and header lines of the heads parsed so far (interim heads count). */
-  headBytes: number;
-  headerLines: number;
-  trailerBytes: number;
-  trailerLines: number;
-  answered: boolean;
 }
 
-/** An answer that broke one of its AnswerLimits: the attempt fails with this message. */
-class Bound extends Error {}
-const kib = (n: number) => `${n / 1024} KiB`;
-
-/** CRLFs in `buf` before `end`. */
-function lineBreaks(buf: Buffer, end: number): number {
-  let n = 0;
-  for (let i = buf.indexOf(CRLF); i >= 0 && i < end; i = buf.indexOf(CRLF, i + 2)) n++;
-  return n;
-}
-
-class Conn {
+class Conn implements AnswerConn {
   private readonly socket: net.Socket;
   private ex: Exchange | undefined;
   /** Requests sent on this connection (a failure before the first answer on a reused one is retried). */
@@ -290,146 +240,25 @@ class Conn {
     ex.answered = true;
     ex.buf = ex.buf.length === 0 ? chunk : Buffer.concat([ex.buf, chunk]);
     try {
-      this.parse(ex);
+      readAnswer(ex, this);
     } catch (err) {
       if (err instanceof Bound) this.fail(`receiver limit: ${err.message}`);
       else this.fail(`the answer is not HTTP/1.1: ${(err as Error).message}`);
     }
   }
 
-  private parse(ex: Exchange): void {
-    const L = ex.o.limits;
-    for (;;) {
-      if (this.ex !== ex) return; // ended (a bound, the body's cap)
-      switch (ex.phase) {
-        case 'head': {
-          // Bounds on what has arrived so far: a head that never ends stops at them.
-          const end = ex.buf.indexOf(CRLF2);
-          const size = end < 0 ? ex.buf.length : end + 4;
-          const first = ex.buf.indexOf(CRLF);
-          if ((first < 0 ? ex.buf.length : first) > L.statusLineBytes) throw new Bound(`the status line is over ${kib(L.statusLineBytes)}`);
-          const breaks = lineBreaks(ex.buf, Math.min(end < 0 ? ex.buf.length : end, L.headBytes));
-          if (ex.headerLines + breaks > L.headerLines) throw new Bound(`over ${L.headerLines} header lines`);
-          if (ex.headBytes + size > L.headBytes) throw new Bound(`the head (status line and headers) is over ${kib(L.headBytes)}`);
-          if (end < 0) return;
-          ex.headBytes += size;
-          ex.headerLines += breaks;
-          const lines = ex.buf.toString('latin1', 0, end).split('\r\n');
-          ex.buf = ex.buf.subarray(end + 4);
-          const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0]!);
-          if (!m) throw new Error(`status line "${lines[0]!.slice(0, 40)}"`);
-          const status = Number(m[2]);
-          if (status >= 100 && status < 200) continue; // an interim head: the real one follows
-          ex.status = status;
-          let length: number | undefined;
-          let chunked = false;
-          let keepAlive = m[1] === '1';
-          for (let i = 1; i < lines.length; i++) {
-            const line = lines[i]!;
-            const colon = line.indexOf(':');
-            if (colon < 0) continue;
-            const name = line.slice(0, colon).trim().toLowerCase();
-            const value = line.slice(colon + 1).trim().toLowerCase();
-            if (name === 'content-length') length = Number(value);
-            else if (name === 'transfer-encoding') chunked = value.split(',').pop()!.trim() === 'chunked';
-            else if (name === 'connection') keepAlive = value.includes('keep-alive') || (keepAlive && !value.includes('close'));
-          }
-          ex.keepAlive = keepAlive;
-          if (status === 204 || status === 304) return this.done(ex);
-          if (chunked) ex.phase = 'chunk-size';
-          else if (length !== undefined) {
-            if (!Number.isSafeInteger(length) || length < 0) throw new Error('Content-Length');
-            ex.phase = 'length';
-            ex.left = length;
-          } else {
-            ex.phase = 'close';
-            ex.keepAlive = false;
-          }
-          break;
-        }
-        case 'length': {
-          const n = Math.min(ex.left, ex.buf.length);
-          if (!this.body(ex, ex.buf.subarray(0, n))) return;
-          ex.left -= n;
-          ex.buf = ex.buf.subarray(n);
-          if (ex.left === 0) return this.done(ex);
-          return;
-        }
-        case 'close': {
-          if (!this.body(ex, ex.buf)) return;
-          ex.buf = Buffer.alloc(0);
-          return;
-        }
-        case 'chunk-size': {
-          const end = ex.buf.indexOf(CRLF);
-          if ((end < 0 ? ex.buf.length : end) > L.chunkLineBytes) throw new Bound(`a chunk-size line is over ${kib(L.chunkLineBytes)}`);
-          if (end < 0) return;
-          if (!this.framing(ex, end + 2)) return;
-          const size = parseInt(ex.buf.toString('latin1', 0, end).split(';')[0]!.trim(), 16);
-          if (!Number.isSafeInteger(size) || size < 0) throw new Error('a chunk size');
-          ex.buf = ex.buf.subarray(end + 2);
-          ex.left = size;
-          ex.phase = size === 0 ? 'trailer' : 'chunk-data';
-          break;
-        }
-        case 'chunk-data': {
-          const n = Math.min(ex.left, ex.buf.length);
-          if (!this.body(ex, ex.buf.subarray(0, n))) return;
-          ex.left -= n;
-          ex.buf = ex.buf.subarray(n);
-          if (ex.left > 0) return;
-          ex.phase = 'chunk-crlf';
-          break;
-        }
-        case 'chunk-crlf': {
-          if (ex.buf.length < 2) return;
-          if (!this.framing(ex, 2)) return;
-          ex.buf = ex.buf.subarray(2);
-          ex.phase = 'chunk-size';
-          break;
-        }
-        case 'trailer': {
-          // Trailer lines until an empty one; bounded like a head (they were the unbounded part).
-          const end = ex.buf.indexOf(CRLF);
-          const size = end < 0 ? ex.buf.length : end + 2;
-          if (ex.trailerBytes + size > L.trailerBytes) throw new Bound(`the trailers are over ${kib(L.trailerBytes)}`);
-          if (end < 0) return;
-          ex.trailerBytes += size;
-          ex.buf = ex.buf.subarray(end + 2);
-          if (end === 0) return this.done(ex);
-          if (++ex.trailerLines > L.trailerLines) throw new Bound(`over ${L.trailerLines} trailer lines`);
-          break;
-        }
-      }
-    }
+  current(): Exchange | undefined {
+    return this.ex;
   }
 
-  /** Chunk framing read (counted as body); false when that broke the body's bound (the attempt ended). */
-  private framing(ex: Exchange, n: number): boolean {
-    ex.seen += n;
-    if (ex.seen <= ex.o.bodyMaxBytes) return true;
-    this.fail(`receiver limit: the body is over ${kib(ex.o.bodyMaxBytes)} (not read further)`);
-    return false;
-  }
-
-  /** Keeps the start of the body; false when the body broke its bound (the attempt ended). */
-  private body(ex: Exchange, part: Buffer): boolean {
-    if (ex.keptBytes < ex.o.keepBytes && part.length > 0) {
-      const k = part.subarray(0, ex.o.keepBytes - ex.keptBytes);
-      ex.kept.push(Buffer.from(k));
-      ex.keptBytes += k.length;
-    }
-    return this.framing(ex, part.length);
-  }
-
-  private done(ex: Exchange): void {
+  done(ex: Exchange): void {
     this.finish({ status: ex.status, body: Buffer.concat(ex.kept).toString('utf8') });
     // Otherwise the slot frees when the socket has closed (onEnd).
     if (ex.keepAlive && ex.buf.length === 0 && !this.closed) released(this.origin, this);
     else this.socket.destroy();
   }
 
-  private fail(error: string): void {
+  fail(error: string): void {
     const ex = this.ex;
     if (!ex) return;
     this.finish(ex.status ? { status: ex.status, body: Buffer.concat(ex.kept).toString('utf8'), error } : { body: null, error });

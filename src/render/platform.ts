@@ -2,7 +2,7 @@
 // keys, signup forms, sandboxes and the clock. A clock time is shown local-readable with
 // its exact RFC 3339 value beside it (the value `clock set` takes).
 import type { Group, LinkedAccount, Processor } from '../domain/groups.js';
-import type { SignupForm } from '../domain/onboarding-response.js';
+import type { SignupForm } from '../domain/onboarding/response.js';
 import type { SandboxSummary } from '../domain/sandboxes.js';
 import type { ApiKey } from '../domain/groups.js';
 import type { SeedResult } from '../dev/seed.js';

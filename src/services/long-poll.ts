@@ -27,8 +27,8 @@ export interface LongPoll<P> {
   size: (page: P) => number;
   /** Subscribe to the writes that may add items; returns the unsubscribe. */
   wake?: (notify: () => void) => () => void;
-  /** Waits on the same page of the same store (one key per query: its group and every parameter) share their reads. */
-  share?: { store: object; key: string };
+  /** Waits on the same page of the same store (one key per query: its group and every parameter, as a list) share their reads. */
+  share?: { store: object; key: readonly unknown[] };
   /** The fallback poll (default LONG_POLL_FALLBACK_MS). */
   pollMs?: number;
 }
@@ -48,11 +48,11 @@ function readShared<P>(o: LongPoll<P>, wokeAt: number): Promise<P> {
   if (!o.share) return o.read();
   let reads = shared.get(o.share.store);
   if (!reads) shared.set(o.share.store, (reads = new Map()));
-  const running = reads.get(o.share.key);
+  const key = JSON.stringify(o.share.key);
+  const running = reads.get(key);
   if (running && running.startedAt >= wokeAt) return running.page as Promise<P>;
   const mine: SharedRead = { startedAt: performance.now(), page: o.read() };
   const map = reads;
-  const key = o.share.key;
   map.set(key, mine);
   void mine.page.finally(() => map.get(key) === mine && map.delete(key)).catch(() => undefined);
   return mine.page as Promise<P>;

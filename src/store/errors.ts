@@ -17,6 +17,11 @@ export function isRefusedRow(err: unknown): boolean {
   return (typeof e.code === 'string' && (e.code.startsWith('SQLITE_CONSTRAINT') || e.code.startsWith('23'))) || /constraint/i.test(String(e.message ?? ''));
 }
 
+/** What the database said of a refused row, without the driver's code in front (SQLite's `SQLITE_CONSTRAINT: `). */
+export function refusedRowWords(err: unknown): string {
+  return String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '');
+}
+
 /** The database was written by a newer payctl: refused with a clear message rather than misread. */
 export class SchemaTooNewError extends Error {}
 

@@ -16,6 +16,8 @@ import { spawnServer } from './server-process.js';
 import { traceableName } from './test-name.js';
 import type { CheckedMethod, CheckedPath, RequestArgs } from './typed.js';
 import { exportFile, importFile, reach, waitActive, type ImportOptions } from './files.js';
+import { answerOf, failed, operationOf, OWN_CONNECTION, type Answer, type ServerHandle } from './calls.js';
+import { noWebhooks, openInbox, repointInbox } from './inboxes.js';
 
 export type { Webhooks, WebhookEvent, EventMatcher, NextOptions, NoneOptions, AllOptions } from './webhooks.js';
 export type { EventType, EventOf, AnyEvent, EventGlob, GlobEvent, PathTemplate } from './typed.js';
@@ -24,6 +26,7 @@ export type { ImportOptions } from './files.js';
 export type { SandboxPaths } from './sandbox-paths.js';
 export type { paths, components } from '../client/api.js';
 export type { TypedClient } from '../client/index.js';
+export type { Answer, ServerHandle } from './calls.js';
 
 type Schemas = components['schemas'];
 export type GroupClock = Schemas['GroupClock'];
@@ -87,13 +90,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export interface Answer<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  status: number;
-  headers: Headers;
-  /** The parsed JSON answer (the text when it is not JSON). */
-  body: T;
-}
-
 /** A payctl server to make sandboxes on. */
 export interface Payctl {
   url: string;
@@ -108,51 +104,6 @@ export interface Payctl {
   /** Stop the server this started (a running server given by url is left running). */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
-}
-
-/**
- * Every call of the kit on a connection of its own: a suite's hundreds of concurrent
- * tests on a busy machine otherwise reuse idle keep-alive connections the server is
- * closing at that moment (its idle timeout, 5 s, racing a late timer), and a call fails
- * with "other side closed" that the server never saw. A loopback connect costs ~0.1 ms.
- */
-const OWN_CONNECTION = { connection: 'close' } as const;
-
-/** `METHOD /template` of the operation a concrete path is (templates tried as patterns). */
-const OPERATIONS = Object.keys(OPERATION_AUTH).map((op) => {
-  const [method, template] = op.split(' ') as [string, string];
-  const pattern = new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[a-z_]+\}/g, '[^/]+')}$`);
-  return { op, method, pattern, literal: template.split('/').filter((s) => !s.startsWith('{')).length };
-})
-  // A literal segment wins over a parameter (/events/stream before /events/{event_id}).
-  .sort((a, b) => b.literal - a.literal);
-
-function operationOf(method: string, pathname: string): string | undefined {
-  return OPERATIONS.find((o) => o.method === method && o.pattern.test(pathname))?.op;
-}
-
-async function answerOf(res: Response): Promise<Answer> {
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body };
-}
-
-/** The server as sandboxes see it; `stopped` says why calls are refused once `stop()` ran. */
-export interface ServerHandle {
-  url: string;
-  adminToken: string;
-  stopped?: string;
-}
-
-/** A failed call of the kit's own (creating, moving, dropping): the answer's status and message. */
-function failed(what: string, a: Answer): Error {
-  const message = (a.body as { error?: { message?: string } } | undefined)?.error?.message ?? JSON.stringify(a.body);
-  return new Error(`payctl: ${what} answered ${a.status}: ${message}`);
 }
 
 export class Sandbox<Demo extends DemoIds | undefined = DemoIds | undefined> {
@@ -435,51 +386,4 @@ export async function startPayctl(opts: StartOptions = {}): Promise<Payctl> {
     [Symbol.asyncDispose]: () => payctl.stop(),
   };
   return payctl;
-}
-
-/** The collector's inbox for a new sandbox, and the sandbox's endpoint pointing at it (every event type). */
-async function openInbox(url: string, sb: Schemas['Sandbox']): Promise<Webhooks> {
-  const c = await collector();
-  const endpoints = createClient({ baseUrl: url, key: sb.keys.manage_webhooks, headers: OWN_CONNECTION });
-  const r = await endpoints.POST('/api/v1/groups/{group_id}/webhook_endpoints', {
-    params: { path: { group_id: sb.group_id } },
-    body: { url: c.urlOf(sb.group_id), enabled_events: ['*'], description: 'payctl/testing webhook collector' },
-  });
-  if (!r.data?.secret) throw failed(`adding the webhook collector to sandbox ${sb.group_id}`, { status: r.response.status, headers: r.response.headers, body: r.error });
-  return c.open(sb.group_id, r.data.secret) as unknown as Webhooks;
-}
-
-/** The path of a collector endpoint (this process's or the one a file was exported from). */
-const COLLECTOR_PATH = /^http:\/\/127\.0\.0\.1:\d+\/payctl\/[^/]+$/;
-
-/**
- * A fork's or an import's webhooks: its copy of the source's collector endpoint is pointed
- * at this process's collector, with a secret known here (the import's answer has the new
- * secrets; a fork's is rolled); without such a copy, a new endpoint.
- */
-async function repointInbox(server: ServerHandle, sb: Schemas['Sandbox'], secrets: Record<string, string> = {}): Promise<Webhooks> {
-  const c = await collector();
-  const api = createClient({ baseUrl: server.url, key: sb.keys.manage_webhooks, headers: OWN_CONNECTION });
-  const group = { group_id: sb.group_id };
-  const list = await api.GET('/api/v1/groups/{group_id}/webhook_endpoints', { params: { path: group, query: { limit: 100 } } });
-  const copy = list.data?.data.items.find((e) => COLLECTOR_PATH.test(e.url));
-  if (!copy) return openInbox(server.url, sb);
-  const path = { ...group, endpoint_id: copy.id };
-  const moved = await api.PATCH('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}', { params: { path }, body: { url: c.urlOf(sb.group_id) } });
-  if (!moved.data) throw failed(`pointing sandbox ${sb.group_id}'s webhook endpoint at the collector`, { status: moved.response.status, headers: moved.response.headers, body: moved.error });
-  let secret = secrets[copy.id];
-  if (secret === undefined) {
-    const rolled = await api.POST('/api/v1/groups/{group_id}/webhook_endpoints/{endpoint_id}/rotate_secret', { params: { path } });
-    if (!rolled.data?.secret) throw failed(`rolling the secret of sandbox ${sb.group_id}'s webhook endpoint`, { status: rolled.response.status, headers: rolled.response.headers, body: rolled.error });
-    secret = rolled.data.secret;
-  }
-  return c.open(sb.group_id, secret) as unknown as Webhooks;
-}
-
-/** `webhooks: false`: every use says how to get them. */
-function noWebhooks(groupId: string): Webhooks {
-  const refuse = (): never => {
-    throw new Error(`sandbox ${groupId} was made with webhooks: false: it has no webhook collector`);
-  };
-  return { next: async () => refuse(), none: async () => refuse(), all: refuse, clear: refuse };
 }

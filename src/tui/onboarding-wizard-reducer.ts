@@ -3,7 +3,7 @@
 // (`effect`, numbered so each runs once) and run by the screen's hook, which feeds
 // their outcome back as an action. No React here: tested with tables of keystrokes.
 import { signupEntrySchema, type SignupEntry } from '../domain/onboarding.js';
-import { getPath, setPath, unsetPath, type Draft } from '../domain/onboarding-draft.js';
+import { getPath, setPath, unsetPath, type Draft } from '../domain/onboarding/draft.js';
 import {
   MORE,
   MORE_ID,
@@ -14,10 +14,10 @@ import {
   type AskContext,
   type Question,
   type StepId,
-} from '../domain/onboarding-questions.js';
-import { pruneIrrelevant } from '../domain/onboarding-relevance.js';
-import { messageFor, problemsAfterAnswer, problemsOf, questionForProblem } from '../domain/onboarding-problems.js';
-import { formatValue, matchOption, parseAnswer } from '../domain/onboarding-answers.js';
+} from '../domain/onboarding/questions.js';
+import { pruneIrrelevant } from '../domain/onboarding/relevance.js';
+import { messageFor, problemsAfterAnswer, problemsOf, questionForProblem } from '../domain/onboarding/problems.js';
+import { formatValue, matchOption, parseAnswer } from '../domain/onboarding/answers.js';
 import { fieldsFromZod } from '../errors.js';
 import type { KeyInfo } from './keys.js';
 

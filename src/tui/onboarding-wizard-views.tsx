@@ -6,9 +6,9 @@
 import { h, ink } from './runtime.js';
 import { maskSensitive } from '../domain/onboarding.js';
 import { formatMoney } from '../domain/money.js';
-import { isRecord, type Draft } from '../domain/onboarding-draft.js';
-import { STEPS, type Question, type StepId } from '../domain/onboarding-questions.js';
-import { problemsOf } from '../domain/onboarding-problems.js';
+import { isRecord, type Draft } from '../domain/onboarding/draft.js';
+import { STEPS, type Question, type StepId } from '../domain/onboarding/questions.js';
+import { problemsOf } from '../domain/onboarding/problems.js';
 import type { Status } from './onboarding-wizard-reducer.js';
 import { scrollStatus } from './scroll.js';
 

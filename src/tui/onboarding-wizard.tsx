@@ -23,11 +23,11 @@ import * as ReactTypes from 'react';
 import { h, ink, loadRuntime, React, runScreen, type ScreenIo } from './runtime.js';
 import { useKeys, useRefState, type KeyInfo } from './keys.js';
 import type { SignupEntry } from '../domain/onboarding.js';
-import type { Draft } from '../domain/onboarding-draft.js';
-import type { FormChoice } from '../domain/onboarding-questions.js';
+import type { Draft } from '../domain/onboarding/draft.js';
+import type { FormChoice } from '../domain/onboarding/questions.js';
 import { currentQuestion, initialState, wizardReducer, type SubmitResult, type WizardResult } from './onboarding-wizard-reducer.js';
 import { QuestionView, reviewItems, ReviewView, StatusLine, StepHeader } from './onboarding-wizard-views.js';
-import { questionsFor } from '../domain/onboarding-questions.js';
+import { questionsFor } from '../domain/onboarding/questions.js';
 import { clampTop, scrollKey } from './scroll.js';
 
 export type { Draft, FormChoice, KeyInfo, SubmitResult, WizardResult };

@@ -30,9 +30,9 @@ import { Fragment, h, ink, loadRuntime, React, runScreen, type ScreenIo } from '
 import { useKeys, useRefState, type KeyInfo } from './keys.js';
 import { clampTop, scrollKey, scrollStatus } from './scroll.js';
 import type { Transaction } from '../domain/transactions.js';
-import { customerText, filterWords } from '../render/report.js';
-import { paidWith } from '../render/transactions.js';
-import { dateTime, money as formatMoney } from '../render/format.js';
+import { money as formatMoney } from '../render/format.js';
+import { cellsOf, COLUMNS, detailLines, fitColumns } from './report-table.js';
+import { describeFilters, errorText, FILTER_FIELDS, filterErrors, filtersToInputs, inputsToFilters, type BrowserFilters, type FieldErrors, type FieldKey } from './report-filter-bar.js';
 import { statusInkColour } from '../render/colour.js';
 import { summaryText } from '../render/summary.js';
 import type { ReportSummaryAll } from '../services/reporting/summary.js';
@@ -40,15 +40,10 @@ import type { FieldProblem } from '../errors.js';
 
 
 // ---------------------------------------------------------------------------
-// Props and pure helpers
+// Props (the filter bar: report-filter-bar.ts; the table: report-table.ts)
 
-/** The filters the browser can change; the command keeps its other flags. */
-export interface BrowserFilters {
-  statuses?: string[];
-  brands?: string[];
-  start?: string;
-  end?: string;
-}
+export type { BrowserFilters } from './report-filter-bar.js';
+export { fitColumns } from './report-table.js';
 
 export interface ReportSummary {
   total_count: number;
@@ -73,119 +68,6 @@ export interface ReportBrowserProps {
   /** Rows per page (default: what fits the terminal, at least 5). */
   pageSize?: number;
   onExit?: () => void;
-}
-
-export const FILTER_FIELDS = [
-  { key: 'statuses', label: 'status', hint: 'e.g. settled,pending' },
-  { key: 'brands', label: 'brand', hint: 'e.g. Visa,Mastercard' },
-  { key: 'start', label: 'from', hint: 'YYYY-MM-DD or RFC 3339' },
-  { key: 'end', label: 'to', hint: 'YYYY-MM-DD or RFC 3339' },
-] as const;
-type FieldKey = (typeof FILTER_FIELDS)[number]['key'];
-/** Problems by field; '' holds those of no one field (e.g. from after to). */
-type FieldErrors = Partial<Record<FieldKey | '', string>>;
-
-/** The filter bar's field a problem's path belongs to (`statuses.0` → statuses). */
-export function filterErrors(problems: readonly FieldProblem[]): FieldErrors {
-  const out: FieldErrors = {};
-  for (const p of problems) {
-    const head = p.path.split('.')[0] ?? '';
-    const field = FILTER_FIELDS.find((f) => f.key === head)?.key ?? '';
-    const text = field === '' && p.path ? `${p.path}: ${p.message}` : p.message;
-    out[field] = out[field] ? `${out[field]}; ${text}` : text;
-  }
-  return out;
-}
-
-const listText = (v: string[] | undefined) => (v ?? []).join(',');
-const listOf = (text: string) => {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
-  return items.length ? items : undefined;
-};
-
-export function filtersToInputs(f: BrowserFilters): Record<FieldKey, string> {
-  return { statuses: listText(f.statuses), brands: listText(f.brands), start: f.start ?? '', end: f.end ?? '' };
-}
-
-export function inputsToFilters(i: Record<FieldKey, string>): BrowserFilters {
-  const f: BrowserFilters = { statuses: listOf(i.statuses), brands: listOf(i.brands), start: i.start.trim() || undefined, end: i.end.trim() || undefined };
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as BrowserFilters;
-}
-
-function describeFilters(f: BrowserFilters): string {
-  return filterWords(f).join(' · ') || 'no filters (last 6 months)';
-}
-
-const errorText = (err: unknown): string => {
-  if (typeof err === 'object' && err !== null && 'fields' in err && Array.isArray((err as { fields?: unknown }).fields)) {
-    const fields = (err as { fields: Array<{ path: string; message: string }> }).fields;
-    if (fields.length) return fields.map((f) => `${f.path}: ${f.message}`).join('; ');
-  }
-  return err instanceof Error ? err.message : String(err);
-};
-
-const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
-interface TableColumn {
-  title: string;
-  width: number;
-  /** Higher stays longer when the terminal is narrow. */
-  priority: number;
-  right?: boolean;
-  cell: (t: Transaction) => string;
-}
-const COLUMNS: TableColumn[] = [
-  { title: 'date', width: 21, priority: 6, cell: (t) => dateTime(t.created_at) },
-  // The longest status word is 10 characters.
-  { title: 'status', width: 11, priority: 5, cell: (t) => t.status },
-  { title: 'amount', width: 13, priority: 4, right: true, cell: (t) => formatMoney(t.amounts.requested_amount, t.currency) },
-  { title: 'method', width: 24, priority: 3, cell: (t) => paidWith(t) },
-  { title: 'source', width: 17, priority: 1, cell: (t) => t.source },
-  { title: 'customer', width: 24, priority: 2, cell: (t) => customerText(t) },
-];
-/** The row's marker (`› `) before the cells. */
-const MARKER = 2;
-const widthOf = (cols: readonly TableColumn[]) => MARKER + cols.reduce((n, c) => n + c.width, 0) + Math.max(0, cols.length - 1);
-
-/**
- * The columns that fit `width` terminal columns, in table order: the least important go
- * first, and the last column of the terminal stays free (a full line would wrap on some
- * terminals). All six need 117 columns; 80 shows date, status, amount and method.
- */
-export function fitColumns(width: number): TableColumn[] {
-  let shown = [...COLUMNS];
-  while (shown.length > 1 && widthOf(shown) > width - 1) {
-    const least = shown.reduce((a, b) => (b.priority < a.priority ? b : a));
-    shown = shown.filter((c) => c !== least);
-  }
-  return shown;
-}
-const cellsOf = (cols: readonly TableColumn[], t: Transaction | undefined) =>
-  cols.map((c) => {
-    const text = t ? c.cell(t) : c.title;
-    return c.right ? text.slice(0, c.width - 1).padStart(c.width - 1) + ' ' : pad(text, c.width);
-  });
-
-export function detailLines(t: Transaction): Array<[string, string]> {
-  const a = t.amounts;
-  const money = (n: number) => formatMoney(n, t.currency);
-  return [
-    ['id', t.id],
-    ['created', dateTime(t.created_at)],
-    ['status', t.status],
-    ['type', `${t.transaction_type} · ${t.payment_method}`],
-    ['method', paidWith(t)],
-    ['customer', [customerText(t), t.customer_id ? `(${t.customer_id})` : ''].filter(Boolean).join(' ')],
-    ['requested', money(a.requested_amount)],
-    ['authorized', money(a.authorized_amount)],
-    ['captured', money(a.captured_amount)],
-    ['refunded', money(a.refunded_amount)],
-    ['source', t.source],
-    ['order id', t.order_id],
-    ['description', t.description],
-    ['processor', `${t.processor_name} (${t.processor_id})`],
-    ['settlement batch', t.settlement_batch_ids.join(', ')],
-    ['response', `${t.response_code} ${t.response_text}`],
-  ].filter(([, v]) => v !== '') as Array<[string, string]>;
 }
 
 // ---------------------------------------------------------------------------

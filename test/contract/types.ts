@@ -12,7 +12,7 @@ import type * as links from '../../src/domain/payment-links.js';
 import type * as recurring from '../../src/domain/recurring.js';
 import type * as reporting from '../../src/domain/reporting.js';
 import type * as onboarding from '../../src/domain/onboarding.js';
-import type * as onboardingResponse from '../../src/domain/onboarding-response.js';
+import type * as onboardingResponse from '../../src/domain/onboarding/response.js';
 import type * as sandboxes from '../../src/domain/sandboxes.js';
 import type { errorBodySchema } from '../../src/errors.js';
 

@@ -2,11 +2,11 @@
 // answers a changed draft drops, how typed text becomes a value, where problems go.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { getPath, isUnder, setPath, unsetPath, type Draft } from '../../src/domain/onboarding-draft.js';
-import { NO_FORMS_HINT, questionsFor, stepOfPath, type Question } from '../../src/domain/onboarding-questions.js';
-import { pruneIrrelevant } from '../../src/domain/onboarding-relevance.js';
-import { formatValue, matchOption, parseAnswer } from '../../src/domain/onboarding-answers.js';
-import { messageFor, problemsAfterAnswer, questionForProblem } from '../../src/domain/onboarding-problems.js';
+import { getPath, isUnder, setPath, unsetPath, type Draft } from '../../src/domain/onboarding/draft.js';
+import { NO_FORMS_HINT, questionsFor, stepOfPath, type Question } from '../../src/domain/onboarding/questions.js';
+import { pruneIrrelevant } from '../../src/domain/onboarding/relevance.js';
+import { formatValue, matchOption, parseAnswer } from '../../src/domain/onboarding/answers.js';
+import { messageFor, problemsAfterAnswer, questionForProblem } from '../../src/domain/onboarding/problems.js';
 
 const ids = (d: Draft, ask = {}) => questionsFor(d, ask).map((q) => q.id);
 const q = (over: Partial<Question>): Question => ({ id: 'x', step: 'business', path: ['x'], label: 'X', kind: 'text', ...over });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { deadSmtpUrl, header, startTestSmtp, textBody, type SmtpMode, type TestSmtp } from '../helpers/smtp.js';
-import { signupEntryResultSchema } from '../../src/domain/onboarding-response.js';
+import { signupEntryResultSchema } from '../../src/domain/onboarding/response.js';
 import { getSignupEntry } from '../../src/services/onboarding/onboarding.js';
 import { getOutbox } from '../../src/services/mail/outbox.js';
 import { contextFor } from '../../src/services/context.js';

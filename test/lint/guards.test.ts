@@ -2,6 +2,8 @@
 // path (RouteContext<PathParams<Path>>), so a non-null assertion on one hides a route
 // whose path lacks the parameter. Services take typed use-case input: the few that still
 // take a raw `body: unknown` are listed here, so a new one is a decision, not a slip.
+// Services hand entities to the store and get entities back (docs/architecture.md): JSON
+// text in a service is wire work only (a webhook's body, a file's lines), listed here.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +25,18 @@ const RAW_BODIES = [
   'src/services/unit-of-work.ts: let answer: { status: number; body: unknown } | undefined;',
 ];
 
+const JSON_TEXT = /\bJSON\.(parse|stringify)\b/;
+
+/** JSON text services still write or read themselves: on the wire or in a file, and a long poll's key. */
+const JSON_IN_SERVICES = [
+  'src/services/long-poll.ts: const key = JSON.stringify(o.share.key);',
+  "src/services/sandboxes/import.ts: const { table, row } = JSON.parse(text.slice(tab + 1)) as { table: string; row: Row };",
+  'src/services/sandboxes/import.ts: else pending += `${checker.lines}\\t${kept.verbatim ? text : JSON.stringify({ table: kept.table, row: kept.row })}\\n`;',
+  'src/services/sandboxes/recordings.ts: const s = (v: string) => JSON.stringify(v);',
+  "src/services/webhooks/event-body.ts: const head = JSON.stringify({ id: r.event_id, type: r.type, created_at: r.created_at, group_id: r.group_id }).slice(0, -1);",
+  "src/services/webhooks/event-body.ts: const request = r.request_id === null ? 'null' : JSON.stringify({ id: r.request_id, idempotency_key: r.idempotency_key });",
+];
+
 const matching = (dirs: string[], pattern: RegExp): string[] =>
   dirs.flatMap((dir) => [...typescriptFiles(dir)].flatMap((f) => readFileSync(path.join(packageRoot, f), 'utf8').split('\n').filter((l) => pattern.test(l)).map((l) => `${f}: ${l.trim()}`)));
 
@@ -34,7 +48,14 @@ test('services take `body: unknown` only where listed', () => {
   assert.deepEqual(matching(['src/services'], RAW_BODY).sort(), [...RAW_BODIES].sort());
 });
 
+test('services write JSON text only where listed (at most 7: the wire)', () => {
+  const found = matching(['src/services'], JSON_TEXT).sort();
+  assert.deepEqual(found, [...JSON_IN_SERVICES].sort());
+  assert.ok(found.length <= 7);
+});
+
 test('the patterns find what they are for', () => {
+  assert.match('const x = JSON.parse(text)', JSON_TEXT);
   assert.match('faultGroupOf: (c) => find(c.params.payment_link_id!)', PARAM_ASSERTION);
   assert.match("c.params['group_id']!", PARAM_ASSERTION);
   assert.doesNotMatch('c.params.payment_link_id !== undefined', PARAM_ASSERTION);

@@ -31,7 +31,7 @@ function world() {
         read: w.read,
         size: (n) => n,
         wake: (fn) => (bus.on('w', fn), () => void bus.off('w', fn)),
-        share: { store: bus, key: 'page' },
+        share: { store: bus, key: ['page'] },
       }),
     /** Let every read asked for so far finish. */
     releaseAll() {

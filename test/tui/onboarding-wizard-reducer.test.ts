@@ -6,8 +6,8 @@ import { dataFile } from '../../src/lib/paths.js';
 import assert from 'node:assert/strict';
 import { initialState, wizardReducer, type WizardAction, type WizardState } from '../../src/tui/onboarding-wizard-reducer.js';
 import type { KeyInfo } from '../../src/tui/keys.js';
-import type { Draft } from '../../src/domain/onboarding-draft.js';
-import type { AskContext } from '../../src/domain/onboarding-questions.js';
+import type { Draft } from '../../src/domain/onboarding/draft.js';
+import type { AskContext } from '../../src/domain/onboarding/questions.js';
 
 /** One keystroke as Ink reports it: text, or a named key. */
 type Stroke = string | { key: keyof KeyInfo; input?: string };

@@ -4,7 +4,9 @@
 // done (no idempotency record, no object, no event), other effects act later.
 import { AppError } from '../../errors.js';
 import { injectFault, mayFault, mayFaultAnywhere } from '../../services/faults/injector.js';
-import { describeFault, operationOf } from '../../domain/faults.js';
+import { describeFault } from '../../domain/faults.js';
+import { operationOf } from '../faults/operations.js';
+import { simulatedFault } from '../faults/simulate.js';
 import { faultsApply, type RouteContext } from '../route.js';
 import { sleep } from './answer.js';
 import type { Exchange, Pipeline } from './exchange.js';
@@ -17,13 +19,11 @@ export async function drawFault(p: Pipeline, ex: Exchange, ctx: RouteContext): P
     faultGroup = await route.faultGroupOf(ctx);
   }
   if (faultGroup === undefined || !mayFault(p.platform.db, faultGroup, simulate !== undefined)) return;
-  ex.fault = await injectFault(ctx.platform, {
-    groupId: faultGroup,
-    method: route.method,
-    path: req.path,
-    operation: operationOf(route.method, route.path, ctx.body),
-    ...(simulate !== undefined ? { simulate: String(simulate) } : {}),
-  });
+  const operation = operationOf(route.method, route.path, ctx.body);
+  ex.fault =
+    simulate !== undefined
+      ? await simulatedFault(ctx.platform, faultGroup, String(simulate), operation)
+      : await injectFault(ctx.platform, { groupId: faultGroup, method: route.method, path: req.path, operation });
   if (!ex.fault) return;
   ex.faultNote = describeFault(ex.fault);
   res.setHeader('Payctl-Fault', ex.faultNote);

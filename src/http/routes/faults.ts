@@ -8,11 +8,11 @@ import {
   apiFaultRuleResponseSchema,
   apiFaultRuleSchema,
   deletedFaultRuleSchema,
-  SIMULATE_HEADER,
   webhookFaultRuleListSchema,
   webhookFaultRuleResponseSchema,
   webhookFaultRuleSchema,
 } from '../../domain/faults.js';
+import { SIMULATE_HEADER } from '../faults/simulate.js';
 import { addFaultRule, listFaultRules, removeFaultRule } from '../../services/faults/rules.js';
 import { addWebhookFaultRule, listWebhookFaultRules, removeWebhookFaultRule } from '../../services/faults/webhook-rules.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';

@@ -3,7 +3,7 @@ import { JsonResponse, publicAuth } from '../route.js';
 import { submitSignupEntry } from '../../services/onboarding/onboarding.js';
 import { executeRaw } from '../../services/use-case.js';
 import { signupEntrySchema } from '../../domain/onboarding.js';
-import { signupEntryResultSchema } from '../../domain/onboarding-response.js';
+import { signupEntryResultSchema } from '../../domain/onboarding/response.js';
 
 export const onboardingRoutes: RouteDef[] = [
   {

@@ -8,6 +8,7 @@ import type { Tx } from '../../store/interfaces/db.js';
 import type { GroupContext, RequestContext } from '../context.js';
 import type { EventEntity } from '../../store/interfaces/events.js';
 import {
+  changedFields,
   EVENT_FAMILIES,
   familyOf,
   mayRead,
@@ -69,17 +70,6 @@ export function updatedEvent<T extends EventType & `${string}.updated`>(type: T,
 }
 
 type FamilyOfType<T extends string> = T extends `${infer F}.${string}` ? (F extends EventFamily ? F : never) : never;
-
-/** The fields of `before` whose value differs in `after` (timestamps of the change itself excluded). */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(before)) {
-    if (k === 'updated_at') continue;
-    // Compared as the API answers them (JSON text), not a column: a field is changed when its answer differs.
-    if (JSON.stringify(v) !== JSON.stringify(after[k])) out[k] = v;
-  }
-  return out;
-}
 
 /** Append a unit of work's events (in its transaction), stamped with its group's time and request. */
 export function appendEvents(tx: Tx, ctx: RequestContext, events: readonly PendingEvent[]): void {
@@ -160,7 +150,7 @@ export const listEvents = useCase({
       read,
       size: (page) => page.data.items.length,
       wake: (notify) => onEventsCommitted(ctx.store, ctx.group, notify),
-      share: { store: ctx.store, key: JSON.stringify(['events', ctx.group, patterns, q.created_from, q.created_to, q.starting_after, q.limit]) },
+      share: { store: ctx.store, key: ['events', ctx.group, patterns, q.created_from, q.created_to, q.starting_after, q.limit] },
     });
   },
 });

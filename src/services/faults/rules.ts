@@ -22,11 +22,11 @@ export const addFaultRule = useCase({
     if (g.groupId !== group_id) throw notFound('group');
     const rule: ApiFaultRule = { id: newId(), group_id, ...fields, seed: fields.seed ?? newSeed(), calls: 0, fired: 0, created_at: g.clock.nowIso() };
     await ctx.store.write(async (tx) => {
-      const existing = await tx.repos.faultRules.listByGroup(tx, group_id);
+      const existing = await tx.repos.faultRules.api.list(tx, { group_id });
       if (existing.length >= MAX_RULES_PER_GROUP) {
         throw invalidRequest(`a group holds at most ${MAX_RULES_PER_GROUP} fault rules; remove one first`);
       }
-      await tx.repos.faultRules.insert(tx, rule);
+      await tx.repos.faultRules.api.insert(tx, rule);
     });
     return rule;
   },
@@ -35,8 +35,8 @@ export const addFaultRule = useCase({
 export const listFaultRules = useCase({
   input: groupId,
   async run(p: Platform, ctx: RequestContext, input): Promise<{ data: ApiFaultRule[] }> {
-    if (!(await ctx.store.repos.faultRules.groupExists(ctx.store, input.group_id))) throw notFound('group');
-    return { data: await ctx.store.repos.faultRules.listByGroup(ctx.store, input.group_id) };
+    if (!(await ctx.store.repos.groups.exists(ctx.store, input.group_id))) throw notFound('group');
+    return { data: await ctx.store.repos.faultRules.api.list(ctx.store, { group_id: input.group_id }) };
   },
 });
 
@@ -45,7 +45,7 @@ export const removeFaultRule = useCase({
   async run(p: Platform, ctx: RequestContext, input): Promise<{ id: string; deleted: true }> {
     // Refused inside the write, so it rolls back: on PostgreSQL the change counters' statement triggers fire even when no row went.
     await ctx.store.write(async (tx) => {
-      if ((await tx.repos.faultRules.remove(tx, input.group_id, input.fault_id)).changes === 0) throw notFound('fault rule');
+      if ((await tx.repos.faultRules.api.remove(tx, { group_id: input.group_id }, input.fault_id)).changes === 0) throw notFound('fault rule');
     });
     return { id: input.fault_id, deleted: true as const };
   },

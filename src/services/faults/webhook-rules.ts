@@ -22,10 +22,10 @@ export const addWebhookFaultRule = useCase({
     const rule: WebhookFaultRule = { id: newId(), group_id, endpoint_id, ...fields, seed: fields.seed ?? newSeed(), calls: 0, fired: 0, created_at: ctx.clock.nowIso() };
     await ctx.store.write(async (tx) => {
       await requireEndpoint(tx, group_id, endpoint_id);
-      if ((await tx.repos.webhookFaultRules.listByEndpoint(tx, group_id, endpoint_id)).length >= MAX_RULES_PER_GROUP) {
+      if ((await tx.repos.faultRules.webhook.list(tx, { group_id, endpoint_id })).length >= MAX_RULES_PER_GROUP) {
         throw invalidRequest(`an endpoint holds at most ${MAX_RULES_PER_GROUP} fault rules; remove one first`);
       }
-      await tx.repos.webhookFaultRules.insert(tx, rule);
+      await tx.repos.faultRules.webhook.insert(tx, rule);
     });
     return rule;
   },
@@ -37,7 +37,7 @@ export const listWebhookFaultRules = useCase({
   input: endpointIds,
   async run(p: Platform, ctx: GroupContext, input): Promise<{ data: WebhookFaultRule[] }> {
     await requireEndpoint(ctx.store, input.group_id, input.endpoint_id);
-    return { data: await ctx.store.repos.webhookFaultRules.listByEndpoint(ctx.store, input.group_id, input.endpoint_id) };
+    return { data: await ctx.store.repos.faultRules.webhook.list(ctx.store, { group_id: input.group_id, endpoint_id: input.endpoint_id }) };
   },
 });
 
@@ -46,7 +46,7 @@ export const removeWebhookFaultRule = useCase({
   async run(p: Platform, ctx: GroupContext, input): Promise<{ id: string; deleted: true }> {
     // Refused inside the write, so it rolls back: on PostgreSQL the change counters' statement triggers fire even when no row went.
     await ctx.store.write(async (tx) => {
-      if ((await tx.repos.webhookFaultRules.remove(tx, input.group_id, input.endpoint_id, input.fault_id)).changes === 0) throw notFound('webhook fault rule');
+      if ((await tx.repos.faultRules.webhook.remove(tx, { group_id: input.group_id, endpoint_id: input.endpoint_id }, input.fault_id)).changes === 0) throw notFound('webhook fault rule');
     });
     return { id: input.fault_id, deleted: true as const };
   },

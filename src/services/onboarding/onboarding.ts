@@ -17,7 +17,7 @@ import {
   type EmailDelivery,
   type SignupEntryResult,
   type SignupForm,
-} from '../../domain/onboarding-response.js';
+} from '../../domain/onboarding/response.js';
 import { fieldsFromZod, validationError, type FieldProblem } from '../../errors.js';
 import type { Executor } from '../../store/interfaces/db.js';
 import { deliverNow, queueEmail } from '../mail/outbox.js';

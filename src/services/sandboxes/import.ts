@@ -29,7 +29,7 @@ import { invoiceSlug, SLUG_BYTES } from '../../domain/catalog.js';
 import { newWebhookSecret } from '../webhooks/endpoints.js';
 import { newId } from '../../lib/ids.js';
 import { AppError, notFound } from '../../errors.js';
-import { isRefusedRow } from '../../store/errors.js';
+import { isRefusedRow, refusedRowWords } from '../../store/errors.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { issueKeys } from './keys.js';
@@ -380,7 +380,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
   } catch (err) {
     await dropInChunks(p, groupId).catch(() => undefined);
     if (err instanceof AppError || !isRefusedRow(err)) throw err;
-    throw fileRefused({ lines }, `the database refused a row of these lines: ${String((err as Error).message).replace(/^SQLITE_CONSTRAINT:\s*/, '')}`);
+    throw fileRefused({ lines }, `the database refused a row of these lines: ${refusedRowWords(err)}`);
   } finally {
     await source.return?.(undefined);
     await rm(path.dirname(file.spool), { recursive: true, force: true });

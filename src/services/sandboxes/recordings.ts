@@ -26,7 +26,7 @@ const PAGE = 8;
 const SCENARIO_PAGE = 2;
 
 async function requireSandbox(ctx: RequestContext, groupId: string): Promise<void> {
-  if (!(await ctx.store.repos.faultRules.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
+  if (!(await ctx.store.repos.groups.isSandbox(ctx.store, groupId))) throw notFound('sandbox');
 }
 
 export interface RecordingSummary {
@@ -119,7 +119,7 @@ const toCall = (e: StoredJournalEntry): CallRecord => ({
   method: e.method,
   path: e.path,
   route: e.route,
-  headers: e.headers === null ? null : (JSON.parse(e.headers) as Record<string, string>),
+  headers: e.headers === null ? null : (parseJson(e.headers) as Record<string, string>),
   body: e.body === null ? null : parseJson(e.body),
   status: e.status,
   answer: e.answer === null ? null : parseJson(e.answer),
@@ -161,7 +161,7 @@ export const getRecording = useCase({
       group_id: input.group_id,
       processor_id: processor?.id ?? '',
       linked_account_id: account?.id ?? '',
-      demo: demo === null ? null : (JSON.parse(demo) as Record<string, unknown>),
+      demo,
       started_at: state.started_at,
       test_cards: testCards().cards,
     };

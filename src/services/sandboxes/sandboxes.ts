@@ -101,7 +101,7 @@ async function create(p: Platform, ctx: RequestContext, input: z.output<typeof c
   const ids: SandboxIds = { group_id: groupId, processor_id: processor.id, linked_account_id: account.id };
   const demo = input.demo && seedDemo ? await seedDemo(g, ids) : {};
   // Kept so that a recording of this sandbox refers to the demo's objects as ${demo.*}.
-  if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, JSON.stringify(demo)));
+  if (input.demo) await ctx.store.write((tx) => tx.repos.recordings.setDemo(tx, groupId, demo));
   return { ...ids, name: group.name, status: 'active', keys, clock: g.clock.nowIso(), ...sandboxClockAnswer(setting), created_at: now, ...collectorFields(collector), ...demo };
 }
 

@@ -221,7 +221,7 @@ export const listWebhookAttempts = useCase({
       },
       size: (page) => page.data.items.length,
       wake: (notify) => onAttemptsRecorded(ctx.group, notify),
-      share: { store: ctx.store, key: JSON.stringify(['attempts', ctx.group, q.endpoint_id, q.starting_after, q.limit]) },
+      share: { store: ctx.store, key: ['attempts', ctx.group, q.endpoint_id, q.starting_after, q.limit] },
     });
   },
 });

@@ -52,7 +52,7 @@ export const listInbox = useCase({
       },
       size: (page) => page.data.items.length,
       wake: (notify) => onAttemptsRecorded(groupId, notify),
-      share: { store: ctx.store, key: JSON.stringify(['inbox', groupId, patterns, q.starting_after, q.limit]) },
+      share: { store: ctx.store, key: ['inbox', groupId, patterns, q.starting_after, q.limit] },
     });
   },
 });

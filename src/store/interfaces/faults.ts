@@ -1,19 +1,36 @@
-// What fault injection needs of a store, in domain entities; src/store implements it
-// (repositories/faults.ts).
-import type { Executor, RunResult, Tx } from '../interfaces/db.js';
-import type { ApiFaultRule } from '../../domain/faults.js';
+// What fault injection needs of a store, in domain entities: one rule store with a scope.
+// A sandbox's rules on its API calls (scope api, a group's) and on its webhook deliveries
+// (scope webhook, an endpoint's of a group) are kept, listed, counted and removed alike;
+// src/store implements it (repositories/faults.ts).
+import type { Executor, RunResult, Tx } from './db.js';
+import type { ApiFaultRule, WebhookFaultRule } from '../../domain/faults.js';
 
-export interface FaultRuleStore {
-  insert(tx: Tx, r: ApiFaultRule): Promise<void>;
-  /** Rules of one group, oldest first (the order rules are tried in). */
-  listByGroup(ex: Executor, groupId: string): Promise<ApiFaultRule[]>;
-  /** Every rule of every group, oldest first (a server's in-memory copy). */
-  listAll(ex: Executor): Promise<ApiFaultRule[]>;
-  /** The counters of some rules now (inside the write that moves them). */
-  counters(tx: Tx, ids: readonly string[]): Promise<Array<{ id: string; calls: number; fired: number }>>;
-  setCounters(tx: Tx, id: string, calls: number, fired: number): Promise<RunResult>;
-  remove(tx: Tx, groupId: string, id: string): Promise<RunResult>;
-  /** Whether a group is a sandbox (made by the sandbox API): the one-off header is allowed only there. */
-  isSandbox(ex: Executor, groupId: string): Promise<boolean>;
-  groupExists(ex: Executor, groupId: string): Promise<boolean>;
+export type FaultScope = 'api' | 'webhook';
+
+/** The rule of a scope, as the domain defines it. */
+export type FaultRuleOf<S extends FaultScope> = S extends 'api' ? ApiFaultRule : WebhookFaultRule;
+
+/** Whose rules: a group's (api), or one endpoint's of a group (webhook). */
+export type FaultRuleOwner<S extends FaultScope> = S extends 'api' ? { group_id: string } : { group_id: string; endpoint_id: string };
+
+export interface FaultRuleCounters {
+  id: string;
+  calls: number;
+  fired: number;
 }
+
+export interface FaultRuleStore<S extends FaultScope> {
+  readonly scope: S;
+  insert(tx: Tx, r: FaultRuleOf<S>): Promise<void>;
+  /** Rules of one owner, oldest first (the order rules are tried in). */
+  list(ex: Executor, owner: FaultRuleOwner<S>): Promise<Array<FaultRuleOf<S>>>;
+  /** Every rule of the scope, oldest first (a server's in-memory copy). */
+  listAll(ex: Executor): Promise<Array<FaultRuleOf<S>>>;
+  /** The counters of some rules now (inside the write that moves them). */
+  counters(tx: Tx, ids: readonly string[]): Promise<FaultRuleCounters[]>;
+  setCounters(tx: Tx, id: string, calls: number, fired: number): Promise<RunResult>;
+  remove(tx: Tx, owner: FaultRuleOwner<S>, id: string): Promise<RunResult>;
+}
+
+/** The rule store of each scope. */
+export type FaultRuleStores = { [S in FaultScope]: FaultRuleStore<S> };

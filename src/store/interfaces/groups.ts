@@ -8,6 +8,9 @@ export interface GroupStore {
   insert(tx: Tx, g: GroupEntity): Promise<void>;
   find(ex: Executor, id: string): Promise<GroupEntity | undefined>;
   list(ex: Executor): Promise<GroupEntity[]>;
+  /** Whether a group is a sandbox (made by the sandbox API): the one-off fault header and recordings are only there. */
+  isSandbox(ex: Executor, groupId: string): Promise<boolean>;
+  exists(ex: Executor, groupId: string): Promise<boolean>;
 }
 
 export interface ProcessorStore {

@@ -3,7 +3,7 @@
 // (repositories/onboarding.ts).
 import type { Executor, Tx } from '../interfaces/db.js';
 import type { SignupEntryEntity } from '../../domain/onboarding.js';
-import type { SignupForm } from '../../domain/onboarding-response.js';
+import type { SignupForm } from '../../domain/onboarding/response.js';
 
 export interface SignupFormStore {
   insert(tx: Tx, form: SignupForm): Promise<void>;

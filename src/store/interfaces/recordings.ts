@@ -18,6 +18,7 @@ export interface RecordingStore {
   start(tx: Tx, groupId: string, at: string, fromSeq: number): Promise<void>;
   stop(tx: Tx, groupId: string, at: string, untilSeq: number): Promise<RunResult>;
   find(ex: Executor, groupId: string): Promise<RecordingState | undefined>;
-  setDemo(tx: Tx, groupId: string, demo: string): Promise<void>;
-  demo(ex: Executor, groupId: string): Promise<string | null>;
+  /** The ids a sandbox's demo data got (`${demo.*}` in a recording's scenario file). */
+  setDemo(tx: Tx, groupId: string, demo: Record<string, unknown>): Promise<void>;
+  demo(ex: Executor, groupId: string): Promise<Record<string, unknown> | null>;
 }

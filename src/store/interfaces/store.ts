@@ -3,8 +3,7 @@
 // `tx.repos.transactions.insert(tx, t)` runs on whichever store `tx` belongs to.
 import type { CustomerBankAccountStore, CustomerCardStore, CustomerStore } from './customers.js';
 import type { EventStore } from './events.js';
-import type { FaultRuleStore } from './faults.js';
-import type { WebhookFaultRuleStore } from './webhook-faults.js';
+import type { FaultRuleStores } from './faults.js';
 import type { ApiKeyStore, GroupStore, LinkedAccountStore, ProcessorStore, SandboxStore } from './groups.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { InvoiceLineStore, InvoiceStore, PartnerStore, ProductStore } from './catalog.js';
@@ -30,10 +29,10 @@ export interface Repositories {
   customerCards: CustomerCardStore;
   customerBankAccounts: CustomerBankAccountStore;
   events: EventStore;
-  faultRules: FaultRuleStore;
+  /** Fault rules by scope: `faultRules.api` (a group's API calls), `faultRules.webhook` (an endpoint's deliveries). */
+  faultRules: FaultRuleStores;
   recordings: RecordingStore;
   leases: LeaseStore;
-  webhookFaultRules: WebhookFaultRuleStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;
   groups: GroupStore;

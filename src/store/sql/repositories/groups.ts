@@ -11,6 +11,8 @@ export const groupRepo: GroupStore = {
   },
   find: (ex, id) => ex.get<GroupEntity>('SELECT id, name, pricing, status, created_at, updated_at FROM groups WHERE id = ?', [id]),
   list: (ex) => ex.all<GroupEntity>('SELECT id, name, pricing, status, created_at, updated_at FROM groups ORDER BY created_at, id'),
+  isSandbox: async (ex, groupId) => (await ex.get<{ s: number }>('SELECT sandbox AS s FROM groups WHERE id = ?', [groupId]))?.s === 1,
+  exists: async (ex, groupId) => (await ex.get('SELECT 1 AS x FROM groups WHERE id = ?', [groupId])) !== undefined,
 };
 
 export const processorRepo: ProcessorStore = {

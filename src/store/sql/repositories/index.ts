@@ -7,8 +7,7 @@ import { apiKeyRepo } from './api-keys.js';
 import { clockRepo } from './clock.js';
 import { customerBankAccountRepo, customerCardRepo, customerRepo } from './customers.js';
 import { eventRepo } from './events.js';
-import { faultRuleRepo } from './faults.js';
-import { webhookFaultRuleRepo } from './webhook-faults.js';
+import { faultRuleRepos } from './faults.js';
 import { groupClockRepo } from './group-clocks.js';
 import { groupRepo, linkedAccountRepo, processorRepo } from './groups.js';
 import { idempotencyRepo } from './idempotency.js';
@@ -46,11 +45,10 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   customerCards: customerCardRepo,
   customerBankAccounts: customerBankAccountRepo,
   events: eventRepo,
-  faultRules: faultRuleRepo,
+  faultRules: faultRuleRepos,
   recordings: recordingRepo,
   leases: leaseRepo,
   journal: journalRepo,
-  webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,
   groupRows: { ...groupRowsRepo, beginDrop, dropChunk, pendingDrops },
   groups: groupRepo,

@@ -2,7 +2,7 @@
 // kept as JSON text (entry_json); the services see the object.
 import type { Executor, Tx } from '../../interfaces/db.js';
 import type { SignupEntry, SignupEntryEntity } from '../../../domain/onboarding.js';
-import type { SignupForm } from '../../../domain/onboarding-response.js';
+import type { SignupForm } from '../../../domain/onboarding/response.js';
 import type { SignupEntryStore, SignupFormStore } from '../../interfaces/onboarding.js';
 
 type SignupEntryRow = Omit<SignupEntryEntity, 'entry'> & { entry_json: string };

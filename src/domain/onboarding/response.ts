@@ -2,8 +2,8 @@
 // signup form object, and the confirmation e-mail's text. Pure: no I/O, no clock.
 // Nothing here carries ssn, itin or ein: the response and the e-mail never echo them.
 import { z } from 'zod';
-import { timestamp } from './strings.js';
-import type { SignupEntry } from './onboarding.js';
+import { timestamp } from '../strings.js';
+import type { SignupEntry } from './index.js';
 
 /** An entry and its business account start in review; approval is not an API operation yet. */
 export const SIGNUP_ENTRY_STATUSES = ['pending_review', 'approved', 'rejected'] as const;

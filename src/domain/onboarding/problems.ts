@@ -1,10 +1,10 @@
 // The signup entry schema's problems, placed on the wizard's questions: every problem of
 // a draft (the API's 400 `fields`), the question it belongs to, and the message as shown
 // beside that question.
-import { fieldsFromZod, type FieldProblem } from '../errors.js';
-import { signupEntrySchema } from './onboarding.js';
-import { getPath, isUnder, type Draft } from './onboarding-draft.js';
-import type { Question } from './onboarding-questions.js';
+import { fieldsFromZod, type FieldProblem } from '../../errors.js';
+import { signupEntrySchema } from './index.js';
+import { getPath, isUnder, type Draft } from './draft.js';
+import type { Question } from './questions.js';
 
 /** Every problem of the whole draft, with dotted paths (the API's 400 `fields`). */
 export function problemsOf(d: Draft): FieldProblem[] {

@@ -1,8 +1,8 @@
 // What is typed in answer to a wizard question, turned into the JSON value the signup
 // entry schema sees (the schema judges it), and a stored value shown back as text.
 // Lists accept an exact option or a unique case-insensitive prefix of one.
-import { parseMoney } from './money.js';
-import type { Question } from './onboarding-questions.js';
+import { parseMoney } from '../money.js';
+import type { Question } from './questions.js';
 
 export type ParsedAnswer = { kind: 'value'; value: unknown } | { kind: 'unset' } | { kind: 'error'; message: string };
 

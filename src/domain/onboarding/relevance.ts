@@ -11,8 +11,8 @@ import {
   needsRule1Fields,
   paymentMethodsOf,
   statementsRequired,
-} from './onboarding.js';
-import { getPath, isRecord, unsetPath, type Draft, type Path } from './onboarding-draft.js';
+} from './index.js';
+import { getPath, isRecord, unsetPath, type Draft, type Path } from './draft.js';
 
 /** The draft without the answers the rules no longer ask for. */
 export function pruneIrrelevant(d: Draft): Draft {

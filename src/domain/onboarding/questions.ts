@@ -23,8 +23,8 @@ import {
   statementsRequired,
   TITLES,
   usesPaymentMethod,
-} from './onboarding.js';
-import { getPath, type Draft, type Path } from './onboarding-draft.js';
+} from './index.js';
+import { getPath, type Draft, type Path } from './draft.js';
 
 export type StepId = 'business' | 'representatives' | 'underwriting' | 'statements';
 export const STEPS: readonly { id: StepId | 'review'; title: string }[] = [
