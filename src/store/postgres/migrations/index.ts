@@ -43,6 +43,7 @@ import * as m028 from '../../sqlite/migrations/028-idempotency-settling.js';
 import * as m034 from '../../sqlite/migrations/034-clock-modes.js';
 import * as m036 from '../../sqlite/migrations/036-webhook-inbox.js';
 import * as m037 from '../../sqlite/migrations/037-sandbox-leases.js';
+import * as m038 from '../../sqlite/migrations/038-dropped-sandbox-keys.js';
 import { utcDay } from '../types.js';
 import { EVENTS_WRITER_LOCK } from '../events.js';
 
@@ -564,4 +565,5 @@ END $$`,
     ],
   },
   shared(m037),
+  shared(m038),
 ];

@@ -26,6 +26,7 @@ import { sandboxRepo } from './sandboxes.js';
 import { sandboxFilesRepo } from './sandbox-files.js';
 import { recordingRepo } from './recordings.js';
 import { leaseRepo } from './leases.js';
+import { droppedKeyRepo } from './dropped-keys.js';
 import { journalRepo } from './journal.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
@@ -49,6 +50,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   faultRules: faultRuleRepo,
   recordings: recordingRepo,
   leases: leaseRepo,
+  droppedKeys: droppedKeyRepo,
   journal: journalRepo,
   webhookFaultRules: webhookFaultRuleRepo,
   groupClocks: groupClockRepo,

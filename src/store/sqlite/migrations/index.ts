@@ -38,6 +38,7 @@ import clockModes from './034-clock-modes.js';
 import requestJournal from './035-request-journal.js';
 import webhookInbox from './036-webhook-inbox.js';
 import sandboxLeases from './037-sandbox-leases.js';
+import droppedSandboxKeys from './038-dropped-sandbox-keys.js';
 
 /**
  * One schema change, applied inside one write transaction: a list of statements, each
@@ -87,4 +88,5 @@ export const migrations: Migration[] = [
   requestJournal,
   webhookInbox,
   sandboxLeases,
+  droppedSandboxKeys,
 ].sort((a, b) => a.version - b.version);
