@@ -17,6 +17,8 @@ import type { Platform } from '../platform.js';
 const FLUSH_MS = 100;
 const FLUSH_ENTRIES = 256;
 const FLUSH_BYTES = 1024 * 1024;
+/** A transaction of its own on SQLite: batched with sales, its statements split their deferred inserts in two rounds (docs/benchmarks/journal.md). */
+const APART = { apart: true } as const;
 
 export class JournalWriter {
   private held: JournalEntry[] = [];
@@ -56,7 +58,7 @@ export class JournalWriter {
       this.heldBytes = 0;
       const bounds = { entries: JOURNAL_MAX_ENTRIES, bytes: JOURNAL_MAX_BYTES };
       this.written = this.written.then(() =>
-        this.db.write((tx) => tx.repos.journal.append(tx, batch, bounds)).then(
+        this.db.write((tx) => tx.repos.journal.append(tx, batch, bounds), APART).then(
           () => journaled(this.db, batch),
           (err: unknown) => {
             process.stderr.write(`request journal: ${batch.length} call(s) not journaled: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -21,13 +21,38 @@ interface Demo {
 const MiB = 2 ** 20;
 const ADMIN = 'padm_bench_journal_admin_token';
 
-async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<{ cpuMsPerSale: number; salesPerS: number }> {
+interface SaleRun {
+  cpuMsPerSale: number;
+  salesPerS: number;
+  /** CPU per sale of the main thread and of the others (the SQLite thread pool, GC), ms. */
+  mainMsPerSale: number;
+  otherMsPerSale: number;
+  /** The writer's statements and its time with a transaction open, per sale; its batches (commits) per second. */
+  statementsPerSale?: number;
+  writerBusyMsPerSale?: number;
+  batchesPerS?: number;
+}
+
+async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<SaleRun> {
   const url = `${server.url}/api/v1/groups/${demo.group_id}/transaction`;
   const spec = { url, method: 'POST' as const, headers: jsonHeaders(demo.keys.manage_transactions!), body: benchSaleJson(demo.processor_id), connections: 10 };
   await load({ ...spec, duration: 2 }); // warm-up: JIT, caches, a full journal (its trims run from here on)
-  const before = server.cpuMs();
+  const before = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
   const run = await load({ ...spec, duration: durationS });
-  return { cpuMsPerSale: (server.cpuMs() - before) / run.ok, salesPerS: run.requests_per_s };
+  const after = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
+  const out: SaleRun = {
+    cpuMsPerSale: (after.cpu - before.cpu) / run.ok,
+    salesPerS: run.requests_per_s,
+    mainMsPerSale: (after.threads.main - before.threads.main) / run.ok,
+    otherMsPerSale: (after.threads.others - before.threads.others) / run.ok,
+  };
+  const [w0, w1] = [before.stats?.writer, after.stats?.writer];
+  if (w0 && w1) {
+    out.statementsPerSale = (w1.statements - w0.statements) / run.ok;
+    out.writerBusyMsPerSale = (w1.busy_ms - w0.busy_ms) / run.ok;
+    out.batchesPerS = (w1.batches - w0.batches) / durationS;
+  }
+  return out;
 }
 
 export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome> {
@@ -38,6 +63,7 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
   const durationS = cfg.quick ? 3 : cfg.durationS;
   const cpu = { on: [] as number[], off: [] as number[] };
   const rate = { on: [] as number[], off: [] as number[] };
+  const detail = { on: [] as SaleRun[], off: [] as SaleRun[] };
   for (let i = 0; i < runs; i++) {
     // on, off, off, on, on, off …: neither side always goes first.
     const order: Array<'on' | 'off'> = i % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
@@ -47,7 +73,9 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
         const r = await cpuPerSale(server, demos[side], durationS);
         cpu[side].push(r.cpuMsPerSale);
         rate[side].push(r.salesPerS);
-        log(`  run ${i + 1} journal ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale, ${round(r.salesPerS, 0)} sales/s`);
+        detail[side].push(r);
+        const writer = r.statementsPerSale === undefined ? '' : `; writer: ${round(r.statementsPerSale, 2)} statements and ${round(r.writerBusyMsPerSale!, 3)} ms busy a sale, ${round(r.batchesPerS!, 0)} commits/s`;
+        log(`  run ${i + 1} journal ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale (main ${round(r.mainMsPerSale, 3)}, other threads ${round(r.otherMsPerSale, 3)}), ${round(r.salesPerS, 0)} sales/s${writer}`);
       } finally {
         await server.stop();
       }
@@ -63,7 +91,7 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
       { scenario: 'sale, journal on vs off', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 },
       { scenario: 'sale, journal on vs off', measure: 'sales/s', unit: '/s', payctl: summarize(rate.on), floor: summarize(rate.off), ratio: summarize(pairedRatios(rate.on, rate.off)), ratioKind: 'throughput' },
     ],
-    raw: { cpu, rate },
+    raw: { cpu, rate, detail },
   };
 }
 
