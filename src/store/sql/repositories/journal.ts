@@ -6,8 +6,8 @@
 // entries are numbered without gaps); only past the bytes are the entries read.
 // What a write costs is mostly its statements (each a round trip to the store's thread,
 // ~70 µs of CPU with SQLite, docs/benchmarks/journal.md), not its bytes: a group's batch
-// is one upsert that also counts what the count bound drops, its rows in a few
-// multi-row INSERTs, and one DELETE of the oldest.
+// is one upsert that also counts what the count bound drops, then, sent together, its
+// rows in a few multi-row INSERTs and one DELETE of the oldest.
 import type { JournalEntry, JournalQuery, JournalState, JournalStore, StoredJournalEntry } from '../../interfaces/journal.js';
 import type { Executor } from '../../interfaces/db.js';
 
@@ -49,11 +49,13 @@ const INSERTS = new Map(CHUNKS.map((n) => [n, insertSql(n)]));
  * JSON text that the database parses again, which costs more than binding for rows of a
  * few KiB of text each (the bodies).
  */
-async function insertRows(tx: AppendTx, rows: unknown[][]): Promise<void> {
+function insertRows(tx: AppendTx, rows: unknown[][]): Promise<unknown>[] {
+  const sent: Promise<unknown>[] = [];
   let i = 0;
   for (const n of CHUNKS) {
-    for (; i + n <= rows.length; i += n) await tx.run(INSERTS.get(n)!, rows.slice(i, i + n).flat());
+    for (; i + n <= rows.length; i += n) sent.push(tx.run(INSERTS.get(n)!, rows.slice(i, i + n).flat()));
   }
+  return sent;
 }
 
 /** Delete a group's entries up to `seq` (the oldest: a group's are numbered without gaps); its counter row says what is left and what went. */
@@ -121,11 +123,13 @@ export const journalRepo: JournalStore = {
         const rows = list.map((e) => [
           e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
         ]);
-        await insertRows(tx, rows);
+        // Sent together, not one after another's answer: the store runs them back to back, with no turn of this thread between.
+        const sent = insertRows(tx, rows);
         // At the count bound: the oldest went from the counts already; their rows go by number, without being read.
         if (counts.entries === bounds.entries && counts.last_seq > bounds.entries) {
-          await tx.run('DELETE FROM request_journal WHERE group_id = ? AND seq <= ?', [groupId, counts.last_seq - bounds.entries]);
+          sent.push(tx.run('DELETE FROM request_journal WHERE group_id = ? AND seq <= ?', [groupId, counts.last_seq - bounds.entries]));
         }
+        await Promise.all(sent);
         if (counts.bytes > bounds.bytes) {
           const cut = await byteCut(tx, groupId, bounds.bytes);
           if (cut !== undefined) await dropThrough(tx, groupId, cut);
