@@ -3,7 +3,8 @@
 // example (examples/testing/jest, which test/kit/examples.test.ts checks the page shows) are
 // written into an empty folder, as a reader's project would be, with jest, ts-jest,
 // TypeScript and @jest/globals from this repository's devDependencies and `payctl` linked to
-// this repository; then the page's command runs jest there and every test must pass.
+// this repository; then the page's command runs jest there and every test must pass, and
+// the type check the page advises (`npx tsc --noEmit`) finds no error.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,12 +29,12 @@ function sectionFiles(): Map<string, string> {
 /** Where a devDependency really is (node_modules may be a link to another checkout's). */
 const installed = (name: string): string => realpathSync(path.join(packageRoot, 'node_modules', name));
 
-/** Run jest as the page's `test` script does; resolves with the exit code and output (bounded: 3 minutes). */
-function runJest(cwd: string): Promise<{ code: number | null; out: string }> {
+/** Run `node args…` in the project as a reader would; resolves with the exit code and output (bounded: 3 minutes). */
+function runNode(cwd: string, args: string[]): Promise<{ code: number | null; out: string }> {
   // A reader's environment: none of the test run's PAYCTL_* settings (the tests start their own server).
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PAYCTL_') && k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS'));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -57,11 +58,14 @@ test("docs/testing.md's jest project (an .mjs example and a TypeScript test, awa
     for (const name of ['jest', 'ts-jest', 'typescript', '@jest/globals']) symlinkSync(installed(name), path.join(modules, name), 'dir');
     symlinkSync(packageRoot, path.join(modules, 'payctl'), 'dir');
 
-    const r = await runJest(dir);
+    // The page's command (its `test` script), then the type check it advises.
+    const r = await runNode(dir, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci']);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /PASS \.\/payments\.test\.mjs/, r.out);
     assert.match(r.out, /PASS \.\/checkout\.test\.ts/, r.out);
     assert.match(r.out, /Tests:\s+5 passed, 5 total/, r.out);
+    const types = await runNode(dir, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+    assert.equal(types.code, 0, `npx tsc --noEmit: ${types.out}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
