@@ -103,6 +103,7 @@ export const POSTGRES_SUITE = [
   'http/sandbox-fork-progress.test.js',
   'http/sandbox-parallel.test.js',
   'http/sandbox-ttl.test.js',
+  'http/sandbox-dropped-keys.test.js',
   'http/sandboxes.test.js',
   'http/store-unavailable.test.js',
   'http/stream-outage.test.js',

@@ -45,6 +45,24 @@ test(`${testStore}: a write queued alone runs in a transaction of its own, after
   assert.ok(batchOf.chunk! > batchOf.b! && batchOf.c! > batchOf.chunk!, `its own batch: ${JSON.stringify(batchOf)}`);
 });
 
+test(`${testStore}: a write queued apart (the request journal's) shares no batch with the writes around it (SQLite; PostgreSQL: each write is its own already)`, async () => {
+  const batchOf: Record<string, number> = {};
+  let releaseHold!: () => void;
+  const held = new Promise<void>((r) => (releaseHold = r));
+  const hold = p.db.write(() => held);
+  const write = (name: string, opts?: WriteOptions) =>
+    p.db.write(async (tx) => {
+      batchOf[name] = p.db.stats().batches;
+      await tx.repos.settings.put(tx, `wo.apart.${name}`, name);
+    }, opts);
+  const all = Promise.all([write('a'), write('journal', { apart: true }), write('b')]);
+  releaseHold();
+  await hold;
+  await all;
+  for (const name of ['a', 'journal', 'b']) assert.equal(await p.db.repos.settings.get(p.db, `wo.apart.${name}`), name);
+  if (testStore === 'sqlite') assert.ok(batchOf.journal! > batchOf.a! && batchOf.b! > batchOf.journal!, `its own batch: ${JSON.stringify(batchOf)}`);
+});
+
 test(`${testStore}: the idempotency purge deletes at most 1,000 keys per write, only the scope's keys older than its cutoff`, async () => {
   const group = 'wo-purge';
   const keys = (g: string, n: number, prefix: string, at: string) =>

@@ -13,6 +13,7 @@ import type { Permission } from '../../domain/permissions.js';
 import { clockOfRow, type GroupClockSetting } from '../../domain/clock-modes.js';
 import { requireGroup } from './groups.js';
 import { configCache } from '../../store/config-cache.js';
+import { droppedKeyMessage } from '../sandboxes/dropped-keys.js';
 
 
 const KEY_PREFIX = 'sk_test_';
@@ -82,7 +83,8 @@ export async function authenticateKey(p: Platform, header: string | undefined, c
   let row = cache.key(hash);
   if (!row) {
     row = await p.db.repos.apiKeys.findForAuth(p.db, hash);
-    if (!row) throw authenticationError('unknown API key');
+    // Unknown: a key of a sandbox dropped lately is told so (services/sandboxes/dropped-keys.ts).
+    if (!row) throw authenticationError((await droppedKeyMessage(p.db, hash)) ?? 'unknown API key');
     cache.putKey(version, row);
   }
   if (row.revoked_at) throw authenticationError('this API key was revoked');

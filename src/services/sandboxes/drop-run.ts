@@ -11,6 +11,7 @@ import { CHUNK_WRITE, chunkDeadline, Pacer, pastDeadline } from '../clock/chunks
 import { notFound } from '../../errors.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { flushJournal } from '../journal/writer.js';
+import { noteDroppedKeys } from './dropped-keys.js';
 
 const runs = new WeakMap<Store, Map<string, Promise<Record<string, number>>>>();
 const runsOf = (db: Store) => {
@@ -25,6 +26,7 @@ export async function dropSandbox(p: Platform, ctx: RequestContext, groupId: str
   await base.refresh();
   const keys = await unitOfWork(ctx, async ({ tx }) => {
     if (!(await tx.repos.sandboxes.find(tx, groupId))) throw notFound('sandbox');
+    await noteDroppedKeys(tx, groupId, 'drop');
     return tx.repos.groupRows.beginDrop(tx, groupId, base.nowIso());
   });
   const rows = await runDrop(p, groupId);

@@ -6,6 +6,7 @@
 // on one database each write what they saw; a lease only moves forward.
 import type { Executor, Tx } from '../../store/interfaces/db.js';
 import type { Platform } from '../platform.js';
+import { noteDroppedKeys } from './dropped-keys.js';
 
 /** Expired sandboxes dropped per tick at most (each in a transaction of its own): the rest go at the next ticks. */
 export const DROPS_PER_TICK = 20;
@@ -50,7 +51,9 @@ export async function expireSandboxes(p: Platform, nowMs = Date.now()): Promise<
   for (const groupId of await p.db.repos.leases.expired(p.db, nowMs, DROPS_PER_TICK)) {
     const gone = await p.db.write(async (tx) => {
       // Checked again in the transaction: a request noted by another server meanwhile keeps it.
-      if (!(await stillExpired(tx, groupId, nowMs))) return false;
+      const lease = await stillExpired(tx, groupId, nowMs);
+      if (!lease) return false;
+      await noteDroppedKeys(tx, groupId, 'ttl', lease.ttl_ms, nowMs);
       await tx.repos.groupRows.delete(tx, groupId);
       return true;
     });
@@ -59,7 +62,8 @@ export async function expireSandboxes(p: Platform, nowMs = Date.now()): Promise<
   return dropped;
 }
 
-async function stillExpired(ex: Executor, groupId: string, nowMs: number): Promise<boolean> {
+/** The lease, if it still ran out by `nowMs`. */
+async function stillExpired(ex: Executor, groupId: string, nowMs: number): Promise<{ ttl_ms: number } | undefined> {
   const lease = await ex.repos.leases.find(ex, groupId);
-  return lease !== undefined && lease.last_request_ms + lease.ttl_ms <= nowMs;
+  return lease !== undefined && lease.last_request_ms + lease.ttl_ms <= nowMs ? lease : undefined;
 }

@@ -121,6 +121,13 @@ export interface WriteOptions {
    */
   alone?: boolean;
   /**
+   * Never in one batch with other writes (the request journal's: its statements would
+   * send the deferred inserts of the sales batched with it in two rounds instead of
+   * one). SQLite: a transaction of its own, as `alone`; PostgreSQL, where a write has
+   * a transaction of its own already, ignores it.
+   */
+  apart?: boolean;
+  /**
    * The write claims the rows it works on (SELECT … Dialect.skipLocked / lock, sql/dialect.ts):
    * on PostgreSQL it runs READ COMMITTED, where a row another server holds is skipped (or
    * waited for, then read as committed) instead of failing the write on serialization.

@@ -20,6 +20,7 @@ import type { SeedStore } from './seed.js';
 import type { SandboxFileStore } from './sandbox-files.js';
 import type { RecordingStore } from './recordings.js';
 import type { LeaseStore } from './leases.js';
+import type { DroppedKeyStore } from './dropped-keys.js';
 import type { JournalStore } from './journal.js';
 
 export interface Repositories {
@@ -33,6 +34,7 @@ export interface Repositories {
   faultRules: FaultRuleStores;
   recordings: RecordingStore;
   leases: LeaseStore;
+  droppedKeys: DroppedKeyStore;
   groupClocks: GroupClockStore;
   groupRows: GroupRowsStore;
   groups: GroupStore;

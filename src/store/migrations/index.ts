@@ -52,6 +52,7 @@ import clockModes from './034-clock-modes.js';
 import requestJournal from './035-request-journal.js';
 import webhookInbox from './036-webhook-inbox.js';
 import sandboxLeases from './037-sandbox-leases.js';
+import droppedSandboxKeys from './038-dropped-sandbox-keys.js';
 
 /** Every version, oldest first. */
 export const versions: readonly Version[] = [
@@ -92,6 +93,7 @@ export const versions: readonly Version[] = [
   requestJournal,
   webhookInbox,
   sandboxLeases,
+  droppedSandboxKeys,
 ].sort((a, b) => a.version - b.version);
 
 /** SQLite's migrations, as ../sqlite/migrate.ts applies them. */

@@ -669,7 +669,7 @@ export class Database implements Store {
         reject(classifyStoreError(err));
       };
       const done = timer ? (v: unknown) => (timer(performance.now() - queued), resolve(v as T)) : (resolve as (v: unknown) => void);
-      this.queue.push({ fn, resolve: done, reject: fail, ...(opts.alone ? { alone: true } : {}) });
+      this.queue.push({ fn, resolve: done, reject: fail, ...(opts.alone || opts.apart ? { alone: true } : {}) });
       this.kick();
     });
   }

@@ -1,13 +1,15 @@
 // The request journal's cost (docs/journal.md "Cost", docs/benchmarks/journal.md):
 // - journal-sale: server CPU per sale with the journal on and off (PAYCTL_JOURNAL=off),
 //   runs alternated on/off so a slow spell of the shared machine hits both sides; the
-//   goal is at most 10 % more CPU per sale with it on;
+//   goal is at most 10 % more CPU per sale with it on; with BENCH_BASELINE (a checkout of
+//   an earlier commit, built) that build's on and off run in the same rotation, so a change
+//   is measured against the build before it in the same minutes of the shared machine;
 // - journal-recording-read: a recording at its cap (the journal's 8 MiB of a sandbox,
 //   bodies of ~200 KiB), read whole as JSON and as a scenario file: the server's RSS
 //   growth and the time per read.
 import path from 'node:path';
 import { load, jsonHeaders } from '../lib/load.js';
-import { payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
+import { baselineBin, payctlBin, payctlJson, startPayctl, tempDir, type Served } from '../lib/processes.js';
 import { benchSaleJson } from '../lib/sale.js';
 import { pairedRatios, round, summarize } from '../lib/stats.js';
 import type { BenchConfig, Outcome } from '../lib/outcome.js';
@@ -21,33 +23,71 @@ interface Demo {
 const MiB = 2 ** 20;
 const ADMIN = 'padm_bench_journal_admin_token';
 
-async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<{ cpuMsPerSale: number; salesPerS: number }> {
+interface SaleRun {
+  cpuMsPerSale: number;
+  salesPerS: number;
+  /** CPU per sale of the main thread and of the others (the SQLite thread pool, GC), ms. */
+  mainMsPerSale: number;
+  otherMsPerSale: number;
+  /** The writer's statements and its time with a transaction open, per sale; its batches (commits) per second. */
+  statementsPerSale?: number;
+  writerBusyMsPerSale?: number;
+  batchesPerS?: number;
+}
+
+async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<SaleRun> {
   const url = `${server.url}/api/v1/groups/${demo.group_id}/transaction`;
   const spec = { url, method: 'POST' as const, headers: jsonHeaders(demo.keys.manage_transactions!), body: benchSaleJson(demo.processor_id), connections: 10 };
   await load({ ...spec, duration: 2 }); // warm-up: JIT, caches, a full journal (its trims run from here on)
-  const before = server.cpuMs();
+  const before = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
   const run = await load({ ...spec, duration: durationS });
-  return { cpuMsPerSale: (server.cpuMs() - before) / run.ok, salesPerS: run.requests_per_s };
+  const after = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
+  const out: SaleRun = {
+    cpuMsPerSale: (after.cpu - before.cpu) / run.ok,
+    salesPerS: run.requests_per_s,
+    mainMsPerSale: (after.threads.main - before.threads.main) / run.ok,
+    otherMsPerSale: (after.threads.others - before.threads.others) / run.ok,
+  };
+  const [w0, w1] = [before.stats?.writer, after.stats?.writer];
+  if (w0 && w1) {
+    out.statementsPerSale = (w1.statements - w0.statements) / run.ok;
+    out.writerBusyMsPerSale = (w1.busy_ms - w0.busy_ms) / run.ok;
+    out.batchesPerS = (w1.batches - w0.batches) / durationS;
+  }
+  return out;
 }
+
+type Side = 'on' | 'off' | 'base-on' | 'base-off';
+
+/** A side's journal setting, and its build: this one, or BENCH_BASELINE's (a checkout built before a change). */
+const journalOf = (side: Side): 'on' | 'off' => (side.endsWith('on') ? 'on' : 'off');
 
 export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome> {
   const dir = await tempDir('journal');
-  const dbs = { on: path.join(dir, 'on.db'), off: path.join(dir, 'off.db') };
-  const demos = { on: await payctlJson<Demo>(['init', '--demo'], dbs.on), off: await payctlJson<Demo>(['init', '--demo'], dbs.off) };
+  const base = baselineBin();
+  const sides: Side[] = base ? ['on', 'off', 'base-on', 'base-off'] : ['on', 'off'];
+  const binOf = (side: Side) => (side.startsWith('base') ? base! : payctlBin);
+  const dbs = Object.fromEntries(sides.map((side) => [side, path.join(dir, `${side}.db`)])) as Record<Side, string>;
+  const demos = {} as Record<Side, Demo>;
+  for (const side of sides) demos[side] = await payctlJson<Demo>(['init', '--demo'], dbs[side], binOf(side));
   const runs = cfg.quick ? 2 : Math.max(cfg.runs, 4);
   const durationS = cfg.quick ? 3 : cfg.durationS;
-  const cpu = { on: [] as number[], off: [] as number[] };
-  const rate = { on: [] as number[], off: [] as number[] };
+  const cpu = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
+  const rate = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
+  const detail = Object.fromEntries(sides.map((side) => [side, [] as SaleRun[]])) as Record<Side, SaleRun[]>;
   for (let i = 0; i < runs; i++) {
-    // on, off, off, on, on, off …: neither side always goes first.
-    const order: Array<'on' | 'off'> = i % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+    // Each run starts with the next side (on, off, …; then off, …, on): neither always goes first.
+    const order = sides.map((_, k) => sides[(i + k) % sides.length]!);
+    if (i % 2 === 1) order.reverse();
     for (const side of order) {
-      const server = await startPayctl(dbs[side], ['--access-log', 'off'], { env: { PAYCTL_JOURNAL: side } });
+      const server = await startPayctl(dbs[side], ['--access-log', 'off'], { bin: binOf(side), stats: true, env: { PAYCTL_JOURNAL: journalOf(side) } });
       try {
         const r = await cpuPerSale(server, demos[side], durationS);
         cpu[side].push(r.cpuMsPerSale);
         rate[side].push(r.salesPerS);
-        log(`  run ${i + 1} journal ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale, ${round(r.salesPerS, 0)} sales/s`);
+        detail[side].push(r);
+        const writer = r.statementsPerSale === undefined ? '' : `; writer: ${round(r.statementsPerSale, 2)} statements and ${round(r.writerBusyMsPerSale!, 3)} ms busy a sale, ${round(r.batchesPerS!, 0)} commits/s`;
+        log(`  run ${i + 1} ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale (main ${round(r.mainMsPerSale, 3)}, other threads ${round(r.otherMsPerSale, 3)}), ${round(r.salesPerS, 0)} sales/s${writer}`);
       } finally {
         await server.stop();
       }
@@ -55,16 +95,20 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
   }
   const ratio = summarize(pairedRatios(cpu.on, cpu.off));
   log(`  CPU per sale, on ÷ off (paired): median ${round(ratio.median, 3)} (min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)})`);
-  return {
-    id: 'journal-sale',
-    title: 'A sale with the request journal on and off: server CPU per sale',
-    status: 'ok',
-    rows: [
-      { scenario: 'sale, journal on vs off', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 },
-      { scenario: 'sale, journal on vs off', measure: 'sales/s', unit: '/s', payctl: summarize(rate.on), floor: summarize(rate.off), ratio: summarize(pairedRatios(rate.on, rate.off)), ratioKind: 'throughput' },
-    ],
-    raw: { cpu, rate },
-  };
+  const rows: Outcome['rows'] = [
+    { scenario: 'sale, journal on vs off', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 },
+    { scenario: 'sale, journal on vs off', measure: 'sales/s', unit: '/s', payctl: summarize(rate.on), floor: summarize(rate.off), ratio: summarize(pairedRatios(rate.on, rate.off)), ratioKind: 'throughput' },
+  ];
+  if (base) {
+    const baseRatio = summarize(pairedRatios(cpu['base-on'], cpu['base-off']));
+    const onVsBase = summarize(pairedRatios(cpu.on, cpu['base-on']));
+    log(`  baseline build: on ÷ off median ${round(baseRatio.median, 3)} (min ${round(baseRatio.min, 3)}, max ${round(baseRatio.max, 3)}); journal on, this build ÷ baseline: median ${round(onVsBase.median, 3)}`);
+    rows.push(
+      { scenario: 'sale, journal on vs off (BENCH_BASELINE build)', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu['base-on']), floor: summarize(cpu['base-off']), ratio: baseRatio, ratioKind: 'time' },
+      { scenario: 'sale, journal on: this build vs BENCH_BASELINE', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu['base-on']), ratio: onVsBase, ratioKind: 'time' },
+    );
+  }
+  return { id: 'journal-sale', title: 'A sale with the request journal on and off: server CPU per sale', status: 'ok', rows, raw: { cpu, rate, detail } };
 }
 
 async function call(url: string, init: RequestInit): Promise<{ status: number; text: string }> {

@@ -25,6 +25,7 @@ import { sandboxRepo } from './sandboxes.js';
 import { sandboxFilesRepo } from './sandbox-files.js';
 import { recordingRepo } from './recordings.js';
 import { leaseRepo } from './leases.js';
+import { droppedKeyRepo } from './dropped-keys.js';
 import { journalRepo } from './journal.js';
 import { settingsRepo } from './settings.js';
 import { settlementRepo } from './settlement.js';
@@ -48,6 +49,7 @@ export const sharedRepositories: Omit<Repositories, 'seed'> = Object.freeze({
   faultRules: faultRuleRepos,
   recordings: recordingRepo,
   leases: leaseRepo,
+  droppedKeys: droppedKeyRepo,
   journal: journalRepo,
   groupClocks: groupClockRepo,
   groupRows: { ...groupRowsRepo, beginDrop, dropChunk, pendingDrops },

@@ -4,6 +4,10 @@
 // calls without gaps or repeats — and counts its entries and bytes, so the bound is
 // checked without reading the entries: past the count the oldest go by number (a group's
 // entries are numbered without gaps); only past the bytes are the entries read.
+// What a write costs is mostly its statements (each a round trip to the store's thread,
+// ~70 µs of CPU with SQLite, docs/benchmarks/journal.md), not its bytes: a group's batch
+// is one upsert that also counts what the count bound drops, then, sent together, its
+// rows in a few multi-row INSERTs and one DELETE of the oldest.
 import type { JournalEntry, JournalQuery, JournalState, JournalStore, StoredJournalEntry } from '../../interfaces/journal.js';
 import type { Executor } from '../../interfaces/db.js';
 
@@ -35,21 +39,23 @@ function where(q: Omit<JournalQuery, 'limit'>): { sql: string; params: unknown[]
 
 type AppendTx = Parameters<JournalStore['append']>[0];
 
-/** Rows per INSERT: a few statements per write, and two SQL texts in all (a chunk, a single row). */
-const CHUNK = 16;
+/** Rows per INSERT, largest first: any number of rows in a few statements (50 in three: 32 + 16 + 2), and seven SQL texts in all. */
+const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
 const insertSql = (n: number) => `INSERT INTO request_journal (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: n }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
-const INSERT_CHUNK = insertSql(CHUNK);
-const INSERT_ONE = insertSql(1);
+const INSERTS = new Map(CHUNKS.map((n) => [n, insertSql(n)]));
 
 /**
  * The rows as plain bound values, not the store's deferred inserts: those travel as one
  * JSON text that the database parses again, which costs more than binding for rows of a
  * few KiB of text each (the bodies).
  */
-async function insertRows(tx: AppendTx, rows: unknown[][]): Promise<void> {
+function insertRows(tx: AppendTx, rows: unknown[][]): Promise<unknown>[] {
+  const sent: Promise<unknown>[] = [];
   let i = 0;
-  for (; i + CHUNK <= rows.length; i += CHUNK) await tx.run(INSERT_CHUNK, rows.slice(i, i + CHUNK).flat());
-  for (; i < rows.length; i++) await tx.run(INSERT_ONE, rows[i]!);
+  for (const n of CHUNKS) {
+    for (; i + n <= rows.length; i += n) sent.push(tx.run(INSERTS.get(n)!, rows.slice(i, i + n).flat()));
+  }
+  return sent;
 }
 
 /** Delete a group's entries up to `seq` (the oldest: a group's are numbered without gaps); its counter row says what is left and what went. */
@@ -73,6 +79,34 @@ async function byteCut(tx: AppendTx, groupId: string, maxBytes: number): Promise
   return undefined;
 }
 
+/**
+ * Number a group's batch (`list`, at most `bounds.entries` long) on its counter row, counting
+ * the oldest entries the count bound drops (their bytes summed in the same statement), or
+ * undefined when the group was dropped since its calls were made (its journal went with it).
+ * The group's row is held shared meanwhile, so a drop's last transaction
+ * (store/sql/group-drop.ts) waits for the batch.
+ */
+function countIn(tx: AppendTx, groupId: string, list: readonly JournalEntry[], max: number) {
+  const bytes = list.reduce((n, e) => n + e.bytes, 0);
+  const total = 'request_journal_groups.entries + excluded.entries';
+  return tx.get<{ last_seq: number; entries: number; bytes: number }>(
+    `INSERT INTO request_journal_groups (group_id, last_seq, entries, bytes, dropped)
+SELECT ?, ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM groups WHERE id = ?${tx.dialect.lockShared})
+ON CONFLICT (group_id) DO UPDATE SET last_seq = request_journal_groups.last_seq + excluded.last_seq,
+  entries = CASE WHEN ${total} > ? THEN ? ELSE ${total} END,
+  bytes = request_journal_groups.bytes + excluded.bytes
+    - (SELECT COALESCE(SUM(j.bytes), 0) FROM request_journal j WHERE j.group_id = ? AND j.seq <= request_journal_groups.last_seq + excluded.last_seq - ?),
+  dropped = request_journal_groups.dropped + CASE WHEN ${total} > ? THEN ${total} - ? ELSE 0 END
+RETURNING last_seq, entries, bytes`,
+    [groupId, list.length, list.length, bytes, groupId, max, max, groupId, max, max, max],
+  );
+}
+
+/** A group's entries in batches of at most the count bound (so what it drops is among the rows already held). */
+function* batchesOf(list: JournalEntry[], max: number): Generator<JournalEntry[]> {
+  for (let i = 0; i < list.length; i += max) yield list.slice(i, i + max);
+}
+
 export const journalRepo: JournalStore = {
   async append(tx, entries, bounds) {
     const byGroup = new Map<string, JournalEntry[]>();
@@ -81,30 +115,25 @@ export const journalRepo: JournalStore = {
       if (!list) byGroup.set(e.group_id, (list = []));
       list.push(e);
     }
-    for (const [groupId, list] of byGroup) {
-      const bytes = list.reduce((n, e) => n + e.bytes, 0);
-      // No row back: the group was dropped since its calls were made (its journal went with it). The group's
-      // row is held shared while the batch is written, so a drop's last transaction (store/sql/group-drop.ts) waits for it.
-      const counts = await tx.get<{ last_seq: number; entries: number; bytes: number }>(
-        `INSERT INTO request_journal_groups (group_id, last_seq, entries, bytes, dropped)
-SELECT ?, ?, ?, ?, 0 WHERE EXISTS (SELECT 1 FROM groups WHERE id = ?${tx.dialect.lockShared})
-ON CONFLICT (group_id) DO UPDATE SET last_seq = request_journal_groups.last_seq + excluded.last_seq,
-  entries = request_journal_groups.entries + excluded.entries, bytes = request_journal_groups.bytes + excluded.bytes
-RETURNING last_seq, entries, bytes`,
-        [groupId, list.length, list.length, bytes, groupId],
-      );
-      if (!counts) continue;
-      let seq = counts.last_seq - list.length;
-      const rows = list.map((e) => [
-        e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
-      ]);
-      await insertRows(tx, rows);
-      let now = { entries: counts.entries, bytes: counts.bytes };
-      // Past the count: the oldest go by number, without reading them.
-      if (now.entries > bounds.entries) now = await dropThrough(tx, groupId, counts.last_seq - bounds.entries);
-      if (now.bytes > bounds.bytes) {
-        const cut = await byteCut(tx, groupId, bounds.bytes);
-        if (cut !== undefined) await dropThrough(tx, groupId, cut);
+    for (const [groupId, all] of byGroup) {
+      for (const list of batchesOf(all, bounds.entries)) {
+        const counts = await countIn(tx, groupId, list, bounds.entries);
+        if (!counts) break;
+        let seq = counts.last_seq - list.length;
+        const rows = list.map((e) => [
+          e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
+        ]);
+        // Sent together, not one after another's answer: the store runs them back to back, with no turn of this thread between.
+        const sent = insertRows(tx, rows);
+        // At the count bound: the oldest went from the counts already; their rows go by number, without being read.
+        if (counts.entries === bounds.entries && counts.last_seq > bounds.entries) {
+          sent.push(tx.run('DELETE FROM request_journal WHERE group_id = ? AND seq <= ?', [groupId, counts.last_seq - bounds.entries]));
+        }
+        await Promise.all(sent);
+        if (counts.bytes > bounds.bytes) {
+          const cut = await byteCut(tx, groupId, bounds.bytes);
+          if (cut !== undefined) await dropThrough(tx, groupId, cut);
+        }
       }
     }
   },
