@@ -97,6 +97,7 @@ export const POSTGRES_SUITE = [
   'http/reporting.test.js',
   'http/sandbox-file-fidelity.test.js',
   'http/sandbox-files.test.js',
+  'http/sandbox-export-ranges.test.js',
   'http/sandbox-import-progress.test.js',
   'http/sandbox-import-checks.test.js',
   'http/sandbox-fork-chunks.test.js',

@@ -56,9 +56,14 @@ export const sandboxFileRoutes: RouteDef[] = [
         });
         // A failure after the first byte cannot change the status: the file then has no trailer, and an import refuses it.
         try {
-          for await (const text of file.lines) {
-            if (signal.aborted) break;
-            if (!res.write(text)) await once(res, 'drain', { signal });
+          // Not `for await`: its variable would keep the piece written alive while the next is read (docs/operations.md).
+          const pieces = file.lines[Symbol.asyncIterator]();
+          for (;;) {
+            let piece: IteratorResult<string> | undefined = await pieces.next();
+            if (piece.done || signal.aborted) break;
+            const ready = res.write(piece.value);
+            piece = undefined;
+            if (!ready) await once(res, 'drain', { signal });
           }
         } finally {
           res.end();

@@ -14,15 +14,23 @@ import { clockOfRow } from '../../domain/clock-modes.js';
 import { FILE_FORMAT, FILE_FORMAT_VERSION, headerLine, rowLine, trailerLine, type FileHeader } from '../../domain/sandbox-file.js';
 import { notFound, sandboxForking, sandboxImporting } from '../../errors.js';
 import { Pacer, type Progress } from '../clock/chunks.js';
+import type { FileRow } from '../../store/interfaces/sandbox-files.js';
 
 /**
- * Rows read per page: a table's first page is small and each next one doubles while the
- * pages stay under PAGE_BYTES (halving when one passes it), so a page of fat rows (a
- * document near its 1 MiB bound) holds a few MiB, and a page of small rows 1,000.
+ * A table is read in ranges of up to RANGE_ROWS rows (one read finds where a range ends)
+ * and a range in pages: a range's first page is small and each next one doubles while
+ * the pages stay under PAGE_BYTES (halving when one passes it), so a page of fat rows (a
+ * document near its 1 MiB bound) is one row, and a page of small rows a few hundred. The
+ * page's text goes out in pieces of at most PIECE_CHARS characters. Why so small
+ * (docs/operations.md, "Sandbox files and drops: caps and memory"): what is alive when
+ * the garbage collector runs is copied and kept until a full collection, and the
+ * heap and the allocator's arenas then grow with it — rows read at once and a text
+ * above V8's large-object size (128 KiB) are.
  */
-const PAGE_ROWS = 1000;
+const RANGE_ROWS = 1000;
 const FIRST_PAGE_ROWS = 4;
-const PAGE_BYTES = 2 * 1024 * 1024;
+const PAGE_BYTES = 256 * 1024;
+const PIECE_CHARS = 32 * 1024;
 
 export interface SandboxExport {
   header: FileHeader;
@@ -78,23 +86,44 @@ async function sandboxFile(p: Platform, groupId: string, progress?: Progress): P
     };
     yield emit(headerLine(header));
     for (const t of tables) {
-      let after: string | number | undefined;
-      let size = FIRST_PAGE_ROWS;
       written[t.table] = 0;
-      do {
+      let size = FIRST_PAGE_ROWS;
+      let after: string | number | undefined;
+      for (;;) {
         pacer.start();
-        const page = await db.repos.sandboxFiles.page(db, t, groupId, after, size);
-        // One string per page: a write to the stream per page, not per row.
-        let text = '';
-        for (const row of page.rows) text += emit(rowLine(t.table, row));
-        written[t.table] += page.rows.length;
-        rows += page.rows.length;
-        size = text.length > PAGE_BYTES ? Math.max(1, size >> 1) : text.length < PAGE_BYTES / 2 ? Math.min(PAGE_ROWS, size * 2) : size;
-        if (text) yield text;
-        progress?.(rows, Math.max(rows, total), 'Exporting rows');
-        await pacer.rest();
-        after = page.next;
-      } while (after !== undefined);
+        const upTo = await db.repos.sandboxFiles.rangeEnd(db, t, groupId, after, RANGE_ROWS);
+        if (upTo === undefined) break;
+        let from = after;
+        for (;;) {
+          const page = await db.repos.sandboxFiles.page(db, t, groupId, from, size, upTo);
+          const read = page.rows as (FileRow | undefined)[];
+          let text = '';
+          let bytes = 0;
+          for (let i = 0; i < read.length; i++) {
+            text += emit(rowLine(t.table, read[i]!));
+            // A row is dropped once it is text: what is left of the page is all that is alive of it.
+            read[i] = undefined;
+            if (text.length >= PIECE_CHARS) {
+              bytes += text.length;
+              yield text;
+              text = '';
+            }
+          }
+          bytes += text.length;
+          if (text) yield text;
+          text = '';
+          written[t.table] += read.length;
+          rows += read.length;
+          size = bytes > PAGE_BYTES ? Math.max(1, size >> 1) : bytes < PAGE_BYTES / 2 ? Math.min(RANGE_ROWS, size * 2) : size;
+          progress?.(rows, Math.max(rows, total), 'Exporting rows');
+          await pacer.rest();
+          if (page.next === undefined) break;
+          from = page.next;
+          pacer.start();
+        }
+        if (upTo === null) break;
+        after = upTo;
+      }
     }
     yield trailerLine({ end: FILE_FORMAT, lines: n, counts: written, sha256: hash.digest('hex') });
   }

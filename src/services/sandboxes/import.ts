@@ -43,9 +43,11 @@ const BATCH_ROWS = 200;
 /**
  * Bytes of rows read ahead of the writer, and of one INSERT: whatever the rows' size (fat
  * rows near the line cap, or a million small ones), the server holds a few MiB of them.
+ * Every row held across a wait is kept by the garbage collector until a full collection,
+ * so the fewer held at once, the less the heap grows (docs/operations.md).
  */
-const QUEUE_BYTES = 8 * 1024 * 1024;
-const BATCH_BYTES = 2 * 1024 * 1024;
+const QUEUE_BYTES = 2 * 1024 * 1024;
+const BATCH_BYTES = 1024 * 1024;
 /** An import whose last chunk is older than this (real time) was stopped (its server was killed): the tick drops it. */
 export const STALE_IMPORT_MS = 120_000;
 
@@ -178,8 +180,11 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
       // The line's own text when its row is unchanged (a fat row is not serialised again).
       else pending += `${checker.lines}\t${kept.verbatim ? text : JSON.stringify({ table: kept.table, row: kept.row })}\n`;
       if (pending.length > 1 << 20) {
-        await fh.write(pending);
+        // Bytes out of the heap, and no row kept, while the write waits (docs/operations.md, "Sandbox files and drops: caps and memory").
+        const out = Buffer.from(pending);
         pending = '';
+        kept = undefined;
+        await fh.write(out);
       }
     }
     checker.end();

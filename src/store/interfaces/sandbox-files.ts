@@ -51,8 +51,15 @@ export interface SandboxFileStore {
   schemaVersion(ex: Executor): Promise<number>;
   /** Rows of each file table of a group now. */
   count(ex: Executor, groupId: string): Promise<Record<string, number>>;
-  /** Up to `limit` rows of `table` of a group after `after` (the previous page's `next`), in the file's order. */
-  page(ex: Executor, t: FileTable, groupId: string, after: string | number | undefined, limit: number): Promise<FilePage>;
+  /**
+   * Where the next range of up to `rows` rows of `table` of a group after `after` ends (the
+   * value of the column the file follows, of its last row): undefined when no row is left;
+   * null for a table without such a column (its one page holds it all). Found by one read,
+   * so the pages of the range are each read by that column alone (`page`'s `upTo`).
+   */
+  rangeEnd(ex: Executor, t: FileTable, groupId: string, after: string | number | undefined, rows: number): Promise<string | number | null | undefined>;
+  /** Up to `limit` rows of `table` of a group after `after` (the previous page's `next`) up to `upTo` (a `rangeEnd`), in the file's order. */
+  page(ex: Executor, t: FileTable, groupId: string, after: string | number | undefined, limit: number, upTo: string | number | null): Promise<FilePage>;
   /** The new group's row (status importing) and its job record: it is left out of due work and its keys are refused until finishImport. */
   beginImport(tx: Tx, group: FileRow, sourceId: string, rowsTotal: number, beatMs: number): Promise<void>;
   /** Insert rows of one table (columns as the rows name them). */

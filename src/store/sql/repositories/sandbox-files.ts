@@ -80,21 +80,38 @@ export const sandboxFilesRepo: SandboxFileStore = {
     return counts;
   },
 
-  async page(ex, t, groupId, after, limit): Promise<FilePage> {
+  async rangeEnd(ex, t, groupId, after, rows) {
+    const group = GROUP_TABLES.find((g) => g.table === t.table)!;
+    const order = orderColumn(t);
+    if (!order) return after === undefined ? null : undefined;
+    const past = after === undefined ? '' : ` AND s.${order} > ?`;
+    const params = after === undefined ? [groupId] : [groupId, after];
+    // The range's last row: one read of the group's rows in order (the cost every page paid before, now once a range).
+    const end = await ex.get<{ v: string | number }>(`SELECT s.${order} AS v FROM ${t.table} s WHERE ${ownerCondition(group, 's')}${past} ORDER BY s.${order} LIMIT 1 OFFSET ?`, [...params, rows - 1]);
+    if (end) return end.v;
+    // Fewer left: the range is the rest.
+    return (await ex.get<{ v: string | number | null }>(`SELECT MAX(s.${order}) AS v FROM ${t.table} s WHERE ${ownerCondition(group, 's')}${past}`, params))?.v ?? undefined;
+  },
+
+  async page(ex, t, groupId, after, limit, upTo): Promise<FilePage> {
     const group = GROUP_TABLES.find((g) => g.table === t.table)!;
     const order = orderColumn(t);
     const select = [...t.columns, ...(order && !t.columns.includes(order) ? [order] : [])].map((c) => `s.${c}`).join(', ');
-    if (!order) {
+    if (!order || upTo === null) {
       // A table without an id (one row per group, as invoice_counters): all of it at once.
       if (after !== undefined) return { rows: [] };
       return { rows: await ex.all<FileRow>(`SELECT ${select} FROM ${t.table} s WHERE ${ownerCondition(group, 's')}`, [groupId]) };
     }
+    // Within a range the rows are found by the order column's own index (the owner's column unindexed, so a store
+    // does not read every row of the group to sort them): a page costs its rows, however large the table.
+    const owner = ownerCondition(group, 's').replace(/^s\.(\w+)/, (_, c: string) => ex.dialect.unindexed(`s.${c}`));
     const rows = await ex.all<FileRow>(
       // The limit is a parameter: pages of fat rows are smaller (src/services/sandboxes/export.ts), one statement text.
-      `SELECT ${select} FROM ${t.table} s WHERE ${ownerCondition(group, 's')}${after === undefined ? '' : ` AND s.${order} > ?`} ORDER BY s.${order} LIMIT ?`,
-      after === undefined ? [groupId, limit] : [groupId, after, limit],
+      `SELECT ${select} FROM ${t.table} s WHERE ${after === undefined ? '' : `s.${order} > ? AND `}s.${order} <= ? AND ${owner} ORDER BY s.${order} LIMIT ?`,
+      after === undefined ? [upTo, groupId, limit] : [after, upTo, groupId, limit],
     );
-    const next = rows.length === limit ? (rows[rows.length - 1]![order] as string | number) : undefined;
+    const last = rows.length === limit ? (rows[rows.length - 1]![order] as string | number) : undefined;
+    const next = last === upTo ? undefined : last;
     if (!t.columns.includes(order)) for (const r of rows) delete r[order];
     return next === undefined ? { rows } : { rows, next };
   },
