@@ -1,4 +1,4 @@
-// Group commit on PostgreSQL (src/store/postgres/db.ts, MAX_BATCH): writes queued while
+// Group commit on PostgreSQL (src/store/postgres/lanes.ts, MAX_BATCH): writes queued while
 // every lane is busy share one transaction — and a write of such a batch that fails
 // (its own error, a deferred check that does not hold, a unique violation) fails alone:
 // the batch is rolled back whole and each of its writes runs again in a transaction of
