@@ -244,6 +244,32 @@ test('deferred compare-and-sets and checks: sent with the batch in order; one th
   await db.close();
 });
 
+test('a deferred check that states it reads the rows’ table keeps them before it; one that reads others lets them travel as one INSERT', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY); CREATE TABLE other (id TEXT PRIMARY KEY); INSERT INTO other VALUES (\'o\')');
+  const run = async (check: { sql: string; reads: string[] }, ids: [string, string]) => {
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const results = await Promise.allSettled([
+      db.write(async (tx) => tx.deferInsert('t', ['id'], [ids[0]])),
+      db.write(async (tx) => {
+        tx.deferCheck(check, [], () => new Error('check missed'));
+        tx.deferInsert('t', ['id'], [ids[1]]);
+      }),
+    ]);
+    await hold;
+    return { results: results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)), statements: db.stats().statements - statementsBefore };
+  };
+  // It reads t, where the first write's row goes: sent in order (BEGIN, INSERT, the check, INSERT, COMMIT), it finds it.
+  const reads = await run({ sql: "SELECT 1 FROM t WHERE id = 'a'", reads: ['t'] }, ['a', 'b']);
+  assert.deepEqual(reads, { results: ['ok', 'ok'], statements: 5 });
+  // It reads only `other`: the rows go after it, both in one INSERT (BEGIN, the check, INSERT, COMMIT).
+  const apart = await run({ sql: "SELECT 1 FROM other WHERE id = 'o'", reads: ['other'] }, ['c', 'd']);
+  assert.deepEqual(apart, { results: ['ok', 'ok'], statements: 4 });
+  assert.deepEqual((await db.all<{ id: string }>('SELECT id FROM t ORDER BY id')).map((r) => r.id), ['a', 'b', 'c', 'd']);
+  await db.close();
+});
+
 test('a batch of deferred rows only is queued whole (BEGIN, one INSERT, COMMIT), its values kept exactly', async () => {
   const db = await Database.open(tempDbPath());
   await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY, v TEXT, n INTEGER, r REAL)');
