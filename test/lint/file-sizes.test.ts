@@ -20,7 +20,7 @@ const GENERATED = new Set(['src/client/api.ts']);
  * engines and the migrations' own folder): each line goes when its file is split, and a
  * line whose file is no longer over the limit fails below, so the list only shrinks.
  */
-const NOT_YET_SPLIT = ['src/store/sqlite/db.ts', 'src/store/postgres/db.ts'];
+const NOT_YET_SPLIT: string[] = [];
 
 const lines = (file: string) => readFileSync(path.join(packageRoot, file), 'utf8').split('\n').length - 1;
 

@@ -1,4 +1,4 @@
-// Group commit on PostgreSQL (src/store/postgres/db.ts, MAX_BATCH): writes queued while
+// Group commit on PostgreSQL (src/store/postgres/lanes.ts, MAX_BATCH): writes queued while
 // every lane is busy share one transaction — and a write of such a batch that fails
 // (its own error, a deferred check that does not hold, a unique violation) fails alone:
 // the batch is rolled back whole and each of its writes runs again in a transaction of
@@ -51,7 +51,7 @@ test('a write of a batch that throws, fails a deferred check or hits a unique vi
     Array.from({ length: 12 }, (_, i) =>
       db.write(async (tx) => {
         if (i === 3) throw new Refused('write 3 refuses');
-        if (i === 6) tx.deferCheck('SELECT 1 FROM gc_rows WHERE id = ?', ['no-such-row'], () => new Refused('write 6: its check did not hold'));
+        if (i === 6) tx.deferCheck({ sql: 'SELECT 1 FROM gc_rows WHERE id = ?', reads: ['gc_rows'] }, ['no-such-row'], () => new Refused('write 6: its check did not hold'));
         tx.deferInsert('gc_rows', ['id', 'n'], [i === 9 ? 'taken' : `b${String(i).padStart(2, '0')}`, i]);
         return i;
       }),

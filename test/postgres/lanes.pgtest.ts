@@ -1,4 +1,4 @@
-// Lanes that open on need (src/store/postgres/db.ts laneOpens): a process runs one write
+// Lanes that open on need (src/store/postgres/lanes.ts laneOpens): a process runs one write
 // transaction while it keeps up — the writes queued meanwhile go in its next batch — and
 // opens another lane (up to PAYCTL_PG_WRITERS) only once a write has waited
 // PAYCTL_PG_LANE_WAIT_MS for one, as behind a write stuck on a row lock another

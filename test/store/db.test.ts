@@ -220,12 +220,12 @@ test('deferred compare-and-sets and checks: sent with the batch in order; one th
     const err = (name: string) => () => new Error(`${name} missed`);
     const results = await Promise.allSettled([
       db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [x, 'new'])),
-      db.write(async (tx) => tx.deferChange('t', x, 'UPDATE t SET v = ? WHERE id = ? AND v = ?', ['changed', x, 'new'], { changes: 1, error: err('w2') })),
-      db.write(async (tx) => tx.deferChange('t', 'missing', 'UPDATE t SET v = ? WHERE id = ?', ['zzz', 'missing'], { changes: 1, error: err('w3') })),
-      db.write(async (tx) => tx.deferCheck("SELECT 1 FROM t WHERE id = ? AND v = 'changed'", [x], err('w4'))),
+      db.write(async (tx) => tx.deferChange({ table: 't', set: 'v = ?', where: 'id = ? AND v = ?' }, x, ['changed', x, 'new'], { changes: 1, error: err('w2') })),
+      db.write(async (tx) => tx.deferChange({ table: 't', set: 'v = ?', where: 'id = ?' }, 'missing', ['zzz', 'missing'], { changes: 1, error: err('w3') })),
+      db.write(async (tx) => tx.deferCheck({ sql: "SELECT 1 FROM t WHERE id = ? AND v = 'changed'", reads: ['t'] }, [x], err('w4'))),
       db.write(async (tx) => {
         tx.deferInsert('t', ['id', 'v'], [`${x}-5`, 'five']);
-        tx.deferCheck('SELECT 1 FROM t WHERE id = ?', ['nope'], err('w5'));
+        tx.deferCheck({ sql: 'SELECT 1 FROM t WHERE id = ?', reads: ['t'] }, ['nope'], err('w5'));
       }),
       db.write(async (tx) => tx.deferInsert('t', ['id', 'v'], [`${x}-6`, 'six'])),
     ]);
@@ -242,6 +242,32 @@ test('deferred compare-and-sets and checks: sent with the batch in order; one th
   };
   await run(false); // values with a quote and a ?
   await run(true); // and with a NUL
+  await db.close();
+});
+
+test('a deferred check that states it reads the rows’ table keeps them before it; one that reads others lets them travel as one INSERT', async () => {
+  const db = await Database.open(tempDbPath());
+  await db.execSchema('CREATE TABLE t (id TEXT PRIMARY KEY); CREATE TABLE other (id TEXT PRIMARY KEY); INSERT INTO other VALUES (\'o\')');
+  const run = async (check: { sql: string; reads: string[] }, ids: [string, string]) => {
+    const statementsBefore = db.stats().statements;
+    const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
+    const results = await Promise.allSettled([
+      db.write(async (tx) => tx.deferInsert('t', ['id'], [ids[0]])),
+      db.write(async (tx) => {
+        tx.deferCheck(check, [], () => new Error('check missed'));
+        tx.deferInsert('t', ['id'], [ids[1]]);
+      }),
+    ]);
+    await hold;
+    return { results: results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message)), statements: db.stats().statements - statementsBefore };
+  };
+  // It reads t, where the first write's row goes: sent in order (BEGIN, INSERT, the check, INSERT, COMMIT), it finds it.
+  const reads = await run({ sql: "SELECT 1 FROM t WHERE id = 'a'", reads: ['t'] }, ['a', 'b']);
+  assert.deepEqual(reads, { results: ['ok', 'ok'], statements: 5 });
+  // It reads only `other`: the rows go after it, both in one INSERT (BEGIN, the check, INSERT, COMMIT).
+  const apart = await run({ sql: "SELECT 1 FROM other WHERE id = 'o'", reads: ['other'] }, ['c', 'd']);
+  assert.deepEqual(apart, { results: ['ok', 'ok'], statements: 4 });
+  assert.deepEqual((await db.all<{ id: string }>('SELECT id FROM t ORDER BY id')).map((r) => r.id), ['a', 'b', 'c', 'd']);
   await db.close();
 });
 
@@ -275,9 +301,9 @@ test('a batch of compare-and-sets of one SQL text is one UPDATE; two on one row,
   await db.write(async (tx) => {
     for (const id of ids) await tx.run("INSERT INTO t (id, status, n) VALUES (?, 'open', 10)", [id]);
   });
-  const sql = "UPDATE t SET status = ?, n = ?, at = ? WHERE id = ? AND status = 'open' AND ? <= n";
+  const update = { table: 't', set: 'status = ?, n = ?, at = ?', where: "id = ? AND status = 'open' AND ? <= n" };
   const change = (id: string, n: number, name: string) => (tx: import('../../src/store/interfaces/db.js').Tx) =>
-    Promise.resolve(tx.deferChange('t', id, sql, ['done', n, `at-${name}`, id, n], { changes: 1, error: () => new Error(`${name} missed`) }));
+    Promise.resolve(tx.deferChange(update, id, ['done', n, `at-${name}`, id, n], { changes: 1, error: () => new Error(`${name} missed`) }));
   const run = async (writes: Array<[string, number, string]>) => {
     const statementsBefore = db.stats().statements;
     const hold = db.write(() => new Promise((r) => setTimeout(r, 30)));
@@ -385,16 +411,16 @@ test('a shared read serves the callers that ask together, and each sees every co
 });
 
 test('the batch UPDATE of compare-and-sets finds each row by its key, not by walking an index of its other condition', async () => {
-  const { changeEach } = await import('../../src/store/sqlite/db.js');
+  const { changeEach } = await import('../../src/store/sqlite/batch-sql.js');
   const { transactionRepo } = await import('../../src/store/sql/repositories/transactions.js');
   const p = await openPlatform({ db: tempDbPath() });
   try {
     // The capture's compare-and-set, as the batch sends it.
-    let sql = '';
-    const tx = { deferChange: (_t: string, _id: string, s: string) => (sql = s) } as unknown as import('../../src/store/interfaces/db.js').Tx;
+    let update: import('../../src/store/interfaces/db.js').Update | undefined;
+    const tx = { deferChange: (u: typeof update) => (update = u) } as unknown as import('../../src/store/interfaces/db.js').Tx;
     transactionRepo.deferCapture(tx, 'x', 1, 'captured', 'now', () => new Error('missed'));
-    const batch = changeEach(sql)!;
-    assert.ok(batch, sql);
+    const batch = changeEach(update!)!;
+    assert.ok(batch, JSON.stringify(update));
     for (const analyzed of [false, true]) {
       if (analyzed) await p.db.write((t) => t.run('ANALYZE'));
       const plan = await p.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${batch}`, [JSON.stringify([['captured', 1, 'now', 'x', 1]])]);

@@ -39,6 +39,24 @@ export interface BatchReducer<T> {
   statements(items: T[], dialect: Dialect): JsonStatement[];
 }
 
+/**
+ * A compare-and-set a write defers, stated by its parts so that no store reads its text:
+ * the table it changes, and its SET and WHERE (`UPDATE table SET set WHERE where`, each `?`
+ * a value: the SQLite writer joins many of one text into one statement), or, for one with
+ * a subquery, its whole text and the tables that subquery reads (it is always sent alone).
+ * Its text: sql/update.ts.
+ */
+export type Update = { readonly table: string } & (
+  | { readonly set: string; readonly where: string }
+  | { readonly sql: string; readonly reads: readonly string[] }
+);
+
+/** A check a write defers: a SELECT that must find a row, with the tables it reads. */
+export interface Check {
+  readonly sql: string;
+  readonly reads: readonly string[];
+}
+
 /** The executor handed to a write: also takes callbacks to run after the commit. */
 export interface Tx extends Executor {
   run(sql: string, params?: Params): Promise<RunResult>;
@@ -54,12 +72,12 @@ export interface Tx extends Executor {
    * batch): it must change exactly `changes` rows, else this write fails with `error()`.
    * `id` is the row it changes, if one (a later lookup by another id need not wait).
    */
-  deferChange(table: string, id: string | undefined, sql: string, params: unknown[], expect: { changes: number; error: () => unknown }): void;
+  deferChange(update: Update, id: string | undefined, params: unknown[], expect: { changes: number; error: () => unknown }): void;
   /**
-   * Check, with the batch's deferred rows, that `sql` (a SELECT) still finds a row, else
+   * Check, with the batch's deferred rows, that `check.sql` (a SELECT) still finds a row, else
    * this write fails with `error()`: for what the write read before its transaction.
    */
-  deferCheck(sql: string, params: unknown[], error: () => unknown): void;
+  deferCheck(check: Check, params: unknown[], error: () => unknown): void;
   /**
    * Read one row by its id: deferred work on `table` is sent first only when it touches
    * that id (a lookup by id cannot see the rest).

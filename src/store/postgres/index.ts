@@ -24,13 +24,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Writes a process runs at once at most (PAYCTL_PG_WRITERS; its range and default, and why,
  * in config/env.ts ENV_INTEGERS). A write that keeps failing on SERIALIZABLE's predicate
- * locks runs again alone (db.ts ALONE_AFTER), so many lanes do not starve one.
+ * locks runs again alone (retry.ts ALONE_AFTER), so many lanes do not starve one.
  */
 export function pgWriters(env: Env = process.env): number {
   return envInteger(env, ENV.pgWriters);
 }
 
-/** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS; db.ts laneOpens). */
+/** How long a write waits for a busy lane before another opens (PAYCTL_PG_LANE_WAIT_MS; lanes.ts laneOpens). */
 export function pgLaneWaitMs(env: Env = process.env): number {
   return envInteger(env, ENV.pgLaneWaitMs);
 }
@@ -48,7 +48,7 @@ export async function openPostgresStore(url: string, env: Env = process.env): Pr
     // with. Writes that claim nothing allow generic plans (db.ts, at BEGIN). Sessions in
     // UTC with ISO dates (types.ts).
     options: `${SESSION_OPTIONS} -c plan_cache_mode=force_custom_plan`,
-    // A write's statements are sent without waiting for each answer (db.ts): one trip for a sale.
+    // A write's statements are sent without waiting for each answer (tx.ts): one trip for a sale.
     pipeline: true,
     stream: tickCorkedStream,
     // A request never waits on the pool without bound: past this it is a 503 (pool_exhausted).

@@ -1,7 +1,7 @@
 // Commits of every server on the database, heard through LISTEN/NOTIFY on one dedicated
 // connection (a pooled one would be handed to queries and stop listening). A write that
 // appends events notifies `payctl_events` with their groups right behind its COMMIT, on
-// the same connection (db.ts PgTx.commit), so the notice comes after the commit. The
+// the same connection (tx.ts PgTx.commit), so the notice comes after the commit. The
 // notice is a wake-up, never the data: listeners re-read the event table. When the
 // connection drops, notices sent meanwhile are lost, so listeners hear "everything may
 // have changed" and the connection is made again, a little later each time.

@@ -4,7 +4,7 @@
 // once: a system call per statement (or per message), which was a quarter of a loaded
 // server's CPU (docs/benchmarks/postgresql.md, "More servers, more sales"). Corked until the end of the
 // tick, the messages of every statement sent in that tick leave in one `writev` — with
-// pipelining (db.ts), a sale's whole trip before its COMMIT.
+// pipelining (tx.ts), a sale's whole trip before its COMMIT.
 import net from 'node:net';
 
 /**

@@ -1,7 +1,7 @@
 // Customers and their vault: the customer stores of the use cases. Billing
 // addresses are JSON text and regulated/commercial 0/1 in the rows; objects and booleans
 // in the entities — converted here and nowhere else.
-import { getFresh, isStore, type Executor, type Store } from '../../interfaces/db.js';
+import { getFresh, isStore, type Check, type Executor, type Store } from '../../interfaces/db.js';
 import type { CustomerBankAccountEntity, CustomerCardEntity, CustomerEntity } from '../../../domain/customers.js';
 import type { CustomerBankAccountStore, CustomerCardStore, CustomerNames, CustomerStore } from '../../interfaces/customers.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
@@ -65,6 +65,13 @@ export const customerRepo: CustomerStore = {
     (await ex.all<CustomerRow>('SELECT * FROM customers WHERE group_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?', [groupId, limit, offset])).map(toCustomer),
 };
 
+/** A stored card and its customer are still there (a stored-card sale read them before its write). */
+const CARD_STILL_THERE: Check = {
+  sql: `SELECT 1 FROM customer_cards k JOIN customers c ON c.id = k.customer_id AND c.group_id = k.group_id
+       WHERE k.id = ? AND k.customer_id = ? AND k.group_id = ?`,
+  reads: ['customer_cards', 'customers'],
+};
+
 export const customerCardRepo: CustomerCardStore = {
   async insert(ex, c) {
     await ex.run(
@@ -82,12 +89,7 @@ export const customerCardRepo: CustomerCardStore = {
     return row && toCustomerCardEntity(row);
   },
   deferStillThere(tx, groupId, customerId, id, error) {
-    tx.deferCheck(
-      `SELECT 1 FROM customer_cards k JOIN customers c ON c.id = k.customer_id AND c.group_id = k.group_id
-       WHERE k.id = ? AND k.customer_id = ? AND k.group_id = ?`,
-      [id, customerId, groupId],
-      error,
-    );
+    tx.deferCheck(CARD_STILL_THERE, [id, customerId, groupId], error);
   },
   /**
    * A stored-card sale reads both before its write, in one statement. On the database's

@@ -1,7 +1,7 @@
 // Transactions: the TransactionStore of the use cases. Rows keep addresses,
 // custom fields and commissions as JSON text and email_receipt as 0/1; the entity
 // (TransactionEntity) has them as objects and booleans — converted here and nowhere else.
-import { isTx, type Executor, type Tx } from '../../interfaces/db.js';
+import { isTx, type Executor, type Tx, type Update } from '../../interfaces/db.js';
 import { rollupOfInserts } from '../rollup.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 import type { TransactionStore } from '../../interfaces/transactions.js';
@@ -56,6 +56,13 @@ export function toTransactionEntity(row: TransactionRow): TransactionEntity {
   return t as unknown as TransactionEntity;
 }
 
+/** The capture's compare-and-set, by its parts (a batch of captures is one statement on SQLite). */
+const CAPTURE: Update = {
+  table: 'transactions',
+  set: 'status = ?, captured_amount = ?, updated_at = ?',
+  where: "id = ? AND status = 'authorized' AND ? <= authorized_amount",
+};
+
 export const transactionRepo: TransactionStore = {
   /**
    * Inside a write the row is deferred: sent with the batch's other new transactions in
@@ -90,13 +97,7 @@ export const transactionRepo: TransactionStore = {
    * write fails with `error()` unless the row was still authorized for at least `captured`.
    */
   deferCapture(tx, id, captured, status, at, error) {
-    tx.deferChange(
-      'transactions',
-      id,
-      "UPDATE transactions SET status = ?, captured_amount = ?, updated_at = ? WHERE id = ? AND status = 'authorized' AND ? <= authorized_amount",
-      [status, captured, at, id, captured],
-      { changes: 1, error },
-    );
+    tx.deferChange(CAPTURE, id, [status, captured, at, id, captured], { changes: 1, error });
   },
   recordCaptureDecline: (ex, id, responseCode, responseText, at) =>
     ex.run("UPDATE transactions SET response_code = ?, response_text = ?, updated_at = ? WHERE id = ? AND status = 'authorized'", [

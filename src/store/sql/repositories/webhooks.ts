@@ -3,7 +3,8 @@
 // (webhook-sends.ts), claim them with a lease (compare-and-set), and record each attempt
 // with the delivery's next state. An endpoint's type patterns are a JSON array and `disabled` 0/1 in the row; a
 // list and a boolean in the entity — converted here.
-import type { Executor, Tx } from '../../interfaces/db.js';
+import type { Executor, Tx, Update } from '../../interfaces/db.js';
+import { updateSql } from '../update.js';
 import type { Dialect } from '../dialect.js';
 import { flagColumn, fromJsonColumn, jsonColumn } from '../columns.js';
 import { dueCondition } from './webhook-sends.js';
@@ -79,13 +80,17 @@ export const webhookEndpointRepo: WebhookEndpointStore = {
 const claimSql = (d: Dialect, firstNow = false) => `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
        WHERE status = 'pending' AND ${dueCondition('', firstNow)} AND (lease_until IS NULL OR lease_until < ?)
        AND id IN (SELECT id FROM webhook_deliveries WHERE (id, attempts) IN ${d.jsonIntegerPairs()}${d.skipLocked})`;
+const claimUpdate = (d: Dialect, firstNow = false): Update => ({ table: 'webhook_deliveries', sql: claimSql(d, firstNow), reads: ['webhook_deliveries'] });
 const versions = (picked: readonly DeliveryVersion[]) => JSON.stringify(picked.map((d) => [d.id, d.attempts]));
 /** Deliveries that succeeded (ids as one JSON array), among those `owner` still holds. */
 const settleOkSql = (d: Dialect) => `UPDATE webhook_deliveries SET status = 'succeeded', attempts = attempts + 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
        WHERE id IN ${d.jsonValues('integer')} AND lease_owner = ?`;
 /** A failed attempt, if `owner` still holds the delivery: due again at `next`, or failed for good. */
-const SETTLE_FAILED = `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
-       WHERE id = ? AND lease_owner = ?`;
+const SETTLE_FAILED: Update = {
+  table: 'webhook_deliveries',
+  set: 'status = ?, attempts = attempts + 1, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL',
+  where: 'id = ? AND lease_owner = ?',
+};
 const failedParams = (id: number, owner: string, next: string | null) => [next === null ? 'failed' : 'pending', next, id, owner];
 
 export const deliveryRepo: WebhookDeliveryStore = {
@@ -95,9 +100,8 @@ export const deliveryRepo: WebhookDeliveryStore = {
   // directly).
   claim(tx, picked, owner, leaseUntil, realNow, until, lost, firstNow) {
     tx.deferChange(
-      'webhook_deliveries',
+      claimUpdate(tx.dialect, firstNow),
       `claim:${owner}`,
-      claimSql(tx.dialect, firstNow),
       [owner, leaseUntil, until, realNow, versions(picked)],
       { changes: picked.length, error: lost },
     );
@@ -110,11 +114,11 @@ export const deliveryRepo: WebhookDeliveryStore = {
     ).map((r) => r.id),
   settle(tx, owner, ok, failed, lost) {
     if (ok.length > 0) {
-      tx.deferChange('webhook_deliveries', `settle:${owner}`, settleOkSql(tx.dialect), [JSON.stringify(ok), owner], { changes: ok.length, error: lost });
+      tx.deferChange({ table: 'webhook_deliveries', sql: settleOkSql(tx.dialect), reads: [] }, `settle:${owner}`, [JSON.stringify(ok), owner], { changes: ok.length, error: lost });
     }
     // One SQL text for every failure: the batch sends them as one statement.
     for (const f of failed) {
-      tx.deferChange('webhook_deliveries', `settle:${owner}:${f.id}`, SETTLE_FAILED, failedParams(f.id, owner, f.next), {
+      tx.deferChange(SETTLE_FAILED, `settle:${owner}:${f.id}`, failedParams(f.id, owner, f.next), {
         changes: 1,
         error: lost,
       });
@@ -128,7 +132,7 @@ export const deliveryRepo: WebhookDeliveryStore = {
   /** A fault held the delivery back: no attempt of it is held again. */
   markHeld: (tx: Tx, id: number) => tx.run('UPDATE webhook_deliveries SET held_once = 1 WHERE id = ?', [id]),
   /** A failed attempt: the next one due at `next`, or the delivery failed (next null). */
-  failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(SETTLE_FAILED, failedParams(id, owner, next)),
+  failed: (tx: Tx, id: number, owner: string, next: string | null) => tx.run(updateSql(SETTLE_FAILED), failedParams(id, owner, next)),
   rescheduleGroup: (tx: Tx, groupId: string, at: string) =>
     tx.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE group_id = ? AND status = 'pending'", [at, groupId]),
   /** A new delivery of an event to an endpoint (a resend), due at `at`. */
