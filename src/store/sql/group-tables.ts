@@ -135,6 +135,7 @@ export const PLATFORM_TABLES: Record<string, string> = {
   fork_jobs: 'forks under way: each names its new group, which is not whole until its fork is over',
   fork_map: "a fork's ids old → new, kept until the fork is over",
   config_version: 'one change counter for groups, processors and API keys (what a server caches), bumped by triggers',
+  dropped_sandbox_keys: "dropped sandboxes' key fingerprints: they outlive their group (a stray call is told it was dropped), so a drop writes them and never deletes them",
   vault_version: 'one change counter for customers and their cards (what a server caches for stored-card sales), bumped by triggers',
 };
 
