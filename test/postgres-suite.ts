@@ -25,6 +25,7 @@
 // docs/postgresql.md says what is not covered.
 export const POSTGRES_SUITE = [
   'browser/dashboard.test.js',
+  'browser/dashboard-live.test.js',
   'browser/invoice-page.test.js',
   'browser/pay-page.test.js',
   'cli/api-objects.test.js',
