@@ -21,4 +21,21 @@ export async function readForm(req: http.IncomingMessage): Promise<URLSearchPara
 }
 
 /** A form's numeric field as the API's JSON number ("3", "0.25"); anything else as typed (the API's schema names the problem). */
-export const formNumber = (v: string): number | string => (/^\d+(\.\d+)?$/.test(v) ? Number(v) : v);
+const formNumber = (v: string): number | string => (/^\d+(\.\d+)?$/.test(v) ? Number(v) : v);
+
+/** A form as an API's JSON body: empty fields left out, the numeric ones as numbers. */
+export function formBody(form: URLSearchParams, text: readonly string[], numbers: readonly string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const k of text) {
+    const v = form.get(k)?.trim();
+    if (v) body[k] = v;
+  }
+  for (const k of numbers) {
+    const v = form.get(k)?.trim();
+    if (v) body[k] = formNumber(v);
+  }
+  return body;
+}
+
+/** What a refused action shows on its page: each field and its rule, as the API's 400 names them. */
+export const refusalFields = (err: AppError): string | undefined => err.fields?.map((f) => `${f.path} ${f.message}`).join('; ') || undefined;

@@ -12,6 +12,7 @@ import { Page, Redirect, type Answer } from '../respond.js';
 import type { Session } from '../guard.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
+import { refusalFields } from '../form.js';
 
 const PRESETS: Array<[string, string]> = [
   ['1h', '+1 hour'],
@@ -121,8 +122,7 @@ export async function clockAction(c: ViewContext): Promise<Answer> {
     c.session.flash.set(flashKey(s.head.id), { work: moved.work });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const detail = err.fields?.map((f) => `${f.path} ${f.message}`).join('; ');
-    c.session.flash.set(flashKey(s.head.id), { error: detail || err.message });
+    c.session.flash.set(flashKey(s.head.id), { error: refusalFields(err) ?? err.message });
   }
   return new Redirect(backTo(c, `/dashboard/groups/${enc(s.head.id)}/transactions`));
 }

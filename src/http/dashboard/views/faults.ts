@@ -12,7 +12,7 @@ import { pathId, type ViewContext } from '../context.js';
 import { groupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
 import { webhookFaultsSection } from './webhook-faults.js';
-import { formNumber } from '../form.js';
+import { formBody, refusalFields } from '../form.js';
 
 /** The rule's fields as the API names them; those sent as JSON numbers. */
 const TEXT_FIELDS = ['path', 'from', 'until'] as const;
@@ -60,19 +60,8 @@ ${webhooks}`;
   return groupPage(c, s, 'faults', 'Faults', body);
 }
 
-/** The form as the API's JSON body: empty fields left out, numeric ones as numbers. */
-function ruleBody(form: URLSearchParams): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const k of ['operation', 'method', 'action', 'response_code', ...TEXT_FIELDS]) {
-    const v = form.get(k)?.trim();
-    if (v) body[k] = v;
-  }
-  for (const k of NUMBER_FIELDS) {
-    const v = form.get(k)?.trim();
-    if (v) body[k] = formNumber(v);
-  }
-  return body;
-}
+/** The form as the API's JSON body (form.ts). */
+const ruleBody = (form: URLSearchParams) => formBody(form, ['operation', 'method', 'action', 'response_code', ...TEXT_FIELDS], NUMBER_FIELDS);
 
 export async function addFaultAction(c: ViewContext): Promise<Answer> {
   const s = await groupScope(c.p, pathId(c, 'group_id'));
@@ -80,7 +69,7 @@ export async function addFaultAction(c: ViewContext): Promise<Answer> {
     await executeRaw(addFaultRule, s.g, s.ctx, { ...ruleBody(c.form), group_id: s.head.id });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    c.session.flash.set(flashKey(s.head.id), err.fields?.map((f) => `${f.path} ${f.message}`).join('; ') || err.message);
+    c.session.flash.set(flashKey(s.head.id), refusalFields(err) ?? err.message);
   }
   return new Redirect(`/dashboard/groups/${enc(s.head.id)}/faults`);
 }

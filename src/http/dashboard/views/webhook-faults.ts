@@ -13,7 +13,7 @@ import { csrfField, tableWrap } from '../layout.js';
 import { Redirect, type Answer } from '../respond.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
-import { formNumber } from '../form.js';
+import { formBody, refusalFields } from '../form.js';
 
 const TEXT_FIELDS = ['action', 'delay', 'window', 'from', 'until'] as const;
 const NUMBER_FIELDS = ['rate', 'first', 'every', 'count', 'seed'] as const;
@@ -67,19 +67,8 @@ ${
 }</section>`;
 }
 
-/** The form as the API's JSON body: empty fields left out, numeric ones as numbers. */
-function ruleBody(form: URLSearchParams): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const k of TEXT_FIELDS) {
-    const v = form.get(k)?.trim();
-    if (v) body[k] = v;
-  }
-  for (const k of NUMBER_FIELDS) {
-    const v = form.get(k)?.trim();
-    if (v) body[k] = formNumber(v);
-  }
-  return body;
-}
+/** The form as the API's JSON body (form.ts). */
+const ruleBody = (form: URLSearchParams) => formBody(form, TEXT_FIELDS, NUMBER_FIELDS);
 
 /** POST …/faults/webhook: add a rule to the chosen endpoint. */
 export async function addWebhookFaultAction(c: ViewContext): Promise<Answer> {
@@ -88,7 +77,7 @@ export async function addWebhookFaultAction(c: ViewContext): Promise<Answer> {
     await executeRaw(addWebhookFaultRule, s.g, s.ctx, { ...ruleBody(c.form), group_id: s.head.id, endpoint_id: c.form.get('endpoint_id') ?? '' });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    c.session.flash.set(webhookFlashKey(s.head.id), err.fields?.map((f) => `${f.path} ${f.message}`).join('; ') || err.message);
+    c.session.flash.set(webhookFlashKey(s.head.id), refusalFields(err) ?? err.message);
   }
   return new Redirect(`/dashboard/groups/${enc(s.head.id)}/faults`);
 }
