@@ -32,6 +32,7 @@ import { AppError, notFound } from '../../errors.js';
 import { isRefusedRow, refusedRowWords } from '../../store/errors.js';
 import { ENV, envInteger, type Env } from '../../config/env.js';
 import { unitOfWork } from '../unit-of-work.js';
+import { HeapGuard } from '../../lib/heap-guard.js';
 import { issueKeys } from './keys.js';
 import { beginLease } from './leases.js';
 import { dropInChunks } from './drop-run.js';
@@ -163,7 +164,9 @@ async function checkAndSpool(p: Platform, source: AsyncIterable<Buffer | string>
     fh = await open(spool, 'w');
     let pending = '';
     let group: Row | undefined;
+    const heap = new HeapGuard();
     for await (const { text, cut } of splitLines(capped(source, caps.bytes))) {
+      heap.handled(text.length);
       // The header and the trailer are lines too: a file of `rows` rows has rows + 2.
       if (checker.lines >= caps.rows + 2) throw overCap('rows', caps.rows, ENV.importMaxRows);
       let kept;
@@ -338,6 +341,7 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
   let ended = false;
   let done = 0;
   let lines = '';
+  const heap = new HeapGuard();
   try {
     for (;;) {
       // Rows are read before the write: the chunk's transaction does no file I/O.
@@ -371,7 +375,10 @@ async function writeRows(p: Platform, file: CheckedFile, groupId: string, secret
         if (!(await tx.repos.sandboxFiles.noteImport(tx, groupId, done + n, queue[n - 1]![1], Date.now()))) throw importDropped();
         return n;
       }, CHUNK_WRITE);
-      for (let i = 0; i < taken; i++) queued -= queue[i]![3];
+      for (let i = 0; i < taken; i++) {
+        queued -= queue[i]![3];
+        heap.handled(queue[i]![3]);
+      }
       queue = queue.slice(taken);
       done += taken;
       progress?.(done, total, 'Importing rows');

@@ -35,12 +35,22 @@ interface SaleRun {
   batchesPerS?: number;
 }
 
-async function cpuPerSale(server: Served, demo: Demo, durationS: number): Promise<SaleRun> {
+/**
+ * Sales at a fixed rate (BENCH_JOURNAL_RATE, sales/s of the whole run) beside the saturating
+ * runs: at saturation the server's writer is busy all the time, so anything that slows it
+ * lowers throughput, and CPU per sale rises as throughput falls (fixed costs shared by fewer
+ * sales: the off side's own runs show it); at one rate both sides serve the same load, and
+ * CPU per sale is the work a sale costs.
+ */
+const FIXED_RATE = Number(process.env.BENCH_JOURNAL_RATE ?? 800);
+
+async function cpuPerSale(server: Served, demo: Demo, durationS: number, overallRate?: number): Promise<SaleRun> {
   const url = `${server.url}/api/v1/groups/${demo.group_id}/transaction`;
   const spec = { url, method: 'POST' as const, headers: jsonHeaders(demo.keys.manage_transactions!), body: benchSaleJson(demo.processor_id), connections: 10 };
-  await load({ ...spec, duration: 2 }); // warm-up: JIT, caches, a full journal (its trims run from here on)
+  // Warm-up: JIT, caches, a full journal (its trims run from here on).
+  if (overallRate === undefined) await load({ ...spec, duration: 2 });
   const before = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
-  const run = await load({ ...spec, duration: durationS });
+  const run = await load({ ...spec, duration: durationS, ...(overallRate !== undefined ? { overallRate } : {}) });
   const after = { cpu: server.cpuMs(), threads: server.threadCpuMs(), stats: await server.stats() };
   const out: SaleRun = {
     cpuMsPerSale: (after.cpu - before.cpu) / run.ok,
@@ -75,6 +85,7 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
   const cpu = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
   const rate = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
   const detail = Object.fromEntries(sides.map((side) => [side, [] as SaleRun[]])) as Record<Side, SaleRun[]>;
+  const fixed = Object.fromEntries(sides.map((side) => [side, [] as number[]])) as Record<Side, number[]>;
   for (let i = 0; i < runs; i++) {
     // Each run starts with the next side (on, off, …; then off, …, on): neither always goes first.
     const order = sides.map((_, k) => sides[(i + k) % sides.length]!);
@@ -88,6 +99,11 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
         detail[side].push(r);
         const writer = r.statementsPerSale === undefined ? '' : `; writer: ${round(r.statementsPerSale, 2)} statements and ${round(r.writerBusyMsPerSale!, 3)} ms busy a sale, ${round(r.batchesPerS!, 0)} commits/s`;
         log(`  run ${i + 1} ${side}: ${round(r.cpuMsPerSale, 3)} ms CPU per sale (main ${round(r.mainMsPerSale, 3)}, other threads ${round(r.otherMsPerSale, 3)}), ${round(r.salesPerS, 0)} sales/s${writer}`);
+        if (FIXED_RATE > 0) {
+          const f = await cpuPerSale(server, demos[side], durationS, FIXED_RATE);
+          fixed[side].push(f.cpuMsPerSale);
+          log(`  run ${i + 1} ${side} at ${FIXED_RATE}/s: ${round(f.cpuMsPerSale, 3)} ms CPU per sale (main ${round(f.mainMsPerSale, 3)}, other threads ${round(f.otherMsPerSale, 3)}), ${round(f.salesPerS, 0)} sales/s`);
+        }
       } finally {
         await server.stop();
       }
@@ -99,6 +115,13 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
     { scenario: 'sale, journal on vs off', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 },
     { scenario: 'sale, journal on vs off', measure: 'sales/s', unit: '/s', payctl: summarize(rate.on), floor: summarize(rate.off), ratio: summarize(pairedRatios(rate.on, rate.off)), ratioKind: 'throughput' },
   ];
+  if (FIXED_RATE > 0) {
+    const fixedRatio = summarize(pairedRatios(fixed.on, fixed.off));
+    log(`  CPU per sale at ${FIXED_RATE} sales/s, on ÷ off (paired): median ${round(fixedRatio.median, 3)} (min ${round(fixedRatio.min, 3)}, max ${round(fixedRatio.max, 3)})`);
+    rows.push({
+      scenario: `sale at ${FIXED_RATE}/s, journal on vs off`, measure: 'CPU per sale', unit: 'ms', payctl: summarize(fixed.on), floor: summarize(fixed.off), ratio: fixedRatio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: fixedRatio.median <= 1.1,
+    });
+  }
   if (base) {
     const baseRatio = summarize(pairedRatios(cpu['base-on'], cpu['base-off']));
     const onVsBase = summarize(pairedRatios(cpu.on, cpu['base-on']));
@@ -108,7 +131,7 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
       { scenario: 'sale, journal on: this build vs BENCH_BASELINE', measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu['base-on']), ratio: onVsBase, ratioKind: 'time' },
     );
   }
-  return { id: 'journal-sale', title: 'A sale with the request journal on and off: server CPU per sale', status: 'ok', rows, raw: { cpu, rate, detail } };
+  return { id: 'journal-sale', title: 'A sale with the request journal on and off: server CPU per sale', status: 'ok', rows, raw: { cpu, rate, detail, fixed } };
 }
 
 async function call(url: string, init: RequestInit): Promise<{ status: number; text: string }> {

@@ -4,12 +4,14 @@
 // calls without gaps or repeats — and counts its entries and bytes, so the bound is
 // checked without reading the entries: past the count the oldest go by number (a group's
 // entries are numbered without gaps); only past the bytes are the entries read.
-// What a write costs is mostly its statements (each a round trip to the store's thread,
-// ~70 µs of CPU with SQLite, docs/benchmarks/journal.md), not its bytes: a group's batch
-// is one upsert that also counts what the count bound drops, then, sent together, its
-// rows in a few multi-row INSERTs and one DELETE of the oldest.
+// What a write costs is its statements (each a round trip to the store's thread, ~70 µs
+// of CPU with SQLite, docs/benchmarks/journal.md), its bound values, and the turns of the
+// event loop it waits for while it holds the writer: a group's batch is one upsert that
+// also counts what the count bound drops, a few multi-row INSERTs numbered from it in the
+// store, and one DELETE of the oldest, all sent together.
 import type { JournalEntry, JournalQuery, JournalState, JournalStore, StoredJournalEntry } from '../../interfaces/journal.js';
 import type { Executor } from '../../interfaces/db.js';
+import type { Dialect } from '../dialect.js';
 
 const COLUMNS = [
   'group_id', 'seq', 'request_id', 'at', 'method', 'path', 'route', 'status', 'duration_ms', 'idempotency_key', 'fault', 'recordable', 'headers', 'body', 'answer', 'note', 'bytes',
@@ -39,21 +41,60 @@ function where(q: Omit<JournalQuery, 'limit'>): { sql: string; params: unknown[]
 
 type AppendTx = Parameters<JournalStore['append']>[0];
 
-/** Rows per INSERT, largest first: any number of rows in a few statements (50 in three: 32 + 16 + 2), and seven SQL texts in all. */
+/** Rows per INSERT, largest first: any number of rows in a few statements (50 in three: 32 + 16 + 2), and seven SQL texts per store in all. */
 const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
-const insertSql = (n: number) => `INSERT INTO request_journal (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: n }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`;
-const INSERTS = new Map(CHUNKS.map((n) => [n, insertSql(n)]));
+/**
+ * Columns bound as text only: a null as '' (none of them is ever empty: JSON texts, and the
+ * server's own notes and fault descriptions), numbers as their decimal text (the columns'
+ * INTEGER and REAL affinity on SQLite, and PostgreSQL's own input, store the same value).
+ * node-sqlite3 binds a string in ~0.3 µs and a number or a null in ~1 µs (it checks each
+ * for a RegExp first): a journal row's 17 values cost ~17 µs of the main thread a call
+ * as they were, ~8 as text (docs/benchmarks/journal.md, session 18).
+ */
+const EMPTY_IS_NULL: ReadonlySet<string> = new Set(['fault', 'headers', 'body', 'answer', 'note']);
+/** PostgreSQL's types of the columns that are not text (a VALUES list in a FROM is text there unless cast). */
+const PG_TYPES: Readonly<Record<string, string>> = { seq: 'bigint', at: 'timestamptz', status: 'bigint', duration_ms: 'double precision', recordable: 'bigint', bytes: 'bigint' };
 
 /**
- * The rows as plain bound values, not the store's deferred inserts: those travel as one
- * JSON text that the database parses again, which costs more than binding for rows of a
- * few KiB of text each (the bodies).
+ * n rows of one group, numbered from its counter row as the statement runs: a row's `seq`
+ * is bound as its place from the batch's end (0 for the last, -1 for the one before, …),
+ * added to the `last_seq` that the batch's upsert (countIn) left. So the rows need not wait
+ * for the upsert's answer: the upsert, the INSERTs and the trim go to the store together,
+ * and the writer runs them back to back without a turn of this thread between (each such
+ * turn held the writer, and the sales behind it, while the event loop was busy).
  */
-function insertRows(tx: AppendTx, rows: unknown[][]): Promise<unknown>[] {
+function insertSql(store: Dialect['name'], n: number): string {
+  const cell = (c: string) => {
+    const bound = store === 'postgres' && PG_TYPES[c] ? `CAST(? AS ${PG_TYPES[c]})` : '?';
+    return EMPTY_IS_NULL.has(c) ? `NULLIF(${bound}, '')` : bound;
+  };
+  const row = `(${COLUMNS.map(cell).join(', ')})`;
+  const picked = COLUMNS.map((c, i) => (c === 'seq' ? `g.last_seq + v.column${i + 1}` : `v.column${i + 1}`)).join(', ');
+  return `INSERT INTO request_journal (${COLUMNS.join(', ')}) SELECT ${picked}
+FROM (VALUES ${Array.from({ length: n }, () => row).join(', ')}) AS v
+JOIN request_journal_groups g ON g.group_id = ? JOIN groups gr ON gr.id = g.group_id`;
+}
+const INSERTS = {
+  sqlite: new Map(CHUNKS.map((n) => [n, insertSql('sqlite', n)])),
+  postgres: new Map(CHUNKS.map((n) => [n, insertSql('postgres', n)])),
+};
+const text = (v: string | null) => v ?? '';
+
+/**
+ * A group's batch as rows of bound values (not the store's deferred inserts: those travel
+ * as one JSON text that the database parses again, which costs more than binding for rows
+ * of a few KiB of text each), in a few INSERTs, sent at once.
+ */
+function insertRows(tx: AppendTx, groupId: string, list: readonly JournalEntry[]): Promise<unknown>[] {
+  const rows = list.map((e, k) => [
+    e.group_id, String(k + 1 - list.length), e.request_id, e.at, e.method, e.path, e.route, String(e.status), String(e.duration_ms), e.idempotency_key,
+    text(e.fault), e.recordable ? '1' : '0', text(e.headers), text(e.body), text(e.answer), text(e.note), String(e.bytes),
+  ]);
+  const inserts = INSERTS[tx.dialect.name];
   const sent: Promise<unknown>[] = [];
   let i = 0;
   for (const n of CHUNKS) {
-    for (; i + n <= rows.length; i += n) sent.push(tx.run(INSERTS.get(n)!, rows.slice(i, i + n).flat()));
+    for (; i + n <= rows.length; i += n) sent.push(tx.run(inserts.get(n)!, [...rows.slice(i, i + n).flat(), groupId]));
   }
   return sent;
 }
@@ -115,26 +156,27 @@ export const journalRepo: JournalStore = {
       if (!list) byGroup.set(e.group_id, (list = []));
       list.push(e);
     }
+    // Every group's batch sent at once: its upsert, its rows (numbered from the upsert's
+    // counter, in the store), and the trim of what the count bound dropped (by number,
+    // without reading them; nothing while a group is under the bound).
+    const counted: Array<{ groupId: string; counts: Promise<{ last_seq: number; entries: number; bytes: number } | undefined> }> = [];
+    const sent: Promise<unknown>[] = [];
     for (const [groupId, all] of byGroup) {
       for (const list of batchesOf(all, bounds.entries)) {
-        const counts = await countIn(tx, groupId, list, bounds.entries);
-        if (!counts) break;
-        let seq = counts.last_seq - list.length;
-        const rows = list.map((e) => [
-          e.group_id, ++seq, e.request_id, e.at, e.method, e.path, e.route, e.status, e.duration_ms, e.idempotency_key, e.fault, e.recordable ? 1 : 0, e.headers, e.body, e.answer, e.note, e.bytes,
-        ]);
-        // Sent together, not one after another's answer: the store runs them back to back, with no turn of this thread between.
-        const sent = insertRows(tx, rows);
-        // At the count bound: the oldest went from the counts already; their rows go by number, without being read.
-        if (counts.entries === bounds.entries && counts.last_seq > bounds.entries) {
-          sent.push(tx.run('DELETE FROM request_journal WHERE group_id = ? AND seq <= ?', [groupId, counts.last_seq - bounds.entries]));
-        }
-        await Promise.all(sent);
-        if (counts.bytes > bounds.bytes) {
-          const cut = await byteCut(tx, groupId, bounds.bytes);
-          if (cut !== undefined) await dropThrough(tx, groupId, cut);
-        }
+        counted.push({ groupId, counts: countIn(tx, groupId, list, bounds.entries) });
+        sent.push(...insertRows(tx, groupId, list));
+        sent.push(
+          tx.run('DELETE FROM request_journal WHERE group_id = ? AND seq <= (SELECT last_seq FROM request_journal_groups WHERE group_id = ?) - ?', [groupId, groupId, bounds.entries]),
+        );
       }
+    }
+    await Promise.all([...sent, ...counted.map((c) => c.counts)]);
+    // Past the bytes (rare: bodies near their cap): the oldest go until the rest fit.
+    for (const { groupId, counts } of counted) {
+      const c = await counts;
+      if (!c || c.bytes <= bounds.bytes) continue;
+      const cut = await byteCut(tx, groupId, bounds.bytes);
+      if (cut !== undefined) await dropThrough(tx, groupId, cut);
     }
   },
   async list(ex, q) {
