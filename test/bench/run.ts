@@ -29,7 +29,7 @@ import { stopBenchCluster } from './lib/postgres.js';
 import { kitScenario } from './scenarios/kit.js';
 import { metricsScenario } from './scenarios/metrics.js';
 import { waitScenario } from './scenarios/wait.js';
-import { journalSaleScenario, recordingReadScenario } from './scenarios/journal.js';
+import { journalSaleScenario, journalTogetherScenario, recordingReadScenario } from './scenarios/journal.js';
 import { dashboardScenario } from './scenarios/dashboard.js';
 
 if (process.env.NODE_TEST_CONTEXT) {
@@ -78,6 +78,7 @@ await section("Fair sharing: another group's sales during a 100-year catch-up", 
 await section('Metrics: a scrape at 100 groups', ['metrics'], () => metricsScenario(cfg, log));
 await section('Wait, don\'t poll: 200 clients waiting on the events list', ['wait'], () => waitScenario(cfg, log));
 await section('Request journal: CPU per sale on vs off', ['journal-sale'], async () => [await journalSaleScenario(cfg, log)]);
+await section('Request journal: CPU per sale on vs off, both servers at once', ['journal-sale-together'], async () => [await journalTogetherScenario(cfg, log)]);
 await section('Request journal: reading a recording at its cap', ['journal-recording-read'], async () => [await recordingReadScenario(cfg, log)]);
 await section('Dashboard: a 100,000-row Transactions page; sales with 5 dashboards open; the Requests page', ['dashboard-page', 'dashboard-live', 'dashboard-requests-page'], () => dashboardScenario(cfg, log));
 await section('CLI start', ['cli-version', 'cli-report', 'cli-group-list', 'cli-sale'], () => cliScenarios(cfg, log));

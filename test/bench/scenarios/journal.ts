@@ -134,6 +134,56 @@ export async function journalSaleScenario(cfg: BenchConfig, log: (line: string) 
   return { id: 'journal-sale', title: 'A sale with the request journal on and off: server CPU per sale', status: 'ok', rows, raw: { cpu, rate, detail, fixed } };
 }
 
+/**
+ * journal-sale-together: the journal on and off measured at the same time — two servers,
+ * each sent sales at the same fixed rate (BENCH_JOURNAL_RATE ÷ 2 each) by its own load in
+ * the same seconds, so a slow spell of the shared machine falls on both sides alike (run
+ * after run, the alternated scenario above saw single pairs spread from 0.75 to 1.4). A
+ * window's ratio is its two CPU-per-sale figures; the sides swap databases' order of start
+ * every window.
+ */
+export async function journalTogetherScenario(cfg: BenchConfig, log: (line: string) => void): Promise<Outcome> {
+  const dir = await tempDir('journal-together');
+  const sides = ['on', 'off'] as const;
+  const dbs = { on: path.join(dir, 'on.db'), off: path.join(dir, 'off.db') };
+  const demos = { on: await payctlJson<Demo>(['init', '--demo'], dbs.on), off: await payctlJson<Demo>(['init', '--demo'], dbs.off) };
+  const windows = cfg.quick ? 2 : Math.max(cfg.runs, 8);
+  const durationS = cfg.quick ? 3 : cfg.durationS;
+  const rate = Math.max(1, Math.round((FIXED_RATE > 0 ? FIXED_RATE : 800) / 2));
+  const servers = {} as Record<'on' | 'off', Served>;
+  const cpu = { on: [] as number[], off: [] as number[] };
+  try {
+    for (const side of sides) servers[side] = await startPayctl(dbs[side], ['--access-log', 'off'], { stats: true, env: { PAYCTL_JOURNAL: side } });
+    const spec = (side: 'on' | 'off') => ({
+      url: `${servers[side].url}/api/v1/groups/${demos[side].group_id}/transaction`,
+      method: 'POST' as const,
+      headers: jsonHeaders(demos[side].keys.manage_transactions!),
+      body: benchSaleJson(demos[side].processor_id),
+      connections: 10,
+    });
+    await Promise.all(sides.map((side) => load({ ...spec(side), duration: 2 }))); // warm-up, a full journal
+    for (let w = 0; w < windows; w++) {
+      const before = { on: servers.on.cpuMs(), off: servers.off.cpuMs() };
+      const [on, off] = await Promise.all(sides.map((side) => load({ ...spec(side), duration: durationS, ...{ overallRate: rate } })));
+      const after = { on: servers.on.cpuMs(), off: servers.off.cpuMs() };
+      cpu.on.push((after.on - before.on) / on!.ok);
+      cpu.off.push((after.off - before.off) / off!.ok);
+      log(`  window ${w + 1}: on ${round(cpu.on[w]!, 3)} ms, off ${round(cpu.off[w]!, 3)} ms CPU per sale (${round(on!.requests_per_s, 0)} and ${round(off!.requests_per_s, 0)} sales/s): ${round(cpu.on[w]! / cpu.off[w]!, 3)}`);
+    }
+  } finally {
+    for (const side of sides) await servers[side]?.stop();
+  }
+  const ratio = summarize(pairedRatios(cpu.on, cpu.off));
+  log(`  CPU per sale, on ÷ off, the same seconds: median ${round(ratio.median, 3)} (min ${round(ratio.min, 3)}, max ${round(ratio.max, 3)})`);
+  return {
+    id: 'journal-sale-together',
+    title: 'A sale with the request journal on and off, both servers at once: server CPU per sale',
+    status: 'ok',
+    rows: [{ scenario: `sale at ${rate}/s each, journal on vs off at once`, measure: 'CPU per sale', unit: 'ms', payctl: summarize(cpu.on), floor: summarize(cpu.off), ratio, ratioKind: 'time', target: 'on ÷ off ≤ 1.10', met: ratio.median <= 1.1 }],
+    raw: { cpu },
+  };
+}
+
 async function call(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
   const res = await fetch(url, init);
   return { status: res.status, text: await res.text() };
