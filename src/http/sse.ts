@@ -1,11 +1,11 @@
 // The event stream on the wire (Server-Sent Events): a connection's event feed
 // (src/services/events/stream.ts) written as SSE messages — `id:` the event's position,
 // `event:` its type, `data:` the event object's JSON text — with heartbeat comments, the
-// reconnection delay and the response head. The framing is better-sse's. A socket that
-// does not drain holds its feed (the feed reads on only when asked), never the process's
-// memory.
+// reconnection delay and the response head. The framing is better-sse's, the heartbeat
+// ours (./sse-session.ts). A socket that does not drain holds its feed (the feed reads on
+// only when asked), never the process's memory.
 import { once } from 'node:events';
-import { createSession } from 'better-sse';
+import { openSseSession } from './sse-session.js';
 import type { GroupContext } from '../services/context.js';
 import { eventFeed, type StreamPlan } from '../services/events/stream.js';
 import type { StreamIo } from './route.js';
@@ -23,8 +23,8 @@ export async function streamEvents(ctx: GroupContext, plan: StreamPlan, io: Stre
   try {
     // The feed is joined (and counted) before the answer starts.
     const first = await feed.next();
-    const session = await createSession(io.req, io.res, {
-      keepAlive: heartbeatMs,
+    const session = await openSseSession(io.req, io.res, {
+      heartbeatMs,
       retry: STREAM_RETRY_MS,
       // The position is ours (the log), not better-sse's.
       trustClientEventId: false,
