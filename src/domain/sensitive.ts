@@ -40,10 +40,11 @@ export const SECRET_PREFIXES = ['sk_test_', 'sk_live_', 'whsec_', 'padm_'] as co
 const PREFIXED = /(?:sk_test_|sk_live_|whsec_|padm_)[A-Za-z0-9_-]*/g;
 /**
  * 13–19 digits, single spaces or hyphens allowed between them: what a card number may look
- * like in text — standing alone, not inside a longer word or id (a UUID's digit groups,
- * `01a20001-3426-7049-8abc-…`, may pass the Luhn check by chance and must be kept).
+ * like in text — standing alone, not inside a longer word (`order-4111…` is taken, `a4111…`
+ * is not). A run that touches a UUID is kept (`redactText`): an id's digit groups,
+ * `01a20001-3426-7049-8abc-…`, pass the Luhn check by chance one time in ten.
  */
-const DIGIT_RUN = /(?<![A-Za-z0-9]|[0-9A-Fa-f]-)\d(?:[ -]?\d){12,18}(?![A-Za-z0-9]|-[0-9A-Fa-f])/g;
+const DIGIT_RUN = /(?<![A-Za-z0-9])\d(?:[ -]?\d){12,18}(?![A-Za-z0-9])/g;
 
 /** "123-45-6789" → "•••••6789"; short values are hidden entirely. */
 export function maskLastFour(value: string): string {
@@ -70,7 +71,7 @@ export function isCardNumber(value: string): boolean {
 /** Free text with every key, secret and card number in it replaced by [redacted] (log lines, paths). */
 export function redactText(text: string): string {
   let out = SECRET_PREFIXES.some((p) => text.includes(p)) ? text.replace(PREFIXED, REDACTED) : text;
-  if (/\d{4}/.test(out)) out = out.replace(DIGIT_RUN, (run) => (isCardNumber(run) ? REDACTED : run));
+  if (/\d{4}/.test(out)) out = out.replace(DIGIT_RUN, (run, at: number, whole: string) => (isCardNumber(run) && !touchesUuid(whole, at, run.length) ? REDACTED : run));
   return out;
 }
 
@@ -138,6 +139,11 @@ function uuidEndAround(s: string, at: number): number {
   return -1;
 }
 
+/** Whether the run at `at` of `length` characters begins or ends inside a UUID (a UUID is longer than any run, so it cannot lie wholly inside one). */
+function touchesUuid(s: string, at: number, length: number): boolean {
+  return uuidEndAround(s, at) >= 0 || uuidEndAround(s, at + length - 1) >= 0;
+}
+
 /**
  * Whether a card number may be in a JSON text. Digit runs inside a UUID are passed over:
  * DIGIT_RUN never takes one there (an id's digit groups are no card number), and ids are
@@ -147,8 +153,8 @@ function uuidEndAround(s: string, at: number): number {
 function mayHoldCardDigits(json: string): boolean {
   CARD_DIGITS.lastIndex = 0;
   for (let m = CARD_DIGITS.exec(json); m !== null; m = CARD_DIGITS.exec(json)) {
-    // No run DIGIT_RUN takes starts inside a UUID (each place there follows a letter, a
-    // digit or a hex digit's hyphen) nor runs through one (its 32 digits are too many).
+    // redactText takes no run that begins inside a UUID (touchesUuid), and none runs
+    // through one (its 32 digits are too many).
     const end = uuidEndAround(json, m.index);
     if (end < 0) return true;
     CARD_DIGITS.lastIndex = end;

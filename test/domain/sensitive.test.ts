@@ -43,6 +43,17 @@ test("an id's digit groups are no card number: a UUID whose digits pass the Luhn
   assert.equal(redactText('card=4242424242424242&x=1'), `card=${REDACTED}&x=1`);
 });
 
+test('a card number beside a hyphen and a hex letter is still one: only a run touching a UUID is kept', () => {
+  // The rule once skipped any run after or before a hex digit's hyphen, to spare ids.
+  assert.equal(redactText('order-a-4111111111111111'), `order-a-${REDACTED}`);
+  assert.equal(redactText('order-4111111111111111-b'), `order-${REDACTED}-b`);
+  assert.equal(redactText('order-4111111111111111-01a20001-3426-7049-8abc-def0abcdefab'), `order-${REDACTED}-01a20001-3426-7049-8abc-def0abcdefab`);
+  assert.deepEqual(redact({ k: 'evt-4111111111111111-c0ffee' }), { k: `evt-${REDACTED}-c0ffee` });
+  assert.ok(mayHoldSensitive('{"k":"order-a-4111111111111111"}'));
+  // Still inside a word it is no card number, as before.
+  assert.equal(redactText('a4111111111111111'), 'a4111111111111111');
+});
+
 test('the fast path: a text mayHoldSensitive calls clean is one redact leaves as it is', () => {
   const texts = [
     '{"type":"sale","payment_details":{"token":"tok_visa"},"amounts":{"requested_amount":1999}}',
@@ -92,7 +103,7 @@ test("the fast path passes over ids: a UUID's digit groups (three in a row, in ~
 
 test('the fast path, property: a text of digits, separators, ids and words it keeps unparsed is one redact leaves as it is', () => {
   const piece = fc.oneof(
-    fc.constantFrom(' ', '-', '  ', '4111', '1111', '4242424242424242', '5555 5555 5555 4444', 'x', '\\n', '\\u0034', 'a-', '2030-01-15T12:00:00.000Z'),
+    fc.constantFrom(' ', '-', '  ', '4111', '1111', '4242424242424242', '5555 5555 5555 4444', 'x', '\\n', '\\u0034', 'a-', '-b', 'order-', '2030-01-15T12:00:00.000Z'),
     fc.uuid(),
     fc.stringMatching(/^[0-9 -]{1,20}$/),
   );
