@@ -37,6 +37,8 @@ export interface ServerOptions {
   publicUrl?: string;
   /** `GET /metrics` (Prometheus text): on this server's port (`true`), or on a port of its own (a number; 0 picks one). Off when absent. */
   metrics?: true | number;
+  /** How long a close waits for requests still running before it closes their connections (ms; default DRAIN_MS, 10 s). */
+  drainMs?: number;
   /** What fills a sandbox created with `demo: true` (src/dev/demo.ts's seedDemoInGroup, handed in from above); without it `demo` is refused. */
   seedDemo?: DemoSeeder;
 }
@@ -65,7 +67,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const rateLimits = new RateLimits(settings, Date.now, platform.db.shared);
   const adminToken = opts.adminToken || newAdminToken();
   const releaseAdminToken = await shareAdminToken(adminToken, platform.db.shared);
-  const runtime = new ServerRuntime(platform, opts.tickMs ?? 1000);
+  const runtime = new ServerRuntime(platform, opts.tickMs ?? 1000, opts.drainMs);
   const metrics = opts.metrics === undefined ? undefined : new Metrics(platform, storeWatch(platform.db));
   const pipeline: Pipeline = { platform, log, rateLimits, adminToken, trustProxy: opts.trustProxy ?? false, settings, inFlightKeys: new Set(), runtime, ...(metrics ? { metrics } : {}), ...(opts.seedDemo ? { seedDemo: opts.seedDemo } : {}) };
 

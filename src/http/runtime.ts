@@ -1,7 +1,8 @@
 // The server's runtime, apart from what one request does: listening, the work it runs in
 // the background (webhook deliveries, due work on a timer) and a close that drains. The
 // request pipeline says when each request starts and ends, so a close answers new
-// requests 503, ends long-lived answers, and waits for the requests still running.
+// requests 503, ends long-lived answers, and waits for the requests still running — up to
+// a deadline: a request stuck on a store that never answers must not hold a SIGTERM for good.
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Platform } from '../services/platform.js';
@@ -11,6 +12,9 @@ import { abandonCatchUps } from '../services/clock/catch-up.js';
 import { deliverAllDue } from '../services/webhooks/delivery.js';
 import { startDeliveryLoop, stopDeliveryLoop } from '../services/webhooks/delivery-loop.js';
 import { storeWatch } from '../services/store-watch.js';
+
+/** How long a close waits for the requests still running before it closes their connections (docs/operations.md, "Stopping"). */
+export const DRAIN_MS = 10_000;
 
 export class ServerRuntime {
   /** Set by close: new requests are answered 503. */
@@ -29,6 +33,7 @@ export class ServerRuntime {
     private readonly platform: Platform,
     /** How often due work runs on the platform clock (ms); 0 disables. */
     private readonly tickMs: number,
+    private readonly drainMs = DRAIN_MS,
   ) {}
 
   /** Aborted at shutdown: long-lived answers (event streams) end, so the drain completes. */
@@ -98,7 +103,14 @@ export class ServerRuntime {
     if (this.timer) clearInterval(this.timer);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    if (this.inFlight > 0) {
+      let deadline: NodeJS.Timeout | undefined;
+      const drained = new Promise<boolean>((resolve) => (this.drained = () => resolve(true)));
+      const late = new Promise<boolean>((resolve) => (deadline = setTimeout(() => resolve(false), this.drainMs)));
+      const inTime = await Promise.race([drained, late]);
+      clearTimeout(deadline);
+      if (!inTime) process.stderr.write(`closing: ${this.inFlight} request(s) still running after ${this.drainMs / 1000} s; their connections are closed unanswered\n`);
+    }
     server.closeAllConnections();
     await closed;
     while (this.ticking) await new Promise((r) => setTimeout(r, 10));

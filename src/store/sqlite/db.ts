@@ -25,7 +25,7 @@ import type { BatchReducer, Params, RunResult, Store, Tx, WriteOptions, WriterSt
 import type { Repositories } from '../interfaces/store.js';
 import { sqliteRepositories } from './repositories.js';
 import { sqliteDialect } from './dialect.js';
-import { asStoreUnavailable, classifyStoreError } from '../errors.js';
+import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
 import { sharedRead, type SharedRead } from '../shared-read.js';
 import { AfterCommitWork, WriterCounters, writeEnded, type AfterCommitHook, type WriteTimer } from '../engine/write-tracking.js';
 import { Connection, openRaw } from './connection.js';
@@ -129,7 +129,12 @@ export class Database implements Store {
       // A full or read-only disk, a lock held past busy_timeout: one StoreUnavailable for every store.
       const fail = (err: unknown) => {
         writeEnded(timer, queued);
-        reject(classifyStoreError(err));
+        const error = classifyStoreError(err);
+        reject(error);
+        // Another process held the lock past the busy timeout: the writes queued behind
+        // this one have waited about as long, so they fail with it (a 503 to ask again)
+        // rather than each wait 10 s more in turn (docs/operations.md, "locked").
+        if (error instanceof StoreUnavailable && error.reason === 'locked') for (const w of this.queue.splice(0)) w.reject(error);
       };
       const done = timer ? (v: unknown) => (writeEnded(timer, queued), resolve(v as T)) : (resolve as (v: unknown) => void);
       this.queue.push({ fn, resolve: done, reject: fail, ...(opts.alone || opts.apart ? { alone: true } : {}) });
