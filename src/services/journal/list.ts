@@ -1,7 +1,9 @@
 // Reading the request journal (docs/journal.md): `GET /api/v1/sandboxes/{group_id}/requests`
-// and, later, the dashboard's request views. `listRequests` is a plain function of the
-// filters to a page — oldest first, newest last, a cursor to the next — so a long-poll
-// can run it again until something matches.
+// and the dashboard's request views. `listRequests` is a plain function of the filters to a
+// page — oldest first, newest last, a cursor to the next — so a long-poll can run it again
+// until something matches. The dashboard asks for `newest_first` (not a query parameter of
+// the API: a query string cannot carry the literal `true`): the newest page that matches,
+// `starting_after` then naming the calls older than it (the next page in that order).
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import type { RequestContext } from '../context.js';
@@ -38,7 +40,11 @@ export async function requireGroup(ex: Executor, groupId: string): Promise<void>
   if ((await ex.repos.groupClocks.get(ex, groupId)) === undefined) throw notFound('group');
 }
 
-export const listRequestsInput = requestsQuerySchema.extend({ group_id: z.string() });
+export const listRequestsInput = requestsQuerySchema.extend({
+  group_id: z.string(),
+  /** Newest first (the dashboard's Requests view): `starting_after` then answers the calls before it. Not with `wait`. */
+  newest_first: z.literal(true).optional(),
+});
 
 /** Calls `notify` whenever this process journals calls of the group (the dashboard's live page); the answer subscribes and returns the unsubscribe. */
 export const watchRequests = useCase({
@@ -53,7 +59,9 @@ export const listRequests = useCase({
     const { waitMs, count } = waitPlan(input);
     await flushJournal(p);
     await requireGroup(store, input.group_id);
+    if (input.newest_first && waitMs > 0) throw validationError([{ path: 'wait', message: 'waits for newer calls: not with newest first' }]);
     const q: JournalQuery = { group_id: input.group_id, limit: input.limit + 1 };
+    if (input.newest_first) q.newest_first = true;
     if (input.method) q.method = input.method;
     if (input.path !== undefined) {
       if (input.path.endsWith('*')) q.path_prefix = input.path.slice(0, -1);
@@ -66,7 +74,8 @@ export const listRequests = useCase({
       if (seq === undefined) {
         throw validationError([{ path: 'starting_after', message: "is no call in this group's journal (unknown, or dropped: the journal keeps the last calls only)" }]);
       }
-      q.after_seq = seq;
+      if (input.newest_first) q.until_seq = seq - 1;
+      else q.after_seq = seq;
     }
     const read = async (): Promise<JournalPage> => {
       const [rows, state] = await Promise.all([store.repos.journal.list(store, q), store.repos.journal.state(store, input.group_id)]);

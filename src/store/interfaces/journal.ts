@@ -68,6 +68,8 @@ export interface JournalQuery {
   /** Arrived at or after this instant. */
   since?: string;
   recordable?: true;
+  /** Newest first (by `seq`, descending) instead of oldest first: the newest `limit` that match. */
+  newest_first?: true;
   limit: number;
 }
 

@@ -1,7 +1,9 @@
 // The object lists of a group (transactions, customers, subscriptions, invoices, payment
 // links): the API's own list use cases with the API's own filters, taken from the page's
 // query string as they are (a bad one is the API's 400, shown on the page), paged as the
-// API pages them (limit and offset), each row linking to its object page.
+// API pages them (limit and offset: the spec's lists have no cursor, so a page's query
+// string is the API call that answers the same rows; docs/dashboard.md "Paging"), each row
+// linking to its object page.
 import { report } from '../../../services/reporting/reporting.js';
 import { listCustomers } from '../../../services/customers/customers.js';
 import { listSubscriptions } from '../../../services/recurring/subscriptions.js';

@@ -10,7 +10,8 @@ import type { ViewContext } from '../context.js';
 import { groupScope, orMissing } from '../scope.js';
 import { findAnyKind } from './find.js';
 import { objectHref } from './object-links.js';
-import { journalOf, requestHref } from './requests.js';
+import { requestHref } from './requests.js';
+import { getRequest } from '../../../services/journal/list.js';
 
 /** Ids are UUIDs and a few prefixed forms: anything longer is not an id. */
 const MAX_ID = 200;
@@ -29,8 +30,8 @@ export async function searchPage(c: ViewContext): Promise<Answer> {
       if (!s) continue;
       const hit = await findAnyKind(s, q);
       if (hit) return new Redirect(objectHref(groupId, hit.kind, q));
-      // A request id: a call in the group's journal (bounded, so read whole).
-      if (UUID.test(q) && (await journalOf(s)).some((r) => r.id === q)) return new Redirect(requestHref(groupId, q));
+      // A request id: a call in the group's journal (read by its id, not the whole journal).
+      if (UUID.test(q) && (await orMissing(execute(getRequest, s.g, s.ctx, { group_id: groupId, request_id: q })))) return new Redirect(requestHref(groupId, q));
     }
   }
   return new Page(

@@ -181,7 +181,8 @@ export const journalRepo: JournalStore = {
   },
   async list(ex, q) {
     const w = where(q);
-    return (await ex.all<Row>(`${SELECT} WHERE ${w.sql} ORDER BY seq LIMIT ?`, [...w.params, q.limit])).map(fromRow);
+    const order = q.newest_first ? 'seq DESC' : 'seq';
+    return (await ex.all<Row>(`${SELECT} WHERE ${w.sql} ORDER BY ${order} LIMIT ?`, [...w.params, q.limit])).map(fromRow);
   },
   async count(ex, q) {
     const w = where(q);
