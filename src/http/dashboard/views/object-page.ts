@@ -1,4 +1,5 @@
-// An object's page: the object as the API answers it, its history (the events about it,
+// An object's page: the object as the API answers it (with a card number, key or secret a
+// client put in a free field — an order_id, a name — masked as the journal masks it), its history (the events about it,
 // newest first), links to the objects it names and, for an event, its object and a
 // resend. The requests that touched it come from the request journal (touching.ts).
 import { AppError } from '../../../errors.js';
@@ -6,6 +7,7 @@ import { listEvents } from '../../../services/events/events.js';
 import { executeRaw } from '../../../services/use-case.js';
 import { PAGE_LIMIT_MAX } from '../../../domain/paging.js';
 import type { Event } from '../../../domain/events.js';
+import { redact } from '../../../domain/sensitive.js';
 import { enc, html, jsonBlock, type Html } from '../html.js';
 import { csrfField, tableWrap, when } from '../layout.js';
 import type { Answer } from '../respond.js';
@@ -62,6 +64,6 @@ export async function objectPage(c: ViewContext): Promise<Answer> {
 ${related.length ? html`<section aria-labelledby="related"><h2 id="related">Related</h2><ul class="related">${related.map(([k, rid]) => html`<li>${KIND_LABELS[k] ?? k}: <a href="${objectHref(s.head.id, k, rid)}"><code class="id">${rid}</code></a></li>`)}</ul></section>` : ''}
 ${history}
 ${requests ?? ''}
-<section aria-labelledby="as-api"><h2 id="as-api">As the API answers it</h2>${jsonBlock(object)}</section>`;
+<section aria-labelledby="as-api"><h2 id="as-api">As the API answers it</h2>${jsonBlock(redact(object))}</section>`;
   return groupPage(c, s, undefined, `${KIND_LABELS[kind]}`, body);
 }
