@@ -16,7 +16,7 @@ import { liveNotices } from '../live.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { groupPage } from './group-page.js';
-import { objectHref } from './object-links.js';
+import { eventObjectId, objectHref } from './object-links.js';
 import { backTo } from './clock.js';
 import { FINDERS } from './find.js';
 
@@ -55,7 +55,7 @@ async function rowsHtml(c: ViewContext, s: GroupScope): Promise<{ rows: Html; ev
   for (const e of endpoints) for (const a of e.attempts) byEvent.set(a.event_id, [...(byEvent.get(a.event_id) ?? []), a]);
   const base = `/dashboard/groups/${enc(s.head.id)}`;
   const rows = list.data.items.map((e) => {
-    const of = (e.data.object as { id?: string }).id;
+    const of = eventObjectId(e);
     const family = e.type.slice(0, e.type.indexOf('.'));
     return html`<tr data-event-type="${e.type}"><td><time datetime="${e.created_at}">${when(e.created_at)}</time></td>
 <td><a href="${objectHref(s.head.id, 'event', e.id)}">${e.type}</a></td>

@@ -11,6 +11,7 @@ import { listInvoices } from '../../../services/catalog/invoices.js';
 import { listPaymentLinks } from '../../../services/payment-links/payment-links.js';
 import { execute, executeRaw } from '../../../services/use-case.js';
 import { formatMoney } from '../../../domain/money.js';
+import { redactText } from '../../../domain/sensitive.js';
 import { PAGE_LIMIT_DEFAULT } from '../../../domain/paging.js';
 import { enc, html, queryString, type Html } from '../html.js';
 import { tableWrap, when } from '../layout.js';
@@ -43,7 +44,8 @@ interface ListKind {
 }
 
 const money = (n: unknown) => (typeof n === 'number' ? formatMoney(n) : '');
-const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+/** A field as a cell: a card number, key or secret a client put in it masked, as the journal masks it. */
+const str = (v: unknown) => (v === undefined || v === null ? '' : redactText(String(v)));
 const amounts = (r: Row) => (r.amounts ?? {}) as Record<string, unknown>;
 const card = (r: Row) => ((r.payment_details as { card?: { brand: string; last_four: string } } | undefined)?.card);
 

@@ -1,8 +1,11 @@
 // Search by id (`/dashboard/search?q=ID`): the object of any kind with that id opens its
 // page (a request id: its page). On a group's page the search looks in that group first; then in every group.
+// A miss says what was searched, with a card number, key or secret typed into the box
+// masked as the journal masks it (no page shows one).
 import { contextFor } from '../../../services/context.js';
 import { listGroups } from '../../../services/groups/groups.js';
 import { execute } from '../../../services/use-case.js';
+import { redactText } from '../../../domain/sensitive.js';
 import { html } from '../html.js';
 import { layout } from '../layout.js';
 import { Page, Redirect, type Answer } from '../respond.js';
@@ -38,7 +41,7 @@ export async function searchPage(c: ViewContext): Promise<Answer> {
     layout({
       title: 'Search by id',
       session: c.session,
-      body: q ? html`<p role="status">No transaction, customer, card, plan, subscription, product, invoice, partner, payment link, event or request has the id <code>${q}</code>.</p>` : html`<p>Type an id in the search box.</p>`,
+      body: q ? html`<p role="status">No transaction, customer, card, plan, subscription, product, invoice, partner, payment link, event or request has the id <code>${redactText(q)}</code>.</p>` : html`<p>Type an id in the search box.</p>`,
     }),
     q ? 404 : 200,
   );
