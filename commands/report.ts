@@ -156,16 +156,20 @@ export default class Report extends PayctlCommand {
     };
     // Filters typed on the command line win; otherwise the last ones used on this database,
     // unless they no longer parse (saved by an older payctl, or the rules changed): dropped, with a notice.
-    const { rememberedFilters, rememberFilters, describeSaved } = await import('../src/cli/report-filters.js');
+    const [{ savedReportFilters, rememberReportFilters }, { describeSaved }] = await Promise.all([
+      import('../src/services/reporting/saved-filters.js'),
+      import('../src/cli/report-filters.js'),
+    ]);
+    const rememberFilters = (filters: BrowserFilters) => execute(rememberReportFilters, p, ctx, { filters });
     let initial: BrowserFilters = given;
     if (!Object.values(given).some((v) => v !== undefined)) {
-      initial = (await rememberedFilters(p, groupId)) ?? {};
+      initial = (await execute(savedReportFilters, p, ctx, {})) ?? {};
       const problems = checkFilters(initial);
       if (problems.length) {
         process.stderr.write(
           `Dropped the saved report filters (${describeSaved(initial)}): ${problems.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join('; ')}\n`,
         );
-        await rememberFilters(p, groupId, {});
+        await rememberFilters({});
         initial = {};
       }
     }
@@ -176,7 +180,7 @@ export default class Report extends PayctlCommand {
       loadPage: (f, offset, limit) => execute(reportingPage, p, ctx, { query: rawOf(f), offset, limit }),
       loadSummary: (f) => execute(reportingTotals, p, ctx, { query: rawOf(f) }),
       loadFullSummary: (f) => execute(reportingSummaryAll, p, ctx, { query: { ...summaryBase, statuses: f.statuses, brands: f.brands, start: f.start, end: f.end } }),
-      onFiltersChange: (f) => void rememberFilters(p, groupId, f).catch(() => undefined),
+      onFiltersChange: (f) => void rememberFilters(f).catch(() => undefined),
     });
     return start;
   }

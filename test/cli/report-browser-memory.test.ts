@@ -85,10 +85,12 @@ test('a filter typo is shown at its field; the browser keeps running and does no
 
 test('saved filters that no longer parse are dropped with a notice, once', async () => {
   const { openPlatform } = await import('../../src/services/platform.js');
-  const { rememberFilters } = await import('../../src/cli/report-filters.js');
+  const { contextFor } = await import('../../src/services/context.js');
+  const { execute } = await import('../../src/services/use-case.js');
+  const { rememberReportFilters } = await import('../../src/services/reporting/saved-filters.js');
   const p = await openPlatform({ db: db });
   // As an older payctl saved them: a status typo and a from date that does not exist.
-  await rememberFilters(p, group, { statuses: ['setled'], start: '2026-02-31' });
+  await execute(rememberReportFilters, p, contextFor(p, group), { filters: { statuses: ['setled'], start: '2026-02-31' } });
   await p.close();
   const first = await runInPty(['report', '--group', group], { db, answer: { when: /q: quit/, input: 'q' } });
   assert.equal(first.code, 0, first.output);

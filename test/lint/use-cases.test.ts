@@ -7,6 +7,10 @@
 // type). Anything else an entry takes from a service is a second way in: it fails, named
 // by file, line and the names it imports. Imports (static, and `import()` with the names it
 // destructures) are read with the TypeScript parser, as the layers test reads them.
+// Nor does an entry reach past the use cases into a store: its repositories (`.repos`),
+// its SQL and its writes (`p.db.get`, `.db.all`, `.db.run`, `.db.write`, `ctx.store.write`,
+// …) fail named by file, line and the expression. What a store says of itself (where it
+// is, its schema version, its counters, the state servers share) is not its data.
 import '../helpers/env.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +21,7 @@ import { packageRoot } from '../../src/lib/paths.js';
 import { typescriptFiles } from './sources.js';
 
 /** The entries: what an operator or a client calls. */
-const ENTRIES = ['commands/', 'src/cli/', 'src/http/routes/', 'src/http/dashboard/', 'src/http/metrics.ts'];
+const ENTRIES = ['commands/', 'src/cli/', 'src/tui/', 'src/http/routes/', 'src/http/dashboard/', 'src/http/metrics.ts'];
 
 /** The door every adapter passes, by module: what it may take besides the use cases. */
 const DOOR: Record<string, string[]> = {
@@ -33,6 +37,14 @@ const ASIDE: Record<string, string> = {
   // It copies one database into another, outside any platform: a use case runs on one.
   'commands/db/copy.ts': 'src/services/db/copy.ts',
 };
+
+/** A store's data: what an executor reads and a write runs (src/store/interfaces/db.ts). */
+const STORE_DATA = new Set(['all', 'get', 'run', 'write', 'getById', 'getShared', 'deferInsert', 'deferChange', 'deferCheck', 'accumulate', 'afterCommit']);
+/** The names a store goes by in an entry: the platform's `db`, a context's `store`, a write's `tx`. */
+const STORE_HANDLES = new Set(['db', 'store', 'tx']);
+
+/** Entries that reach into a store themselves, and why: none today. */
+const STORE_ASIDE: Record<string, string> = {};
 
 export interface Taken {
   file: string;
@@ -146,6 +158,33 @@ export function sideDoors(files: Iterable<string>, read: (file: string) => strin
   return out;
 }
 
+/**
+ * Where `file` reaches into a store, as `file:line: expression` lines: any `.repos`, and the
+ * store's reads and writes (STORE_DATA) on a handle named `db`, `store` or `tx`.
+ */
+export function storeAccessOf(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const handle = (e: ts.Expression): boolean =>
+    (ts.isIdentifier(e) && STORE_HANDLES.has(e.text)) || (ts.isPropertyAccessExpression(e) && STORE_HANDLES.has(e.name.text));
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node)) {
+      const name = node.name.text;
+      if (name === 'repos' || (STORE_DATA.has(name) && handle(node.expression))) {
+        out.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Every entry's reach into a store (STORE_ASIDE's files aside). */
+export function storeAccess(files: Iterable<string>, read: (file: string) => string): string[] {
+  return [...files].filter((f) => isEntry(f) && !(f in STORE_ASIDE)).flatMap((f) => storeAccessOf(f, read(f)));
+}
+
 test('commands and routes take from src/services only use cases (and the door: execute, contextFor, the platform)', () => {
   const files = [...typescriptFiles('commands'), ...typescriptFiles('src')];
   const found = sideDoors(files, (f) => readFileSync(path.join(packageRoot, f), 'utf8'));
@@ -188,4 +227,43 @@ test('a side door is named by file, line and the names taken; use cases, the doo
     'src/http/routes/things.ts:4: src/services/things.ts: LIMIT',
   ]);
   assert.deepEqual(useCasesOf('src/services/things.ts', files['src/services/things.ts']), ['getThing', 'makeThing']);
+});
+
+test('commands, the terminal screens and routes reach no store but through a use case', () => {
+  const files = [...typescriptFiles('commands'), ...typescriptFiles('src')];
+  const found = storeAccess(files, (f) => readFileSync(path.join(packageRoot, f), 'utf8'));
+  assert.deepEqual(found, [], `entries that read or write a store themselves (docs/architecture.md, "Every entry is a use case"):\n${found.join('\n')}`);
+  const stale = Object.keys(STORE_ASIDE).filter((f) => !files.includes(f) || storeAccessOf(f, readFileSync(path.join(packageRoot, f), 'utf8')).length === 0);
+  assert.deepEqual(stale, [], 'exceptions that no longer reach into a store');
+});
+
+test('a reach into a store is named by file, line and expression; what a store says of itself passes', () => {
+  const files: Record<string, string> = {
+    'src/cli/filters.ts': [
+      'const text = await p.db.repos.settings.get(p.db, key);',
+      'await p.db.write((tx) => tx.repos.settings.put(tx, key, value));',
+      "const rows = await p.platform.db.all('SELECT 1');",
+      'await ctx.store.write(async (tx) => { await tx.run(sql); });',
+      'const row = await db.get(sql);',
+    ].join('\n'),
+    'src/http/routes/things.ts': [
+      'const where = p.db.location + p.db.schemaVersion;',
+      'const stats = p.db.stats();',
+      'const shared = p.db.shared;',
+      'const v = settings.get(name);',
+      'const f = flags.db;',
+    ].join('\n'),
+    'src/http/pipeline/fresh.ts': 'const v = await p.db.repos.versions.configAndClock(p.db);',
+    'src/tui/screen.tsx': 'const x = <Box>{String(p.db.get)}</Box>;',
+  };
+  assert.deepEqual(storeAccess(Object.keys(files), (f) => files[f]), [
+    'src/cli/filters.ts:1: p.db.repos',
+    'src/cli/filters.ts:2: p.db.write',
+    'src/cli/filters.ts:2: tx.repos',
+    "src/cli/filters.ts:3: p.platform.db.all",
+    'src/cli/filters.ts:4: ctx.store.write',
+    'src/cli/filters.ts:4: tx.run',
+    'src/cli/filters.ts:5: db.get',
+    'src/tui/screen.tsx:1: p.db.get',
+  ]);
 });

@@ -14,7 +14,9 @@ import { summarizeAll } from '../../src/services/reporting/summary.js';
 import { parseSummaryQuery } from '../../src/domain/reporting-summary.js';
 import { parseReportQuery } from '../../src/domain/reporting.js';
 import { formatMoney } from '../../src/domain/money.js';
-import { rememberedFilters, rememberFilters } from '../../src/cli/report-filters.js';
+import { rememberReportFilters, savedReportFilters } from '../../src/services/reporting/saved-filters.js';
+import { execute } from '../../src/services/use-case.js';
+import { contextFor } from '../../src/services/context.js';
 import type { Platform } from '../../src/services/platform.js';
 
 const KEY = { enter: '\r', esc: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~' };
@@ -150,10 +152,18 @@ test('filters apply to the summary view, and the applied filters are reported fo
 });
 
 test('remembered filters: per group, round-tripped through the database; damaged values are ignored', async () => {
+  const rememberedFilters = (p: Platform, group: string) => execute(savedReportFilters, p, contextFor(p, group), {});
+  const rememberFilters = (p: Platform, group: string, filters: BrowserFilters) => execute(rememberReportFilters, p, contextFor(p, group), { filters });
   assert.equal(await rememberedFilters(p, groupId), undefined);
   await rememberFilters(p, groupId, { statuses: ['settled', 'pending'], start: '2026-01-01' });
   assert.deepEqual(await rememberedFilters(p, groupId), { statuses: ['settled', 'pending'], start: '2026-01-01' });
   assert.equal(await rememberedFilters(p, 'another-group'), undefined);
   await p.db.write((tx) => tx.run("UPDATE settings SET value = ? WHERE name = ?", ['{"statuses":"settled","brands":[1],"end":"2026-02-01"}', `report_browser.filters.${groupId}`]));
   assert.deepEqual(await rememberedFilters(p, groupId), { end: '2026-02-01' });
+  for (const damaged of ['{"statuses":', 'null']) {
+    await p.db.write((tx) => tx.run("UPDATE settings SET value = ? WHERE name = ?", [damaged, `report_browser.filters.${groupId}`]));
+    assert.equal(await rememberedFilters(p, groupId), undefined, damaged);
+  }
+  await rememberFilters(p, groupId, {});
+  assert.deepEqual(await rememberedFilters(p, groupId), {});
 });

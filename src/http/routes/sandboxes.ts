@@ -19,6 +19,7 @@ import {
 import { createSandbox, deleteSandbox, forkSandbox, listSandboxes, moveGroupClock, showGroupClock, showSandbox } from '../../services/sandboxes/sandboxes.js';
 import { execute, executeRaw, withParams } from '../../services/use-case.js';
 import { getRecording, startRecording, stopRecording } from '../../services/sandboxes/recordings.js';
+import { recordingJsonText } from '../recording-json.js';
 import { recordingQuerySchema, recordingSchema, recordingSummarySchema } from '../../domain/recording.js';
 import { StreamResponse } from '../route.js';
 import { once } from 'node:events';
@@ -179,7 +180,7 @@ export const sandboxRoutes: RouteDef[] = [
     response: recordingSchema,
     handler: async (c) => {
       const out = await executeRaw(getRecording, c.platform, c.ctx, withParams(c.query, { group_id: c.params.group_id }));
-      return 'scenario' in out ? streamText(out.scenario, 'application/yaml; charset=utf-8') : streamText(out.json, 'application/json; charset=utf-8');
+      return 'scenario' in out ? streamText(out.scenario, 'application/yaml; charset=utf-8') : streamText(recordingJsonText(out.json), 'application/json; charset=utf-8');
     },
   }),
   route({

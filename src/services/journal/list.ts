@@ -9,17 +9,14 @@ import type { Platform } from '../platform.js';
 import type { RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { notFound, validationError } from '../../errors.js';
-import { parseJson } from '../../lib/exact-json.js';
 import { requestsQuerySchema, statusRange, type JournalItem, type JournalPage } from '../../domain/journal.js';
-import type { JournalQuery, StoredJournalEntry } from '../../store/interfaces/journal.js';
+import type { JournalCall, JournalQuery } from '../../store/interfaces/journal.js';
 import type { Executor } from '../../store/interfaces/db.js';
 import { flushJournal, onJournalWritten } from './writer.js';
 import { longPoll } from '../long-poll.js';
 import { waitPlan } from '../../domain/waiting.js';
 
-const json = (text: string | null): unknown => (text === null ? null : parseJson(text));
-
-export const toJournalItem = (e: StoredJournalEntry): JournalItem => ({
+export const toJournalItem = (e: JournalCall): JournalItem => ({
   id: e.request_id,
   seq: e.seq,
   at: e.at,
@@ -30,8 +27,8 @@ export const toJournalItem = (e: StoredJournalEntry): JournalItem => ({
   duration_ms: e.duration_ms,
   idempotency_key: e.idempotency_key,
   fault: e.fault,
-  body: json(e.body),
-  answer: json(e.answer),
+  body: e.body,
+  answer: e.answer,
   note: e.note,
 });
 
@@ -78,7 +75,7 @@ export const listRequests = useCase({
       else q.after_seq = seq;
     }
     const read = async (): Promise<JournalPage> => {
-      const [rows, state] = await Promise.all([store.repos.journal.list(store, q), store.repos.journal.state(store, input.group_id)]);
+      const [rows, state] = await Promise.all([store.repos.journal.listCalls(store, q), store.repos.journal.state(store, input.group_id)]);
       return { data: { items: rows.slice(0, input.limit).map(toJournalItem), has_more: rows.length > input.limit, dropped: state?.dropped ?? 0 } };
     };
     // With `wait`: read again whenever this process writes the group's calls (its writer holds them up to 100 ms).
@@ -106,8 +103,8 @@ export const getRequest = useCase({
     await flushJournal(p);
     await requireGroup(store, input.group_id);
     const seq = await store.repos.journal.seqOf(store, input.group_id, input.request_id);
-    const row = seq === undefined ? undefined : (await store.repos.journal.list(store, { group_id: input.group_id, after_seq: seq - 1, limit: 1 }))[0];
+    const row = seq === undefined ? undefined : (await store.repos.journal.listCalls(store, { group_id: input.group_id, after_seq: seq - 1, limit: 1 }))[0];
     if (!row || row.request_id !== input.request_id) throw notFound('request (unknown, or dropped: the journal keeps the last calls only)');
-    return { ...toJournalItem(row), headers: (json(row.headers) ?? {}) as Record<string, string> };
+    return { ...toJournalItem(row), headers: row.headers ?? {} };
   },
 });

@@ -11,10 +11,9 @@ import type { RequestContext } from '../context.js';
 import { useCase } from '../use-case.js';
 import { invalidRequest, notFound } from '../../errors.js';
 import type { Executor } from '../../store/interfaces/db.js';
-import type { StoredJournalEntry } from '../../store/interfaces/journal.js';
+import type { JournalCall, JournalQuery, StoredJournalEntry } from '../../store/interfaces/journal.js';
 import type { RecordingState } from '../../store/interfaces/recordings.js';
 import { recordingQuerySchema, scenarioStepper, type CallRecord, type RecordingContext } from '../../domain/recording.js';
-import { parseJson, stringifyJson } from '../../lib/exact-json.js';
 import { testCards } from '../../processor/test-cards.js';
 import { forGroup } from '../platform.js';
 import { flushJournal, journalWriter } from '../journal/writer.js';
@@ -98,40 +97,48 @@ export const stopRecording = useCase({
   },
 });
 
-/** The recording's calls, a page at a time, in order. */
-async function* recordedCalls(ex: Executor, groupId: string, from: number, until: number, size = PAGE): AsyncGenerator<StoredJournalEntry[]> {
+/** The recording's calls, a page at a time, in order: with the JSON texts the journal kept (`list`), or read (`listCalls`). */
+async function* recordedCalls<T extends { seq: number }>(
+  ex: Executor,
+  read: (ex: Executor, q: JournalQuery) => Promise<T[]>,
+  groupId: string,
+  from: number,
+  until: number,
+  size = PAGE,
+): AsyncGenerator<T[]> {
   let after = from - 1;
   for (;;) {
-    const page = await ex.repos.journal.list(ex, { group_id: groupId, after_seq: after, until_seq: until, recordable: true, limit: size });
+    const page = await read(ex, { group_id: groupId, after_seq: after, until_seq: until, recordable: true, limit: size });
     if (page.length > 0) yield page;
     if (page.length < size) return;
     after = page.at(-1)!.seq;
   }
 }
 
-/** One recorded call as JSON text, from the journal's texts as they are (nothing parsed). */
-function callText(e: StoredJournalEntry): string {
-  const s = (v: string) => JSON.stringify(v);
-  return `{"method":${s(e.method)},"path":${s(e.path)},"route":${s(e.route)},"headers":${e.headers ?? 'null'},"body":${e.body ?? 'null'},"status":${e.status},"answer":${e.answer ?? 'null'}${e.note ? `,"note":${s(e.note)}` : ''}}`;
-}
-
-const toCall = (e: StoredJournalEntry): CallRecord => ({
+const toCall = (e: JournalCall): CallRecord => ({
   method: e.method,
   path: e.path,
   route: e.route,
-  headers: e.headers === null ? null : (parseJson(e.headers) as Record<string, string>),
-  body: e.body === null ? null : parseJson(e.body),
+  headers: e.headers,
+  body: e.body,
   status: e.status,
-  answer: e.answer === null ? null : parseJson(e.answer),
+  answer: e.answer,
 });
 
+/** A recording as the API answers it in JSON (src/http/recording-json.ts writes it): its summary, then its calls page by page, their JSON texts as the journal kept them. */
+export interface RecordingJson {
+  summary: RecordingSummary;
+  pages: AsyncIterable<StoredJournalEntry[]>;
+}
+
 /**
- * The recording: its state and calls (format json: JSON text in pieces, a page of calls
- * at a time), or the scenario file they make (format scenario: YAML text).
+ * The recording: its state and calls (format json: the summary and the calls a page at a
+ * time, which the HTTP adapter writes as JSON), or the scenario file they make (format
+ * scenario: YAML text).
  */
 export const getRecording = useCase({
   input: groupInput.extend(recordingQuerySchema.shape),
-  async run(p: Platform, ctx: RequestContext, input): Promise<{ json: AsyncIterable<string> } | { scenario: AsyncIterable<string> }> {
+  async run(p: Platform, ctx: RequestContext, input): Promise<{ json: RecordingJson } | { scenario: AsyncIterable<string> }> {
     await requireSandbox(ctx, input.group_id);
     await flushJournal(p);
     const store = ctx.store;
@@ -139,19 +146,12 @@ export const getRecording = useCase({
     if (!state) throw notFound('recording (POST …/recording starts one)');
     if (input.format !== 'scenario') {
       const summary = await summaryOf(store, state);
-      async function* pieces(): AsyncGenerator<string> {
-        yield `${stringifyJson(summary).slice(0, -1)},"data":[`;
-        let first = true;
+      // The range is read when the pages are first asked for (after the summary is written).
+      async function* pages(): AsyncGenerator<StoredJournalEntry[]> {
         const { from, until } = await range(store, state!);
-        for await (const page of recordedCalls(store, state!.group_id, from, until)) {
-          for (const call of page) {
-            yield (first ? '' : ',') + callText(call);
-            first = false;
-          }
-        }
-        yield ']}';
+        yield* recordedCalls(store, (e, q) => e.repos.journal.list(e, q), state!.group_id, from, until);
       }
-      return { json: pieces() };
+      return { json: { summary, pages: pages() } };
     }
     const [processor] = await store.repos.processors.listByGroup(store, input.group_id);
     const [account] = await store.repos.linkedAccounts.listByGroup(store, input.group_id);
@@ -183,12 +183,12 @@ async function* scenarioText(ex: Executor, groupId: string, bounds: { from: numb
   for (let attempt = 0; ; attempt++) {
     const first = scenarioStepper(context);
     let firstSeq: number | undefined;
-    for await (const page of recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE)) {
+    for await (const page of recordedCalls(ex, (e, q) => e.repos.journal.listCalls(e, q), groupId, from, bounds.until, SCENARIO_PAGE)) {
       firstSeq ??= page[0]!.seq;
       for (const e of page) first.step(toCall(e));
     }
     const second = scenarioStepper(context, first.used);
-    const pages = recordedCalls(ex, groupId, from, bounds.until, SCENARIO_PAGE);
+    const pages = recordedCalls(ex, (e, q) => e.repos.journal.listCalls(e, q), groupId, from, bounds.until, SCENARIO_PAGE);
     const opening = await pages.next();
     const seq = opening.done ? undefined : opening.value[0]!.seq;
     if (seq !== firstSeq && attempt < 3) {
@@ -197,7 +197,7 @@ async function* scenarioText(ex: Executor, groupId: string, bounds: { from: numb
     }
     yield `# Recorded by payctl (docs/scenarios.md): replay with \`payctl scenario run FILE\`.\n${stringify(first.head(), { lineWidth: 0 })}`;
     let any = false;
-    const rest = async function* (): AsyncGenerator<StoredJournalEntry[]> {
+    const rest = async function* (): AsyncGenerator<JournalCall[]> {
       if (!opening.done) yield opening.value;
       yield* pages;
     };

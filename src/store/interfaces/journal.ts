@@ -37,6 +37,16 @@ export interface StoredJournalEntry extends JournalEntry {
   seq: number;
 }
 
+/** A call as it is read back with its JSON read (the store's encoding): headers, body and answer as values. */
+export interface JournalCall extends Omit<StoredJournalEntry, 'headers' | 'body' | 'answer'> {
+  /** Headers a replay needs (Idempotency-Key, Payctl-Simulate). */
+  headers: Record<string, string> | null;
+  /** The request body, redacted; null without one (or not kept: see note). */
+  body: unknown;
+  /** The answer body, redacted; null without one. */
+  answer: unknown;
+}
+
 export interface JournalBounds {
   /** Entries kept per group at most. */
   entries: number;
@@ -76,7 +86,10 @@ export interface JournalQuery {
 export interface JournalStore {
   /** Append entries (of any groups) in order, numbering each group's, and drop each group's oldest past `bounds`. */
   append(tx: Tx, entries: JournalEntry[], bounds: JournalBounds): Promise<void>;
+  /** The calls with their bodies as the JSON text kept (a recording's JSON is made of those texts as they are). */
   list(ex: Executor, q: JournalQuery): Promise<StoredJournalEntry[]>;
+  /** The same calls, their headers and bodies read (exact integers: lib/exact-json.ts). */
+  listCalls(ex: Executor, q: JournalQuery): Promise<JournalCall[]>;
   count(ex: Executor, q: Omit<JournalQuery, 'limit'>): Promise<number>;
   state(ex: Executor, groupId: string): Promise<JournalState | undefined>;
   /** The sequence number of the entry with this request id, if the group's journal still holds it. */

@@ -50,6 +50,10 @@ export interface InvoicePastDueStore {
 export interface SettingsStore {
   get(ex: Executor, name: string): Promise<string | undefined>;
   put(tx: Tx, name: string, value: string): Promise<void>;
+  /** A value kept as JSON (the column's encoding): undefined when there is none; a SyntaxError when its text is not JSON. */
+  getJson(ex: Executor, name: string): Promise<unknown>;
+  /** Keep `value` as JSON. */
+  putJson(tx: Tx, name: string, value: unknown): Promise<void>;
 }
 
 /** Every row of one group at once: dropping and forking sandboxes. */

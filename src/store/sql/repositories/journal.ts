@@ -9,8 +9,9 @@
 // event loop it waits for while it holds the writer: a group's batch is one upsert that
 // also counts what the count bound drops, a few multi-row INSERTs numbered from it in the
 // store, and one DELETE of the oldest, all sent together.
-import type { JournalEntry, JournalQuery, JournalState, JournalStore, StoredJournalEntry } from '../../interfaces/journal.js';
+import type { JournalCall, JournalEntry, JournalQuery, JournalState, JournalStore, StoredJournalEntry } from '../../interfaces/journal.js';
 import type { Executor } from '../../interfaces/db.js';
+import { parseJson } from '../../../lib/exact-json.js';
 import type { Dialect } from '../dialect.js';
 
 const COLUMNS = [
@@ -22,6 +23,11 @@ const SELECT = `SELECT ${COLUMNS.join(', ')} FROM request_journal`;
 type Row = Omit<StoredJournalEntry, 'recordable'> & { recordable: number };
 
 const fromRow = (r: Row): StoredJournalEntry => ({ ...r, recordable: r.recordable === 1 });
+
+const json = (text: string | null): unknown => (text === null ? null : parseJson(text));
+
+/** A call with its JSON columns read (only reads parse: the write path stays text). */
+const toCall = (e: StoredJournalEntry): JournalCall => ({ ...e, headers: json(e.headers) as Record<string, string> | null, body: json(e.body), answer: json(e.answer) });
 
 function where(q: Omit<JournalQuery, 'limit'>): { sql: string; params: unknown[] } {
   const parts = ['group_id = ?'];
@@ -183,6 +189,9 @@ export const journalRepo: JournalStore = {
     const w = where(q);
     const order = q.newest_first ? 'seq DESC' : 'seq';
     return (await ex.all<Row>(`${SELECT} WHERE ${w.sql} ORDER BY ${order} LIMIT ?`, [...w.params, q.limit])).map(fromRow);
+  },
+  async listCalls(ex, q) {
+    return (await journalRepo.list(ex, q)).map(toCall);
   },
   async count(ex, q) {
     const w = where(q);
