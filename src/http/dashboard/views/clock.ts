@@ -13,6 +13,7 @@ import type { Session } from '../guard.js';
 import { pathId, type ViewContext } from '../context.js';
 import { groupScope, type GroupScope } from '../scope.js';
 import { refusalFields } from '../form.js';
+import { addCycles } from '../../../domain/recurring/calendar.js';
 
 const PRESETS: Array<[string, string]> = [
   ['1h', '+1 hour'],
@@ -21,17 +22,6 @@ const PRESETS: Array<[string, string]> = [
 ];
 
 const flashKey = (groupId: string) => `clock:${groupId}`;
-
-/** The same calendar day one month on (the last day of a shorter month), as the group's clock counts. */
-function oneMonthOn(iso: string): string {
-  const d = new Date(iso);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + 1);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d.toISOString();
-}
 
 function workList(work: Record<string, number> | undefined): Html {
   if (!work) return html``;
@@ -113,7 +103,8 @@ export async function clockAction(c: ViewContext): Promise<Answer> {
   const preset = c.form.get('preset');
   const set = c.form.get('set')?.trim();
   let input: Record<string, string>;
-  if (preset === '1mo') input = { set: oneMonthOn((await execute(showGroupClock, s.g, s.ctx, { group_id: s.head.id })).now) };
+  // +1 month: the same day of the next month (the last of a shorter one), as a monthly plan counts it (domain/recurring/calendar.ts).
+  if (preset === '1mo') input = { set: addCycles((await execute(showGroupClock, s.g, s.ctx, { group_id: s.head.id })).now, 'monthly', 1, 1) };
   else if (preset) input = { advance: preset };
   else if (set) input = { set };
   else input = { advance: c.form.get('advance')?.trim() ?? '' };
