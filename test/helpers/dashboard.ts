@@ -28,6 +28,16 @@ export async function makeSandbox(s: TestServer, name: string): Promise<Dashboar
   return r.body as DashboardSandbox;
 }
 
+/** A dashboard session over plain HTTP: the cookie the token link sets, and the CSRF token its pages carry. */
+export async function httpSession(s: TestServer): Promise<{ cookie: string; csrf: string }> {
+  const r = await fetch(`${s.url}/dashboard?token=${ADMIN_TOKEN}`, { redirect: 'manual' });
+  const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const signedIn = await (await fetch(`${s.url}/dashboard`, { headers: { cookie } })).text();
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(signedIn)?.[1] ?? '';
+  if (!cookie || !csrf) throw new Error(`no dashboard session: cookie ${cookie ? 'set' : 'missing'}, CSRF token ${csrf ? 'found' : 'missing'}`);
+  return { cookie, csrf };
+}
+
 /** A page signed in through the token link, at the given viewport. */
 export async function signedIn(browser: Browser, s: TestServer, viewport = { width: 1280, height: 800 }, opts: { bypassCSP?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, timezoneId: 'America/New_York', ...(opts.bypassCSP ? { bypassCSP: true } : {}) });

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { ADMIN_TOKEN, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
+import { ADMIN_TOKEN, makeSandbox, type DashboardSandbox, httpSession } from '../helpers/dashboard.js';
 
 let s: TestServer;
 let box: DashboardSandbox;
@@ -18,9 +18,7 @@ let csrf: string;
 before(async () => {
   s = await startTestServer({ adminToken: ADMIN_TOKEN, env: { ...process.env, PAYCTL_CLOCK_ANSWER_MS: '0' } });
   box = await makeSandbox(s, 'Catch-up sandbox');
-  const r = await send('GET', `/dashboard?token=${ADMIN_TOKEN}`);
-  cookie = String(r.headers['set-cookie']?.[0]).split(';')[0]!;
-  csrf = /name="_csrf" value="([^"]+)"/.exec((await send('GET', '/dashboard', { cookie })).text)?.[1] ?? '';
+  ({ cookie, csrf } = await httpSession(s));
 });
 after(async () => {
   await s?.close();

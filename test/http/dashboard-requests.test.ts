@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
-import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
+import { dashboardServer, makeSandbox, type DashboardSandbox, httpSession } from '../helpers/dashboard.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -18,8 +18,7 @@ let cookie: string;
 before(async () => {
   s = await dashboardServer();
   box = await makeSandbox(s, 'Requests sandbox');
-  const r = await fetch(`${s.url}/dashboard?token=${ADMIN_TOKEN}`, { redirect: 'manual' });
-  cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
+  ({ cookie } = await httpSession(s));
 });
 after(async () => {
   await s?.close();

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.js';
 import { CARD_ADDRESS, cardTokenBody, saleBody } from '../helpers/bodies.js';
-import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
+import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox, httpSession } from '../helpers/dashboard.js';
 
 const NUMBER = '4111111111111111';
 const CVV = '123';
@@ -25,8 +25,7 @@ let whsec: string;
 before(async () => {
   s = await dashboardServer();
   box = await makeSandbox(s, 'Secrets sandbox');
-  const r = await fetch(`${s.url}/dashboard?token=${ADMIN_TOKEN}`, { redirect: 'manual' });
-  cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
+  ({ cookie } = await httpSession(s));
   const g = `/api/v1/groups/${box.group_id}`;
   const k = box.keys;
   const mint = async () => {

@@ -11,7 +11,7 @@ import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
 import { allRoutes } from '../../src/http/routes/index.js';
 import { whyNotAgain } from '../../src/http/dashboard/views/send-again.js';
-import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
+import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox, httpSession } from '../helpers/dashboard.js';
 
 let s: TestServer;
 let box: DashboardSandbox;
@@ -20,9 +20,7 @@ let csrf: string;
 before(async () => {
   s = await dashboardServer();
   box = await makeSandbox(s, 'Send-again sandbox');
-  const r = await send('GET', `/dashboard?token=${ADMIN_TOKEN}`);
-  cookie = String(r.headers['set-cookie']?.[0]).split(';')[0]!;
-  csrf = /name="_csrf" value="([^"]+)"/.exec((await send('GET', '/dashboard', { cookie })).text)?.[1] ?? '';
+  ({ cookie, csrf } = await httpSession(s));
   assert.ok(csrf, 'the signed-in page carries a CSRF token');
 });
 after(async () => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { TestServer } from '../helpers/server.js';
 import { saleBody } from '../helpers/bodies.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox } from '../helpers/dashboard.js';
+import { ADMIN_TOKEN, dashboardServer, makeSandbox, type DashboardSandbox, httpSession } from '../helpers/dashboard.js';
 import { when } from '../../src/http/dashboard/layout.js';
 
 const FROZEN = { time: '2030-01-15T12:00:00.000Z', mode: 'frozen' };
@@ -22,9 +22,7 @@ let csrf: string;
 const receivers: Receiver[] = [];
 before(async () => {
   s = await dashboardServer();
-  const r = await fetch(`${s.url}/dashboard?token=${ADMIN_TOKEN}`, { redirect: 'manual' });
-  cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
-  csrf = /name="_csrf" value="([^"]+)"/.exec((await page('/dashboard')).text)?.[1] ?? '';
+  ({ cookie, csrf } = await httpSession(s));
   assert.ok(csrf, 'a CSRF token on the page');
 });
 after(async () => {
