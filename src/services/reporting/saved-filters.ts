@@ -7,15 +7,11 @@ import type { Platform } from '../platform.js';
 import type { GroupContext } from '../context.js';
 import { useCase } from '../use-case.js';
 
-/** The filters as kept: the report browser's filter bar. */
-export interface SavedReportFilters {
-  statuses?: string[];
-  brands?: string[];
-  start?: string;
-  end?: string;
-}
+/** The filters as kept: the report browser's filter bar (each field optional). */
+const filtersSchema = z.object({ statuses: z.array(z.string()).optional(), brands: z.array(z.string()).optional(), start: z.string().optional(), end: z.string().optional() });
+export type SavedReportFilters = z.infer<typeof filtersSchema>;
 
-const FIELDS = ['statuses', 'brands', 'start', 'end'] as const;
+const FIELDS = Object.keys(filtersSchema.shape) as Array<keyof SavedReportFilters>;
 const keyOf = (groupId: string) => `report_browser.filters.${groupId}`;
 
 /** The context's group's saved filters; undefined when none were saved, or the saved value is damaged. */
@@ -33,10 +29,8 @@ export const savedReportFilters = useCase({
     // Only the known fields, each of its type: a damaged value is ignored, not trusted.
     const f: SavedReportFilters = {};
     for (const k of FIELDS) {
-      const v = (saved as Record<string, unknown>)[k];
-      if (k === 'statuses' || k === 'brands') {
-        if (Array.isArray(v) && v.every((x) => typeof x === 'string')) f[k] = v as string[];
-      } else if (typeof v === 'string') f[k] = v;
+      const v = filtersSchema.shape[k].safeParse((saved as Record<string, unknown>)[k]);
+      if (v.success && v.data !== undefined) Object.assign(f, { [k]: v.data });
     }
     return f;
   },
@@ -45,7 +39,7 @@ export const savedReportFilters = useCase({
 /** Keep `filters` as the context's group's saved filters (an empty set forgets them). */
 export const rememberReportFilters = useCase({
   input: z.object({
-    filters: z.object({ statuses: z.array(z.string()).optional(), brands: z.array(z.string()).optional(), start: z.string().optional(), end: z.string().optional() }),
+    filters: filtersSchema,
   }),
   async run(p: Platform, ctx: GroupContext, input): Promise<void> {
     const f = input.filters;
