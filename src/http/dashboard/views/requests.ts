@@ -60,7 +60,7 @@ async function rowsOf(c: ViewContext, s: GroupScope): Promise<Rows> {
     page = await pageOf(s, filtersOf(c.url), before);
   } catch (err) {
     // The page's start is no call of the journal (dropped by its bound since, or never one): the newest page, saying so.
-    if (!before || !(err instanceof AppError) || err.status !== 400) throw err;
+    if (!before || !(err instanceof AppError) || !err.fields?.some((f) => f.path === 'starting_after')) throw err;
     page = await pageOf(s, filtersOf(c.url), undefined);
     gone = true;
   }
