@@ -24,7 +24,7 @@ import type { SharedServerState } from '../interfaces/shared.js';
 import { asStoreUnavailable, classifyStoreError, StoreUnavailable } from '../errors.js';
 import { sharedRead, type SharedRead } from '../shared-read.js';
 import { AfterCommitWork, WriterCounters, writeEnded, type WriteTimer } from '../engine/write-tracking.js';
-import { PgTx } from './tx.js';
+import { causeOf, PgTx } from './tx.js';
 import { Lanes, type Lane, type Queued } from './lanes.js';
 import { ALONE_AFTER, backOff, isLostConnection, retryKey, Retries } from './retry.js';
 
@@ -168,7 +168,8 @@ export class PgDatabase implements Store {
           if (shared) this.counters.writes += batch.length;
           batch.forEach((w, i) => w.resolve(values[i]));
           return true;
-        } catch (err) {
+        } catch (caught) {
+          const err = causeOf(caught, tx);
           const outage = asStoreUnavailable(err);
           if (outage) {
             client.release(err as Error); // not back into the pool: the connection is gone

@@ -48,6 +48,8 @@ export class PgTx implements Tx {
   current = '';
   /** COMMIT was sent: a connection lost from then on may have committed the write. */
   commitSent = false;
+  /** The first statement's failure: once one fails, PostgreSQL answers every later one 25P02 (in a failed transaction), which is never the cause. */
+  firstFailure: unknown;
 
   /**
    * Send a statement without waiting for its answer: the pool's connections pipeline
@@ -58,7 +60,7 @@ export class PgTx implements Tx {
     this.counters.statements++;
     const result = this.client.query(query);
     // Answered in order; a failure is read where the answers are awaited (below), never unhandled.
-    result.catch(() => undefined);
+    result.catch((err: unknown) => void (this.firstFailure ??= err));
     return { sql, result, pending };
   }
 
@@ -165,4 +167,14 @@ export class PgTx implements Tx {
     // Its answer is read before the connection goes back to the pool; its failure is not the write's.
     await notice?.result.catch(() => undefined);
   }
+}
+
+/**
+ * What a transaction failed of: a statement answered "in a failed transaction" (25P02) — a
+ * later one, reached after a write caught an earlier failure and went on — stands for the
+ * transaction's first failure (a read-only database, a serialization failure), which decides
+ * whether it is a store outage (503) or runs again.
+ */
+export function causeOf(err: unknown, tx: PgTx): unknown {
+  return (err as { code?: unknown } | null)?.code === '25P02' && tx.firstFailure !== undefined ? tx.firstFailure : err;
 }
